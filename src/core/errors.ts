@@ -1,0 +1,61 @@
+/**
+ * The one error type every service client throws. It carries what a user needs to act on a
+ * failure and what support needs to trace it: the HTTP status, the service's own error code and
+ * message, and the request id.
+ */
+export type ApiErrorKind =
+  | 'http' //            the service answered with a non-2xx status
+  | 'invalid-response' // 2xx (or error) body that is not JSON or does not match the schema
+  | 'timeout'
+  | 'network' //         connection refused/reset, DNS, TLS
+  | 'cancelled'
+  | 'rate-limited' //    the client-side limiter or a 429 whose retries ran out
+  | 'stream' //          an error reported inside a stream that had already begun
+  | 'auth' //            no key stored / origin not approved / restricted mode
+  | 'protocol'; //       realtime protocol violations (bad frames, close codes)
+
+export interface ApiErrorInit {
+  kind: ApiErrorKind;
+  service: string;
+  message: string;
+  status?: number;
+  code?: string;
+  serviceMessage?: string;
+  requestId?: string;
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+export class ApiError extends Error {
+  readonly kind: ApiErrorKind;
+  readonly service: string;
+  readonly status?: number;
+  readonly code?: string;
+  readonly serviceMessage?: string;
+  readonly requestId?: string;
+  readonly retryAfterMs?: number;
+
+  constructor(init: ApiErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'ApiError';
+    this.kind = init.kind;
+    this.service = init.service;
+    this.status = init.status;
+    this.code = init.code;
+    this.serviceMessage = init.serviceMessage;
+    this.requestId = init.requestId;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+
+  /** One line for a notification: "OpenAI 429 rate_limit_exceeded: Slow down (request id req_1)". */
+  describe(): string {
+    const head = [this.service, this.status, this.code].filter((p) => p !== undefined && p !== '').join(' ');
+    const text = this.serviceMessage ?? this.message;
+    const id = this.requestId ? ` (request id ${this.requestId})` : '';
+    return `${head}: ${text}${id}`;
+  }
+}
+
+export function isApiError(e: unknown): e is ApiError {
+  return e instanceof ApiError;
+}

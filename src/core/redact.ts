@@ -1,0 +1,65 @@
+/**
+ * Every line the extension prints goes through a Redactor: auth headers, key-like query
+ * parameters, signatures, and any secret value it has been told about are replaced with "***".
+ */
+const SENSITIVE_HEADERS = new Set([
+  'authorization',
+  'api-key',
+  'x-api-key',
+  'x-goog-api-key',
+  'x-pusher-signature',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+]);
+
+const SENSITIVE_QUERY = new Set(['key', 'api-key', 'api_key', 'apikey', 'auth_signature', 'signature', 'access_token', 'token', 'secret']);
+
+export const MASK = '***';
+
+export class Redactor {
+  private readonly secrets = new Set<string>();
+
+  /** Secrets shorter than this are not masked by value: masking "a" would garble every line. */
+  static readonly MIN_SECRET_LENGTH = 6;
+
+  addSecret(value: string | undefined): void {
+    if (value && value.length >= Redactor.MIN_SECRET_LENGTH) this.secrets.add(value);
+  }
+
+  removeSecret(value: string | undefined): void {
+    if (value) this.secrets.delete(value);
+  }
+
+  /** Masks known secret values anywhere in `text`, plus bearer tokens and key-like query params. */
+  text(text: string): string {
+    let out = text;
+    // Longest first, so a secret that contains another is masked whole.
+    for (const s of [...this.secrets].sort((a, b) => b.length - a.length)) out = out.split(s).join(MASK);
+    out = out.replace(/\b(Bearer)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${MASK}`);
+    out = out.replace(/([?&](?:key|api-key|api_key|apikey|auth_signature|signature|access_token|token|secret)=)[^&\s"']+/gi, `$1${MASK}`);
+    out = out.replace(/("(?:auth|auth_signature|signature|apiKey|api_key|secret)"\s*:\s*")[^"]*"/g, `$1${MASK}"`);
+    return out;
+  }
+
+  url(url: string | URL): string {
+    let u: URL;
+    try {
+      u = new URL(String(url));
+    } catch {
+      return this.text(String(url));
+    }
+    for (const k of [...u.searchParams.keys()]) if (SENSITIVE_QUERY.has(k.toLowerCase())) u.searchParams.set(k, MASK);
+    if (u.password) u.password = MASK;
+    return this.text(u.toString().replace(/%2A%2A%2A/g, MASK));
+  }
+
+  headers(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(headers)) {
+      if (v === undefined) continue;
+      out[k] = SENSITIVE_HEADERS.has(k.toLowerCase()) ? MASK : this.text(Array.isArray(v) ? v.join(', ') : v);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { startLlmSandbox } from './llm';
+import { startMapsSandbox } from './maps';
+import { startRealtimeSandbox } from './realtime';
+import type { RunningService, SandboxInfo } from './types';
+
+/** Where the sandbox listens by default: LLM on this port, maps on +1, realtime on +2. */
+export const DEFAULT_SANDBOX_PORT = 8787;
+
+export interface SandboxOptions {
+  host?: string;
+  /** Base port; 0 = each service on any free port. */
+  port?: number;
+  llmKey?: string;
+  mapsKey?: string;
+  realtime?: { appId?: string; key?: string; secret?: string };
+}
+
+export interface Sandbox {
+  info: SandboxInfo;
+  close(): Promise<void>;
+}
+
+function randomKey(prefix: string): string {
+  return prefix + randomBytes(16).toString('hex');
+}
+
+/** Starts the three local services. Keys not given are random, so each run has fresh credentials. */
+export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const host = opts.host ?? '127.0.0.1';
+  const base = opts.port ?? DEFAULT_SANDBOX_PORT;
+  const portFor = (offset: number) => (base === 0 ? 0 : base + offset);
+  const llmKey = opts.llmKey ?? randomKey('sk-sandbox-');
+  const mapsKey = opts.mapsKey ?? randomKey('AIzaSandbox');
+  const rt = {
+    appId: opts.realtime?.appId ?? String(100000 + (randomBytes(2).readUInt16BE() % 900000)),
+    key: opts.realtime?.key ?? randomBytes(10).toString('hex'),
+    secret: opts.realtime?.secret ?? randomBytes(10).toString('hex'),
+  };
+
+  const started: RunningService[] = [];
+  try {
+    const llm = await startLlmSandbox({ host, port: portFor(0), apiKey: llmKey });
+    started.push(llm);
+    const maps = await startMapsSandbox({ host, port: portFor(1), apiKey: mapsKey });
+    started.push(maps);
+    const realtime = await startRealtimeSandbox({ host, port: portFor(2), ...rt });
+    started.push(realtime);
+    const urlHost = host.includes(':') ? `[${host}]` : host;
+    return {
+      info: {
+        llm: { baseUrl: `http://${urlHost}:${llm.port}/v1`, apiKey: llmKey },
+        maps: { baseUrl: `http://${urlHost}:${maps.port}`, apiKey: mapsKey },
+        realtime: { host, port: realtime.port, ...rt },
+      },
+      close: async () => {
+        await Promise.all(started.map((s) => s.close()));
+      },
+    };
+  } catch (e) {
+    await Promise.all(started.map((s) => s.close()));
+    throw e;
+  }
+}

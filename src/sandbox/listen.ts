@@ -1,0 +1,49 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { ListenOptions, RunningService } from './types';
+
+/**
+ * Starts a node:http server and returns it with a close() that also ends keep-alive and upgraded
+ * sockets, so SIGINT/SIGTERM and test teardown finish promptly.
+ */
+export async function listen(
+  opts: ListenOptions,
+  handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>,
+  onClose?: () => Promise<void> | void,
+): Promise<RunningService & { server: Server }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    Promise.resolve(handler(req, res)).catch((e: unknown) => {
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: `sandbox internal error: ${e instanceof Error ? e.message : String(e)}` } }));
+      } else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : opts.port;
+  let closing: Promise<void> | undefined;
+  return {
+    server,
+    port,
+    close: () =>
+      (closing ??= (async () => {
+        await onClose?.();
+        const done = new Promise<void>((r) => server.close(() => r()));
+        for (const s of sockets) s.destroy();
+        await done;
+      })()),
+  };
+}

@@ -1,0 +1,86 @@
+// `npm run sandbox` / `node dist/sandbox.js`: starts the local services and prints one JSON line
+// (SandboxInfo) on stdout when ready. Everything else goes to stderr, so the line is easy to read
+// by a parent process.
+import { parseArgs } from 'node:util';
+import { DEFAULT_SANDBOX_PORT, startSandbox } from './host';
+
+const USAGE = `Usage: node dist/sandbox.js [options]
+  --host <addr>              listen address (default 127.0.0.1)
+  --port <n>                 base port: LLM on n, maps on n+1, realtime on n+2
+                             (default ${DEFAULT_SANDBOX_PORT}; 0 = any free ports)
+  --llm-key <key>            fixed LLM API key            (env SANDBOX_LLM_KEY)
+  --maps-key <key>           fixed maps API key           (env SANDBOX_MAPS_KEY)
+  --realtime-app-id <id>     fixed realtime app id        (env SANDBOX_REALTIME_APP_ID)
+  --realtime-key <key>       fixed realtime app key       (env SANDBOX_REALTIME_KEY)
+  --realtime-secret <secret> fixed realtime app secret    (env SANDBOX_REALTIME_SECRET)
+Keys not given are random for each run.`;
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        'llm-key': { type: 'string' },
+        'maps-key': { type: 'string' },
+        'realtime-app-id': { type: 'string' },
+        'realtime-key': { type: 'string' },
+        'realtime-secret': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (e) {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (values.help) {
+    process.stdout.write(USAGE + '\n');
+    return;
+  }
+  const env = process.env;
+  const port = values.port === undefined ? DEFAULT_SANDBOX_PORT : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65533) {
+    process.stderr.write(`--port must be a whole number from 0 to 65533, got ${values.port}\n`);
+    process.exit(2);
+  }
+  const sandbox = await startSandbox({
+    host: values.host ?? env.SANDBOX_HOST,
+    port,
+    llmKey: values['llm-key'] ?? env.SANDBOX_LLM_KEY,
+    mapsKey: values['maps-key'] ?? env.SANDBOX_MAPS_KEY,
+    realtime: {
+      appId: values['realtime-app-id'] ?? env.SANDBOX_REALTIME_APP_ID,
+      key: values['realtime-key'] ?? env.SANDBOX_REALTIME_KEY,
+      secret: values['realtime-secret'] ?? env.SANDBOX_REALTIME_SECRET,
+    },
+  });
+  process.stdout.write(JSON.stringify(sandbox.info) + '\n');
+  process.stderr.write(`sandbox ready: LLM ${sandbox.info.llm.baseUrl}, maps ${sandbox.info.maps.baseUrl}, realtime ws://${sandbox.info.realtime.host}:${sandbox.info.realtime.port}\n`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`sandbox: ${signal}, stopping\n`);
+    const force = setTimeout(() => process.exit(1), 3000);
+    force.unref();
+    sandbox.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  // A parent that dies without signalling (e.g. the editor) closes our stdin: stop then too.
+  if (!process.stdin.isTTY && process.env.SANDBOX_EXIT_ON_STDIN_CLOSE === '1') {
+    process.stdin.on('end', () => stop('stdin closed'));
+    process.stdin.resume();
+  }
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`sandbox failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});
