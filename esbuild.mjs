@@ -4,7 +4,7 @@
 //   node esbuild.mjs --watch       rebuild on change
 //   node esbuild.mjs --tests       also the unit, in-editor and benchmark suites into out/
 import * as esbuild from 'esbuild';
-import { readdirSync, rmSync, existsSync } from 'node:fs';
+import { readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 
 const args = new Set(process.argv.slice(2));
@@ -80,7 +80,6 @@ function testEntries(dir) {
 }
 
 if (tests) {
-  rmSync('out', { recursive: true, force: true });
   const testCommon = { ...common, minify: false, sourcemap: 'inline', outbase: 'test', outdir: 'out/test' };
   // Node packages stay external in test bundles: they run from the checkout, where node_modules exists.
   builds.push({ ...testCommon, entryPoints: testEntries('test/unit'), packages: 'external' });
