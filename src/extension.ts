@@ -1,1 +1,91 @@
-export {};
+// Composition root: builds the services in dependency order (log first), wires the three views
+// and every command, and reports activation failures to the user.
+import * as vscode from 'vscode';
+import { SERVICE_IDS, type ServiceId } from './core/connections';
+import { Redactor } from './core/redact';
+import { HttpClientFactory } from './editor/clients';
+import { registerCommands } from './editor/commands';
+import { Config } from './editor/config';
+import { connectionCommands } from './editor/connectionCommands';
+import { ConnectionStore } from './editor/connections';
+import { CredentialGuard } from './editor/credentials';
+import { DiagnosticsLog } from './editor/log';
+import { ResourcesSource } from './editor/resourcesSource';
+import { SandboxController } from './editor/sandbox';
+import { SecretStore } from './editor/secrets';
+import type { Services, ServiceViews } from './editor/services';
+import { ServiceTreeProvider, type TreeNode } from './editor/tree';
+
+/** What activate() returns: used by the in-editor tests (and other extensions) to reach the services. */
+export interface ExtensionApi {
+  services: Services;
+  views: ServiceViews;
+}
+
+let services: Services | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<ExtensionApi | undefined> {
+  const redactor = new Redactor();
+  const log = new DiagnosticsLog(redactor);
+  context.subscriptions.push(log);
+  try {
+    const api = await wire(context, redactor, log);
+    services = api.services;
+    return api;
+  } catch (e) {
+    log.error('Activation failed', e);
+    const text = `API Workbench failed to start: ${e instanceof Error ? e.message : String(e)}`;
+    void vscode.window.showErrorMessage(text, 'Show Log').then((c) => c && log.show());
+    return undefined;
+  }
+}
+
+async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: DiagnosticsLog): Promise<ExtensionApi> {
+  const config = new Config((problem) => {
+    log.warn(problem);
+    void vscode.window.showWarningMessage(problem, 'Open Settings').then((c) => c && vscode.commands.executeCommand('workbench.action.openSettingsJson'));
+  });
+  const secrets = new SecretStore(context.secrets, redactor);
+  const connections = new ConnectionStore(config, context.globalState);
+  const guard = new CredentialGuard(secrets);
+  const http = new HttpClientFactory(guard, log, redactor);
+  const sandbox = new SandboxController(context.extensionPath, connections, secrets, config, log);
+  context.subscriptions.push(config, secrets, connections, sandbox);
+
+  const s: Services = { context, log, redactor, config, connections, secrets, guard, http, sandbox, trusted: () => vscode.workspace.isTrusted };
+
+  const setRestricted = () => void vscode.commands.executeCommand('setContext', 'apiWorkbench.restricted', !vscode.workspace.isTrusted);
+  setRestricted();
+
+  const defaultSource = new ResourcesSource(s);
+  const views = {} as ServiceViews;
+  for (const service of SERVICE_IDS) {
+    const provider = new ServiceTreeProvider(service, s, defaultSource);
+    const view = vscode.window.createTreeView<TreeNode>(`apiWorkbench.${service}`, { treeDataProvider: provider, showCollapseAll: true });
+    context.subscriptions.push(provider, view);
+    views[service] = { provider, view };
+  }
+  context.subscriptions.push(
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      setRestricted();
+      for (const id of SERVICE_IDS) views[id as ServiceId].provider.refresh();
+    }),
+  );
+
+  context.subscriptions.push(...registerCommands(connectionCommands(s, views), log));
+  // Service modules: each plugs its tree source, commands and UI into its view.
+  // [service-activation:llm]
+  // [service-activation:maps]
+  // [service-activation:realtime]
+
+  // Primes the redactor with every stored key, so even a line logged before the first request is clean.
+  await Promise.all(SERVICE_IDS.flatMap((id) => connections.list(id).map((c) => secrets.get(c))));
+  await sandbox.adoptFromEnvironment();
+  log.info(`Activated (VS Code ${vscode.version}${vscode.workspace.isTrusted ? '' : ', restricted mode'}).`);
+  return { services: s, views };
+}
+
+export async function deactivate(): Promise<void> {
+  // Stopping clears the sandbox's keys from SecretStorage; they are useless once it is gone.
+  await services?.sandbox.stop();
+}

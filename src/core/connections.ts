@@ -1,0 +1,199 @@
+// The connection model: what a named account/endpoint of each service holds. Parsed from settings
+// (validated with zod, bad entries reported, good ones kept) or created by the sandbox controller.
+// Keys are never part of a connection: they live in SecretStorage, keyed by service + name.
+import * as z from 'zod/mini';
+import type { AuthPlacement } from './auth';
+import { describeIssues } from './validate';
+
+export type ServiceId = 'llm' | 'maps' | 'realtime';
+export const SERVICE_IDS: readonly ServiceId[] = ['llm', 'maps', 'realtime'];
+export const SERVICE_LABELS: Record<ServiceId, string> = { llm: 'Language Models', maps: 'Maps', realtime: 'Realtime' };
+export const DEFAULT_RATE_LIMITS: Record<ServiceId, number> = { llm: 60, maps: 100, realtime: 100 };
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Where a connection came from: the user's settings, or the local sandbox (managed by the extension). */
+export type ConnectionSource = 'settings' | 'sandbox';
+
+export interface HttpConnection {
+  service: 'llm' | 'maps';
+  name: string;
+  /** Default base URL. */
+  baseUrl: string;
+  /** Per-capability base URLs where one account spans several hosts (Google: places/routes/…). */
+  baseUrls: Record<string, string>;
+  auth: AuthPlacement;
+  rateLimitPerMinute: number;
+  timeoutMs: number;
+  /** LLM: requests/minute for individual models. */
+  modelRateLimits: Record<string, number>;
+  source: ConnectionSource;
+}
+
+export interface RealtimeConnection {
+  service: 'realtime';
+  name: string;
+  appId: string;
+  /** Public app key (not a secret). */
+  key: string;
+  host: string;
+  port: number;
+  useTLS: boolean;
+  /** REST API base, e.g. https://api-eu.pusher.com (signed requests go to <restBaseUrl>/apps/<appId>/…). */
+  restBaseUrl: string;
+  /** WebSocket URL without query, e.g. wss://ws-eu.pusher.com:443/app/<key>. */
+  wsUrl: string;
+  authEndpoint?: string;
+  rateLimitPerMinute: number;
+  source: ConnectionSource;
+}
+
+export type Connection = HttpConnection | RealtimeConnection;
+
+/** The stable identity of a connection (secrets and tree ids hang off it). */
+export function connectionId(c: { service: ServiceId; name: string }): string {
+  return `${c.service}:${c.name}`;
+}
+
+/** Every origin a connection's key may be sent to (or signed requests go to). */
+export function connectionOrigins(c: Connection): string[] {
+  const urls = c.service === 'realtime' ? [c.restBaseUrl, c.wsUrl.replace(/^ws/, 'http'), c.authEndpoint] : [c.baseUrl, ...Object.values(c.baseUrls)];
+  const out = new Set<string>();
+  for (const u of urls) {
+    if (!u) continue;
+    try {
+      out.add(new URL(u).origin);
+    } catch {
+      /* invalid URLs are rejected when parsing settings */
+    }
+  }
+  return [...out];
+}
+
+// --- settings schemas (the shape documented in package.json contributes.configuration) ---------
+
+const httpUrl = z.string().check(
+  z.refine((s) => {
+    try {
+      const u = new URL(s);
+      return u.protocol === 'https:' || u.protocol === 'http:';
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL'),
+);
+
+const authSetting = z.object({
+  placement: z.optional(z.enum(['bearer', 'header', 'query'])),
+  name: z.optional(z.string().check(z.minLength(1))),
+});
+
+const httpConnectionSetting = z.object({
+  name: z.string().check(z.minLength(1)),
+  baseUrl: httpUrl,
+  baseUrls: z.optional(z.record(z.string(), httpUrl)),
+  auth: z.optional(authSetting),
+  rateLimitPerMinute: z.optional(z.number().check(z.positive())),
+  timeoutSeconds: z.optional(z.number().check(z.positive())),
+  modelRateLimits: z.optional(z.record(z.string(), z.number().check(z.positive()))),
+});
+
+const realtimeConnectionSetting = z.object({
+  name: z.string().check(z.minLength(1)),
+  appId: z.string().check(z.minLength(1)),
+  key: z.string().check(z.minLength(1)),
+  cluster: z.optional(z.string().check(z.regex(/^[a-z0-9-]+$/))),
+  host: z.optional(z.string().check(z.minLength(1))),
+  port: z.optional(z.number().check(z.int(), z.gte(1), z.lte(65535))),
+  useTLS: z.optional(z.boolean()),
+  authEndpoint: z.optional(httpUrl),
+  rateLimitPerMinute: z.optional(z.number().check(z.positive())),
+});
+
+type HttpConnectionSetting = z.infer<typeof httpConnectionSetting>;
+type RealtimeConnectionSetting = z.infer<typeof realtimeConnectionSetting>;
+
+function toAuth(a: HttpConnectionSetting['auth'], service: 'llm' | 'maps'): AuthPlacement | string {
+  const placement = a?.placement ?? (service === 'maps' ? 'header' : 'bearer');
+  if (placement === 'bearer') return { placement };
+  const name = a?.name ?? (service === 'maps' ? (placement === 'header' ? 'X-Goog-Api-Key' : 'key') : placement === 'header' ? 'api-key' : undefined);
+  if (!name) return `auth.name is required for placement "${placement}"`;
+  return { placement, name };
+}
+
+export function httpConnectionFromSetting(service: 'llm' | 'maps', s: HttpConnectionSetting, source: ConnectionSource = 'settings'): HttpConnection | string {
+  const auth = toAuth(s.auth, service);
+  if (typeof auth === 'string') return auth;
+  return {
+    service,
+    name: s.name,
+    baseUrl: s.baseUrl.replace(/\/+$/, ''),
+    baseUrls: Object.fromEntries(Object.entries(s.baseUrls ?? {}).map(([k, v]) => [k, v.replace(/\/+$/, '')])),
+    auth,
+    rateLimitPerMinute: s.rateLimitPerMinute ?? DEFAULT_RATE_LIMITS[service],
+    timeoutMs: s.timeoutSeconds ? s.timeoutSeconds * 1000 : DEFAULT_TIMEOUT_MS,
+    modelRateLimits: s.modelRateLimits ?? {},
+    source,
+  };
+}
+
+export function realtimeConnectionFromSetting(s: RealtimeConnectionSetting, source: ConnectionSource = 'settings'): RealtimeConnection | string {
+  if (!s.host && !s.cluster) return 'either "host" or "cluster" is required';
+  const useTLS = s.useTLS ?? true;
+  const wsHost = s.host ?? `ws-${s.cluster}.pusher.com`;
+  const restHost = s.host ?? `api-${s.cluster}.pusher.com`;
+  const port = s.port ?? (useTLS ? 443 : 80);
+  const hostPart = (h: string) => (h.includes(':') && !h.startsWith('[') ? `[${h}]` : h);
+  return {
+    service: 'realtime',
+    name: s.name,
+    appId: s.appId,
+    key: s.key,
+    host: wsHost,
+    port,
+    useTLS,
+    restBaseUrl: `${useTLS ? 'https' : 'http'}://${hostPart(restHost)}:${port}`,
+    wsUrl: `${useTLS ? 'wss' : 'ws'}://${hostPart(wsHost)}:${port}/app/${encodeURIComponent(s.key)}`,
+    authEndpoint: s.authEndpoint,
+    rateLimitPerMinute: s.rateLimitPerMinute ?? DEFAULT_RATE_LIMITS.realtime,
+    source,
+  };
+}
+
+export interface ParsedConnections<C> {
+  connections: C[];
+  /** One line per rejected entry, for the user: "entry 2 ("Work"): baseUrl: must be an http(s) URL". */
+  problems: string[];
+}
+
+/** Parses one service's `connections` setting. Invalid entries are reported and skipped, valid ones kept. */
+export function parseConnectionsSetting(service: ServiceId, raw: unknown): ParsedConnections<Connection> {
+  const problems: string[] = [];
+  const connections: Connection[] = [];
+  if (raw === undefined || raw === null) return { connections, problems };
+  if (!Array.isArray(raw)) return { connections, problems: ['the setting must be an array of connections'] };
+  const seen = new Set<string>();
+  raw.forEach((entry, i) => {
+    const label = `entry ${i + 1}${entry && typeof entry === 'object' && typeof (entry as { name?: unknown }).name === 'string' ? ` ("${(entry as { name: string }).name}")` : ''}`;
+    const schema = service === 'realtime' ? realtimeConnectionSetting : httpConnectionSetting;
+    const r = schema.safeParse(entry);
+    if (!r.success) {
+      problems.push(`${label}: ${describeIssues(r.error.issues as never)}`);
+      return;
+    }
+    const conn =
+      service === 'realtime'
+        ? realtimeConnectionFromSetting(r.data as RealtimeConnectionSetting)
+        : httpConnectionFromSetting(service, r.data as HttpConnectionSetting);
+    if (typeof conn === 'string') {
+      problems.push(`${label}: ${conn}`);
+      return;
+    }
+    if (seen.has(conn.name)) {
+      problems.push(`${label}: another connection is already named "${conn.name}"`);
+      return;
+    }
+    seen.add(conn.name);
+    connections.push(conn);
+  });
+  return { connections, problems };
+}

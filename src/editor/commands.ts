@@ -1,0 +1,36 @@
+import * as vscode from 'vscode';
+import { isApiError } from '../core/errors';
+import type { CommandId } from './commandIds';
+import type { DiagnosticsLog } from './log';
+
+// Handlers receive whatever VS Code passes (tree nodes, URIs, or nothing from the palette).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type CommandHandler = (...args: any[]) => unknown;
+export type CommandTable = Partial<Record<CommandId, CommandHandler>>;
+
+/**
+ * Registers a table of commands. Each handler is wrapped so a failure becomes a clear message
+ * (status, the service's own text, request id) and a log line — never an unhandled rejection.
+ */
+export function registerCommands(table: CommandTable, log: DiagnosticsLog): vscode.Disposable[] {
+  return Object.entries(table).map(([id, handler]) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        return await (handler as CommandHandler)(...args);
+      } catch (e) {
+        reportError(e, log, id);
+        return undefined;
+      }
+    }),
+  );
+}
+
+/** Shows an error to the user the one consistent way: the ApiError's description, or the message. */
+export function reportError(e: unknown, log: DiagnosticsLog, context?: string): void {
+  if (isApiError(e) && e.kind === 'cancelled') return;
+  const text = isApiError(e) ? e.describe() : e instanceof Error ? e.message : String(e);
+  log.error(context ? `${context} failed: ${text}` : text);
+  void vscode.window.showErrorMessage(text, 'Show Log').then((choice) => {
+    if (choice === 'Show Log') log.show();
+  });
+}

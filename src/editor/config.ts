@@ -1,0 +1,66 @@
+import * as vscode from 'vscode';
+import { parseConnectionsSetting, type Connection, type ParsedConnections, type ServiceId } from '../core/connections';
+import { validate, type Schema } from '../core/validate';
+
+export const CONFIG_SECTION = 'apiWorkbench';
+
+/**
+ * The one reader of the extension's settings. Values are validated; a malformed value is reported
+ * (once per distinct problem) and the valid part or the default is used, so nothing is lost or
+ * half-applied silently.
+ */
+export class Config implements vscode.Disposable {
+  private readonly reported = new Set<string>();
+  private readonly changed = new vscode.EventEmitter<vscode.ConfigurationChangeEvent>();
+  readonly onDidChange = this.changed.event;
+  private readonly sub: vscode.Disposable;
+
+  constructor(private readonly report: (problem: string) => void) {
+    this.sub = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(CONFIG_SECTION)) this.changed.fire(e);
+    });
+  }
+
+  /**
+   * Connections from the user's settings. The setting is application-scoped, and we read only the
+   * global (user) value, so a workspace's .vscode/settings.json can never redirect a key.
+   */
+  connections(service: ServiceId): ParsedConnections<Connection> {
+    const raw = this.inspectGlobal(`${service}.connections`);
+    const parsed = parseConnectionsSetting(service, raw);
+    for (const p of parsed.problems) this.problem(`Setting ${CONFIG_SECTION}.${service}.connections, ${p}. That entry is ignored.`);
+    return parsed;
+  }
+
+  /** A user-level setting validated with `schema`; `fallback` when unset or invalid (reported). */
+  read<T>(key: string, schema: Schema<T>, fallback: T, opts: { userOnly?: boolean } = {}): T {
+    const raw = opts.userOnly ? this.inspectGlobal(key) : vscode.workspace.getConfiguration(CONFIG_SECTION).get<unknown>(key);
+    if (raw === undefined) return fallback;
+    const v = validate(schema, raw);
+    if (v.ok) return v.value;
+    this.problem(`Setting ${CONFIG_SECTION}.${key} is invalid (${v.problem}); using the default.`);
+    return fallback;
+  }
+
+  async updateConnections(service: ServiceId, update: (current: unknown[]) => unknown[]): Promise<void> {
+    const raw = this.inspectGlobal(`${service}.connections`);
+    const current = Array.isArray(raw) ? raw : [];
+    await vscode.workspace.getConfiguration(CONFIG_SECTION).update(`${service}.connections`, update(current), vscode.ConfigurationTarget.Global);
+  }
+
+  private inspectGlobal(key: string): unknown {
+    const i = vscode.workspace.getConfiguration(CONFIG_SECTION).inspect<unknown>(key);
+    return i?.globalValue;
+  }
+
+  private problem(text: string): void {
+    if (this.reported.has(text)) return;
+    this.reported.add(text);
+    this.report(text);
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    this.changed.dispose();
+  }
+}

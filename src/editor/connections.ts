@@ -1,0 +1,69 @@
+import * as vscode from 'vscode';
+import { SERVICE_IDS, type Connection, type ServiceId } from '../core/connections';
+import type { Config } from './config';
+
+const ACTIVE_KEY = 'apiWorkbench.activeConnection';
+
+/**
+ * All connections per service: the user's (from settings) plus those the extension manages (the
+ * local sandbox, held in memory because its ports and keys are new each run). One is active per
+ * service; the choice is remembered in globalState.
+ */
+export class ConnectionStore implements vscode.Disposable {
+  private managed: Connection[] = [];
+  private readonly changed = new vscode.EventEmitter<ServiceId>();
+  readonly onDidChange = this.changed.event;
+  private readonly subs: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly config: Config,
+    private readonly state: vscode.Memento,
+  ) {
+    this.subs.push(
+      config.onDidChange((e) => {
+        for (const s of SERVICE_IDS) if (e.affectsConfiguration(`apiWorkbench.${s}`)) this.fire(s);
+      }),
+    );
+    for (const s of SERVICE_IDS) this.updateContext(s);
+  }
+
+  list(service: ServiceId): Connection[] {
+    return [...this.managed.filter((c) => c.service === service), ...this.config.connections(service).connections];
+  }
+
+  get(service: ServiceId, name: string): Connection | undefined {
+    return this.list(service).find((c) => c.name === name);
+  }
+
+  active(service: ServiceId): Connection | undefined {
+    const all = this.list(service);
+    const chosen = this.state.get<Record<string, string>>(ACTIVE_KEY, {})[service];
+    return all.find((c) => c.name === chosen) ?? all[0];
+  }
+
+  async setActive(service: ServiceId, name: string): Promise<void> {
+    await this.state.update(ACTIVE_KEY, { ...this.state.get<Record<string, string>>(ACTIVE_KEY, {}), [service]: name });
+    this.fire(service);
+  }
+
+  /** Replaces every managed connection from `source` (e.g. a sandbox restart). */
+  setManaged(source: Connection['source'], connections: Connection[]): void {
+    const touched = new Set<ServiceId>([...this.managed.filter((c) => c.source === source), ...connections].map((c) => c.service));
+    this.managed = [...this.managed.filter((c) => c.source !== source), ...connections];
+    for (const s of touched) this.fire(s);
+  }
+
+  private fire(service: ServiceId): void {
+    this.updateContext(service);
+    this.changed.fire(service);
+  }
+
+  private updateContext(service: ServiceId): void {
+    void vscode.commands.executeCommand('setContext', `apiWorkbench.${service}.hasConnection`, this.list(service).length > 0);
+  }
+
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+    this.changed.dispose();
+  }
+}

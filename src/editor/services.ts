@@ -1,0 +1,36 @@
+import type * as vscode from 'vscode';
+import type { ServiceId } from '../core/connections';
+import type { Redactor } from '../core/redact';
+import type { HttpClientFactory } from './clients';
+import type { Config } from './config';
+import type { ConnectionStore } from './connections';
+import type { CredentialGuard } from './credentials';
+import type { DiagnosticsLog } from './log';
+import type { SandboxController } from './sandbox';
+import type { SecretStore } from './secrets';
+import type { ServiceTreeProvider } from './tree';
+
+/**
+ * Everything the service modules (src/editor/<service>/) build on, created once in activate() in
+ * dependency order. Passed explicitly: there are no global singletons.
+ */
+export interface Services {
+  readonly context: vscode.ExtensionContext;
+  readonly log: DiagnosticsLog;
+  readonly redactor: Redactor;
+  readonly config: Config;
+  readonly connections: ConnectionStore;
+  readonly secrets: SecretStore;
+  readonly guard: CredentialGuard;
+  readonly http: HttpClientFactory;
+  readonly sandbox: SandboxController;
+  /** Workspace trust; false = restricted mode (no stored key leaves). */
+  trusted(): boolean;
+}
+
+export interface ServiceView {
+  readonly provider: ServiceTreeProvider;
+  readonly view: vscode.TreeView<import('./tree').TreeNode>;
+}
+
+export type ServiceViews = Record<ServiceId, ServiceView>;
