@@ -56,6 +56,7 @@ export class ApiError extends Error {
   }
 }
 
+/** By shape as well as class: an ApiError may come from another bundle (extension vs tests). */
 export function isApiError(e: unknown): e is ApiError {
-  return e instanceof ApiError;
+  return e instanceof ApiError || (e instanceof Error && e.name === 'ApiError' && typeof (e as ApiError).describe === 'function');
 }

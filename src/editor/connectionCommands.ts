@@ -3,7 +3,6 @@ import { connectionOrigins, SERVICE_LABELS, type Connection, type ServiceId } fr
 import type { CommandTable } from './commands';
 import { SANDBOX_CONNECTION_NAME } from './sandbox';
 import type { Services, ServiceViews } from './services';
-import { ConnectionNode } from './tree';
 
 type Draft = Record<string, string>;
 
@@ -106,7 +105,8 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
   const drafts = new Map<string, Draft>();
 
   async function pickConnection(service: ServiceId, arg: unknown, title: string): Promise<Connection | undefined> {
-    if (arg instanceof ConnectionNode) return arg.conn;
+    const given = connectionFromArg(services, service, arg);
+    if (given) return given;
     const all = services.connections.list(service);
     if (all.length === 0) {
       const choice = await vscode.window.showInformationMessage(`No ${SERVICE_LABELS[service]} connection yet.`, 'Connect…', 'Try the Local Sandbox');
@@ -241,4 +241,25 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
     },
     'apiWorkbench.showLog': () => services.log.show(),
   };
+}
+
+/**
+ * Commands take a connection as a tree node (context menus), a connection, or a connection name
+ * (other commands, tests, keybindings). Checked by shape, not instanceof: callers may come from
+ * another bundle.
+ */
+export function connectionFromArg(services: Services, service: ServiceId, arg: unknown): Connection | undefined {
+  const name =
+    typeof arg === 'string'
+      ? arg
+      : arg && typeof arg === 'object'
+        ? (pickName((arg as { conn?: unknown }).conn) ?? pickName(arg))
+        : undefined;
+  return name === undefined ? undefined : services.connections.get(service, name);
+
+  function pickName(v: unknown): string | undefined {
+    if (!v || typeof v !== 'object') return undefined;
+    const c = v as { service?: unknown; name?: unknown };
+    return c.service === service && typeof c.name === 'string' ? c.name : undefined;
+  }
 }
