@@ -15,14 +15,13 @@ export interface TreeNode {
   children?(): vscode.ProviderResult<TreeNode[]>;
 }
 
-export type MessageKind = 'loading' | 'empty' | 'error' | 'signed-out' | 'restricted' | 'info';
+export type MessageKind = 'loading' | 'empty' | 'error' | 'signed-out' | 'info';
 
 const MESSAGE_ICONS: Record<MessageKind, vscode.ThemeIcon> = {
   loading: new vscode.ThemeIcon('loading~spin'),
   empty: new vscode.ThemeIcon('circle-slash'),
   error: new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')),
   'signed-out': new vscode.ThemeIcon('key'),
-  restricted: new vscode.ThemeIcon('shield'),
   info: new vscode.ThemeIcon('info'),
 };
 
@@ -138,9 +137,9 @@ export class ServiceTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 
   getChildren(node?: TreeNode): vscode.ProviderResult<TreeNode[]> {
     if (node) return node.children?.() ?? [];
-    if (!this.services.trusted()) {
-      return [new MessageNode(`${this.service}/restricted`, 'restricted', 'Restricted mode', { description: 'trust this workspace to use your keys', command: { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' } })];
-    }
+    // Untrusted: an empty tree lets the view's restricted-mode welcome content (with its
+    // Manage Workspace Trust button) explain why nothing is shown.
+    if (!this.services.trusted()) return [];
     const conns = this.services.connections.list(this.service);
     this.nodes = new Map(conns.map((c) => [connectionId(c), this.nodes.get(connectionId(c))?.conn === c ? this.nodes.get(connectionId(c))! : new ConnectionNode(c, this)]));
     return [...this.nodes.values()];
