@@ -5,7 +5,7 @@ import { systemClock, type Clock } from './clock';
 import { ApiError } from './errors';
 import { undici } from './lazy';
 import type { SlidingWindowLimiter } from './rateLimiter';
-import { Redactor } from './redact';
+import { MASK, Redactor } from './redact';
 import { backoffDelay, DEFAULT_RETRY, isRetryableStatus, retryAfterFromHeaders, type RetryPolicy } from './retry';
 import { parseJson, validate, type Schema } from './validate';
 
@@ -135,7 +135,8 @@ export class HttpClient {
 
   url(path: string, query?: RequestOptions<unknown>['query']): URL {
     // Relative resolution against a base with a trailing slash keeps the base path (".../v1/" + "models").
-    const u = new URL(path.replace(/^\//, ''), this.base);
+    // "./" keeps a colon in the first segment ("places:searchText", "v1:validateAddress") from reading as a scheme.
+    const u = new URL(`./${path.replace(/^\//, '')}`, this.base);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
     return u;
   }
@@ -222,8 +223,11 @@ export class HttpClient {
     onSuccess: (res: Dispatcher.ResponseData, started: number, requestId: string | undefined, onBodyDone: () => void) => Promise<R>,
     streaming = false,
   ): Promise<R> {
-    const limits = [...(this.opts.rateLimit ? [this.opts.rateLimit] : []), ...(req.rateLimits ?? [])];
-    if (this.opts.limiter) for (const l of limits) await this.opts.limiter.acquire(l.key, l.perMinute, signal, req.onQueued);
+    // Per-request quotas (per model) first, so waiting for one does not hold up the connection's queue.
+    const limits = [...(req.rateLimits ?? []), ...(this.opts.rateLimit ? [this.opts.rateLimit] : [])];
+    if (this.opts.limiter && limits.length) {
+      await this.opts.limiter.acquireAll(limits.map((l) => ({ key: l.key, limit: l.perMinute })), signal, req.onQueued);
+    }
     signal?.throwIfAborted();
 
     const method = req.method ?? (req.body !== undefined || req.rawBody !== undefined ? 'POST' : 'GET');
@@ -304,7 +308,10 @@ export class HttpClient {
     const retryable =
       req.retry !== false &&
       attempt < this.retry.maxRetries &&
-      ((err.kind === 'http' && err.status !== undefined && isRetryableStatus(err.status)) || err.kind === 'network' || err.kind === 'timeout');
+      // A 429 is built with kind 'rate-limited' (what it stays once retries run out), so it is matched by status.
+      (((err.kind === 'http' || err.kind === 'rate-limited') && err.status !== undefined && isRetryableStatus(err.status)) ||
+        err.kind === 'network' ||
+        err.kind === 'timeout');
     if (!retryable) throw err;
     const delayMs = err.retryAfterMs ?? backoffDelay(attempt, this.retry, this.opts.random);
     if (delayMs > this.retry.maxRetryAfterMs) throw err;
@@ -374,10 +381,13 @@ export class HttpClient {
   }
 
   private logAttempt(method: string, url: URL, attempt: number, started: number, status?: number, requestId?: string, error?: ApiError): void {
+    // The key's query parameter may have a name the redactor does not know (e.g. subscription-key).
+    const shown = new URL(url);
+    if (this.opts.auth.placement === 'query' && shown.searchParams.has(this.opts.auth.name)) shown.searchParams.set(this.opts.auth.name, MASK);
     this.opts.log?.({
       service: this.service,
       method,
-      url: this.redactor.url(url),
+      url: this.redactor.url(shown),
       status,
       durationMs: this.clock.now() - started,
       requestId,

@@ -1,0 +1,60 @@
+import * as assert from 'node:assert/strict';
+import type { CancellationLike } from '../../../src/core/cancellation';
+import { ApiError } from '../../../src/core/errors';
+
+/** Awaits `p`, which must reject with an ApiError, and returns that error. */
+export async function apiErrorOf(p: Promise<unknown>): Promise<ApiError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof ApiError) return e;
+    assert.fail(`expected an ApiError, got ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
+  }
+  assert.fail('expected the promise to reject with an ApiError, but it resolved');
+}
+
+/** A stand-in for vscode.CancellationTokenSource that also counts live listeners (to catch leaks). */
+export function cancellationSource(): { token: CancellationLike; cancel(): void; listeners(): number } {
+  let cancelled = false;
+  const listeners = new Set<() => unknown>();
+  return {
+    token: {
+      get isCancellationRequested() {
+        return cancelled;
+      },
+      onCancellationRequested(listener) {
+        listeners.add(listener);
+        return { dispose: () => listeners.delete(listener) };
+      },
+    },
+    cancel() {
+      if (cancelled) return;
+      cancelled = true;
+      for (const l of [...listeners]) l();
+    },
+    listeners: () => listeners.size,
+  };
+}
+
+/** Collects a byte stream as text; on failure returns what arrived plus the error. */
+export async function drain(body: AsyncIterable<Uint8Array>): Promise<{ text: string; error?: unknown }> {
+  const parts: Buffer[] = [];
+  try {
+    for await (const chunk of body) parts.push(Buffer.from(chunk));
+    return { text: Buffer.concat(parts).toString('utf8') };
+  } catch (error) {
+    return { text: Buffer.concat(parts).toString('utf8'), error };
+  }
+}
+
+/** Deterministic PRNG (mulberry32), so a property test that fails can be replayed from its seed. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
