@@ -226,7 +226,8 @@ export class HttpClient {
     // Per-request quotas (per model) first, so waiting for one does not hold up the connection's queue.
     const limits = [...(req.rateLimits ?? []), ...(this.opts.rateLimit ? [this.opts.rateLimit] : [])];
     if (this.opts.limiter && limits.length) {
-      await this.opts.limiter.acquireAll(limits.map((l) => ({ key: l.key, limit: l.perMinute })), signal, req.onQueued);
+      const quotas = limits.map((l) => ({ key: l.key, limit: l.perMinute }));
+      if (!this.opts.limiter.tryAcquireAll(quotas)) await this.opts.limiter.acquireAll(quotas, signal, req.onQueued);
     }
     signal?.throwIfAborted();
 
@@ -358,7 +359,7 @@ export class HttpClient {
     if (e instanceof ApiError) return e;
     if (signal?.aborted) {
       if (signal.reason === TIMEOUT) {
-        return this.error('timeout', `${this.service} did not answer within ${Math.round(timeoutMs / 1000)} s`, { requestId, status, cause: e });
+        return this.error('timeout', `${this.service} did not answer within ${formatSeconds(timeoutMs)}`, { requestId, status, cause: e });
       }
       return this.error('cancelled', 'Cancelled', { requestId, status, cause: e });
     }
@@ -381,10 +382,15 @@ export class HttpClient {
   }
 
   private logAttempt(method: string, url: URL, attempt: number, started: number, status?: number, requestId?: string, error?: ApiError): void {
+    const log = this.opts.log;
+    if (!log) return;
     // The key's query parameter may have a name the redactor does not know (e.g. subscription-key).
-    const shown = new URL(url);
-    if (this.opts.auth.placement === 'query' && shown.searchParams.has(this.opts.auth.name)) shown.searchParams.set(this.opts.auth.name, MASK);
-    this.opts.log?.({
+    let shown = url;
+    if (this.opts.auth.placement === 'query' && url.searchParams.has(this.opts.auth.name)) {
+      shown = new URL(url);
+      shown.searchParams.set(this.opts.auth.name, MASK);
+    }
+    log({
       service: this.service,
       method,
       url: this.redactor.url(shown),
@@ -395,6 +401,11 @@ export class HttpClient {
       error: error && error.kind !== 'http' && error.kind !== 'rate-limited' ? error.message : undefined,
     });
   }
+
+}
+
+function formatSeconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }
 
 function snippet(text: string, max = 200): string {

@@ -38,6 +38,17 @@ export class SlidingWindowLimiter {
   }
 
   /**
+   * Takes a slot under every quota right now if all have room and nobody is queued for any of
+   * them; false otherwise (then call acquireAll). The common case costs no promise at all.
+   */
+  tryAcquireAll(quotas: readonly { key: string; limit: number }[]): boolean {
+    for (const q of quotas) if (this.queues.has(q.key) || this.recent(q.key).length >= q.limit) return false;
+    const now = this.clock.now();
+    for (const q of quotas) this.grants.get(q.key)!.push(now);
+    return true;
+  }
+
+  /**
    * Waits for a free slot and takes it. Callers for one key are served in order, so a burst
    * cannot starve an earlier request. Rejects with the signal's reason if cancelled while waiting.
    */
