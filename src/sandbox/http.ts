@@ -1,27 +1,9 @@
 // Small helpers shared by the sandbox services: they speak plain node:http so the sandbox has no
 // framework between the wire and the behaviour under test.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
-export const MAX_BODY_BYTES = 1024 * 1024;
-
-export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        reject(Object.assign(new Error('body too large'), { status: 413 }));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
+export { MAX_BODY_BYTES, readBody, safeEqual } from '../core/nodeHttp';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | number> = {}): void {
   const text = JSON.stringify(body);
@@ -36,14 +18,6 @@ export function sendText(res: ServerResponse, status: number, text: string, head
 
 export function newId(prefix: string, bytes = 12): string {
   return `${prefix}${randomBytes(bytes).toString('hex')}`;
-}
-
-/** Constant-time string comparison (keys and signatures). */
-export function safeEqual(a: string | undefined, b: string): boolean {
-  if (a === undefined) return false;
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 export function header(req: IncomingMessage, name: string): string | undefined {

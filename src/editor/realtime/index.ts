@@ -1,0 +1,50 @@
+// The realtime service in the editor: the Realtime Channels tree (connection state → channels →
+// presence members), its commands, the realtime message log with its counter, and the local
+// webhook receiver.
+import * as vscode from 'vscode';
+import { registerCommands } from '../commands';
+import type { Services, ServiceView } from '../services';
+import { realtimeCommands } from './commands';
+import { RealtimeLog } from './log';
+import { asRealtime, RealtimeSessions, type SessionChange } from './sessions';
+import { ChannelsSource } from './tree';
+import { WebhookController } from './webhooks';
+
+const CONNECTED_KEY = 'apiWorkbench.realtime.connected';
+/** Live changes (members coming and going, counts) re-render at most this often. */
+const RENDER_INTERVAL_MS = 250;
+
+export function activateRealtime(s: Services, view: ServiceView): vscode.Disposable[] {
+  const log = new RealtimeLog(s.redactor);
+  const sessions = new RealtimeSessions(s, log);
+  const webhooks = new WebhookController(s, log, sessions);
+  const source = new ChannelsSource(sessions);
+  view.provider.source = source;
+  view.provider.refresh();
+
+  let pending: Set<SessionChange> | undefined;
+  const apply = () => {
+    const what = pending ?? new Set<SessionChange>();
+    pending = undefined;
+    if (what.has('channels')) {
+      source.allowCachedListing();
+      view.provider.refresh();
+    } else {
+      // State and member changes only change labels and member lists: no new REST listing needed.
+      view.provider.rerender();
+    }
+    const active = asRealtime(s.connections.active('realtime'));
+    void vscode.commands.executeCommand('setContext', CONNECTED_KEY, !!(active && sessions.peek(active)?.live));
+  };
+  const onChange = sessions.onDidChange(({ what }) => {
+    if (!pending) {
+      pending = new Set();
+      setTimeout(apply, RENDER_INTERVAL_MS);
+    }
+    pending.add(what);
+  });
+  const onActive = s.connections.onDidChange((svc) => svc === 'realtime' && apply());
+  apply();
+
+  return [log, sessions, webhooks, onChange, onActive, ...registerCommands(realtimeCommands(s, sessions, log, webhooks), s.log)];
+}

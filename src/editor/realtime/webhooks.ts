@@ -1,0 +1,101 @@
+import * as vscode from 'vscode';
+import type { RealtimeConnection } from '../../core/connections';
+import type { WebhookEvent } from '../../services/realtime/protocol';
+import { startWebhookReceiver, type WebhookReceiver } from '../../services/realtime/webhookReceiver';
+import type { Services } from '../services';
+import type { RealtimeLog } from './log';
+import type { RealtimeSessions } from './sessions';
+
+const CONTEXT_KEY = 'apiWorkbench.realtime.webhookReceiverRunning';
+
+export interface ReceiverInfo {
+  url: string;
+  connection: string;
+  /** True when the sandbox was told to send its webhooks here. */
+  registered: boolean;
+}
+
+function describeEvent(e: WebhookEvent): string {
+  const parts = [`webhook ${e.name}`, e.channel];
+  if (e.user_id) parts.push(`user ${e.user_id}`);
+  if (e.event) parts.push(e.event);
+  if (e.subscription_count !== undefined) parts.push(`count ${e.subscription_count}`);
+  if (e.data !== undefined) parts.push(e.data);
+  return parts.join('  ');
+}
+
+/**
+ * A local endpoint that receives the app's webhooks, checks their signature with the stored secret
+ * and writes each to the realtime log (forged ones too, marked as rejected). For the local sandbox
+ * it also tells the sandbox to deliver there.
+ */
+export class WebhookController implements vscode.Disposable {
+  private current: { receiver: WebhookReceiver; info: ReceiverInfo; conn: RealtimeConnection } | undefined;
+
+  constructor(
+    private readonly s: Services,
+    private readonly log: RealtimeLog,
+    private readonly sessions: RealtimeSessions,
+  ) {
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEY, false);
+  }
+
+  get info(): ReceiverInfo | undefined {
+    return this.current?.info;
+  }
+
+  async start(conn: RealtimeConnection): Promise<ReceiverInfo> {
+    if (this.current?.conn.name === conn.name) return this.current.info;
+    await this.stop();
+    const receiver = await startWebhookReceiver({
+      app: async () => {
+        try {
+          return { key: conn.key, secret: await this.s.guard.keyFor(conn, conn.restBaseUrl) };
+        } catch {
+          return undefined;
+        }
+      },
+      onWebhook: (w) => {
+        for (const e of w.body.events) this.log.note(describeEvent(e));
+      },
+      onRejected: (r) => this.log.note(`webhook REJECTED (${r.status}, ${r.reason}): ${r.bodySnippet || '(empty body)'}`),
+    });
+    let registered = false;
+    if (conn.source === 'sandbox') {
+      try {
+        await this.sessions.get(conn).rest.setSandboxWebhookUrls([receiver.url]);
+        registered = true;
+      } catch (e) {
+        await receiver.close();
+        throw e;
+      }
+    }
+    const info: ReceiverInfo = { url: receiver.url, connection: conn.name, registered };
+    this.current = { receiver, info, conn };
+    await vscode.commands.executeCommand('setContext', CONTEXT_KEY, true);
+    this.log.note(`webhook receiver listening on ${receiver.url} for "${conn.name}"${registered ? ' (the sandbox sends its webhooks here)' : ''}`);
+    return info;
+  }
+
+  async stop(): Promise<boolean> {
+    const cur = this.current;
+    if (!cur) return false;
+    this.current = undefined;
+    if (cur.info.registered) {
+      // Best effort: the sandbox may already be gone.
+      await this.sessions
+        .get(cur.conn)
+        .rest.setSandboxWebhookUrls([])
+        .catch(() => undefined);
+    }
+    await cur.receiver.close();
+    await vscode.commands.executeCommand('setContext', CONTEXT_KEY, false);
+    this.log.note(`webhook receiver on ${cur.info.url} stopped`);
+    return true;
+  }
+
+  dispose(): void {
+    void this.current?.receiver.close();
+    this.current = undefined;
+  }
+}

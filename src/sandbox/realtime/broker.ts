@@ -1,0 +1,463 @@
+// The channel broker behind the realtime sandbox: connections, subscriptions, presence members,
+// client events and activity checks, speaking protocol 7 as pusher-js expects it
+// (pusher-js src/core/connection/protocol/protocol.ts, channels/*.ts; hosted behaviour per
+// ../shared/protocols.md §1).
+import { randomInt } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import { validate } from '../../core/validate';
+import {
+  CLOSE,
+  LIMITS,
+  PROTOCOL_VERSION,
+  byteLength,
+  channelDataSchema,
+  channelKind,
+  channelNameProblem,
+  clientEventProblem,
+  decodeFrame,
+  signinDataSchema,
+  subscribeDataSchema,
+  unsubscribeDataSchema,
+  userDataSchema,
+  type WebhookEvent,
+  type WireFrame,
+} from '../../services/realtime/protocol';
+import { verifyChannelAuth, verifyUserAuth, type AppCredentials } from '../../services/realtime/signing';
+
+export interface BrokerOptions extends AppCredentials {
+  /** Seconds advertised in connection_established (the client pings after this much silence). */
+  activityTimeoutSeconds: number;
+  /** The broker pings a client it has not heard from for this long. */
+  serverPingAfterMs: number;
+  /** …and closes it with 4201 when no pong follows within this. */
+  pongTimeoutMs: number;
+  maxConnections: number;
+  clientEventsPerSecond: number;
+  /** Coalescing window of pusher_internal:subscription_count broadcasts; 0 = off. */
+  subscriptionCountDelayMs: number;
+  onWebhook(event: WebhookEvent, delayed: boolean): void;
+}
+
+interface Connection {
+  readonly socketId: string;
+  readonly ws: WebSocket;
+  readonly channels: Set<string>;
+  /** Presence channel → the user id this connection joined as. */
+  readonly presence: Map<string, string>;
+  lastSeen: number;
+  pingSentAt: number | undefined;
+  /** Times of the last client events (at most `clientEventsPerSecond` kept). */
+  clientEventTimes: number[];
+  userId: string | undefined;
+}
+
+interface Member {
+  info: unknown;
+  /** Connections (or the demo publisher) holding this membership. */
+  refs: number;
+}
+
+interface Channel {
+  readonly name: string;
+  readonly subscribers: Set<Connection>;
+  readonly members: Map<string, Member>;
+  countTimer: NodeJS.Timeout | undefined;
+}
+
+export interface ChannelSnapshot {
+  name: string;
+  subscriptionCount: number;
+  userCount?: number;
+}
+
+/** A text frame: `data` is double-encoded as the hosted service does for string payloads. */
+function frame(event: string, data: unknown, channel?: string, userId?: string): string {
+  const f: WireFrame = { event, data: typeof data === 'string' ? data : JSON.stringify(data) };
+  if (channel !== undefined) f.channel = channel;
+  if (userId !== undefined) f.user_id = userId;
+  return JSON.stringify(f);
+}
+
+/** pusher:error frames carry an object (not a string) in `data`, like the hosted service. */
+function errorFrame(message: string, code: number | null, channel?: string): string {
+  return JSON.stringify(channel === undefined ? { event: 'pusher:error', data: { code, message } } : { event: 'pusher:error', channel, data: { code, message } });
+}
+
+export class Broker {
+  private readonly connections = new Map<string, Connection>();
+  private readonly channels = new Map<string, Channel>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly opts: BrokerOptions) {
+    const every = Math.max(10, Math.min(1000, Math.floor(Math.min(opts.serverPingAfterMs, opts.pongTimeoutMs) / 4)));
+    this.sweeper = setInterval(() => this.sweep(), every);
+    this.sweeper.unref();
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  /**
+   * Admits a socket that asked for `/app/<key>?protocol=…`: closes it with the protocol's code when
+   * the key, path or version is wrong, else sends connection_established.
+   */
+  accept(ws: WebSocket, url: URL): void {
+    const m = /^\/app\/([^/]+)\/?$/.exec(url.pathname);
+    if (!m) return ws.close(CLOSE.pathNotFound, 'Path not found');
+    if (decodeURIComponent(m[1]) !== this.opts.key) return ws.close(CLOSE.appNotFound, `App key ${m[1]} not in this cluster. Did you forget to specify the cluster?`);
+    const protocol = url.searchParams.get('protocol');
+    if (protocol === null) return ws.close(CLOSE.noProtocol, 'No protocol version supplied');
+    if (!/^\d+$/.test(protocol)) return ws.close(CLOSE.invalidVersionFormat, `Invalid version string format: ${protocol}`);
+    const version = Number(protocol);
+    if (version < 4 || version > PROTOCOL_VERSION) return ws.close(CLOSE.unsupportedProtocol, `Unsupported protocol version: ${protocol}`);
+    if (this.connections.size >= this.opts.maxConnections) return ws.close(CLOSE.overConnectionQuota, 'Application is over connection quota');
+
+    let socketId: string;
+    do socketId = `${randomInt(1, 2 ** 31)}.${randomInt(1, 2 ** 31)}`;
+    while (this.connections.has(socketId));
+    const conn: Connection = { socketId, ws, channels: new Set(), presence: new Map(), lastSeen: Date.now(), pingSentAt: undefined, clientEventTimes: [], userId: undefined };
+    this.connections.set(socketId, conn);
+    ws.on('message', (data, isBinary) => this.onMessage(conn, isBinary ? undefined : data.toString()));
+    ws.on('pong', () => this.touch(conn));
+    ws.on('close', () => this.drop(conn));
+    ws.on('error', () => ws.terminate());
+    this.send(conn, frame('pusher:connection_established', { socket_id: socketId, activity_timeout: this.opts.activityTimeoutSeconds }));
+  }
+
+  /** Delivers an event to every subscriber of each channel except `exceptSocketId`. */
+  publish(channels: readonly string[], event: string, data: string, exceptSocketId?: string): number {
+    let delivered = 0;
+    for (const name of channels) {
+      const ch = this.channels.get(name);
+      if (!ch || ch.subscribers.size === 0) continue;
+      // Encoded once per channel: with hundreds of subscribers the copy per socket would dominate.
+      const bytes = Buffer.from(frame(event, data, name));
+      for (const c of ch.subscribers) {
+        if (c.socketId === exceptSocketId) continue;
+        c.ws.send(bytes, { binary: false });
+        delivered++;
+      }
+    }
+    return delivered;
+  }
+
+  /**
+   * Publishes `count` events (data = `template` plus a `seq` field) as fast as the subscribers take
+   * them: it yields between chunks and waits while any socket has more than a few MB queued, so
+   * a slow consumer sets the pace instead of the broker's memory filling up.
+   */
+  async burst(channel: string, event: string, template: Record<string, unknown>, count: number): Promise<number> {
+    const ch = this.channels.get(channel);
+    if (!ch) return 0;
+    let sent = 0;
+    while (sent < count) {
+      const end = Math.min(count, sent + 500);
+      for (; sent < end; sent++) this.publish([channel], event, JSON.stringify({ ...template, seq: sent }));
+      await new Promise<void>((r) => setImmediate(r));
+      while ([...ch.subscribers].some((c) => c.ws.bufferedAmount > 4 * 1024 * 1024 && c.ws.readyState === c.ws.OPEN)) {
+        await new Promise<void>((r) => setTimeout(r, 2));
+      }
+      if (ch.subscribers.size === 0) break;
+    }
+    return sent;
+  }
+
+  /** Occupied channels (a subscriber or a demo member), optionally those starting with `prefix`. */
+  list(prefix = ''): ChannelSnapshot[] {
+    const out: ChannelSnapshot[] = [];
+    for (const ch of this.channels.values()) {
+      if (!ch.name.startsWith(prefix) || !this.occupied(ch)) continue;
+      out.push(this.snapshot(ch));
+    }
+    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  info(name: string): ChannelSnapshot & { occupied: boolean } {
+    const ch = this.channels.get(name);
+    if (!ch) return { name, occupied: false, subscriptionCount: 0, ...(channelKind(name) === 'presence' ? { userCount: 0 } : {}) };
+    return { ...this.snapshot(ch), occupied: this.occupied(ch) };
+  }
+
+  members(name: string): { id: string; info: unknown }[] {
+    const ch = this.channels.get(name);
+    return ch ? [...ch.members.entries()].map(([id, m]) => ({ id, info: m.info })) : [];
+  }
+
+  /** A presence member not backed by a socket (the demo publisher's people). */
+  addVirtualMember(channel: string, userId: string, info: unknown): void {
+    const ch = this.channel(channel);
+    const wasOccupied = this.occupied(ch);
+    this.join(ch, userId, info, undefined);
+    if (!wasOccupied) this.opts.onWebhook({ name: 'channel_occupied', channel }, false);
+  }
+
+  removeVirtualMember(channel: string, userId: string): void {
+    const ch = this.channels.get(channel);
+    if (!ch) return;
+    this.leave(ch, userId, undefined);
+    this.vacateIfEmpty(ch);
+  }
+
+  /** Closes every connection signed in (or present) as `userId`. */
+  terminateUser(userId: string): number {
+    let n = 0;
+    for (const c of this.connections.values()) {
+      if (c.userId === userId || [...c.presence.values()].includes(userId)) {
+        c.ws.close(CLOSE.unauthorized, 'Connection terminated by the server');
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Closes every socket with `code` (tests and shutdown). */
+  closeAll(code: number, reason: string): void {
+    for (const c of this.connections.values()) c.ws.close(code, reason);
+  }
+
+  dispose(): void {
+    clearInterval(this.sweeper);
+    for (const ch of this.channels.values()) clearTimeout(ch.countTimer);
+    for (const c of this.connections.values()) c.ws.terminate();
+    this.connections.clear();
+    this.channels.clear();
+  }
+
+  // --- socket messages ---------------------------------------------------------------------------
+
+  private onMessage(conn: Connection, text: string | undefined): void {
+    this.touch(conn);
+    if (text === undefined) return this.send(conn, errorFrame('Binary frames are not supported', null));
+    const decoded = decodeFrame(text);
+    if (!decoded.ok) return this.send(conn, errorFrame(`Invalid message: ${decoded.problem}`, null));
+    const f = decoded.frame;
+    switch (f.event) {
+      case 'pusher:ping':
+        return this.send(conn, frame('pusher:pong', {}));
+      case 'pusher:pong':
+        return;
+      case 'pusher:subscribe':
+        return this.subscribe(conn, f.data);
+      case 'pusher:unsubscribe': {
+        const v = validate(unsubscribeDataSchema, f.data);
+        if (!v.ok) return this.send(conn, errorFrame(`Invalid unsubscribe: ${v.problem}`, null));
+        return this.unsubscribe(conn, v.value.channel);
+      }
+      case 'pusher:signin':
+        return this.signin(conn, f.data);
+      default:
+        if (f.event.startsWith('client-')) return this.clientEvent(conn, f);
+        return this.send(conn, errorFrame(`Unsupported event received on socket: ${f.event}`, null));
+    }
+  }
+
+  private subscribe(conn: Connection, data: unknown): void {
+    const v = validate(subscribeDataSchema, data);
+    if (!v.ok) return this.send(conn, errorFrame(`Invalid subscribe: ${v.problem}`, null));
+    const { channel: name, auth, channel_data } = v.value;
+    const problem = channelNameProblem(name);
+    if (problem) return this.send(conn, errorFrame(`Invalid channel name '${name}': ${problem}`, null, name));
+    const kind = channelKind(name);
+    if (conn.channels.has(name)) return this.succeeded(conn, this.channel(name));
+
+    let userId: string | undefined;
+    let userInfo: unknown;
+    if (kind !== 'public') {
+      const authKey = auth?.split(':')[0];
+      if (auth === undefined || auth === '') return this.authFailed(conn, name, `Auth value for subscription to ${name} is invalid: should be of format 'key:signature'`);
+      if (authKey !== this.opts.key) return this.authFailed(conn, name, `Invalid key in subscription auth data: '${authKey}'`);
+      const signed = kind === 'presence' ? `${conn.socketId}:${name}:${channel_data ?? ''}` : `${conn.socketId}:${name}`;
+      if (kind === 'presence' && channel_data === undefined) return this.authFailed(conn, name, `Presence subscription to ${name} needs channel_data`);
+      if (!verifyChannelAuth(this.opts, conn.socketId, name, auth, kind === 'presence' ? channel_data : undefined)) {
+        return this.authFailed(conn, name, `Invalid signature: Expected HMAC SHA256 hex digest of ${signed}, but got ${auth.slice(authKey.length + 1)}`);
+      }
+      if (kind === 'presence') {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(channel_data ?? '');
+        } catch {
+          return this.authFailed(conn, name, 'channel_data is not valid JSON');
+        }
+        const cd = validate(channelDataSchema, parsed);
+        if (!cd.ok) return this.authFailed(conn, name, `Invalid channel_data: ${cd.problem}`);
+        userId = String(cd.value.user_id);
+        userInfo = cd.value.user_info;
+        if (userInfo !== undefined && byteLength(JSON.stringify(userInfo)) > LIMITS.maxUserInfoBytes) {
+          return this.authFailed(conn, name, `user_info is larger than ${LIMITS.maxUserInfoBytes} bytes`);
+        }
+        const existing = this.channels.get(name);
+        if (existing && !existing.members.has(userId) && existing.members.size >= LIMITS.maxPresenceMembers) {
+          return this.send(conn, errorFrame(`Cannot subscribe to ${name}: presence channels are limited to ${LIMITS.maxPresenceMembers} members`, null, name));
+        }
+      }
+    }
+
+    const ch = this.channel(name);
+    const wasOccupied = this.occupied(ch);
+    ch.subscribers.add(conn);
+    conn.channels.add(name);
+    if (!wasOccupied) this.opts.onWebhook({ name: 'channel_occupied', channel: name }, false);
+    if (userId !== undefined) {
+      conn.presence.set(name, userId);
+      this.join(ch, userId, userInfo, conn);
+    }
+    this.succeeded(conn, ch);
+    this.scheduleCount(ch);
+  }
+
+  /** Hosted Channels reports a rejected subscription as pusher:error with code null; the channel is named so clients can tell which one. */
+  private authFailed(conn: Connection, channel: string, message: string): void {
+    this.send(conn, errorFrame(message, null, channel));
+  }
+
+  private succeeded(conn: Connection, ch: Channel): void {
+    if (channelKind(ch.name) !== 'presence') return this.send(conn, frame('pusher_internal:subscription_succeeded', {}, ch.name));
+    const hash: Record<string, unknown> = {};
+    for (const [id, m] of ch.members) hash[id] = m.info ?? null;
+    this.send(conn, frame('pusher_internal:subscription_succeeded', { presence: { ids: Object.keys(hash), hash, count: ch.members.size } }, ch.name));
+  }
+
+  private unsubscribe(conn: Connection, name: string): void {
+    const ch = this.channels.get(name);
+    if (!ch || !conn.channels.has(name)) return;
+    conn.channels.delete(name);
+    ch.subscribers.delete(conn);
+    const userId = conn.presence.get(name);
+    if (userId !== undefined) {
+      conn.presence.delete(name);
+      this.leave(ch, userId, conn);
+    }
+    this.scheduleCount(ch);
+    this.vacateIfEmpty(ch);
+  }
+
+  private signin(conn: Connection, data: unknown): void {
+    const v = validate(signinDataSchema, data);
+    if (!v.ok) return this.send(conn, errorFrame(`Invalid signin: ${v.problem}`, null));
+    if (!verifyUserAuth(this.opts, conn.socketId, v.value.auth, v.value.user_data)) return this.send(conn, errorFrame('Invalid signature for pusher:signin', null));
+    let user: unknown;
+    try {
+      user = JSON.parse(v.value.user_data);
+    } catch {
+      return this.send(conn, errorFrame('user_data is not valid JSON', null));
+    }
+    const u = validate(userDataSchema, user);
+    if (!u.ok) return this.send(conn, errorFrame(`Invalid user_data: ${u.problem}`, null));
+    conn.userId = u.value.id;
+    this.send(conn, frame('pusher:signin_success', { user_data: v.value.user_data }));
+  }
+
+  private clientEvent(conn: Connection, f: WireFrame): void {
+    const channel = f.channel;
+    if (channel === undefined) return this.send(conn, errorFrame('Client event rejected: no channel given', null));
+    const problem = clientEventProblem(channel, f.event);
+    if (problem) return this.send(conn, errorFrame(`Client event rejected: ${problem}`, null, channel));
+    if (!conn.channels.has(channel)) return this.send(conn, errorFrame(`Client event rejected: not subscribed to ${channel}`, null, channel));
+    const data = typeof f.data === 'string' ? f.data : JSON.stringify(f.data ?? null);
+    if (byteLength(data) > LIMITS.maxEventDataBytes) return this.send(conn, errorFrame(`Client event rejected: data is larger than ${LIMITS.maxEventDataBytes} bytes`, null, channel));
+
+    const now = Date.now();
+    const times = conn.clientEventTimes;
+    while (times.length > 0 && now - times[0] >= 1000) times.shift();
+    if (times.length >= this.opts.clientEventsPerSecond) {
+      conn.ws.close(CLOSE.clientEventRateLimited, 'Client event rejected due to rate limit');
+      return;
+    }
+    times.push(now);
+
+    const userId = conn.presence.get(channel);
+    const ch = this.channels.get(channel);
+    if (ch) {
+      // Not echoed to the sender (protocol: client events reach the *other* subscribers).
+      const bytes = Buffer.from(frame(f.event, data, channel, userId));
+      for (const c of ch.subscribers) if (c !== conn) c.ws.send(bytes, { binary: false });
+    }
+    this.opts.onWebhook({ name: 'client_event', channel, event: f.event, data, socket_id: conn.socketId, ...(userId !== undefined ? { user_id: userId } : {}) }, false);
+  }
+
+  // --- membership and housekeeping ----------------------------------------------------------------
+
+  private join(ch: Channel, userId: string, info: unknown, conn: Connection | undefined): void {
+    const m = ch.members.get(userId);
+    if (m) {
+      m.refs++;
+      return;
+    }
+    ch.members.set(userId, { info, refs: 1 });
+    const bytes = Buffer.from(frame('pusher_internal:member_added', info === undefined ? { user_id: userId } : { user_id: userId, user_info: info }, ch.name));
+    for (const c of ch.subscribers) if (c !== conn) c.ws.send(bytes, { binary: false });
+    this.opts.onWebhook({ name: 'member_added', channel: ch.name, user_id: userId }, false);
+  }
+
+  private leave(ch: Channel, userId: string, conn: Connection | undefined): void {
+    const m = ch.members.get(userId);
+    if (!m) return;
+    if (--m.refs > 0) return;
+    ch.members.delete(userId);
+    const bytes = Buffer.from(frame('pusher_internal:member_removed', { user_id: userId }, ch.name));
+    for (const c of ch.subscribers) if (c !== conn) c.ws.send(bytes, { binary: false });
+    this.opts.onWebhook({ name: 'member_removed', channel: ch.name, user_id: userId }, true);
+  }
+
+  private vacateIfEmpty(ch: Channel): void {
+    if (this.occupied(ch)) return;
+    clearTimeout(ch.countTimer);
+    this.channels.delete(ch.name);
+    this.opts.onWebhook({ name: 'channel_vacated', channel: ch.name }, true);
+  }
+
+  private drop(conn: Connection): void {
+    if (!this.connections.delete(conn.socketId)) return;
+    for (const name of [...conn.channels]) this.unsubscribe(conn, name);
+  }
+
+  private scheduleCount(ch: Channel): void {
+    if (this.opts.subscriptionCountDelayMs <= 0 || channelKind(ch.name) === 'presence' || ch.countTimer) return;
+    ch.countTimer = setTimeout(() => {
+      ch.countTimer = undefined;
+      if (ch.subscribers.size === 0) return;
+      const bytes = Buffer.from(frame('pusher_internal:subscription_count', { subscription_count: ch.subscribers.size }, ch.name));
+      for (const c of ch.subscribers) c.ws.send(bytes, { binary: false });
+    }, this.opts.subscriptionCountDelayMs);
+    ch.countTimer.unref();
+  }
+
+  private channel(name: string): Channel {
+    let ch = this.channels.get(name);
+    if (!ch) this.channels.set(name, (ch = { name, subscribers: new Set(), members: new Map(), countTimer: undefined }));
+    return ch;
+  }
+
+  private occupied(ch: Channel): boolean {
+    return ch.subscribers.size > 0 || ch.members.size > 0;
+  }
+
+  private snapshot(ch: Channel): ChannelSnapshot {
+    return channelKind(ch.name) === 'presence'
+      ? { name: ch.name, subscriptionCount: ch.subscribers.size, userCount: ch.members.size }
+      : { name: ch.name, subscriptionCount: ch.subscribers.size };
+  }
+
+  private touch(conn: Connection): void {
+    conn.lastSeen = Date.now();
+    conn.pingSentAt = undefined;
+  }
+
+  /** Pings quiet clients and closes those that did not answer (4201), like the hosted service. */
+  private sweep(): void {
+    const now = Date.now();
+    for (const c of this.connections.values()) {
+      if (c.pingSentAt !== undefined) {
+        if (now - c.pingSentAt >= this.opts.pongTimeoutMs) c.ws.close(CLOSE.pongNotReceived, 'Pong reply not received');
+      } else if (now - c.lastSeen >= this.opts.serverPingAfterMs) {
+        c.pingSentAt = now;
+        this.send(c, frame('pusher:ping', {}));
+      }
+    }
+  }
+
+  private send(conn: Connection, text: string): void {
+    if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send(text);
+  }
+}

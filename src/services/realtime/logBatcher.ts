@@ -1,0 +1,184 @@
+// The realtime message log's engine, without the editor: one line per message (time, channel,
+// event, compact data truncated with a note), lifecycle and webhook lines, and appends batched so
+// a burst of 10,000 messages/s costs at most ~20 writes/s to the sink (an output channel) while no
+// line is ever dropped. Counters tell received from written so a UI can show the backlog.
+import { systemTimers, type TimerApi } from './timers';
+
+export interface LogStats {
+  /** Messages handed to the log. */
+  received: number;
+  /** Messages written to the sink. */
+  written: number;
+  /** Lines (messages and notes) waiting for the next write. */
+  pending: number;
+  /** Sink writes so far. */
+  writes: number;
+}
+
+export interface LogBatcherOptions {
+  /** Receives batches of complete lines, each ending with "\n" (e.g. OutputChannel.append). */
+  sink: (text: string) => void;
+  maxWritesPerSecond?: number;
+  /** Data longer than this is cut, with a note saying how long it was. */
+  maxDataChars?: number;
+  /** Lines kept for "Save Realtime Log…" (the oldest go first). */
+  historyLines?: number;
+  timers?: TimerApi;
+  /** After each write; a status bar counter can hang off this. */
+  onStats?: (stats: LogStats) => void;
+  /** The sink threw: the lines stay queued for the next attempt. */
+  onSinkError?: (error: unknown) => void;
+}
+
+const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+const pad3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : String(n));
+
+/**
+ * Data as one compact line. JSON-encoded strings (the usual wire form) are kept as they are unless
+ * they span lines, in which case they are re-serialised compactly; other values are JSON-encoded.
+ */
+export function compactData(data: unknown): string {
+  if (data === undefined) return '';
+  if (typeof data === 'string') {
+    if (data.indexOf('\n') < 0 && data.indexOf('\r') < 0) return data;
+    try {
+      return JSON.stringify(JSON.parse(data));
+    } catch {
+      return JSON.stringify(data);
+    }
+  }
+  try {
+    return JSON.stringify(data) ?? String(data);
+  } catch {
+    return String(data);
+  }
+}
+
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)} … [truncated: ${text.length.toLocaleString('en-US')} chars, showing the first ${max.toLocaleString('en-US')}]`;
+}
+
+export class RealtimeLogBatcher {
+  private readonly timers: TimerApi;
+  private readonly minIntervalMs: number;
+  private readonly maxDataChars: number;
+  private readonly historyMax: number;
+  private pending: string[] = [];
+  /** Messages among `pending` (notes are not counted as messages). */
+  private pendingMessages = 0;
+  private received = 0;
+  private written = 0;
+  private writes = 0;
+  private lastWriteAt = -Infinity;
+  private timer: unknown;
+  private disposed = false;
+  private readonly history: string[] = [];
+  private historyStart = 0;
+  // Time formatting is cached per second: at 10,000 lines/s a Date per line shows in profiles.
+  private cachedSecond = -1;
+  private cachedPrefix = '';
+
+  constructor(private readonly opts: LogBatcherOptions) {
+    this.timers = opts.timers ?? systemTimers;
+    this.minIntervalMs = 1000 / Math.max(1, opts.maxWritesPerSecond ?? 20);
+    this.maxDataChars = opts.maxDataChars ?? 2_000;
+    this.historyMax = Math.max(0, opts.historyLines ?? 20_000);
+  }
+
+  get stats(): LogStats {
+    return { received: this.received, written: this.written, pending: this.pending.length, writes: this.writes };
+  }
+
+  /** One received message. */
+  message(channel: string | undefined, event: string, data: unknown, userId?: string): void {
+    this.received++;
+    this.pendingMessages++;
+    let line = `${this.time(this.timers.now())}  ${channel ?? '(no channel)'}  ${event}  ${truncate(compactData(data), this.maxDataChars)}`;
+    if (userId !== undefined) line += `  (from user ${userId})`;
+    this.enqueue(line);
+  }
+
+  /** A lifecycle line ("connected, socket 1.2"), a webhook, or anything else worth a line. */
+  note(text: string): void {
+    this.enqueue(`${this.time(this.timers.now())}  ── ${truncate(text.replace(/\r?\n/g, ' '), this.maxDataChars)}`);
+  }
+
+  /** Writes what is queued now (e.g. before saving or disposing). */
+  flush(): void {
+    this.timers.clear(this.timer);
+    this.timer = undefined;
+    if (this.pending.length === 0) return;
+    const lines = this.pending;
+    const messages = this.pendingMessages;
+    try {
+      this.opts.sink(lines.join('\n') + '\n');
+    } catch (e) {
+      this.opts.onSinkError?.(e);
+      if (!this.disposed) this.schedule();
+      return;
+    }
+    this.pending = [];
+    this.pendingMessages = 0;
+    this.written += messages;
+    this.writes++;
+    this.lastWriteAt = this.timers.now();
+    this.remember(lines);
+    this.opts.onStats?.(this.stats);
+  }
+
+  /** The last `historyLines` lines written, oldest first, for saving to a file. */
+  text(): string {
+    const ordered = this.history.length < this.historyMax ? this.history : [...this.history.slice(this.historyStart), ...this.history.slice(0, this.historyStart)];
+    return ordered.length ? ordered.join('\n') + '\n' : '';
+  }
+
+  /** Forgets the saved history (the output channel was cleared); counters keep running. */
+  clear(): void {
+    this.history.length = 0;
+    this.historyStart = 0;
+  }
+
+  dispose(): void {
+    this.flush();
+    this.disposed = true;
+    this.timers.clear(this.timer);
+    this.timer = undefined;
+  }
+
+  private enqueue(line: string): void {
+    this.pending.push(line);
+    if (this.timer === undefined && !this.disposed) this.schedule();
+  }
+
+  private schedule(): void {
+    const wait = Math.max(0, this.lastWriteAt + this.minIntervalMs - this.timers.now());
+    this.timer = this.timers.set(() => {
+      this.timer = undefined;
+      this.flush();
+    }, wait);
+  }
+
+  private remember(lines: string[]): void {
+    const max = this.historyMax;
+    if (max === 0) return;
+    const h = this.history;
+    for (let i = Math.max(0, lines.length - max); i < lines.length; i++) {
+      if (h.length < max) h.push(lines[i]);
+      else {
+        h[this.historyStart] = lines[i];
+        this.historyStart = (this.historyStart + 1) % max;
+      }
+    }
+  }
+
+  private time(ms: number): string {
+    const second = Math.floor(ms / 1000);
+    if (second !== this.cachedSecond) {
+      const d = new Date(ms);
+      this.cachedSecond = second;
+      this.cachedPrefix = `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}.`;
+    }
+    return this.cachedPrefix + pad3(ms - second * 1000);
+  }
+}

@@ -1,0 +1,241 @@
+// Realtime in the real editor, against the local sandbox (which publishes demo traffic): connect,
+// subscribe, publish from the command and find the event in the realtime log; presence members in
+// the tree; webhooks (genuine and forged) in the log; screenshots of the live log and the tree.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Published } from '../../../src/editor/realtime/commands';
+import type { ReceiverInfo } from '../../../src/editor/realtime/webhooks';
+import type { ConnectionNode, TreeNode } from '../../../src/editor/tree';
+import type { ExtensionApi } from '../../../src/extension';
+import type { SubscriptionSnapshot } from '../../../src/services/realtime/client';
+import { isTrustedRun, recordSecret, settle, takeScreenshot } from '../harness/suiteApi';
+
+const EXTENSION_ID = 'api-workbench.api-workbench';
+
+async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 15_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await settle(100);
+  }
+}
+
+type Stubbed = { restore(): void; calls: unknown[][] };
+function stub(name: 'showErrorMessage' | 'showInformationMessage' | 'showInputBox', impl: (...args: unknown[]) => unknown): Stubbed {
+  const w = vscode.window as unknown as Record<string, unknown>;
+  const original = w[name];
+  const calls: unknown[][] = [];
+  w[name] = (...args: unknown[]) => {
+    calls.push(args);
+    return Promise.resolve(impl(...args));
+  };
+  return { calls, restore: () => void (w[name] = original) };
+}
+
+describe('realtime', function () {
+  this.timeout(120_000);
+  let api: ExtensionApi;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'awb-realtime-'));
+
+  before(async function () {
+    if (!isTrustedRun()) this.skip();
+    const ext = vscode.extensions.getExtension<ExtensionApi | undefined>(EXTENSION_ID);
+    assert.ok(ext);
+    const exported = await ext.activate();
+    assert.ok(exported, 'activation failed');
+    api = exported;
+    await vscode.commands.executeCommand('apiWorkbench.sandbox.start');
+    const info = api.services.sandbox.info;
+    assert.ok(info, 'sandbox did not start');
+    for (const k of [info.llm.apiKey, info.maps.apiKey, info.realtime.secret]) recordSecret(k);
+    assert.equal(api.services.connections.active('realtime')?.name, 'Local Sandbox');
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('apiWorkbench.realtime.stopWebhookReceiver');
+  });
+
+  async function connectionNode(): Promise<ConnectionNode> {
+    const roots = (await api.views.realtime.provider.getChildren()) as TreeNode[];
+    const node = roots.find((r) => (r as ConnectionNode).conn?.name === 'Local Sandbox') as ConnectionNode | undefined;
+    assert.ok(node, 'no Local Sandbox node in the realtime view');
+    return node;
+  }
+
+  /** The loaded children of the sandbox connection (not the Loading… node). */
+  async function channelNodes(): Promise<TreeNode[]> {
+    const conn = await connectionNode();
+    return waitFor('channel nodes', async () => {
+      const kids = await conn.children();
+      return kids.some((k) => k.id.endsWith('/loading')) ? undefined : kids;
+    });
+  }
+
+  async function channelNode(name: string): Promise<TreeNode> {
+    return waitFor(`channel ${name} in the tree`, async () => (await channelNodes()).find((n) => n.id.endsWith(`/ch/${name}`)));
+  }
+
+  /** What the realtime log holds, through Save Realtime Log… (the lines written to the output channel). */
+  let saves = 0;
+  async function logText(): Promise<string> {
+    const file = path.join(dir, `log-${++saves}.log`);
+    const info = stub('showInformationMessage', () => undefined);
+    try {
+      await vscode.commands.executeCommand('apiWorkbench.realtime.saveLog', file);
+    } finally {
+      info.restore();
+    }
+    return readFileSync(file, 'utf8');
+  }
+
+  function logContains(what: string | RegExp): Promise<string> {
+    return waitFor(`the realtime log to show ${what}`, async () => {
+      const text = await logText();
+      return (typeof what === 'string' ? text.includes(what) : what.test(text)) ? text : undefined;
+    });
+  }
+
+  it('Connect: the connection node shows connected with its socket id, and the log says so', async () => {
+    await vscode.commands.executeCommand('apiWorkbench.realtime.connect');
+    const item = await waitFor('connected node', async () => {
+      const it = await (await connectionNode()).toTreeItem();
+      return /connected · socket \d+\.\d+/.test(String(it.description)) ? it : undefined;
+    });
+    assert.equal(item.contextValue, 'realtime.connection.connected');
+    await logContains(/\[Local Sandbox\] connected \(socket \d+\.\d+\)/);
+  });
+
+  it('subscribe to a sandbox channel, publish from the command, and the log shows the event', async () => {
+    const snap = await vscode.commands.executeCommand<SubscriptionSnapshot>('apiWorkbench.realtime.subscribe', 'test-orders');
+    assert.equal(snap?.state, 'subscribed');
+    const out = await vscode.commands.executeCommand<Published>('apiWorkbench.realtime.publish', { channel: 'test-orders', event: 'order-placed', data: '{ "id": 42,\n  "items": ["tea"] }' });
+    assert.deepEqual(out, { connection: 'Local Sandbox', channel: 'test-orders', event: 'order-placed', data: '{"id":42,"items":["tea"]}' });
+    const text = await logContains('test-orders  order-placed  {"id":42,"items":["tea"]}');
+    assert.match(text, /\d\d:\d\d:\d\d\.\d{3}  test-orders  order-placed  /, 'time, channel, event, compact data');
+    const item = await (await channelNode('test-orders')).toTreeItem();
+    assert.equal(item.contextValue, 'realtime.channel.subscribed');
+    assert.match(String(item.description), /subscribed/);
+  });
+
+  it('tree actions: Publish Here asks only for the event and data; Copy Channel Name copies the name', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const node = await channelNode('test-orders');
+    const answers = ['from-tree', '{"tree": true}'];
+    const input = stub('showInputBox', () => answers.shift());
+    let out: Published | undefined;
+    try {
+      out = await vscode.commands.executeCommand<Published>('apiWorkbench.realtime.publishHere', node);
+    } finally {
+      input.restore();
+    }
+    assert.equal(out?.channel, 'test-orders');
+    assert.equal(input.calls.length, 2, 'event name and data; the channel came from the node');
+    await logContains('test-orders  from-tree  {"tree":true}');
+    await vscode.commands.executeCommand('apiWorkbench.realtime.copyChannelName', node);
+    assert.equal(await vscode.env.clipboard.readText(), 'test-orders');
+  });
+
+  it('Publish Event… takes the data from the active JSON file, or from the selection', async () => {
+    const json = await vscode.workspace.openTextDocument({ language: 'json', content: '{\n  "from": "file"\n}' });
+    await vscode.window.showTextDocument(json);
+    await vscode.commands.executeCommand('apiWorkbench.realtime.publish', { channel: 'test-orders', event: 'from-file' });
+    await logContains('test-orders  from-file  {"from":"file"}');
+
+    const text = await vscode.workspace.openTextDocument({ language: 'plaintext', content: 'before {"sel": 1} after' });
+    const editor = await vscode.window.showTextDocument(text);
+    editor.selection = new vscode.Selection(new vscode.Position(0, 7), new vscode.Position(0, 17));
+    await vscode.commands.executeCommand('apiWorkbench.realtime.publish', { channel: 'test-orders', event: 'from-selection' });
+    await logContains('test-orders  from-selection  {"sel":1}');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('a presence channel shows its members in the tree (the demo people and this editor)', async () => {
+    const snap = await vscode.commands.executeCommand<SubscriptionSnapshot>('apiWorkbench.realtime.subscribe', 'presence-demo');
+    assert.equal(snap?.state, 'subscribed');
+    const node = await channelNode('presence-demo');
+    const item = await node.toTreeItem();
+    assert.match(String(item.description), /3 members/);
+    const members = await waitFor('members', async () => {
+      const kids = (await node.children?.()) as TreeNode[];
+      return kids.length >= 3 ? kids : undefined;
+    });
+    const items = await Promise.all(members.map((m) => m.toTreeItem()));
+    const labels = items.map((i) => String(i.label)).sort();
+    assert.deepEqual(labels.filter((l) => l === 'ada' || l === 'grace'), ['ada', 'grace']);
+    const me = items.find((i) => String(i.description).includes('(you)'));
+    assert.ok(me, 'this editor is listed as a member');
+    assert.equal(me.contextValue, 'realtime.member');
+  });
+
+  it('a webhook arrives in the log; a forged one is rejected and logged as such', async () => {
+    const info = await vscode.commands.executeCommand<ReceiverInfo>('apiWorkbench.realtime.startWebhookReceiver');
+    assert.ok(info?.registered, 'the sandbox was told to send webhooks to the receiver');
+    await vscode.commands.executeCommand('apiWorkbench.realtime.subscribe', 'hooked-channel');
+    await logContains('webhook channel_occupied  hooked-channel');
+
+    const body = JSON.stringify({ time_ms: Date.now(), events: [{ name: 'channel_occupied', channel: 'forged-channel' }] });
+    const res = await fetch(info.url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-pusher-key': api.services.sandbox.info!.realtime.key, 'x-pusher-signature': '0'.repeat(64) } });
+    assert.equal(res.status, 401);
+    const text = await logContains('webhook REJECTED (401, forged: X-Pusher-Signature does not match the body)');
+    assert.ok(!text.includes('webhook channel_occupied  forged-channel'), 'the forged event was not logged as a webhook');
+  });
+
+  it('Send Client Event… sends on a private channel and refuses a public one with a clear message', async () => {
+    await vscode.commands.executeCommand('apiWorkbench.realtime.subscribe', 'private-chat');
+    const sent = await vscode.commands.executeCommand('apiWorkbench.realtime.sendClientEvent', { channel: 'private-chat', event: 'client-typing', data: '{"typing":true}' });
+    assert.deepEqual(sent, { connection: 'Local Sandbox', channel: 'private-chat', event: 'client-typing' });
+    await logContains('sent client-typing on private-chat');
+
+    const errors = stub('showErrorMessage', () => undefined);
+    try {
+      await vscode.commands.executeCommand('apiWorkbench.realtime.sendClientEvent', { channel: 'test-orders', event: 'client-x', data: '{}' });
+    } finally {
+      errors.restore();
+    }
+    assert.match(String(errors.calls[0]?.[0]), /only allowed on private- and presence- channels/);
+  });
+
+  it('a publish the service refuses (data over 10 KB) is reported clearly, without Retry', async () => {
+    const errors = stub('showErrorMessage', () => undefined);
+    try {
+      const out = await vscode.commands.executeCommand('apiWorkbench.realtime.publish', { channel: 'test-orders', event: 'too-big', data: JSON.stringify({ blob: 'x'.repeat(11_000) }) });
+      assert.equal(out, undefined);
+    } finally {
+      errors.restore();
+    }
+    assert.match(String(errors.calls[0]?.[0]), /10240 bytes/);
+    assert.ok(!errors.calls[0]?.includes('Retry'));
+  });
+
+  it('screenshot: the live realtime log and the channels tree', async () => {
+    await vscode.commands.executeCommand('apiWorkbench.realtime.subscribe', 'demo-ticker');
+    await logContains('demo-ticker  price  {"symbol":"ACME"');
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.commands.executeCommand('apiWorkbench.realtime.focus');
+    await vscode.commands.executeCommand('apiWorkbench.realtime.showLog');
+    // Let a few ticker events stream in and the views render (bounded; not an assertion).
+    await settle(2_500);
+    const shot = await takeScreenshot('realtime-log');
+    if (shot) assert.ok(readFileSync(shot).length > 10_000, 'a real image was written');
+  });
+
+  it('Unsubscribe and Disconnect: the tree and the context menus follow', async () => {
+    assert.equal(await vscode.commands.executeCommand('apiWorkbench.realtime.unsubscribe', 'test-orders'), 'test-orders');
+    await waitFor('test-orders unsubscribed in the tree', async () => {
+      const node = (await channelNodes()).find((n) => n.id.endsWith('/ch/test-orders'));
+      return !node || (await node.toTreeItem()).contextValue === 'realtime.channel';
+    });
+    await vscode.commands.executeCommand('apiWorkbench.realtime.disconnect');
+    const item = await waitFor('disconnected node', async () => {
+      const it = await (await connectionNode()).toTreeItem();
+      return it.contextValue === 'realtime.connection.disconnected' ? it : undefined;
+    });
+    assert.match(String(item.description), /disconnected/);
+    await logContains(/\[Local Sandbox\] disconnected — disconnected by you/);
+  });
+});
