@@ -1,17 +1,47 @@
-// Local Google-Maps-Platform-shaped service (Places v1, Routes v2, Address Validation v1,
-// Geocoding v4). Endpoints beyond auth and the resource listing are filled in by the maps issue.
+// Local Google-Maps-Platform-shaped service: Places (New) v1, Routes v2, Address Validation v1 and
+// Geocoding v4 on one port, with Google's paths, JSON shapes, field masks, google.rpc errors and a
+// per-key quota. Place data: GeoNames populated places (see gazetteer.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bearer, header, newId, safeEqual, sendJson, type SandboxResource } from '../http';
+import { SlidingWindowLimiter } from '../../core/rateLimiter';
+import { bearer, header, newId, readBody, safeEqual, sendJson, type SandboxResource } from '../http';
 import { listen } from '../listen';
 import type { ListenOptions, RunningService } from '../types';
+import { validateAddress, ValidateAddressRequest } from './addressValidation';
+import {
+  applyMask,
+  COMPUTE_ROUTES_RESPONSE,
+  GEOCODE_PLACE_RESPONSE,
+  GEOCODE_RESPONSE,
+  parseMask,
+  PLACE,
+  requestMask,
+  ROUTE_MATRIX_ELEMENT,
+  SEARCH_PLACES_RESPONSE,
+  VALIDATE_ADDRESS_RESPONSE,
+  type FieldMask,
+  type FieldTree,
+} from './fieldMask';
+import { gazetteer } from './gazetteer';
+import { geocodeAddress, geocodeLocation, geocodePlace } from './geocoding';
+import { durationString } from './geo';
+import { getPlace, searchNearby, SearchNearbyRequest, searchText, SearchTextRequest } from './places';
+import { computeRouteMatrix, ComputeRouteMatrixRequest, computeRoutes, ComputeRoutesRequest } from './routes';
+import { googleError, invalidArgument, parseBody, RpcError, sendRpcError } from './rpc';
+
+export { googleError } from './rpc';
+
+export interface MapsQuota {
+  /** Requests allowed per key in any window. */
+  limit: number;
+  windowMs: number;
+}
+
+/** Google's default for these APIs is per minute; the sandbox uses 100 requests a minute per key. */
+export const DEFAULT_MAPS_QUOTA: MapsQuota = { limit: 100, windowMs: 60_000 };
 
 export interface MapsSandboxOptions extends ListenOptions {
   apiKey: string;
-}
-
-/** google.rpc.Status as Google's JSON APIs send it. */
-export function googleError(res: ServerResponse, code: number, status: string, message: string, requestId: string, details: unknown[] = []): void {
-  sendJson(res, code, { error: { code, message, status, ...(details.length ? { details } : {}) } }, { 'x-request-id': requestId });
+  quota?: Partial<MapsQuota>;
 }
 
 export const MAPS_CAPABILITIES: SandboxResource[] = [
@@ -21,8 +51,146 @@ export const MAPS_CAPABILITIES: SandboxResource[] = [
   { id: 'geocoding', kind: 'capability', name: 'Geocoding', detail: 'v4/geocode/address, v4/geocode/location' },
 ];
 
+type GoogleService = 'places.googleapis.com' | 'routes.googleapis.com' | 'addressvalidation.googleapis.com' | 'geocode.googleapis.com';
+
+interface Call {
+  params: string[];
+  url: URL;
+  body: () => Promise<string>;
+}
+
+interface Endpoint {
+  method: 'GET' | 'POST';
+  path: RegExp;
+  service: GoogleService;
+  /** Places and Routes refuse a request without a mask; the others return everything. */
+  maskRequired: boolean;
+  /** An example mask for the "FieldMask is a required parameter" message. */
+  maskExample?: string;
+  tree: FieldTree;
+  handle(call: Call): Promise<unknown> | unknown;
+}
+
+const SEGMENT = '([^/]+)';
+const ENDPOINTS: Endpoint[] = [
+  {
+    method: 'POST',
+    path: /^\/v1\/places:searchText$/,
+    service: 'places.googleapis.com',
+    maskRequired: true,
+    maskExample: "'places.displayName', 'places.id' to ask for the display name and the place id of a place",
+    tree: SEARCH_PLACES_RESPONSE,
+    handle: async (c) => searchText(parseBody(SearchTextRequest, await c.body())),
+  },
+  {
+    method: 'POST',
+    path: /^\/v1\/places:searchNearby$/,
+    service: 'places.googleapis.com',
+    maskRequired: true,
+    maskExample: "'places.displayName', 'places.id' to ask for the display name and the place id of a place",
+    tree: SEARCH_PLACES_RESPONSE,
+    handle: async (c) => searchNearby(parseBody(SearchNearbyRequest, await c.body())),
+  },
+  {
+    method: 'GET',
+    path: new RegExp(`^/v1/places/${SEGMENT}$`),
+    service: 'places.googleapis.com',
+    maskRequired: true,
+    maskExample: "'displayName', 'id' to ask for the display name and the place id of a place",
+    tree: PLACE,
+    handle: (c) => getPlace(c.params[0]),
+  },
+  {
+    method: 'POST',
+    path: /^\/directions\/v2:computeRoutes$/,
+    service: 'routes.googleapis.com',
+    maskRequired: true,
+    maskExample: "'routes.distanceMeters,routes.duration,routes.polyline.encodedPolyline' to ask for the route distance, duration, and polyline in the response",
+    tree: COMPUTE_ROUTES_RESPONSE,
+    handle: async (c) => computeRoutes(parseBody(ComputeRoutesRequest, await c.body())),
+  },
+  {
+    method: 'POST',
+    path: /^\/distanceMatrix\/v2:computeRouteMatrix$/,
+    service: 'routes.googleapis.com',
+    maskRequired: true,
+    maskExample: "'originIndex,destinationIndex,status,condition,distanceMeters,duration' to ask for the route distance and duration of each element in the response",
+    tree: ROUTE_MATRIX_ELEMENT,
+    handle: async (c) => computeRouteMatrix(parseBody(ComputeRouteMatrixRequest, await c.body())),
+  },
+  {
+    method: 'POST',
+    path: /^\/v1:validateAddress$/,
+    service: 'addressvalidation.googleapis.com',
+    maskRequired: false,
+    tree: VALIDATE_ADDRESS_RESPONSE,
+    handle: async (c) => validateAddress(parseBody(ValidateAddressRequest, await c.body())),
+  },
+  {
+    method: 'GET',
+    path: /^\/v4\/geocode\/address(?:\/(.+))?$/,
+    service: 'geocode.googleapis.com',
+    maskRequired: false,
+    tree: GEOCODE_RESPONSE,
+    handle: (c) => geocodeAddress(c.params[0], c.url.searchParams),
+  },
+  {
+    method: 'GET',
+    path: /^\/v4\/geocode\/location(?:\/(.+))?$/,
+    service: 'geocode.googleapis.com',
+    maskRequired: false,
+    tree: GEOCODE_RESPONSE,
+    handle: (c) => geocodeLocation(c.params[0], c.url.searchParams),
+  },
+  {
+    method: 'GET',
+    path: new RegExp(`^/v4/geocode/places/${SEGMENT}$`),
+    service: 'geocode.googleapis.com',
+    maskRequired: false,
+    tree: GEOCODE_PLACE_RESPONSE,
+    handle: (c) => geocodePlace(c.params[0]),
+  },
+];
+
+function maskRequiredError(example: string | undefined): RpcError {
+  return invalidArgument(
+    'FieldMask is a required parameter. See https://cloud.google.com/apis/docs/system-parameters on how to provide it. ' +
+      `As an example, you can set the header 'X-Goog-FieldMask' to value ${example}. ` +
+      "You can also set the value to '*' in manual testing to get all the available response fields.",
+  );
+}
+
+function quotaError(service: GoogleService, quota: MapsQuota, retryAfterMs: number): RpcError {
+  const perMinute = quota.windowMs === 60_000;
+  const limitName = perMinute ? 'Requests per minute' : `Requests per ${quota.windowMs / 1000} seconds`;
+  return new RpcError('RESOURCE_EXHAUSTED', `Quota exceeded for quota metric 'Requests' and limit '${limitName}' of service '${service}' for consumer 'project_number:000000000000'.`, [
+    {
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason: 'RATE_LIMIT_EXCEEDED',
+      domain: 'googleapis.com',
+      metadata: {
+        service,
+        quota_metric: `${service}/requests`,
+        quota_limit: perMinute ? 'RequestsPerMinutePerProject' : 'RequestsPerWindowPerProject',
+        quota_limit_value: String(quota.limit),
+        quota_location: 'global',
+        consumer: 'projects/000000000000',
+      },
+    },
+    { '@type': 'type.googleapis.com/google.rpc.Help', links: [{ description: 'Request a higher quota limit.', url: 'https://cloud.google.com/docs/quotas/help/request_increase' }] },
+    { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: durationString(Math.max(0.001, retryAfterMs / 1000)) },
+  ]);
+}
+
 export async function startMapsSandbox(opts: MapsSandboxOptions): Promise<RunningService> {
-  return listen(opts, (req: IncomingMessage, res: ServerResponse) => {
+  const quota: MapsQuota = { ...DEFAULT_MAPS_QUOTA, ...opts.quota };
+  const limiter = new SlidingWindowLimiter(undefined, quota.windowMs);
+
+  // Build the place index (~0.3 s) just after startup, so neither the ready line nor the first
+  // request waits for it; unref'd, so it never keeps a closing process alive.
+  setTimeout(() => gazetteer(), 100).unref();
+
+  return listen(opts, async (req: IncomingMessage, res: ServerResponse) => {
     const requestId = newId('', 8);
     const url = new URL(req.url ?? '/', 'http://sandbox');
     const key = header(req, 'x-goog-api-key') ?? url.searchParams.get('key') ?? bearer(req);
@@ -36,9 +204,31 @@ export async function startMapsSandbox(opts: MapsSandboxOptions): Promise<Runnin
         [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: key ? 'API_KEY_INVALID' : 'API_KEY_MISSING', domain: 'googleapis.com' }],
       );
     }
-    if (req.method === 'GET' && url.pathname === '/v1/resources') {
+    const path = url.pathname.replace(/%3A/gi, ':');
+    if (req.method === 'GET' && path === '/v1/resources') {
       return sendJson(res, 200, { resources: MAPS_CAPABILITIES }, { 'x-request-id': requestId });
     }
-    return googleError(res, 404, 'NOT_FOUND', `The requested URL ${url.pathname} was not found on this server.`, requestId);
+
+    let match: RegExpExecArray | null = null;
+    const endpoint = ENDPOINTS.find((e) => e.method === req.method && (match = e.path.exec(path)) !== null);
+    if (!endpoint || !match) {
+      return googleError(res, 404, 'NOT_FOUND', `The requested URL ${url.pathname} was not found on this server.`, requestId);
+    }
+    try {
+      if (!limiter.tryAcquire(key!, quota.limit)) throw quotaError(endpoint.service, quota, limiter.waitTime(key!, quota.limit));
+      const maskText = requestMask(req, url);
+      if (maskText === undefined && endpoint.maskRequired) throw maskRequiredError(endpoint.maskExample);
+      const mask: FieldMask | undefined = maskText === undefined ? undefined : parseMask(maskText, endpoint.tree);
+      const params = (match as RegExpExecArray).slice(1).map((p) => (p === undefined ? p : decodeURIComponent(p))) as string[];
+      const body = await endpoint.handle({ params, url, body: () => readBody(req) });
+      // A mask applies to each element when the response is a list (computeRouteMatrix).
+      const filtered = mask ? applyMask(body, mask.selection) : body;
+      return sendJson(res, 200, filtered, { 'x-request-id': requestId });
+    } catch (e) {
+      if (e instanceof RpcError) return sendRpcError(res, e, requestId);
+      if ((e as { status?: number }).status === 413) return googleError(res, 413, 'INVALID_ARGUMENT', 'Request payload size exceeds the limit.', requestId);
+      if (e instanceof URIError) return googleError(res, 400, 'INVALID_ARGUMENT', 'Invalid percent-encoding in the request path.', requestId);
+      return googleError(res, 500, 'INTERNAL', `Internal error encountered: ${e instanceof Error ? e.message : String(e)}`, requestId);
+    }
   });
 }

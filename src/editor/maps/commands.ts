@@ -1,0 +1,375 @@
+import * as vscode from 'vscode';
+import * as z from 'zod/mini';
+import { connectionId, type HttpConnection } from '../../core/connections';
+import { isApiError } from '../../core/errors';
+import type { HttpClient, RetryNotice } from '../../core/http';
+import { validate } from '../../core/validate';
+import { MapsClient, parseLatLng, TRAVEL_MODES, type LatLngInput, type MapsApi, type MapsCallOptions, type MapsResult as CallResult, type TravelMode, type Waypoint } from '../../services/maps/client';
+import { googleErrorParser } from '../../services/maps/errors';
+import { MASK_PRESETS, type MapsOperation, type MaskPreset } from '../../services/maps/fieldMasks';
+import type { MapLine, MapMarker, ShowMessage } from '../../services/maps/mapMessages';
+import { decodePolyline } from '../../services/maps/polyline';
+import type { CommandTable } from '../commands';
+import type { Services } from '../services';
+import type { MapPanel, MapRendered } from './mapPanel';
+import { geocodeResults, placeResults, routeResult, validationResult } from './resultBuilders';
+import type { ResponseDocuments } from './responses';
+import type { MapsResult, ResultStore } from './results';
+import { ResultNode } from './tree';
+
+/** What a command returns: for scripts and the in-editor tests. */
+export interface CommandOutcome<T = unknown> {
+  response: T;
+  results: MapsResult[];
+  map?: MapRendered;
+}
+
+const DEFAULT_TILES = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+const MAX_PLACES_KEPT = 10;
+
+const maskOptions = z.object({ preset: z.optional(z.enum(['basic', 'contact', 'everything'])), fieldMask: z.optional(z.string()) });
+const searchArgs = z.extend(maskOptions, { query: z.optional(z.string()) });
+const nearbyArgs = z.extend(maskOptions, { center: z.optional(z.string()), radius: z.optional(z.number()) });
+const routeArgs = z.extend(maskOptions, {
+  origin: z.optional(z.string()),
+  destination: z.optional(z.string()),
+  intermediates: z.optional(z.array(z.string())),
+  travelMode: z.optional(z.enum(TRAVEL_MODES as [TravelMode, ...TravelMode[]])),
+});
+const validateArgs = z.extend(maskOptions, { address: z.optional(z.string()), regionCode: z.optional(z.string()) });
+const geocodeArgs = z.extend(maskOptions, { address: z.optional(z.string()) });
+const reverseArgs = z.extend(maskOptions, { location: z.optional(z.string()) });
+type MaskArgs = z.infer<typeof maskOptions>;
+
+/** Arguments a script or test passes; anything else (a tree node, a URI) means "ask the user". */
+function argsOf<T>(schema: z.ZodMiniType<T>, arg: unknown): Partial<T> {
+  if (arg === null || typeof arg !== 'object' || arg instanceof ResultNode) return {};
+  const v = validate(schema, arg);
+  return v.ok ? v.value : {};
+}
+
+const presetSchema = z.enum(['basic', 'contact', 'everything']);
+const masksSchema = z.record(z.string(), z.string());
+const tileSchema = z.string();
+
+/** "48.85,2.35" → coordinates; "place:<id>" → a place; anything else → an address. */
+export function waypointFromText(text: string): Waypoint {
+  const ll = parseLatLng(text);
+  if (ll) return { location: { latLng: ll } };
+  const place = /^place:(\S+)$/.exec(text.trim());
+  if (place) return { placeId: place[1] };
+  return { address: text.trim() };
+}
+
+export class MapsCommands {
+  /** What the user typed last, per prompt, to prefill the next time. */
+  private readonly lastInput = new Map<string, string>();
+
+  constructor(
+    private readonly s: Services,
+    private readonly results: ResultStore,
+    private readonly map: MapPanel,
+    private readonly responses: ResponseDocuments,
+  ) {}
+
+  table(): CommandTable {
+    return {
+      'apiWorkbench.maps.searchPlaces': (arg?: unknown) => this.searchPlaces(argsOf(searchArgs, arg)),
+      'apiWorkbench.maps.searchNearby': (arg?: unknown) => this.searchNearby(argsOf(nearbyArgs, arg)),
+      'apiWorkbench.maps.computeRoute': (arg?: unknown) => this.computeRoute(argsOf(routeArgs, arg)),
+      'apiWorkbench.maps.validateAddress': (arg?: unknown) => this.validateAddress(argsOf(validateArgs, arg)),
+      'apiWorkbench.maps.geocode': (arg?: unknown) => this.geocode(argsOf(geocodeArgs, arg)),
+      'apiWorkbench.maps.reverseGeocode': (arg?: unknown) => this.reverseGeocode(argsOf(reverseArgs, arg)),
+      'apiWorkbench.maps.openMap': () => this.openMap(),
+      'apiWorkbench.maps.showResult': (arg?: unknown) => this.showResult(arg),
+      'apiWorkbench.maps.clearResults': () => this.clearResults(),
+    };
+  }
+
+  // --- commands --------------------------------------------------------------------------------
+
+  private async searchPlaces(a: Partial<z.infer<typeof searchArgs>>): Promise<CommandOutcome | undefined> {
+    const query = a.query ?? (await this.ask('searchPlaces', { prompt: 'Search places by name', placeHolder: 'e.g. Lyon, Springfield, IL, or San Francisco' }));
+    if (!query) return undefined;
+    return this.run(`Searching places for “${query}”…`, 'searchText', a, (c, o) => c.searchText({ textQuery: query }, o), async (data) => {
+      const places = (data.places ?? []).slice(0, MAX_PLACES_KEPT);
+      if (!places.length) void vscode.window.showInformationMessage(`No places found for “${query}”.`);
+      return { results: placeResults(places), title: `Places: ${query}` };
+    }, () => this.searchPlaces({ ...a, query }));
+  }
+
+  private async searchNearby(a: Partial<z.infer<typeof nearbyArgs>>): Promise<CommandOutcome | undefined> {
+    const centerText = a.center ?? (await this.pickPoint('nearbyCenter', 'Search nearby: centre (a recent place, an address or lat,lng)'));
+    if (!centerText) return undefined;
+    const radius =
+      a.radius ??
+      Number(
+        await this.ask('nearbyRadius', {
+          prompt: 'Radius in metres (1–50000)',
+          value: '10000',
+          validateInput: (v) => (/^\d+(\.\d+)?$/.test(v.trim()) && Number(v) > 0 && Number(v) <= 50_000 ? undefined : 'A number of metres from 1 to 50000'),
+        }),
+      );
+    if (!radius) return undefined;
+    const center = await this.resolvePoint(centerText);
+    if (!center) return undefined;
+    return this.run(`Searching within ${radius} m…`, 'searchNearby', a, (c, o) => c.searchNearby({ locationRestriction: { circle: { center, radius } } }, o), async (data) => {
+      const places = (data.places ?? []).slice(0, MAX_PLACES_KEPT);
+      if (!places.length) void vscode.window.showInformationMessage(`No places within ${radius} m of ${centerText}.`);
+      return { results: placeResults(places), title: `Near ${centerText} (${radius} m)`, extraMarkers: [{ latitude: center.latitude, longitude: center.longitude, label: 'Search centre', detail: `${radius} m` }] };
+    }, () => this.searchNearby({ ...a, center: centerText, radius }));
+  }
+
+  private async computeRoute(a: Partial<z.infer<typeof routeArgs>>): Promise<CommandOutcome | undefined> {
+    const origin = a.origin ?? (await this.pickPoint('routeOrigin', 'Route from (a recent place, an address or lat,lng)'));
+    if (!origin) return undefined;
+    const destination = a.destination ?? (await this.pickPoint('routeDestination', 'Route to (a recent place, an address or lat,lng)'));
+    if (!destination) return undefined;
+    const travelMode =
+      a.travelMode ??
+      ((
+        await vscode.window.showQuickPick(
+          TRAVEL_MODES.map((m) => ({ label: m, description: { DRIVE: 'car', BICYCLE: 'bicycle', WALK: 'on foot', TWO_WHEELER: 'motorcycle, scooter', TRANSIT: 'public transport' }[m] })),
+          { title: 'Travel mode', placeHolder: 'How to travel' },
+        )
+      )?.label as TravelMode | undefined);
+    if (!travelMode) return undefined;
+    const label = (t: string) => this.placeLabel(t);
+    return this.run(`Computing a route (${travelMode.toLowerCase()})…`, 'computeRoutes', a, (c, o) =>
+      c.computeRoutes({ origin: waypointFromText(origin), destination: waypointFromText(destination), intermediates: (a.intermediates ?? []).map(waypointFromText), travelMode }, o),
+    async (data) => {
+      const route = data.routes?.[0];
+      if (!route) {
+        const why = [data.geocodingResults?.origin, data.geocodingResults?.destination].map((g) => g?.geocoderStatus?.message).filter(Boolean).join('; ');
+        void vscode.window.showWarningMessage(`No route found from ${label(origin)} to ${label(destination)}${why ? `: ${why}` : ''}.`);
+        return { results: [], title: 'No route' };
+      }
+      return { results: [routeResult(route, label(origin), label(destination), travelMode)], title: `${label(origin)} → ${label(destination)}` };
+    }, () => this.computeRoute({ ...a, origin, destination, travelMode }));
+  }
+
+  private async validateAddress(a: Partial<z.infer<typeof validateArgs>>): Promise<CommandOutcome | undefined> {
+    const selection = this.selectionText();
+    const text = a.address ?? (await this.ask('validateAddress', { prompt: 'Address to validate (lines separated by commas or new lines)', value: selection, placeHolder: '1600 Amphitheatre Pkwy, Mountain View, CA 94043' }));
+    if (!text) return undefined;
+    const regionCode =
+      a.regionCode ??
+      (await this.ask('regionCode', {
+        prompt: 'Region code (ISO 3166-1, e.g. US, FR). Leave empty to let the service infer it from the address.',
+        value: 'US',
+        validateInput: (v) => (v.trim() === '' || /^[A-Za-z]{2}$/.test(v.trim()) ? undefined : 'Two letters, e.g. US'),
+        allowEmpty: true,
+      }));
+    if (regionCode === undefined) return undefined;
+    const addressLines = text
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter(Boolean);
+    return this.run('Validating the address…', 'validateAddress', a, (c, o) => c.validateAddress({ address: { addressLines, ...(regionCode.trim() ? { regionCode: regionCode.trim().toUpperCase() } : {}) } }, o), async (data) => ({
+      results: [validationResult(addressLines.join(', '), data)],
+      title: `Address: ${data.result?.address?.formattedAddress ?? addressLines.join(', ')}`,
+    }), () => this.validateAddress({ ...a, address: text, regionCode }));
+  }
+
+  private async geocode(a: Partial<z.infer<typeof geocodeArgs>>): Promise<CommandOutcome | undefined> {
+    const address = a.address ?? (await this.ask('geocode', { prompt: 'Address or place to geocode', value: this.selectionText() }));
+    if (!address) return undefined;
+    return this.run(`Geocoding “${address}”…`, 'geocode', a, (c, o) => c.geocodeAddress({ address }, o), async (data) => {
+      if (!data.results?.length) void vscode.window.showInformationMessage(`Nothing found for “${address}”.`);
+      return { results: geocodeResults(data.results ?? [], address), title: `Geocode: ${address}` };
+    }, () => this.geocode({ ...a, address }));
+  }
+
+  private async reverseGeocode(a: Partial<z.infer<typeof reverseArgs>>): Promise<CommandOutcome | undefined> {
+    const selected = parseLatLng(this.selectionText() ?? '') ? this.selectionText() : undefined;
+    const text =
+      a.location ??
+      selected ??
+      (await this.ask('reverseGeocode', { prompt: 'Coordinates to reverse geocode', placeHolder: '48.8584, 2.2945', validateInput: (v) => (parseLatLng(v) ? undefined : 'Latitude,longitude, e.g. 48.8584, 2.2945') }));
+    if (!text) return undefined;
+    const location = parseLatLng(text);
+    if (!location) throw new Error(`“${text}” is not a latitude,longitude pair (e.g. 48.8584, 2.2945).`);
+    const where = `${location.latitude}, ${location.longitude}`;
+    return this.run(`Reverse geocoding ${where}…`, 'geocode', a, (c, o) => c.reverseGeocode({ location }, o), async (data) => {
+      if (!data.results?.length) void vscode.window.showInformationMessage(`No address found near ${where}.`);
+      return { results: geocodeResults(data.results ?? [], where), title: `Reverse geocode: ${where}`, extraMarkers: [{ ...location, label: where, detail: 'queried point' }] };
+    }, () => this.reverseGeocode({ ...a, location: text }));
+  }
+
+  private async openMap(): Promise<MapRendered> {
+    const conn = this.s.connections.active('maps');
+    const list = conn ? this.results.list(connectionId(conn)) : [];
+    return this.map.show(this.mapView(conn ? `Recent results · ${conn.name}` : 'Map', list));
+  }
+
+  private async showResult(arg: unknown): Promise<MapRendered | undefined> {
+    const node = arg instanceof ResultNode ? arg : undefined;
+    const conn = node?.conn ?? this.s.connections.active('maps');
+    const id = node?.result.id ?? (typeof arg === 'string' ? arg : undefined);
+    const result = conn && id ? this.results.get(connectionId(conn), id) : undefined;
+    if (!result) {
+      void vscode.window.showInformationMessage('Pick a result in the Maps & Location view to show it on the map.');
+      return undefined;
+    }
+    return this.map.show(this.mapView(result.label, [result]));
+  }
+
+  private async clearResults(): Promise<void> {
+    const conn = this.s.connections.active('maps');
+    if (conn) await this.results.clear(connectionId(conn));
+  }
+
+  // --- the shared flow -------------------------------------------------------------------------
+
+  /**
+   * One maps call with a progress notification (cancellable, showing quota waits), then: the JSON
+   * response in an editor, the results in the tree, the geometry on the map. A failure shows the
+   * service's message with Retry (same input) and never throws past the command.
+   */
+  private async run<T>(
+    title: string,
+    op: MapsOperation,
+    maskArgs: MaskArgs,
+    call: (client: MapsClient, opts: MapsCallOptions) => Promise<CallResult<T>>,
+    present: (data: T) => Promise<{ results: MapsResult[]; title: string; extraMarkers?: MapMarker[] }>,
+    retry: () => Promise<unknown>,
+  ): Promise<CommandOutcome<T> | undefined> {
+    const conn = await this.connection();
+    if (!conn) return undefined;
+    const client = this.client(conn);
+    let res: CallResult<T>;
+    try {
+      res = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) =>
+        call(client, {
+          ...this.maskChoice(op, maskArgs),
+          cancel: token,
+          onQueued: (ms) => progress.report({ message: `waiting ${Math.ceil(ms / 1000)} s for the connection's rate limit…` }),
+          onRetry: (n: RetryNotice) => progress.report({ message: `${n.error.status === 429 ? 'quota reached' : 'failed'}; retrying in ${Math.ceil(n.delayMs / 1000)} s (attempt ${n.attempt + 1})…` }),
+        }),
+      );
+    } catch (e) {
+      if (isApiError(e) && e.kind === 'cancelled') return undefined;
+      const text = isApiError(e) ? e.describe() : e instanceof Error ? e.message : String(e);
+      this.s.log.error(`Maps ${op} failed: ${text}`);
+      // Not awaited: the command finishes; Retry runs it again with the same input.
+      void vscode.window.showErrorMessage(text, 'Retry', 'Show Log').then((choice) => {
+        if (choice === 'Retry') void retry();
+        else if (choice === 'Show Log') this.s.log.show();
+      });
+      return undefined;
+    }
+    this.s.log.info(`Maps ${op}: HTTP ${res.status} in ${Math.round(res.durationMs)} ms, mask ${res.fieldMask}${res.requestId ? `, request id ${res.requestId}` : ''}`);
+    await this.responses.open(op, res.data);
+    const shown = await present(res.data);
+    await this.results.add(connectionId(conn), shown.results);
+    const map = await this.map.show(this.mapView(shown.title, shown.results, shown.extraMarkers)).catch((e: unknown) => {
+      this.s.log.warn(`Map: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    });
+    return { response: res.data, results: shown.results, map };
+  }
+
+  private async connection(): Promise<HttpConnection | undefined> {
+    const conn = this.s.connections.active('maps');
+    if (conn && conn.service === 'maps') return conn;
+    void vscode.window.showWarningMessage('No maps connection yet: connect one, or try the local sandbox (no account needed).', 'Try the Local Sandbox', 'Connect…').then((c) => {
+      if (c === 'Try the Local Sandbox') void vscode.commands.executeCommand('apiWorkbench.sandbox.start');
+      else if (c === 'Connect…') void vscode.commands.executeCommand('apiWorkbench.maps.addConnection');
+    });
+    return undefined;
+  }
+
+  private client(conn: HttpConnection): MapsClient {
+    const http = this.s.http.create(conn, { parseError: googleErrorParser });
+    const perApi: Partial<Record<MapsApi, HttpClient>> = {};
+    for (const api of ['places', 'routes', 'addressValidation', 'geocoding'] as const) {
+      if (conn.baseUrls[api]) perApi[api] = this.s.http.create(conn, { parseError: googleErrorParser, baseUrlKey: api });
+    }
+    return new MapsClient(http, perApi);
+  }
+
+  /** Command argument, else the user's mask for this operation, else the preset setting. */
+  private maskChoice(op: MapsOperation, a: MaskArgs): { preset?: MaskPreset; fieldMask?: string } {
+    if (a.fieldMask || a.preset) return { fieldMask: a.fieldMask, preset: a.preset };
+    const masks = this.s.config.read('maps.fieldMasks', masksSchema, {});
+    const preset = this.s.config.read('maps.fieldMaskPreset', presetSchema, 'basic');
+    return { fieldMask: masks[op] || undefined, preset: MASK_PRESETS.includes(preset) ? preset : 'basic' };
+  }
+
+  private mapView(title: string, results: readonly MapsResult[], extra: readonly MapMarker[] = []): ShowMessage {
+    const lines: MapLine[] = [];
+    for (const r of results) {
+      if (!r.polyline || lines.length >= 20) continue;
+      try {
+        lines.push({ label: r.label.slice(0, 500), points: decodePolyline(r.polyline).map((p) => [p.latitude, p.longitude] as [number, number]) });
+      } catch (e) {
+        this.s.log.warn(`Route "${r.label}" has an unreadable polyline: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    const tileUrl = this.s.config.read('maps.tileUrl', tileSchema, DEFAULT_TILES, { userOnly: true }).trim();
+    const attribution = this.s.config.read('maps.tileAttribution', tileSchema, '© OpenStreetMap contributors', { userOnly: true });
+    return {
+      type: 'show',
+      title: title.slice(0, 500),
+      markers: [...extra, ...results.flatMap((r) => r.markers)].slice(0, 1000),
+      lines,
+      tileUrl: /^https:\/\/[^\s]+$/.test(tileUrl) ? tileUrl : null,
+      attribution: attribution.slice(0, 500),
+    };
+  }
+
+  // --- input -----------------------------------------------------------------------------------
+
+  private async ask(key: string, opts: vscode.InputBoxOptions & { allowEmpty?: boolean }): Promise<string | undefined> {
+    const { allowEmpty, ...box } = opts;
+    const value = await vscode.window.showInputBox({ ignoreFocusOut: true, ...box, value: this.lastInput.get(key) ?? box.value });
+    if (value === undefined) return undefined;
+    if (!allowEmpty && !value.trim()) return undefined;
+    this.lastInput.set(key, value);
+    return allowEmpty ? value : value.trim();
+  }
+
+  /** A recent place (as "place:<id>"), or typed text (address or lat,lng). */
+  private async pickPoint(key: string, title: string): Promise<string | undefined> {
+    const conn = this.s.connections.active('maps');
+    const places = conn ? this.results.list(connectionId(conn), 'places').filter((r) => r.id.startsWith('place/')) : [];
+    if (places.length) {
+      const typed = { label: '$(edit) Type an address or lat,lng…', value: '' };
+      const pick = await vscode.window.showQuickPick([typed, ...places.map((p) => ({ label: `$(location) ${p.label}`, description: p.description, value: `place:${p.id.slice('place/'.length)}` }))], { title, placeHolder: 'A place from your recent results, or type one' });
+      if (!pick) return undefined;
+      if (pick !== typed) return pick.value;
+    }
+    return this.ask(key, { prompt: title, placeHolder: 'e.g. Paris, France — or 48.8566, 2.3522' });
+  }
+
+  /** Coordinates for a point given as lat,lng, a recent place, or an address (geocoded). */
+  private async resolvePoint(text: string): Promise<LatLngInput | undefined> {
+    const ll = parseLatLng(text);
+    if (ll) return ll;
+    const conn = this.s.connections.active('maps');
+    const id = /^place:(\S+)$/.exec(text)?.[1];
+    if (id && conn) {
+      const m = this.results.get(connectionId(conn), `place/${id}`)?.markers[0];
+      if (m) return { latitude: m.latitude, longitude: m.longitude };
+    }
+    const c = await this.connection();
+    if (!c) return undefined;
+    const geo = await this.client(c).geocodeAddress({ address: text }, { preset: 'basic' });
+    const loc = geo.data.results?.[0]?.location;
+    if (loc?.latitude === undefined || loc.longitude === undefined) throw new Error(`“${text}” could not be geocoded: give coordinates (lat,lng) or another address.`);
+    return { latitude: loc.latitude, longitude: loc.longitude };
+  }
+
+  private placeLabel(text: string): string {
+    const id = /^place:(\S+)$/.exec(text)?.[1];
+    const conn = this.s.connections.active('maps');
+    if (id && conn) return this.results.get(connectionId(conn), `place/${id}`)?.label ?? text;
+    return text;
+  }
+
+  private selectionText(): string | undefined {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor || editor.selection.isEmpty) return undefined;
+    return editor.document.getText(editor.selection).trim() || undefined;
+  }
+}

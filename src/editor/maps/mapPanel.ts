@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { validate } from '../../core/validate';
+import { mapToHostSchema, type MapToHost, type ShowMessage } from '../../services/maps/mapMessages';
+import type { DiagnosticsLog } from '../log';
+
+/** What the webview reported after drawing: the in-editor tests and the log read it. */
+export interface MapRendered {
+  markers: number;
+  lines: number;
+  bounds: [[number, number], [number, number]] | null;
+  /** How the tiles fared so far (undefined: none requested yet, or tiles off). */
+  tiles?: 'loaded' | 'failed';
+}
+
+const RENDER_TIMEOUT_MS = 15_000;
+
+/**
+ * The one map webview panel: Leaflet with markers and route lines. Opened beside the editor on
+ * demand, kept alive while hidden, re-created if the user closed it.
+ */
+export class MapPanel implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private ready = false;
+  private pending: ShowMessage | undefined;
+  private waiting: Array<{ resolve: (r: MapRendered) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }> = [];
+  private tiles: MapRendered['tiles'];
+  private last: MapRendered | undefined;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly log: DiagnosticsLog,
+  ) {}
+
+  get lastRendered(): MapRendered | undefined {
+    return this.last && { ...this.last, tiles: this.tiles };
+  }
+
+  /** Shows `view` on the map and resolves once the webview has drawn it. */
+  show(view: ShowMessage): Promise<MapRendered> {
+    const panel = this.ensurePanel();
+    panel.reveal(vscode.ViewColumn.Beside, true);
+    this.pending = view;
+    const rendered = new Promise<MapRendered>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting = this.waiting.filter((w) => w.timer !== timer);
+        reject(new Error('The map did not finish drawing within 15 s (see the API Workbench log).'));
+      }, RENDER_TIMEOUT_MS);
+      this.waiting.push({ resolve, reject, timer });
+    });
+    this.flush();
+    return rendered;
+  }
+
+  private flush(): void {
+    if (this.ready && this.pending && this.panel) {
+      void this.panel.webview.postMessage(this.pending);
+      this.pending = undefined;
+    }
+  }
+
+  private ensurePanel(): vscode.WebviewPanel {
+    if (this.panel) return this.panel;
+    const media = vscode.Uri.joinPath(this.extensionUri, 'media', 'map');
+    const scripts = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
+    const panel = vscode.window.createWebviewPanel('apiWorkbench.map', 'Map', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+      enableScripts: true,
+      retainContextWhenHidden: true,
+      localResourceRoots: [media, scripts],
+    });
+    panel.webview.html = this.html(panel.webview, media, scripts);
+    panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m));
+    panel.onDidDispose(() => {
+      this.panel = undefined;
+      this.ready = false;
+      this.tiles = undefined;
+      for (const w of this.waiting.splice(0)) {
+        clearTimeout(w.timer);
+        w.reject(new Error('The map was closed.'));
+      }
+    });
+    this.panel = panel;
+    return panel;
+  }
+
+  private onMessage(raw: unknown): void {
+    const v = validate(mapToHostSchema, raw);
+    if (!v.ok) {
+      this.log.warn(`Map view sent an unexpected message (${v.problem}); ignored.`);
+      return;
+    }
+    const m: MapToHost = v.value;
+    switch (m.type) {
+      case 'ready':
+        this.ready = true;
+        this.flush();
+        return;
+      case 'rendered':
+        this.last = { markers: m.markers, lines: m.lines, bounds: m.bounds };
+        for (const w of this.waiting.splice(0)) {
+          clearTimeout(w.timer);
+          w.resolve({ ...this.last, tiles: this.tiles });
+        }
+        return;
+      case 'tiles':
+        this.tiles = m.state;
+        if (m.state === 'failed') this.log.info('Map tiles could not load (offline?); the map shows geometry on a plain background.');
+        return;
+      case 'error':
+        this.log.warn(`Map view: ${m.message}`);
+    }
+  }
+
+  private html(webview: vscode.Webview, media: vscode.Uri, scripts: vscode.Uri): string {
+    const nonce = randomBytes(16).toString('base64');
+    const css = (f: string) => webview.asWebviewUri(vscode.Uri.joinPath(media, f)).toString();
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(scripts, 'map.js')).toString();
+    // Tiles are the only remote content: images from any https host (the template is a setting).
+    const csp = [
+      "default-src 'none'",
+      `img-src ${webview.cspSource} https: data:`,
+      `style-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+      `font-src ${webview.cspSource}`,
+    ].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${css('vendor/leaflet.css')}">
+<link rel="stylesheet" href="${css('map.css')}">
+<title>Map</title>
+</head>
+<body>
+<header><span id="title">Map</span><span id="status"></span></header>
+<div id="map" role="application" aria-label="Map"></div>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+  }
+}

@@ -1,0 +1,87 @@
+import * as vscode from 'vscode';
+import * as z from 'zod/mini';
+import { validate } from '../../core/validate';
+import { mapMarkerSchema } from '../../services/maps/mapMessages';
+
+/** The four capabilities under each maps connection, in tree order. */
+export const CAPABILITIES = [
+  { id: 'places', label: 'Places', icon: 'location' },
+  { id: 'routes', label: 'Routes', icon: 'milestone' },
+  { id: 'addressValidation', label: 'Address Validation', icon: 'verified' },
+  { id: 'geocoding', label: 'Geocoding', icon: 'globe' },
+] as const;
+export type CapabilityId = (typeof CAPABILITIES)[number]['id'];
+
+const resultSchema = z.object({
+  id: z.string(),
+  capability: z.enum(['places', 'routes', 'addressValidation', 'geocoding']),
+  label: z.string(),
+  description: z.string(),
+  /** Markdown shown on hover. */
+  tooltip: z.string(),
+  /** Icon id (codicon) for the tree. */
+  icon: z.string(),
+  at: z.number(),
+  markers: z.array(mapMarkerSchema),
+  /** Routes: Google encoded polyline of the whole route. */
+  polyline: z.optional(z.string()),
+});
+export type MapsResult = z.infer<typeof resultSchema>;
+
+const storeSchema = z.record(z.string(), z.array(resultSchema));
+const STATE_KEY = 'apiWorkbench.maps.results.v1';
+/** Per connection and capability; older results drop off. */
+const MAX_PER_CAPABILITY = 15;
+
+/**
+ * Recent results per connection, kept in globalState (no secrets in them: names, addresses,
+ * coordinates) so they survive a reload of the window.
+ */
+export class ResultStore implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<string>();
+  /** Fires with the connection id whose results changed. */
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly state: vscode.Memento) {}
+
+  private all(): Record<string, MapsResult[]> {
+    const v = validate(storeSchema, this.state.get(STATE_KEY) ?? {});
+    return v.ok ? v.value : {};
+  }
+
+  list(connectionId: string, capability?: CapabilityId): MapsResult[] {
+    const list = this.all()[connectionId] ?? [];
+    return capability ? list.filter((r) => r.capability === capability) : list;
+  }
+
+  get(connectionId: string, id: string): MapsResult | undefined {
+    return this.list(connectionId).find((r) => r.id === id);
+  }
+
+  /** Adds results (newest first), replacing older entries with the same id. */
+  async add(connectionId: string, results: readonly MapsResult[]): Promise<void> {
+    if (!results.length) return;
+    const all = this.all();
+    const ids = new Set(results.map((r) => r.id));
+    const merged = [...results, ...(all[connectionId] ?? []).filter((r) => !ids.has(r.id))];
+    const counts = new Map<string, number>();
+    all[connectionId] = merged.filter((r) => {
+      const n = (counts.get(r.capability) ?? 0) + 1;
+      counts.set(r.capability, n);
+      return n <= MAX_PER_CAPABILITY;
+    });
+    await this.state.update(STATE_KEY, all);
+    this.changed.fire(connectionId);
+  }
+
+  async clear(connectionId: string): Promise<void> {
+    const all = this.all();
+    delete all[connectionId];
+    await this.state.update(STATE_KEY, all);
+    this.changed.fire(connectionId);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}

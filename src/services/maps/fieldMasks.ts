@@ -1,0 +1,70 @@
+// Field-mask presets: what each operation asks for when the user picks "basic", "contact" or
+// "everything" (or types their own mask). Places and Routes require a mask; a smaller one is
+// cheaper (Google bills by the fields requested) and faster.
+
+export type MapsOperation = 'searchText' | 'searchNearby' | 'getPlace' | 'computeRoutes' | 'computeRouteMatrix' | 'validateAddress' | 'geocode';
+export type MaskPreset = 'basic' | 'contact' | 'everything';
+export const MASK_PRESETS: readonly MaskPreset[] = ['basic', 'contact', 'everything'];
+
+const PLACE_BASIC = ['id', 'displayName', 'formattedAddress', 'location', 'viewport', 'types', 'primaryType', 'rating', 'userRatingCount'];
+const PLACE_CONTACT = [...PLACE_BASIC, 'nationalPhoneNumber', 'internationalPhoneNumber', 'websiteUri', 'googleMapsUri', 'regularOpeningHours'];
+
+const ROUTE_BASIC = [
+  'routes.distanceMeters',
+  'routes.duration',
+  'routes.staticDuration',
+  'routes.polyline.encodedPolyline',
+  'routes.legs.distanceMeters',
+  'routes.legs.duration',
+  'routes.legs.startLocation',
+  'routes.legs.endLocation',
+  'routes.viewport',
+  'routes.description',
+  'routes.localizedValues',
+  'routes.routeLabels',
+  'geocodingResults',
+];
+
+const prefixed = (prefix: string, fields: readonly string[]) => fields.map((f) => `${prefix}${f}`);
+
+/** The mask of each preset per operation; operations without contact fields use basic for it. */
+const PRESETS: Record<MapsOperation, Record<'basic' | 'contact', readonly string[]>> = {
+  searchText: { basic: prefixed('places.', PLACE_BASIC), contact: [...prefixed('places.', PLACE_CONTACT), 'nextPageToken'] },
+  searchNearby: { basic: prefixed('places.', PLACE_BASIC), contact: prefixed('places.', PLACE_CONTACT) },
+  getPlace: { basic: PLACE_BASIC, contact: PLACE_CONTACT },
+  computeRoutes: { basic: ROUTE_BASIC, contact: ROUTE_BASIC },
+  computeRouteMatrix: {
+    basic: ['originIndex', 'destinationIndex', 'status', 'condition', 'distanceMeters', 'duration'],
+    contact: ['originIndex', 'destinationIndex', 'status', 'condition', 'distanceMeters', 'duration'],
+  },
+  validateAddress: {
+    basic: ['result.verdict', 'result.address.formattedAddress', 'result.address.addressComponents', 'result.address.missingComponentTypes', 'result.address.unresolvedTokens', 'result.geocode.location', 'result.geocode.placeId', 'responseId'],
+    contact: ['result.verdict', 'result.address', 'result.geocode', 'responseId'],
+  },
+  geocode: {
+    basic: ['results.placeId', 'results.formattedAddress', 'results.location', 'results.granularity', 'results.types', 'results.viewport', 'plusCode'],
+    contact: ['results.placeId', 'results.formattedAddress', 'results.location', 'results.granularity', 'results.types', 'results.viewport', 'results.addressComponents', 'plusCode'],
+  },
+};
+
+export interface MaskChoice {
+  /** A mask typed by the user ("places.id,places.rating" or a list of paths); wins over preset. */
+  fieldMask?: string | readonly string[];
+  preset?: MaskPreset;
+}
+
+/** The X-Goog-FieldMask value for an operation and the user's choice (default: basic). */
+export function fieldMaskFor(op: MapsOperation, choice: MaskChoice = {}): string {
+  if (choice.fieldMask !== undefined) {
+    const text = typeof choice.fieldMask === 'string' ? choice.fieldMask : choice.fieldMask.join(',');
+    const clean = text
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .join(',');
+    if (clean) return clean;
+  }
+  const preset = choice.preset ?? 'basic';
+  if (preset === 'everything') return '*';
+  return PRESETS[op][preset].join(',');
+}

@@ -1,0 +1,44 @@
+// The messages between the extension and the map webview, validated with zod on both sides
+// (the webview bundles this file too: no vscode or node imports here).
+import * as z from 'zod/mini';
+
+const lat = z.number().check(z.gte(-90), z.lte(90));
+const lng = z.number().check(z.gte(-180), z.lte(180));
+const text = z.string().check(z.maxLength(500));
+
+export const mapMarkerSchema = z.object({ latitude: lat, longitude: lng, label: text, detail: z.optional(text) });
+export type MapMarker = z.infer<typeof mapMarkerSchema>;
+
+export const mapLineSchema = z.object({
+  label: text,
+  points: z.array(z.tuple([lat, lng])).check(z.maxLength(50_000)),
+});
+export type MapLine = z.infer<typeof mapLineSchema>;
+
+/** Extension → webview: draw this (replacing what was drawn). */
+export const showMessageSchema = z.object({
+  type: z.literal('show'),
+  title: text,
+  markers: z.array(mapMarkerSchema).check(z.maxLength(1_000)),
+  lines: z.array(mapLineSchema).check(z.maxLength(20)),
+  /** `{z}/{x}/{y}` tile template, or null for a plain background. */
+  tileUrl: z.nullable(z.string().check(z.maxLength(500))),
+  attribution: text,
+});
+export type ShowMessage = z.infer<typeof showMessageSchema>;
+export const hostToMapSchema = showMessageSchema;
+
+/** Webview → extension. */
+export const mapToHostSchema = z.union([
+  z.object({ type: z.literal('ready') }),
+  z.object({
+    type: z.literal('rendered'),
+    markers: z.number(),
+    lines: z.number(),
+    /** [[south, west], [north, east]] of what is shown, null when nothing is. */
+    bounds: z.nullable(z.tuple([z.tuple([z.number(), z.number()]), z.tuple([z.number(), z.number()])])),
+  }),
+  z.object({ type: z.literal('tiles'), state: z.enum(['loaded', 'failed']) }),
+  z.object({ type: z.literal('error'), message: text }),
+]);
+export type MapToHost = z.infer<typeof mapToHostSchema>;

@@ -1,0 +1,165 @@
+// Response shapes of the Google Maps Platform REST APIs the client speaks. Every field is optional
+// because a field mask may leave any of them out; objects are loose so fields this file does not
+// name still reach the user (the JSON editor shows the whole response).
+import * as z from 'zod/mini';
+
+const opt = z.optional;
+
+export const latLngSchema = z.looseObject({ latitude: opt(z.number()), longitude: opt(z.number()) });
+export type LatLng = z.infer<typeof latLngSchema>;
+
+export const viewportSchema = z.looseObject({ low: opt(latLngSchema), high: opt(latLngSchema) });
+const localizedText = z.looseObject({ text: opt(z.string()), languageCode: opt(z.string()) });
+const addressComponent = z.looseObject({ longText: opt(z.string()), shortText: opt(z.string()), types: opt(z.array(z.string())), languageCode: opt(z.string()) });
+const plusCode = z.looseObject({ globalCode: opt(z.string()), compoundCode: opt(z.string()) });
+
+export const placeSchema = z.looseObject({
+  name: opt(z.string()),
+  id: opt(z.string()),
+  displayName: opt(localizedText),
+  types: opt(z.array(z.string())),
+  primaryType: opt(z.string()),
+  formattedAddress: opt(z.string()),
+  shortFormattedAddress: opt(z.string()),
+  addressComponents: opt(z.array(addressComponent)),
+  plusCode: opt(plusCode),
+  location: opt(latLngSchema),
+  viewport: opt(viewportSchema),
+  rating: opt(z.number()),
+  userRatingCount: opt(z.number()),
+  googleMapsUri: opt(z.string()),
+  websiteUri: opt(z.string()),
+  nationalPhoneNumber: opt(z.string()),
+  internationalPhoneNumber: opt(z.string()),
+  businessStatus: opt(z.string()),
+});
+export type Place = z.infer<typeof placeSchema>;
+
+export const searchPlacesResponseSchema = z.looseObject({ places: opt(z.array(placeSchema)), nextPageToken: opt(z.string()) });
+export type SearchPlacesResponse = z.infer<typeof searchPlacesResponseSchema>;
+
+const polyline = z.looseObject({ encodedPolyline: opt(z.string()), geoJsonLinestring: opt(z.unknown()) });
+const location = z.looseObject({ latLng: opt(latLngSchema), heading: opt(z.number()) });
+const localizedValues = z.looseObject({ distance: opt(localizedText), duration: opt(localizedText), staticDuration: opt(localizedText) });
+/** google.protobuf.Duration in JSON: "123s", "1.500s". */
+export const durationSchema = z.string().check(z.regex(/^-?\d+(\.\d+)?s$/));
+
+const routeLeg = z.looseObject({
+  distanceMeters: opt(z.number()),
+  duration: opt(durationSchema),
+  staticDuration: opt(durationSchema),
+  polyline: opt(polyline),
+  startLocation: opt(location),
+  endLocation: opt(location),
+  steps: opt(z.array(z.looseObject({}))),
+  localizedValues: opt(localizedValues),
+});
+
+export const routeSchema = z.looseObject({
+  routeLabels: opt(z.array(z.string())),
+  legs: opt(z.array(routeLeg)),
+  distanceMeters: opt(z.number()),
+  duration: opt(durationSchema),
+  staticDuration: opt(durationSchema),
+  polyline: opt(polyline),
+  description: opt(z.string()),
+  warnings: opt(z.array(z.string())),
+  viewport: opt(viewportSchema),
+  localizedValues: opt(localizedValues),
+});
+export type Route = z.infer<typeof routeSchema>;
+
+const status = z.looseObject({ code: opt(z.number()), message: opt(z.string()) });
+const geocodedWaypoint = z.looseObject({ geocoderStatus: opt(status), type: opt(z.array(z.string())), placeId: opt(z.string()), intermediateWaypointRequestIndex: opt(z.number()) });
+
+export const computeRoutesResponseSchema = z.looseObject({
+  routes: opt(z.array(routeSchema)),
+  geocodingResults: opt(z.looseObject({ origin: opt(geocodedWaypoint), destination: opt(geocodedWaypoint), intermediates: opt(z.array(geocodedWaypoint)) })),
+});
+export type ComputeRoutesResponse = z.infer<typeof computeRoutesResponseSchema>;
+
+export const routeMatrixElementSchema = z.looseObject({
+  originIndex: opt(z.number()),
+  destinationIndex: opt(z.number()),
+  status: opt(status),
+  condition: opt(z.string()),
+  distanceMeters: opt(z.number()),
+  duration: opt(durationSchema),
+  staticDuration: opt(durationSchema),
+  localizedValues: opt(localizedValues),
+});
+export type RouteMatrixElement = z.infer<typeof routeMatrixElementSchema>;
+export const routeMatrixResponseSchema = z.array(routeMatrixElementSchema);
+
+export const GRANULARITIES = ['GRANULARITY_UNSPECIFIED', 'SUB_PREMISE', 'PREMISE', 'PREMISE_PROXIMITY', 'BLOCK', 'ROUTE', 'OTHER'] as const;
+
+const verdict = z.looseObject({
+  inputGranularity: opt(z.string()),
+  validationGranularity: opt(z.string()),
+  geocodeGranularity: opt(z.string()),
+  addressComplete: opt(z.boolean()),
+  hasUnconfirmedComponents: opt(z.boolean()),
+  hasInferredComponents: opt(z.boolean()),
+  hasReplacedComponents: opt(z.boolean()),
+  hasSpellCorrectedComponents: opt(z.boolean()),
+  possibleNextAction: opt(z.string()),
+});
+export type Verdict = z.infer<typeof verdict>;
+
+const validationComponent = z.looseObject({
+  componentName: opt(localizedText),
+  componentType: opt(z.string()),
+  confirmationLevel: opt(z.string()),
+  inferred: opt(z.boolean()),
+  spellCorrected: opt(z.boolean()),
+  replaced: opt(z.boolean()),
+  unexpected: opt(z.boolean()),
+});
+
+export const validateAddressResponseSchema = z.looseObject({
+  result: opt(
+    z.looseObject({
+      verdict: opt(verdict),
+      address: opt(
+        z.looseObject({
+          formattedAddress: opt(z.string()),
+          postalAddress: opt(z.looseObject({})),
+          addressComponents: opt(z.array(validationComponent)),
+          missingComponentTypes: opt(z.array(z.string())),
+          unconfirmedComponentTypes: opt(z.array(z.string())),
+          unresolvedTokens: opt(z.array(z.string())),
+        }),
+      ),
+      geocode: opt(z.looseObject({ location: opt(latLngSchema), placeId: opt(z.string()), bounds: opt(viewportSchema) })),
+      metadata: opt(z.looseObject({})),
+    }),
+  ),
+  responseId: opt(z.string()),
+});
+export type ValidateAddressResponse = z.infer<typeof validateAddressResponseSchema>;
+
+export const geocodeResultSchema = z.looseObject({
+  place: opt(z.string()),
+  placeId: opt(z.string()),
+  location: opt(latLngSchema),
+  granularity: opt(z.string()),
+  viewport: opt(viewportSchema),
+  bounds: opt(viewportSchema),
+  formattedAddress: opt(z.string()),
+  addressComponents: opt(z.array(addressComponent)),
+  types: opt(z.array(z.string())),
+  plusCode: opt(plusCode),
+});
+export type GeocodeResult = z.infer<typeof geocodeResultSchema>;
+export const geocodeResponseSchema = z.looseObject({ results: opt(z.array(geocodeResultSchema)), plusCode: opt(plusCode) });
+export type GeocodeResponse = z.infer<typeof geocodeResponseSchema>;
+
+/** google.rpc.Status as sent in `{"error": …}`. */
+export const googleErrorBodySchema = z.object({
+  error: z.looseObject({
+    code: opt(z.number()),
+    message: opt(z.string()),
+    status: opt(z.string()),
+    details: opt(z.array(z.looseObject({ '@type': opt(z.string()) }))),
+  }),
+});

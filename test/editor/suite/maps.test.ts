@@ -1,0 +1,216 @@
+// Maps in the real editor, against the local sandbox: every command adds results to the tree and
+// draws on the map webview; results survive in globalState; failures offer Retry.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { connectionId } from '../../../src/core/connections';
+import type { CommandOutcome } from '../../../src/editor/maps/commands';
+import type { MapRendered } from '../../../src/editor/maps/mapPanel';
+import { ResultStore } from '../../../src/editor/maps/results';
+import type { ExtensionApi } from '../../../src/extension';
+import type { ConnectionNode, TreeNode } from '../../../src/editor/tree';
+import { isTrustedRun, recordSecret, settle, takeScreenshot } from '../harness/suiteApi';
+
+const EXTENSION_ID = 'api-workbench.api-workbench';
+
+type Stubbed = { restore(): void; calls: unknown[][] };
+function stub(name: 'showInputBox' | 'showQuickPick' | 'showErrorMessage' | 'showInformationMessage' | 'showWarningMessage', impl: (...args: unknown[]) => unknown): Stubbed {
+  const w = vscode.window as unknown as Record<string, unknown>;
+  const original = w[name];
+  const calls: unknown[][] = [];
+  w[name] = (...args: unknown[]) => {
+    calls.push(args);
+    return Promise.resolve(impl(...args));
+  };
+  return { calls, restore: () => void (w[name] = original) };
+}
+
+async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await settle(100);
+  }
+}
+
+async function label(n: TreeNode): Promise<string> {
+  return String((await n.toTreeItem()).label);
+}
+
+describe('maps', function () {
+  this.timeout(120_000);
+  let api: ExtensionApi;
+
+  before(async function () {
+    if (!isTrustedRun()) this.skip();
+    const ext = vscode.extensions.getExtension<ExtensionApi | undefined>(EXTENSION_ID);
+    assert.ok(ext);
+    const exported = await ext.activate();
+    assert.ok(exported, 'activation failed');
+    api = exported;
+    await vscode.commands.executeCommand('apiWorkbench.sandbox.start');
+    const info = api.services.sandbox.info;
+    assert.ok(info, 'sandbox did not start');
+    for (const k of [info.llm.apiKey, info.maps.apiKey, info.realtime.secret]) recordSecret(k);
+    assert.equal(api.services.connections.active('maps')?.name, 'Local Sandbox');
+    await vscode.commands.executeCommand('apiWorkbench.maps.clearResults');
+  });
+
+  /** Capability nodes below the sandbox connection, once loaded. */
+  async function capabilities(): Promise<TreeNode[]> {
+    const roots = (await api.views.maps.provider.getChildren()) as TreeNode[];
+    const conn = roots.find((r) => (r as ConnectionNode).conn?.name === 'Local Sandbox') as ConnectionNode;
+    assert.ok(conn, 'no Local Sandbox node');
+    return waitFor('capabilities', async () => {
+      const kids = await conn.children();
+      return kids.length === 4 ? kids : undefined;
+    });
+  }
+
+  async function resultLabels(capability: string): Promise<string[]> {
+    const caps = await capabilities();
+    const labels = await Promise.all(caps.map(label));
+    const node = caps[labels.indexOf(capability)];
+    assert.ok(node, `no ${capability} node (have ${labels.join(', ')})`);
+    return Promise.all(((await node.children?.()) as TreeNode[]).map(label));
+  }
+
+  function activeJson(): Record<string, unknown> {
+    const doc = vscode.window.activeTextEditor?.document;
+    assert.equal(doc?.languageId, 'json', 'the response should open in a JSON editor');
+    return JSON.parse(doc.getText()) as Record<string, unknown>;
+  }
+
+  it('shows Places, Routes, Address Validation and Geocoding under the sandbox connection', async () => {
+    assert.deepEqual(await Promise.all((await capabilities()).map(label)), ['Places', 'Routes', 'Address Validation', 'Geocoding']);
+  });
+
+  it('Search Places… asks for a query, opens the JSON response, adds places with address and rating, and plots them', async () => {
+    const input = stub('showInputBox', () => 'Lyon');
+    let out: CommandOutcome | undefined;
+    try {
+      out = await vscode.commands.executeCommand<CommandOutcome>('apiWorkbench.maps.searchPlaces');
+    } finally {
+      input.restore();
+    }
+    assert.ok(out, 'the command returned nothing');
+    assert.ok(Array.isArray(activeJson().places));
+    assert.ok(out.results.length >= 1);
+    assert.ok(out.map && out.map.markers >= 1, 'the places are on the map');
+    const labels = await resultLabels('Places');
+    assert.ok(labels.includes('Lyon'), labels.join(', '));
+    const lyon = out.results.find((r) => r.label === 'Lyon');
+    assert.match(lyon?.description ?? '', /^Lyon, France · ★ \d\.\d/);
+  });
+
+  it('Search Nearby… around lat,lng lists places within the radius', async () => {
+    const out = await vscode.commands.executeCommand<CommandOutcome>('apiWorkbench.maps.searchNearby', { center: '48.8566, 2.3522', radius: 5000 });
+    assert.ok(out && out.results.length >= 1);
+    assert.ok(out.map && out.map.markers >= 2, 'places and the search centre');
+    assert.ok((await resultLabels('Places')).includes('Paris'));
+  });
+
+  it('Compute Route… from a place in the results to a typed address, picked travel mode, draws the route', async () => {
+    // Origin: the Lyon result; destination: "type one"; travel mode: DRIVE.
+    const answers = [(l: string) => l.endsWith(' Lyon'), (l: string) => l.includes('Type an address'), (l: string) => l === 'DRIVE'];
+    const picks = stub('showQuickPick', (items: unknown) => {
+      const want = answers.shift();
+      return (items as Array<{ label: string }>).find((i) => want?.(i.label));
+    });
+    const typed = stub('showInputBox', () => 'Paris, France');
+    let out: CommandOutcome | undefined;
+    try {
+      out = await vscode.commands.executeCommand<CommandOutcome>('apiWorkbench.maps.computeRoute');
+    } finally {
+      picks.restore();
+      typed.restore();
+    }
+    assert.ok(out, 'no outcome');
+    assert.equal(picks.calls.length, 3, 'origin, destination, travel mode');
+    assert.ok(Array.isArray(activeJson().routes));
+    assert.equal(out.results.length, 1);
+    assert.match(out.results[0].label, /^Lyon → Paris, France$/);
+    assert.match(out.results[0].description, /km · \d+ h \d\d min · drive$/);
+    assert.equal(out.map?.lines, 1);
+    assert.equal(out.map?.markers, 2);
+    assert.ok((await resultLabels('Routes')).some((l) => l.startsWith('Lyon → ')));
+    await vscode.commands.executeCommand('workbench.view.extension.apiWorkbench');
+    await settle(2_000);
+    await takeScreenshot('maps-route');
+  });
+
+  it('Validate Address… validates the editor selection and shows the verdict', async () => {
+    const doc = await vscode.workspace.openTextDocument({ content: 'Ship to:\n1600 Amphitheatre Pkwy, Mountian View, CA 94043\n' });
+    const editor = await vscode.window.showTextDocument(doc);
+    editor.selection = new vscode.Selection(1, 0, 1, doc.lineAt(1).text.length);
+    // Accept what the prompts offer: the selection, then the region code.
+    const input = stub('showInputBox', (opts: unknown) => (opts as vscode.InputBoxOptions).value);
+    let out: CommandOutcome | undefined;
+    try {
+      out = await vscode.commands.executeCommand<CommandOutcome>('apiWorkbench.maps.validateAddress');
+    } finally {
+      input.restore();
+    }
+    assert.equal((input.calls[0][0] as vscode.InputBoxOptions).value, '1600 Amphitheatre Pkwy, Mountian View, CA 94043');
+    assert.ok(out);
+    const result = out.results[0];
+    assert.equal(result.label, '1600 Amphitheatre Pkwy, Mountain View, CA 94043, USA');
+    assert.match(result.description, /^OTHER → CONFIRM · complete, unconfirmed parts, inferred parts, spell-corrected$/);
+    assert.equal(out.map?.markers, 1);
+    assert.ok((await resultLabels('Address Validation')).includes(result.label));
+  });
+
+  it('Geocode… and Reverse Geocode… (from a lat,lng selection) add geocoding results', async () => {
+    const fwd = await vscode.commands.executeCommand<CommandOutcome>('apiWorkbench.maps.geocode', { address: 'Springfield, IL' });
+    assert.equal(fwd?.results[0]?.label, 'Springfield, IL, USA');
+    const doc = await vscode.workspace.openTextDocument({ content: 'Eiffel Tower: 48.8584, 2.2945\n' });
+    const editor = await vscode.window.showTextDocument(doc);
+    editor.selection = new vscode.Selection(0, 14, 0, 29);
+    const rev = await vscode.commands.executeCommand<CommandOutcome>('apiWorkbench.maps.reverseGeocode');
+    assert.equal(rev?.results[0]?.label, 'Paris, France');
+    assert.equal(rev?.map?.markers, 2, 'the address and the queried point');
+    const labels = await resultLabels('Geocoding');
+    assert.ok(labels.includes('Springfield, IL, USA') && labels.includes('Paris, France'), labels.join(', '));
+  });
+
+  it('clicking a result in the tree shows it on the map', async () => {
+    const caps = await capabilities();
+    const routes = caps[1];
+    const [first] = (await routes.children?.()) as TreeNode[];
+    const item = await first.toTreeItem();
+    assert.equal(item.contextValue, 'maps.result');
+    assert.ok(item.command);
+    const shown = await vscode.commands.executeCommand<MapRendered>(item.command.command, ...(item.command.arguments ?? []));
+    assert.equal(shown?.lines, 1);
+    assert.ok(shown?.bounds, 'fitted to the route');
+  });
+
+  it('keeps results in globalState, so they come back after a reload', () => {
+    const conn = api.services.connections.active('maps');
+    assert.ok(conn);
+    const stored = new ResultStore(api.services.context.globalState).list(connectionId(conn));
+    const kinds = new Set(stored.map((r) => r.capability));
+    assert.deepEqual([...kinds].sort(), ['addressValidation', 'geocoding', 'places', 'routes']);
+  });
+
+  it('a request the service refuses shows its message with Retry, and nothing is added', async () => {
+    const before = (await resultLabels('Places')).length;
+    const errors = stub('showErrorMessage', () => undefined);
+    try {
+      const out = await vscode.commands.executeCommand<CommandOutcome | undefined>('apiWorkbench.maps.searchPlaces', { query: 'Lyon', fieldMask: 'places.bogus' });
+      assert.equal(out, undefined);
+    } finally {
+      errors.restore();
+    }
+    assert.equal(errors.calls.length, 1);
+    assert.match(String(errors.calls[0][0]), /400 INVALID_ARGUMENT: .*Cannot find matching fields for path 'places\.bogus'/);
+    assert.deepEqual(errors.calls[0].slice(1), ['Retry', 'Show Log']);
+    assert.equal((await resultLabels('Places')).length, before);
+  });
+
+  it('Open Map shows every recent result of the connection', async () => {
+    const shown = await vscode.commands.executeCommand<MapRendered>('apiWorkbench.maps.openMap');
+    assert.ok(shown && shown.markers >= 5 && shown.lines >= 1);
+  });
+});
