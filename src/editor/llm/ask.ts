@@ -1,0 +1,153 @@
+import * as vscode from 'vscode';
+import { CancelledError } from '../../core/cancellation';
+import type { HttpConnection } from '../../core/connections';
+import { isApiError } from '../../core/errors';
+import type { RetryNotice } from '../../core/http';
+import type { ChatMessage, TokenUsage } from '../../services/llm';
+import { reportError } from '../commands';
+import type { Services } from '../services';
+import type { AnswerDocuments } from './answerDocuments';
+import { llmClient } from './clients';
+import { answerHeader, cancelledNote, doneNote, errorNote, statsLine } from './prompts';
+
+export interface AskRequest {
+  conn: HttpConnection;
+  model: string;
+  messages: ChatMessage[];
+  /** What the user asked, as shown at the top of the answer. */
+  prompt: string;
+  /** What the prompt refers to, e.g. "12 lines of src/app.ts". */
+  about?: string;
+  /** Another way to cancel, besides the notification's Cancel button (callers, tests). */
+  cancel?: vscode.CancellationToken;
+}
+
+/** What an Ask command returns (to tests and other callers; the palette ignores it). */
+export interface AskResult {
+  document: vscode.TextDocument;
+  /** The answer text exactly as it arrived (no header or note). */
+  answer: string;
+  outcome: 'done' | 'cancelled' | 'failed';
+  model: string;
+  requestId?: string;
+  usage?: TokenUsage;
+  finishReason?: string;
+  /** ApiError.describe() (or the message) when the outcome is "failed". */
+  error?: string;
+  errorKind?: string;
+  /** Server-requested waits (ms) that were counted down before the request went through. */
+  retryWaits: number[];
+}
+
+const PROGRESS_EVERY_MS = 250;
+
+/** Shows "… retrying in N s" in the progress notification, updated every second. */
+class Countdown {
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private readonly progress: vscode.Progress<{ message?: string }>,
+    private readonly text: (seconds: number) => string,
+    waitMs: number,
+  ) {
+    const until = Date.now() + waitMs;
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+      this.progress.report({ message: this.text(left) });
+      if (left === 0) this.stop();
+    };
+    tick();
+    this.timer = setInterval(tick, 1000);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
+
+/**
+ * Runs one chat request into a new answer document beside the editor, under a cancellable progress
+ * notification. The prompt is written first, so it survives any failure; the answer streams in as
+ * it arrives; cancelling stops the request at once and keeps what arrived; a 429 is counted down
+ * from Retry-After and then goes through; a failure mid-stream keeps the partial text and says why.
+ */
+export async function runAsk(s: Services, docs: AnswerDocuments, req: AskRequest, onSettled: () => void): Promise<AskResult> {
+  const writer = await docs.open(req.model, answerHeader(req.model, req.conn.name, req.prompt, req.about));
+  const client = llmClient(s, req.conn);
+  const retryWaits: number[] = [];
+  let answer = '';
+
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `${req.model} (${req.conn.name})`, cancellable: true },
+    async (progress, token) => {
+      const abort = new AbortController();
+      const cancel = () => abort.abort(new CancelledError());
+      const subs = [token.onCancellationRequested(cancel), ...(req.cancel ? [req.cancel.onCancellationRequested(cancel)] : [])];
+      if (req.cancel?.isCancellationRequested) cancel();
+      let countdown: Countdown | undefined;
+      const started = Date.now();
+      let requestId: string | undefined;
+      progress.report({ message: 'Sending…' });
+
+      const onRetry = (n: RetryNotice) => {
+        countdown?.stop();
+        retryWaits.push(n.delayMs);
+        const why = n.error.status === 429 ? `Rate limited (HTTP 429) by ${req.conn.name}` : `${req.conn.name}: ${n.error.status ? `HTTP ${n.error.status}` : n.error.kind}`;
+        s.log.warn(`LLM ${req.model}: ${why}, retrying in ${(n.delayMs / 1000).toFixed(1)} s (attempt ${n.attempt + 1})${n.error.requestId ? ` (request id ${n.error.requestId})` : ''}`);
+        countdown = new Countdown(progress, (sec) => `${why}: retrying in ${sec} s… Your prompt is kept.`, n.delayMs);
+      };
+      const onQueued = (waitMs: number) => {
+        countdown?.stop();
+        countdown = new Countdown(progress, (sec) => `Waiting for a free request slot (client-side limit): ${sec} s…`, waitMs);
+      };
+
+      try {
+        let lastReport = 0;
+        let tokens = 0;
+        for await (const e of client.chatStream({ model: req.model, messages: req.messages }, { cancel: abort.signal, onRetry, onQueued })) {
+          if (e.type === 'start') {
+            countdown?.stop();
+            requestId = e.requestId;
+            progress.report({ message: 'Receiving…' });
+          } else if (e.type === 'delta' && e.index === 0) {
+            answer += e.text;
+            writer.append(e.text);
+            tokens++;
+            if (Date.now() - lastReport > PROGRESS_EVERY_MS) {
+              lastReport = Date.now();
+              progress.report({ message: `Receiving… ${tokens} chunk${tokens === 1 ? '' : 's'}` });
+            }
+          } else if (e.type === 'done') {
+            const stats = { model: e.model ?? req.model, usage: e.usage, latencyMs: e.timings.totalMs, firstTokenMs: e.timings.firstTokenMs, requestId: e.requestId };
+            writer.append(doneNote(stats));
+            s.log.info(`LLM answer: ${statsLine(stats)}${e.finishReason && e.finishReason !== 'stop' ? ` · finish reason ${e.finishReason}` : ''}`);
+            return { document: writer.document, answer, outcome: 'done' as const, model: req.model, requestId, usage: e.usage, finishReason: e.finishReason, retryWaits };
+          }
+        }
+        throw new Error('the stream ended without a result');
+      } catch (e) {
+        const elapsed = Date.now() - started;
+        requestId ??= isApiError(e) ? e.requestId : undefined;
+        if ((isApiError(e) && e.kind === 'cancelled') || abort.signal.aborted) {
+          writer.append(cancelledNote(elapsed, requestId));
+          s.log.info(`LLM ${req.model}: cancelled after ${elapsed} ms with ${answer.length} characters received${requestId ? ` (request id ${requestId})` : ''}`);
+          return { document: writer.document, answer, outcome: 'cancelled' as const, model: req.model, requestId, retryWaits };
+        }
+        const text = isApiError(e) ? e.describe() : e instanceof Error ? e.message : String(e);
+        writer.append(errorNote(text, answer.length > 0));
+        s.log.error(`LLM ${req.model} failed after ${elapsed} ms${answer ? ` (${answer.length} characters kept)` : ''}: ${text}`);
+        void vscode.window.showErrorMessage(text, 'Retry', 'Show Log').then((choice) => {
+          if (choice === 'Retry') runAsk(s, docs, { ...req, cancel: undefined }, onSettled).catch((err: unknown) => reportError(err, s.log, 'Retry'));
+          if (choice === 'Show Log') s.log.show();
+        });
+        return { document: writer.document, answer, outcome: 'failed' as const, model: req.model, requestId, error: text, errorKind: isApiError(e) ? e.kind : undefined, retryWaits };
+      } finally {
+        countdown?.stop();
+        for (const sub of subs) sub.dispose();
+        await writer.finish();
+        onSettled();
+      }
+    },
+  );
+}

@@ -1,0 +1,68 @@
+import * as vscode from 'vscode';
+import { connectionId, type Connection } from '../../core/connections';
+import type { ModelInfo } from '../../services/llm';
+import type { Services } from '../services';
+import type { ChildSource, TreeNode } from '../tree';
+import { asLlmConnection, llmClient } from './clients';
+import type { ModelState } from './modelState';
+
+/** A model below a connection; tree commands (Ask This Model, Set as Default, Copy Id) receive it. */
+export class ModelNode implements TreeNode {
+  readonly id: string;
+
+  constructor(
+    readonly conn: Connection,
+    readonly model: ModelInfo,
+    private readonly state: ModelState,
+  ) {
+    this.id = `${connectionId(conn)}/model/${model.id}`;
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    const isDefault = this.state.defaultModel(this.conn) === this.model.id;
+    const item = new vscode.TreeItem(this.model.id, vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    const created = this.model.created ? new Date(this.model.created * 1000).toISOString().slice(0, 10) : undefined;
+    item.description = [isDefault ? '★ default' : undefined, this.model.owned_by ?? undefined, created].filter(Boolean).join(' · ');
+    item.tooltip = new vscode.MarkdownString(
+      [`**${this.model.id}**`, `Owner: ${this.model.owned_by ?? 'not reported'}`, `Created: ${created ?? 'not reported'}`, isDefault ? 'Default model of this connection' : undefined]
+        .filter(Boolean)
+        .join('\n\n'),
+    );
+    item.iconPath = new vscode.ThemeIcon(isDefault ? 'star-full' : 'hubot');
+    item.contextValue = isDefault ? 'llm.model.default' : 'llm.model';
+    return item;
+  }
+}
+
+/** Children of an LLM connection: its models (GET /models), loaded when expanded or refreshed. */
+export class ModelsSource implements ChildSource {
+  readonly emptyLabel = 'No models available';
+
+  constructor(
+    private readonly s: Services,
+    private readonly state: ModelState,
+  ) {}
+
+  async load(conn: Connection, token: vscode.CancellationToken): Promise<TreeNode[]> {
+    const llm = asLlmConnection(conn);
+    if (!llm) return [];
+    const models = await llmClient(this.s, llm).listModels(token);
+    return models.map((m) => new ModelNode(conn, m, this.state));
+  }
+
+  describe(conn: Connection): string | undefined {
+    const model = this.state.activeModel(conn);
+    const llm = asLlmConnection(conn);
+    const host = llm ? safeHost(llm.baseUrl) : undefined;
+    return [model, host].filter(Boolean).join(' · ') || undefined;
+  }
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}

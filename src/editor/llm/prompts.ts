@@ -1,0 +1,92 @@
+// What the LLM commands send and how their answer documents read. No `vscode` import: the unit
+// suite and the in-editor tests build the exact same messages and text from here.
+import type { ChatMessage, TokenUsage } from '../../services/llm';
+
+export const SELECTION_SYSTEM_PROMPT = 'You are a careful senior engineer. Answer about the code the user selected, in Markdown, briefly.';
+export const EXPLAIN_QUESTION = 'Explain what this code does, step by step, and point out anything surprising.';
+
+/** Separates the answer from the note that ends the document (stats, cancellation or error). */
+export const ANSWER_END = '\n\n---\n';
+
+export interface SelectionContext {
+  code: string;
+  languageId: string;
+  /** Shown to the model and in the document, e.g. "src/app.ts:12-20". */
+  where: string;
+}
+
+/** A fence longer than any backtick run in the code, so the selection cannot close it early. */
+function fence(code: string): string {
+  const longest = Math.max(0, ...(code.match(/`+/g) ?? []).map((r) => r.length));
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+export function askMessages(prompt: string): ChatMessage[] {
+  return [{ role: 'user', content: prompt }];
+}
+
+export function selectionMessages(question: string, sel: SelectionContext): ChatMessage[] {
+  const f = fence(sel.code);
+  return [
+    { role: 'system', content: SELECTION_SYSTEM_PROMPT },
+    { role: 'user', content: `${question}\n\nFrom ${sel.where}:\n\n${f}${sel.languageId}\n${sel.code}\n${f}` },
+  ];
+}
+
+/** The top of an answer document: the model and the prompt, quoted (so the prompt is never lost). */
+export function answerHeader(model: string, connection: string, prompt: string, about?: string): string {
+  const quoted = prompt
+    .split(/\r?\n/)
+    .map((l) => (l ? `> ${l}` : '>'))
+    .join('\n');
+  return `## ${model} · ${connection}\n\n${quoted}\n${about ? `>\n> *About ${about}*\n` : ''}\n`;
+}
+
+export interface AnswerStats {
+  model: string;
+  usage?: TokenUsage;
+  latencyMs: number;
+  firstTokenMs?: number;
+  requestId?: string;
+}
+
+function ms(n: number): string {
+  return n < 1000 ? `${Math.round(n)} ms` : `${(n / 1000).toFixed(2)} s`;
+}
+
+/** One line with what support and cost tracking need; used at the end of the answer and in the log. */
+export function statsLine(s: AnswerStats): string {
+  const tokens = s.usage ? `${s.usage.prompt_tokens} tokens in / ${s.usage.completion_tokens ?? s.usage.total_tokens - s.usage.prompt_tokens} out` : 'token usage not reported';
+  const first = s.firstTokenMs !== undefined ? ` (first token ${ms(s.firstTokenMs)})` : '';
+  return `${s.model} · ${tokens} · ${ms(s.latencyMs)}${first} · request id ${s.requestId ?? 'unknown'}`;
+}
+
+export function doneNote(s: AnswerStats): string {
+  return `${ANSWER_END}*${statsLine(s).replace(/request id (\S+)$/, 'request id `$1`')}*\n`;
+}
+
+export function cancelledNote(latencyMs: number, requestId?: string): string {
+  return `${ANSWER_END}*Cancelled after ${ms(latencyMs)}: the answer above is what had arrived.${requestId ? ` Request id \`${requestId}\`.` : ''}*\n`;
+}
+
+export function errorNote(description: string, partial: boolean): string {
+  return `${ANSWER_END}**Error:** ${description}${partial ? '\n\n*The answer above is incomplete: the stream broke off.*' : ''}\n`;
+}
+
+/** Ids of models that cannot answer a chat (embeddings, speech, images, moderation). */
+export function isLikelyChatModel(id: string): boolean {
+  return !/(embed|whisper|tts|dall-e|moderation|transcribe|image|rerank)/i.test(id);
+}
+
+/** The status bar text: the active model and the requests left this minute under the client-side limit. */
+export function statusText(model: string | undefined, left: number, limit: number): string {
+  return `$(hubot) ${model ?? 'no model'} · ${left}/${limit}`;
+}
+
+export function statusTooltip(connection: string, model: string | undefined, left: number, limit: number, modelLimited: boolean): string {
+  return [
+    `${connection}: ${model ? `model ${model}` : 'no model chosen yet'}.`,
+    `${left} of ${limit} requests left this minute under the client-side limit${modelLimited ? ' for this model' : ''}.`,
+    'Click to Ask…',
+  ].join('\n');
+}

@@ -1,0 +1,52 @@
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { asLlmConnection, requestsLeft } from './clients';
+import type { ModelState } from './modelState';
+import { statusText, statusTooltip } from './prompts';
+
+/**
+ * The active model and how many requests may still start this minute under the client-side limit.
+ * While the window is not full it re-reads every second, so slots coming free show up.
+ */
+export class LlmStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('apiWorkbench.llm.status', vscode.StatusBarAlignment.Right, 100);
+  private readonly subs: vscode.Disposable[];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly s: Services,
+    private readonly state: ModelState,
+  ) {
+    this.item.name = 'API Workbench: Language Model';
+    this.item.command = 'apiWorkbench.llm.ask';
+    this.subs = [s.connections.onDidChange((svc) => svc === 'llm' && this.update()), state.onDidChange(() => this.update())];
+    this.update();
+  }
+
+  /** The text shown now (tests read it; the item itself is not observable through the API). */
+  get text(): string {
+    return this.item.text;
+  }
+
+  update(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const conn = asLlmConnection(this.s.connections.active('llm'));
+    if (!conn) {
+      this.item.hide();
+      return;
+    }
+    const model = this.state.activeModel(conn);
+    const { left, limit, modelLimited } = requestsLeft(this.s, conn, model);
+    this.item.text = statusText(model, left, limit);
+    this.item.tooltip = statusTooltip(conn.name, model, left, limit, modelLimited);
+    this.item.show();
+    if (left < limit) this.timer = setTimeout(() => this.update(), 1000);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    for (const s of this.subs) s.dispose();
+    this.item.dispose();
+  }
+}

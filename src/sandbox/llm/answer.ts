@@ -1,0 +1,138 @@
+// The sandbox's deterministic "model": everything it says is a pure function of the request, so a
+// test (or the editor suite) can compute the exact answer it expects without talking to a server.
+
+/** A chat message as the sandbox reads it (content may be a string or OpenAI content parts). */
+export interface SandboxMessage {
+  role: string;
+  content?: string | ReadonlyArray<{ type: string; text?: string }> | null;
+}
+
+export interface AnswerOptions {
+  /** Length of the answer in tokens (default: 48–95, derived from the prompt). */
+  tokens?: number;
+  /** The request's `max_tokens` / `max_completion_tokens`: the answer is cut there (finish_reason "length"). */
+  maxTokens?: number;
+}
+
+/**
+ * Words the generated text is made of. Some are multi-byte in UTF-8 (2 and 3 bytes) so clients meet
+ * characters split across chunks; CJK and emoji come from prompts instead, because editors without
+ * those fonts would show the sandbox's own text as boxes.
+ */
+const VOCABULARY = [
+  'the', 'sandbox', 'answers', 'every', 'prompt', 'with', 'a', 'stable', 'stream', 'of', 'tokens', 'so',
+  'tests', 'can', 'check', 'exact', 'text', 'while', 'editors', 'show', 'it', 'arriving', 'piece', 'by',
+  'model', 'request', 'client', 'server', 'chunk', 'delta', 'usage', 'latency', 'limit', 'retry', 'window',
+  'minute', 'local', 'quiet', 'steady', 'clear', 'small', 'useful', 'honest', 'precise', 'café', 'naïve',
+  'résumé', 'façade', 'über', 'ångström', 'Straße', 'año', 'données', 'żółw', '→', '€', 'and', 'then',
+  'because', 'without', 'before', 'after', 'under', 'over',
+];
+
+const EXCERPT_CHARS = 60;
+
+/** FNV-1a over UTF-16 code units: tiny, stable across platforms and Node versions. */
+export function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** mulberry32: a seeded generator, so the same prompt always yields the same words. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function messageText(m: SandboxMessage): string {
+  if (typeof m.content === 'string') return m.content;
+  if (!m.content) return '';
+  return m.content.map((p) => (p.type === 'text' && p.text ? p.text : '')).join('');
+}
+
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const chars = Array.from(flat); // code points, so a surrogate pair is never cut in half
+  return chars.length > EXCERPT_CHARS ? `${chars.slice(0, EXCERPT_CHARS).join('')}…` : flat;
+}
+
+/** Splits text into stream tokens the way the sandbox emits them: the first bare, then " word". */
+function wordTokens(text: string): string[] {
+  return text
+    .split(' ')
+    .filter((w) => w !== '')
+    .map((w, i) => (i === 0 ? w : ` ${w}`));
+}
+
+function promptSeed(messages: readonly SandboxMessage[], model: string): number {
+  return fnv1a(`${model}\n${messages.map((m) => `${m.role}:${messageText(m)}`).join('\n')}`);
+}
+
+/** The full answer length before any max_tokens cut. */
+export function sandboxAnswerLength(messages: readonly SandboxMessage[], model: string, tokens?: number): number {
+  return tokens ?? 48 + (promptSeed(messages, model) % 48);
+}
+
+/**
+ * The answer as the list of tokens the sandbox streams (one SSE content chunk each).
+ * Joined, they are `sandboxAnswer(...)`.
+ */
+export function sandboxAnswerTokens(messages: readonly SandboxMessage[], model: string, opts: AnswerOptions = {}): string[] {
+  const total = sandboxAnswerLength(messages, model, opts.tokens);
+  const limit = opts.maxTokens === undefined ? total : Math.min(total, opts.maxTokens);
+  const lastUser = [...messages].reverse().find((m) => m.role === 'user');
+  const out = wordTokens(`Sandbox answer from ${model} to “${excerpt(lastUser ? messageText(lastUser) : '')}”:`).slice(0, limit);
+  const random = seededRandom(promptSeed(messages, model));
+  let sentenceLeft = 0;
+  while (out.length < limit) {
+    let word = VOCABULARY[Math.floor(random() * VOCABULARY.length)];
+    if (sentenceLeft === 0) {
+      word = word.charAt(0).toUpperCase() + word.slice(1);
+      sentenceLeft = 6 + Math.floor(random() * 9);
+    }
+    sentenceLeft--;
+    if (sentenceLeft === 0 || out.length === total - 1) word += '.';
+    out.push(` ${word}`);
+  }
+  return out;
+}
+
+/** The exact text a chat completion from the sandbox contains for these messages and model. */
+export function sandboxAnswer(messages: readonly SandboxMessage[], model: string, opts: AnswerOptions = {}): string {
+  return sandboxAnswerTokens(messages, model, opts).join('');
+}
+
+/** Why the answer ended: "length" when max_tokens cut it short. */
+export function sandboxFinishReason(messages: readonly SandboxMessage[], model: string, opts: AnswerOptions = {}): 'stop' | 'length' {
+  const total = sandboxAnswerLength(messages, model, opts.tokens);
+  return opts.maxTokens !== undefined && opts.maxTokens < total ? 'length' : 'stop';
+}
+
+/** The sandbox's token count for text: about four characters per token, like English BPE. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/** prompt_tokens as the sandbox reports it (a fixed overhead per message, as OpenAI's chat format has). */
+export function estimatePromptTokens(messages: readonly SandboxMessage[]): number {
+  return 3 + messages.reduce((n, m) => n + 3 + estimateTokens(messageText(m)), 0);
+}
+
+/**
+ * A deterministic unit-length embedding of `text`. Values are float32 (Math.fround) so the
+ * "float" and "base64" encodings of one vector decode to identical numbers.
+ */
+export function sandboxEmbedding(text: string, dimensions: number): number[] {
+  const random = seededRandom(fnv1a(text));
+  const raw = Array.from({ length: dimensions }, () => random() * 2 - 1);
+  const norm = Math.sqrt(raw.reduce((s, v) => s + v * v, 0)) || 1;
+  return raw.map((v) => Math.fround(v / norm));
+}

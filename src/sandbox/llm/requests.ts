@@ -1,0 +1,115 @@
+// Request bodies the sandbox accepts, validated with zod and refused with OpenAI's own 400 wording
+// ("Missing required parameter: 'model'.", "Invalid type for 'messages[0].content' …").
+import * as z from 'zod/mini';
+
+const textPart = z.object({ type: z.string(), text: z.optional(z.string()) });
+
+const message = z.object({
+  role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']),
+  content: z.optional(z.nullable(z.union([z.string(), z.array(textPart)]))),
+  name: z.optional(z.string()),
+});
+
+const positiveInt = z.int().check(z.gte(1));
+
+export const chatRequestSchema = z.object({
+  model: z.string(),
+  messages: z.array(message).check(z.minLength(1)),
+  stream: z.optional(z.nullable(z.boolean())),
+  stream_options: z.optional(z.nullable(z.object({ include_usage: z.optional(z.boolean()) }))),
+  max_tokens: z.optional(z.nullable(positiveInt)),
+  max_completion_tokens: z.optional(z.nullable(positiveInt)),
+  temperature: z.optional(z.nullable(z.number().check(z.gte(0), z.lte(2)))),
+  top_p: z.optional(z.nullable(z.number().check(z.gte(0), z.lte(1)))),
+  n: z.optional(z.nullable(z.literal(1))),
+});
+export type ChatRequestBody = z.infer<typeof chatRequestSchema>;
+
+export const embeddingsRequestSchema = z.object({
+  model: z.string(),
+  input: z.union([
+    z.string(),
+    z.array(z.string()).check(z.minLength(1)),
+    z.array(z.int()).check(z.minLength(1)),
+    z.array(z.array(z.int())).check(z.minLength(1)),
+  ]),
+  encoding_format: z.optional(z.enum(['float', 'base64'])),
+  dimensions: z.optional(positiveInt),
+  user: z.optional(z.string()),
+});
+export type EmbeddingsRequestBody = z.infer<typeof embeddingsRequestSchema>;
+
+export interface OpenAiErrorBody {
+  message: string;
+  type: string;
+  param: string | null;
+  code: string | null;
+}
+
+interface Issue {
+  code: string;
+  path: PropertyKey[];
+  expected?: string;
+  input?: unknown;
+  values?: unknown[];
+  minimum?: unknown;
+  maximum?: unknown;
+  /** invalid_union: the issues of each alternative. */
+  errors?: Issue[][];
+}
+
+/** `messages[0].content`, as OpenAI names a parameter in its errors. */
+function paramName(path: readonly PropertyKey[]): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
+}
+
+function describeValue(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  return typeof v === 'string' ? 'a string' : `a ${typeof v}`;
+}
+
+/** Turns the first validation issue into the 400 body OpenAI would send. */
+export function invalidRequest(issues: readonly Issue[]): OpenAiErrorBody {
+  const issue = issues[0];
+  const param = paramName(issue.path);
+  if (issue.code === 'invalid_type' && issue.input === undefined) {
+    return { message: `Missing required parameter: '${param}'.`, type: 'invalid_request_error', param, code: 'missing_required_parameter' };
+  }
+  if (issue.code === 'invalid_type' || issue.code === 'invalid_union') {
+    const alternatives = issue.errors?.map((branch) => branch[0]?.expected).filter((e): e is string => !!e) ?? [];
+    const expected = issue.expected ? `expected ${issue.expected}` : alternatives.length ? `expected one of ${[...new Set(alternatives)].join(', ')}` : 'unexpected type';
+    return {
+      message: `Invalid type for '${param}': ${expected}, but got ${describeValue(issue.input)} instead.`,
+      type: 'invalid_request_error',
+      param,
+      code: 'invalid_type',
+    };
+  }
+  if (issue.code === 'too_small' && Array.isArray(issue.input) && issue.input.length === 0) {
+    return { message: `Invalid '${param}': empty array. Expected an array with minimum length ${String(issue.minimum)}, but got an empty array instead.`, type: 'invalid_request_error', param, code: 'empty_array' };
+  }
+  if (issue.code === 'too_small' || issue.code === 'too_big') {
+    const bound = issue.code === 'too_small' ? `greater than or equal to ${String(issue.minimum)}` : `less than or equal to ${String(issue.maximum)}`;
+    return { message: `Invalid '${param}': expected a value ${bound}, but got ${JSON.stringify(issue.input)} instead.`, type: 'invalid_request_error', param, code: 'invalid_value' };
+  }
+  if (issue.code === 'invalid_value' && issue.values) {
+    return {
+      message: `Invalid value for '${param}': expected one of ${issue.values.map((v) => `'${String(v)}'`).join(', ')}, but got ${JSON.stringify(issue.input)} instead.`,
+      type: 'invalid_request_error',
+      param,
+      code: 'invalid_value',
+    };
+  }
+  return { message: `Invalid value for '${param}'.`, type: 'invalid_request_error', param, code: 'invalid_value' };
+}
+
+/** Validates a parsed body; the error side is ready to send as `{error}`. */
+export function parseRequest<T>(schema: z.ZodMiniType<T>, body: unknown): { ok: true; value: T } | { ok: false; error: OpenAiErrorBody } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { ok: false, error: { message: 'The request body must be a JSON object.', type: 'invalid_request_error', param: null, code: null } };
+  }
+  const r = schema.safeParse(body, { reportInput: true });
+  return r.success ? { ok: true, value: r.data } : { ok: false, error: invalidRequest(r.error.issues as unknown as Issue[]) };
+}

@@ -1,0 +1,134 @@
+// Server-sent events for streamed chat completions, shaped like OpenAI's (and, in Azure mode, with
+// Azure's content-filter chunks). Frames are built up front so the sandbox can push tens of
+// thousands of chunks per second: benchmarks then measure the clients, not the server.
+import type { ServerResponse } from 'node:http';
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details: { cached_tokens: number };
+  completion_tokens_details: { reasoning_tokens: number };
+}
+
+export interface StreamPlan {
+  id: string;
+  created: number;
+  model: string;
+  tokens: readonly string[];
+  finishReason: 'stop' | 'length';
+  /** Present when the request asked for `stream_options.include_usage`. */
+  usage?: Usage;
+  azure: boolean;
+  /** Tokens per second; 0 or less = as fast as the socket takes them. */
+  tokenRate: number;
+  /** Stop after this many content tokens with an OpenAI error payload (the faulty model). */
+  errorAfter?: number;
+  /** Cut the connection after this many content tokens (x-sandbox-fault: disconnect). */
+  disconnectAfter?: number;
+}
+
+const SAFE_FILTER = { filtered: false, severity: 'safe' };
+export const AZURE_FILTER_RESULTS = { hate: SAFE_FILTER, self_harm: SAFE_FILTER, sexual: SAFE_FILTER, violence: SAFE_FILTER };
+
+export const MID_STREAM_ERROR = {
+  message: 'The server had an error while processing your request. Sorry about that! (sandbox fault model)',
+  type: 'server_error',
+  param: null,
+  code: null,
+};
+
+/** Ticks no faster than this, so a slow rate still goes out in a few tokens per write. */
+const MIN_TICK_MS = 15;
+
+function frame(data: string): string {
+  return `data: ${data}\n\n`;
+}
+
+/** The SSE frames of one answer, split where content starts and where it ends. */
+export function buildFrames(plan: StreamPlan): { head: string; tokens: string[]; tail: string } {
+  const usageField = plan.usage ? ',"usage":null' : '';
+  // Everything but the delta is identical in each chunk: serialise it once.
+  const prefix = `{"id":${JSON.stringify(plan.id)},"object":"chat.completion.chunk","created":${plan.created},"model":${JSON.stringify(plan.model)},"system_fingerprint":"fp_sandbox","choices":[{"index":0,`;
+  const filter = plan.azure ? `,"content_filter_results":${JSON.stringify(AZURE_FILTER_RESULTS)}` : '';
+
+  let head = ': sandbox stream\n\n';
+  if (plan.azure) {
+    head += frame(
+      JSON.stringify({
+        choices: [],
+        created: 0,
+        id: '',
+        model: '',
+        object: '',
+        prompt_filter_results: [{ prompt_index: 0, content_filter_results: AZURE_FILTER_RESULTS }],
+      }),
+    );
+  }
+  head += frame(`${prefix}"delta":{"role":"assistant","content":"","refusal":null},"logprobs":null,"finish_reason":null}]${usageField}}`);
+
+  const tokens = plan.tokens.map((t) => frame(`${prefix}"delta":{"content":${JSON.stringify(t)}},"logprobs":null,"finish_reason":null${filter}}]${usageField}}`));
+
+  let tail = '';
+  if (plan.azure) {
+    const length = plan.tokens.reduce((n, t) => n + t.length, 0);
+    tail += frame(
+      JSON.stringify({
+        choices: [{ index: 0, finish_reason: null, delta: {}, content_filter_results: AZURE_FILTER_RESULTS, content_filter_offsets: { check_offset: 0, start_offset: 0, end_offset: length } }],
+        created: 0,
+        id: '',
+        model: '',
+        object: '',
+      }),
+    );
+  }
+  tail += frame(`${prefix}"delta":{},"logprobs":null,"finish_reason":${JSON.stringify(plan.finishReason)}}]${usageField}}`);
+  if (plan.usage) {
+    tail += frame(`{"id":${JSON.stringify(plan.id)},"object":"chat.completion.chunk","created":${plan.created},"model":${JSON.stringify(plan.model)},"system_fingerprint":"fp_sandbox","choices":[],"usage":${JSON.stringify(plan.usage)}}`);
+  }
+  tail += 'data: [DONE]\n\n';
+  return { head, tokens, tail };
+}
+
+/** Writes the stream at the plan's rate; stops writing as soon as the client goes away. */
+export function writeStream(res: ServerResponse, plan: StreamPlan, headers: Record<string, string>): void {
+  const { head, tokens, tail } = buildFrames(plan);
+  const stopAt = Math.min(plan.errorAfter ?? Infinity, plan.disconnectAfter ?? Infinity, tokens.length);
+  const ending = (): string => {
+    if (plan.disconnectAfter !== undefined && stopAt === plan.disconnectAfter) return '';
+    if (plan.errorAfter !== undefined && stopAt === plan.errorAfter) return frame(JSON.stringify({ error: MID_STREAM_ERROR }));
+    return tail;
+  };
+  const finish = (last: string) => {
+    if (plan.disconnectAfter !== undefined && stopAt === plan.disconnectAfter) {
+      // Flush what was promised, then drop the socket without the chunked terminator.
+      res.write(last, () => res.destroy());
+      return;
+    }
+    res.end(last);
+  };
+
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...headers });
+
+  if (plan.tokenRate <= 0) {
+    finish(head + tokens.slice(0, stopAt).join('') + ending());
+    return;
+  }
+
+  res.write(head);
+  const started = Date.now();
+  let sent = 0;
+  let timer: NodeJS.Timeout | undefined;
+  res.on('close', () => clearTimeout(timer));
+  const tick = () => {
+    if (res.destroyed) return;
+    // Token i is due at i / rate seconds; the first goes out at once.
+    const due = Math.min(stopAt, Math.floor(((Date.now() - started) / 1000) * plan.tokenRate) + 1);
+    let out = '';
+    for (; sent < due; sent++) out += tokens[sent];
+    if (sent >= stopAt) return finish(out + ending());
+    if (out) res.write(out);
+    timer = setTimeout(tick, Math.max(MIN_TICK_MS, 1000 / plan.tokenRate));
+  };
+  tick();
+}

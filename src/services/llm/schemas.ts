@@ -1,0 +1,83 @@
+// What the client accepts from an OpenAI-compatible server. Schemas are lenient where compatible
+// servers differ (Ollama, vLLM, LM Studio and Azure omit or add fields) and strict where the
+// extension relies on a field.
+import * as z from 'zod/mini';
+
+export const usageSchema = z.object({
+  prompt_tokens: z.number(),
+  completion_tokens: z.optional(z.number()),
+  total_tokens: z.number(),
+});
+export type TokenUsage = z.infer<typeof usageSchema>;
+
+export const modelSchema = z.object({
+  id: z.string(),
+  object: z.optional(z.string()),
+  created: z.optional(z.nullable(z.number())),
+  owned_by: z.optional(z.nullable(z.string())),
+});
+export const modelListSchema = z.object({ data: z.array(modelSchema) });
+export type ModelInfo = z.infer<typeof modelSchema>;
+
+export const openAiErrorBodySchema = z.object({
+  error: z.union([
+    z.string(),
+    z.object({
+      message: z.optional(z.nullable(z.string())),
+      type: z.optional(z.nullable(z.string())),
+      param: z.optional(z.nullable(z.string())),
+      code: z.optional(z.nullable(z.union([z.string(), z.number()]))),
+    }),
+  ]),
+});
+export type OpenAiErrorBody = z.infer<typeof openAiErrorBodySchema>;
+
+export const chatCompletionSchema = z.object({
+  id: z.optional(z.string()),
+  model: z.optional(z.string()),
+  choices: z.array(
+    z.object({
+      index: z.optional(z.number()),
+      message: z.object({
+        role: z.optional(z.string()),
+        content: z.optional(z.nullable(z.string())),
+        refusal: z.optional(z.nullable(z.string())),
+      }),
+      finish_reason: z.optional(z.nullable(z.string())),
+    }),
+  ),
+  usage: z.optional(z.nullable(usageSchema)),
+});
+export type ChatCompletion = z.infer<typeof chatCompletionSchema>;
+
+/** One `chat.completion.chunk`. Azure's content-filter chunks (empty id and choices) fit it too. */
+export const chatChunkSchema = z.object({
+  id: z.optional(z.string()),
+  model: z.optional(z.string()),
+  choices: z.optional(
+    z.nullable(
+      z.array(
+        z.object({
+          index: z.optional(z.number()),
+          delta: z.optional(
+            z.nullable(
+              z.object({
+                content: z.optional(z.nullable(z.string())),
+                refusal: z.optional(z.nullable(z.string())),
+              }),
+            ),
+          ),
+          finish_reason: z.optional(z.nullable(z.string())),
+        }),
+      ),
+    ),
+  ),
+  usage: z.optional(z.nullable(usageSchema)),
+});
+export type ChatChunk = z.infer<typeof chatChunkSchema>;
+
+export const embeddingsSchema = z.object({
+  data: z.array(z.object({ index: z.number(), embedding: z.union([z.array(z.number()), z.string()]) })),
+  model: z.optional(z.string()),
+  usage: z.optional(z.nullable(usageSchema)),
+});

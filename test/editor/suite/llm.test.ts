@@ -1,0 +1,361 @@
+// Language models in the real editor: the models tree, Ask… streaming into a Markdown answer,
+// cancel, 429 countdown, mid-stream failure, selection prompts, tree actions, the status count.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { HttpConnection } from '../../../src/core/connections';
+import type { ExtensionApi } from '../../../src/extension';
+import type { AskResult } from '../../../src/editor/llm/ask';
+import { llmClient, requestsLeft } from '../../../src/editor/llm/clients';
+import { ANSWER_SCHEME } from '../../../src/editor/llm/answerDocuments';
+import { ANSWER_END, answerHeader, askMessages, errorNote, EXPLAIN_QUESTION, selectionMessages } from '../../../src/editor/llm/prompts';
+import type { ConnectionNode, TreeNode } from '../../../src/editor/tree';
+import { FAULTY_MODEL, faultAfterTokens, LIMITED_MODEL, LLM_MODELS, sandboxAnswer, sandboxAnswerTokens, startLlmSandbox } from '../../../src/sandbox/llm';
+import type { RunningService } from '../../../src/sandbox/types';
+import { isTrustedRun, recordSecret, settle, takeScreenshot } from '../harness/suiteApi';
+
+const EXTENSION_ID = 'api-workbench.api-workbench';
+const SANDBOX = 'Local Sandbox';
+/** A second sandbox, started here, that streams slowly (25 tokens/s) and limits tightly. */
+const SLOW = 'Slow Sandbox';
+const SLOW_KEY = `sk-slow-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+const SLOW_WINDOW_MS = 4_000;
+
+type Stubbed = { restore(): void; calls: unknown[][] };
+function stub<K extends keyof typeof vscode.window>(name: K, impl: (...args: never[]) => unknown): Stubbed {
+  const w = vscode.window as unknown as Record<string, unknown>;
+  const original = w[name];
+  const calls: unknown[][] = [];
+  w[name] = (...args: unknown[]) => {
+    calls.push(args);
+    return Promise.resolve((impl as (...a: unknown[]) => unknown)(...args));
+  };
+  return { calls, restore: () => void (w[name] = original) };
+}
+
+async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 15_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await settle(50);
+  }
+}
+
+async function label(n: TreeNode): Promise<string> {
+  return String((await n.toTreeItem()).label);
+}
+
+async function connectionNode(api: ExtensionApi, name: string): Promise<ConnectionNode> {
+  return waitFor(`tree node ${name}`, async () => {
+    const roots = ((await api.views.llm.provider.getChildren()) ?? []) as TreeNode[];
+    for (const r of roots) if ((await label(r)) === name) return r as ConnectionNode;
+    return undefined;
+  });
+}
+
+/** Children once loaded (the first answer is a loading node). */
+async function loadedChildren(node: ConnectionNode): Promise<TreeNode[]> {
+  return waitFor(`children of ${node.conn.name}`, async () => {
+    const kids = ((await node.children()) ?? []) as TreeNode[];
+    return kids.length === 1 && (await label(kids[0])) === 'Loading…' ? undefined : kids;
+  });
+}
+
+function llmConn(api: ExtensionApi, name: string): HttpConnection | undefined {
+  const c = api.services.connections.get('llm', name);
+  return c && c.service === 'llm' ? c : undefined;
+}
+
+/** The answer part of an answer document: after the header, before the closing note. */
+function answerPart(text: string, header: string): string {
+  assert.ok(text.startsWith(header), `the document starts with the header:\n${text.slice(0, 300)}`);
+  const end = text.lastIndexOf(ANSWER_END);
+  assert.ok(end >= header.length, 'the document ends with a note');
+  return text.slice(header.length, end);
+}
+
+function newestAnswerEditor(afterCount: number): vscode.TextDocument | undefined {
+  const answers = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === ANSWER_SCHEME);
+  return answers.length > afterCount ? answers[answers.length - 1] : undefined;
+}
+
+const userConfig = () => vscode.workspace.getConfiguration('apiWorkbench');
+
+describe('llm', function () {
+  this.timeout(90_000);
+  let api: ExtensionApi;
+  let slow: RunningService;
+  /** Untitled documents this suite typed into: closed without a save prompt at the end. */
+  const scratch: vscode.TextDocument[] = [];
+
+  before(async function () {
+    if (!isTrustedRun()) this.skip();
+    const ext = vscode.extensions.getExtension<ExtensionApi | undefined>(EXTENSION_ID);
+    assert.ok(ext);
+    const exported = await ext.activate();
+    assert.ok(exported, 'activation failed');
+    api = exported;
+    await vscode.commands.executeCommand('apiWorkbench.sandbox.start');
+    const info = api.services.sandbox.info;
+    assert.ok(info, 'the sandbox did not start');
+    recordSecret(info.llm.apiKey);
+    recordSecret(SLOW_KEY);
+    slow = await startLlmSandbox({ host: '127.0.0.1', port: 0, apiKey: SLOW_KEY, tokenRate: 25, limitedWindowMs: SLOW_WINDOW_MS });
+    await api.services.connections.setActive('llm', SANDBOX);
+  });
+
+  after(async () => {
+    for (const doc of scratch) {
+      if (doc.isClosed) continue;
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const conn = llmConn(api, SLOW);
+    if (conn) await api.services.secrets.clear(conn);
+    await userConfig().update('llm.connections', undefined, vscode.ConfigurationTarget.Global);
+    await slow?.close();
+  });
+
+  it('the models tree lists the sandbox models with owner and created date', async () => {
+    const node = await connectionNode(api, SANDBOX);
+    const kids = await loadedChildren(node);
+    const sorted = [...LLM_MODELS].sort((a, b) => a.id.localeCompare(b.id));
+    assert.deepEqual(await Promise.all(kids.map(label)), sorted.map((m) => m.id));
+    const item = await kids[0].toTreeItem();
+    assert.match(String(item.description), new RegExp(`${sorted[0].owned_by} · ${new Date(sorted[0].created * 1000).toISOString().slice(0, 10)}`));
+    assert.match(item.contextValue ?? '', /^llm\.model/);
+  });
+
+  it('a connection shows signed-out, models after the key is set, and an error node when unreachable', async () => {
+    const slowUrl = `http://127.0.0.1:${slow.port}/v1`;
+    await userConfig().update('llm.connections', [{ name: SLOW, baseUrl: slowUrl }, { name: 'Gone', baseUrl: 'http://127.0.0.1:9/v1' }], vscode.ConfigurationTarget.Global);
+    const conn = await waitFor('slow connection', () => llmConn(api, SLOW));
+    const signedOut = await loadedChildren(await connectionNode(api, SLOW));
+    assert.deepEqual(await Promise.all(signedOut.map(label)), ['Set API Key…']);
+    await api.services.secrets.set(conn, SLOW_KEY, [`http://127.0.0.1:${slow.port}`]);
+    const models = await waitFor('models of the slow sandbox', async () => {
+      const kids = await loadedChildren(await connectionNode(api, SLOW));
+      const names = await Promise.all(kids.map(label));
+      return names.includes('sandbox-chat') ? names : undefined;
+    });
+    assert.equal(models.length, LLM_MODELS.length);
+    const gone = await waitFor('Gone connection', () => llmConn(api, 'Gone'));
+    await api.services.secrets.set(gone, 'sk-gone-000000', ['http://127.0.0.1:9']);
+    recordSecret('sk-gone-000000');
+    const error = await waitFor('error node', async () => {
+      const kids = await loadedChildren(await connectionNode(api, 'Gone'));
+      const l = await Promise.all(kids.map(label));
+      return l[0] === 'Could not load — click to retry' ? kids : undefined;
+    });
+    assert.match(String((await error[0].toTreeItem()).description), /could not be reached/);
+  });
+
+  it('Ask… streams into a Markdown document beside the editor whose answer is the sandbox answer', async () => {
+    const notes = await vscode.workspace.openTextDocument({ language: 'markdown', content: '# Notes\n\nAsking the sandbox.\n' });
+    scratch.push(notes);
+    await vscode.window.showTextDocument(notes);
+    const prompt = 'What makes a good streaming API? Answer in one paragraph.';
+    const expected = sandboxAnswer(askMessages(prompt), 'sandbox-chat');
+    let changes = 0;
+    const sub = vscode.workspace.onDidChangeTextDocument((e) => e.document.uri.scheme === ANSWER_SCHEME && changes++);
+    let result: AskResult | undefined;
+    try {
+      result = await vscode.commands.executeCommand<AskResult | undefined>('apiWorkbench.llm.ask', { prompt, model: 'sandbox-chat' });
+    } finally {
+      sub.dispose();
+    }
+    assert.ok(result);
+    assert.equal(result.outcome, 'done', result.error);
+    assert.equal(result.answer, expected);
+    const doc = result.document;
+    assert.equal(doc.languageId, 'markdown');
+    assert.ok(vscode.window.visibleTextEditors.some((e) => e.document === doc), 'the answer is visible');
+    assert.ok(vscode.window.visibleTextEditors.length >= 2, 'beside the editor, not instead of it');
+    const header = answerHeader('sandbox-chat', SANDBOX, prompt);
+    assert.equal(answerPart(doc.getText(), header), expected);
+    assert.match(
+      doc.getText().slice(header.length + expected.length),
+      /^\n\n---\n\*sandbox-chat · \d+ tokens in \/ \d+ out · \d+ ms \(first token \d+ ms\) · request id `req_[0-9a-f]+`\*\n$/,
+    );
+    assert.ok(changes >= 2, `the document grew while the answer streamed (${changes} updates)`);
+    assert.match(result.requestId ?? '', /^req_/);
+    await settle(600);
+    await takeScreenshot('llm-answer');
+  });
+
+  it('Ask… with no arguments: prompt box, then a model pick that remembers the last choice', async () => {
+    const prompt = 'Which model am I talking to?';
+    const input = stub('showInputBox', () => prompt);
+    let offered: vscode.QuickPickItem[] = [];
+    const pick = stub('showQuickPick', (items: vscode.QuickPickItem[]) => {
+      offered = items;
+      return items.find((i) => i.label === 'sandbox-chat-mini');
+    });
+    try {
+      const first = await vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.ask');
+      assert.equal(first.model, 'sandbox-chat-mini');
+      assert.equal(first.answer, sandboxAnswer(askMessages(prompt), 'sandbox-chat-mini'));
+      assert.ok(!offered.some((i) => i.label === 'sandbox-embed'), 'embedding models are not offered for chat');
+      await vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.ask');
+      assert.equal(offered[0].label, 'sandbox-chat-mini', 'the last choice comes first');
+      assert.match(offered[0].description ?? '', /last used/);
+      const second = input.calls[1][0] as vscode.InputBoxOptions;
+      assert.equal(second.value, prompt, 'the last prompt is offered again');
+    } finally {
+      input.restore();
+      pick.restore();
+    }
+  });
+
+  it('a streamed answer arriving live (screenshot), then complete', async () => {
+    const before = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === ANSWER_SCHEME).length;
+    const prompt = 'Describe the sandbox, slowly.';
+    const running = vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.ask', { prompt, model: 'sandbox-chat', connection: SLOW });
+    const header = answerHeader('sandbox-chat', SLOW, prompt);
+    await waitFor('a third of the answer', () => {
+      const doc = newestAnswerEditor(before);
+      return doc && doc.getText().length > header.length + sandboxAnswer(askMessages(prompt), 'sandbox-chat').length / 3;
+    });
+    await takeScreenshot('llm-answer-streaming');
+    const result = await running;
+    assert.equal(result.outcome, 'done');
+    assert.equal(answerPart(result.document.getText(), header), sandboxAnswer(askMessages(prompt), 'sandbox-chat'));
+  });
+
+  it('cancel mid-stream stops the request at once and keeps a prefix of the answer', async () => {
+    const before = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === ANSWER_SCHEME).length;
+    const prompt = 'Please take your time.';
+    const full = sandboxAnswer(askMessages(prompt), 'sandbox-chat');
+    const header = answerHeader('sandbox-chat', SLOW, prompt);
+    const cts = new vscode.CancellationTokenSource();
+    const running = vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.ask', { prompt, model: 'sandbox-chat', connection: SLOW, cancel: cts.token });
+    await waitFor('the first words', () => {
+      const doc = newestAnswerEditor(before);
+      return doc && doc.getText().length > header.length + 10;
+    });
+    cts.cancel();
+    const result = await running;
+    assert.equal(result.outcome, 'cancelled');
+    assert.ok(result.answer.length > 0 && result.answer.length < full.length, `kept ${result.answer.length} of ${full.length} characters`);
+    assert.ok(full.startsWith(result.answer), 'what arrived is a prefix of the answer');
+    assert.equal(answerPart(result.document.getText(), header), result.answer);
+    assert.match(result.document.getText(), /\n\n---\n\*Cancelled after \d+ ms: the answer above is what had arrived\. Request id `req_[0-9a-f]+`\.\*\n$/);
+    cts.dispose();
+  });
+
+  it('429: a countdown from Retry-After in the notification, then the request goes through with the same prompt', async () => {
+    const conn = llmConn(api, SLOW);
+    assert.ok(conn);
+    // Use up the limited model's window (2 requests) on the slow sandbox.
+    const client = llmClient(api.services, conn);
+    for (let i = 0; i < 2; i++) await client.chat({ model: LIMITED_MODEL, messages: askMessages('fill'), maxTokens: 1 });
+    const messages: string[] = [];
+    let shot: Promise<unknown> | undefined;
+    const original = vscode.window.withProgress;
+    const progress = stub('withProgress', (opts: vscode.ProgressOptions, task: (p: vscode.Progress<{ message?: string }>, t: vscode.CancellationToken) => Thenable<unknown>) =>
+      original(opts, (p, t) =>
+        task(
+          {
+            report: (v) => {
+              if (v.message) messages.push(v.message);
+              // On the second tick: the notification has had a second to render.
+              if (v.message?.includes('HTTP 429') && messages.filter((m) => m.includes('HTTP 429')).length === 2) shot ??= takeScreenshot('llm-rate-limit-countdown');
+              p.report(v);
+            },
+          },
+          t,
+        ),
+      ),
+    );
+    const prompt = 'Am I rate limited?';
+    let result: AskResult;
+    try {
+      result = await vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.ask', { prompt, model: LIMITED_MODEL, connection: SLOW });
+    } finally {
+      progress.restore();
+    }
+    await shot;
+    assert.equal(result.outcome, 'done', result.error);
+    assert.equal(result.answer, sandboxAnswer(askMessages(prompt), LIMITED_MODEL));
+    assert.equal(result.retryWaits.length, 1);
+    assert.ok(result.retryWaits[0] > 0 && result.retryWaits[0] <= SLOW_WINDOW_MS);
+    const countdown = messages.filter((m) => /^Rate limited \(HTTP 429\) by Slow Sandbox: retrying in \d+ s… Your prompt is kept\.$/.test(m));
+    assert.ok(new Set(countdown).size >= 2, `the countdown ticked: ${JSON.stringify(messages)}`);
+    assert.match(messages[messages.length - 1], /Receiving/, 'then the answer came');
+  });
+
+  it('a mid-stream failure keeps the partial text and appends a clear error (with Retry)', async () => {
+    const shown = stub('showErrorMessage', () => undefined);
+    const prompt = 'Fail half way, please.';
+    let result: AskResult;
+    try {
+      result = await vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.ask', { prompt, model: FAULTY_MODEL });
+    } finally {
+      shown.restore();
+    }
+    const tokens = sandboxAnswerTokens(askMessages(prompt), FAULTY_MODEL);
+    assert.equal(result.outcome, 'failed');
+    assert.equal(result.errorKind, 'stream');
+    assert.equal(result.answer, tokens.slice(0, faultAfterTokens(tokens.length)).join(''));
+    const header = answerHeader(FAULTY_MODEL, SANDBOX, prompt);
+    assert.equal(result.document.getText(), header + result.answer + errorNote(result.error ?? '', true));
+    assert.match(result.error ?? '', /server had an error/);
+    assert.equal(shown.calls.length, 1);
+    assert.deepEqual(shown.calls[0].slice(1), ['Retry', 'Show Log']);
+  });
+
+  it('Ask About Selection sends the selection with the question; Explain Selection needs no question', async () => {
+    const code = 'function add(a: number, b: number) {\n  return a + b;\n}\n';
+    const doc = await vscode.workspace.openTextDocument({ language: 'typescript', content: code + '\nexport const x = add(1, 2);\n' });
+    scratch.push(doc);
+    const editor = await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+    editor.selection = new vscode.Selection(0, 0, 2, 1);
+    const sel = { code: doc.getText(editor.selection), languageId: 'typescript', where: `${vscode.workspace.asRelativePath(doc.uri)}:1-3` };
+    const question = 'Can this overflow?';
+    const asked = await vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.askAboutSelection', { question, model: 'sandbox-chat' });
+    assert.equal(asked.outcome, 'done');
+    assert.equal(asked.answer, sandboxAnswer(selectionMessages(question, sel), 'sandbox-chat'));
+    assert.match(asked.document.getText(), /> \*About 3 lines of .*:1-3\*/);
+    await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+    const explained = await vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.explainSelection', { model: 'sandbox-chat' });
+    assert.equal(explained.answer, sandboxAnswer(selectionMessages(EXPLAIN_QUESTION, sel), 'sandbox-chat'));
+  });
+
+  it('tree actions: Set as Default marks the model, Copy Id copies it, Ask This Model asks it', async () => {
+    await api.services.connections.setActive('llm', SANDBOX);
+    const node = await connectionNode(api, SANDBOX);
+    const kids = await loadedChildren(node);
+    const mini = kids[(await Promise.all(kids.map(label))).indexOf('sandbox-chat-mini')];
+    await vscode.commands.executeCommand('apiWorkbench.llm.setDefaultModel', mini);
+    const item = await mini.toTreeItem();
+    assert.match(String(item.description), /★ default/);
+    assert.equal(item.contextValue, 'llm.model.default');
+    assert.match(String((await node.toTreeItem()).description), /sandbox-chat-mini/, 'the connection shows its model');
+
+    await vscode.commands.executeCommand('apiWorkbench.llm.copyModelId', mini);
+    assert.equal(await vscode.env.clipboard.readText(), 'sandbox-chat-mini');
+
+    const asked = await vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.askModel', mini, { prompt: 'Hello, mini.' });
+    assert.equal(asked.model, 'sandbox-chat-mini');
+    assert.equal(asked.answer, sandboxAnswer(askMessages('Hello, mini.'), 'sandbox-chat-mini'));
+  });
+
+  it('the status bar count: requests left this minute under the client-side limit goes down per request', async () => {
+    const conn = llmConn(api, SANDBOX);
+    assert.ok(conn);
+    // The window slides: an old request leaving it while we ask would add one back, so a few tries.
+    const drops: number[] = [];
+    for (let attempt = 0; attempt < 3 && drops[drops.length - 1] !== 1; attempt++) {
+      const before = requestsLeft(api.services, conn, 'sandbox-chat');
+      assert.equal(before.limit, conn.rateLimitPerMinute);
+      await vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.ask', { prompt: 'count me', model: 'sandbox-chat' });
+      drops.push(before.left - requestsLeft(api.services, conn, 'sandbox-chat').left);
+    }
+    assert.equal(drops[drops.length - 1], 1, `one request, one fewer left (${drops.join(', ')})`);
+    await vscode.commands.executeCommand('workbench.view.extension.apiWorkbench');
+    await settle(800);
+    await takeScreenshot('llm-tree-and-status');
+  });
+});

@@ -1,0 +1,48 @@
+// The text the LLM commands send and write (vscode-free part of src/editor/llm).
+import * as assert from 'node:assert/strict';
+import {
+  ANSWER_END,
+  answerHeader,
+  cancelledNote,
+  doneNote,
+  errorNote,
+  isLikelyChatModel,
+  selectionMessages,
+  statsLine,
+  statusText,
+  statusTooltip,
+} from '../../../src/editor/llm/prompts';
+
+describe('llm/prompts: messages and answer documents', () => {
+  it('a selection goes in a fence longer than any backtick run inside it, with its language and place', () => {
+    const [system, user] = selectionMessages('Why?', { code: 'const s = `a ``` b`;', languageId: 'typescript', where: 'src/a.ts:3-4' });
+    assert.equal(system.role, 'system');
+    assert.equal(user.content, 'Why?\n\nFrom src/a.ts:3-4:\n\n````typescript\nconst s = `a ``` b`;\n````');
+  });
+
+  it('the header quotes every line of the prompt (blank lines too), so it is never lost', () => {
+    assert.equal(answerHeader('m', 'Work', 'line one\n\nline three'), '## m · Work\n\n> line one\n>\n> line three\n\n');
+    assert.equal(answerHeader('m', 'Work', 'q', '3 lines of a.ts:1-3'), '## m · Work\n\n> q\n>\n> *About 3 lines of a.ts:1-3*\n\n');
+  });
+
+  it('the closing notes start with the answer separator and say what happened', () => {
+    const stats = { model: 'gpt-x', usage: { prompt_tokens: 12, completion_tokens: 34, total_tokens: 46 }, latencyMs: 1234, firstTokenMs: 56, requestId: 'req_1' };
+    assert.equal(statsLine(stats), 'gpt-x · 12 tokens in / 34 out · 1.23 s (first token 56 ms) · request id req_1');
+    assert.equal(doneNote(stats), `${ANSWER_END}*gpt-x · 12 tokens in / 34 out · 1.23 s (first token 56 ms) · request id \`req_1\`*\n`);
+    assert.match(statsLine({ model: 'm', latencyMs: 5 }), /token usage not reported · 5 ms · request id unknown$/);
+    assert.ok(cancelledNote(800, 'req_2').startsWith(`${ANSWER_END}*Cancelled after 800 ms`));
+    assert.equal(errorNote('LLM 500: boom', true), `${ANSWER_END}**Error:** LLM 500: boom\n\n*The answer above is incomplete: the stream broke off.*\n`);
+    assert.equal(errorNote('LLM 401: bad key', false), `${ANSWER_END}**Error:** LLM 401: bad key\n`);
+  });
+
+  it('only chat-capable models are offered for Ask', () => {
+    for (const id of ['gpt-4o', 'sandbox-chat', 'llama3.1:8b', 'o3-mini']) assert.equal(isLikelyChatModel(id), true, id);
+    for (const id of ['text-embedding-3-small', 'sandbox-embed', 'whisper-1', 'tts-1', 'dall-e-3', 'omni-moderation-latest']) assert.equal(isLikelyChatModel(id), false, id);
+  });
+
+  it('the status bar shows the model and requests left of the limit', () => {
+    assert.equal(statusText('gpt-4o', 58, 60), '$(hubot) gpt-4o · 58/60');
+    assert.equal(statusText(undefined, 60, 60), '$(hubot) no model · 60/60');
+    assert.match(statusTooltip('Work', 'gpt-4o', 2, 3, true), /2 of 3 requests left this minute under the client-side limit for this model/);
+  });
+});
