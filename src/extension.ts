@@ -10,6 +10,9 @@ import { connectionCommands } from './editor/connectionCommands';
 import { ConnectionStore } from './editor/connections';
 import { CredentialGuard } from './editor/credentials';
 import { DiagnosticsLog } from './editor/log';
+import { activateLlm } from './editor/llm';
+import { activateMaps } from './editor/maps';
+import { activateRealtime } from './editor/realtime';
 import { ResourcesSource } from './editor/resourcesSource';
 import { SandboxController } from './editor/sandbox';
 import { SecretStore } from './editor/secrets';
@@ -74,9 +77,9 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
 
   context.subscriptions.push(...registerCommands(connectionCommands(s, views), log));
   // Service modules: each plugs its tree source, commands and UI into its view.
-  // [service-activation:llm]
-  // [service-activation:maps]
-  // [service-activation:realtime]
+  context.subscriptions.push(...activateLlm(s, views.llm));
+  context.subscriptions.push(...activateMaps(s, views.maps));
+  context.subscriptions.push(...activateRealtime(s, views.realtime));
 
   // Primes the redactor with every stored key, so even a line logged before the first request is clean.
   await Promise.all(SERVICE_IDS.flatMap((id) => connections.list(id).map((c) => secrets.get(c))));

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { startLlmSandbox } from './llm';
-import { startMapsSandbox } from './maps';
+import { startMapsSandbox, type MapsQuota } from './maps';
 import { startRealtimeSandbox } from './realtime';
 import type { RunningService, SandboxInfo } from './types';
 
@@ -12,8 +12,13 @@ export interface SandboxOptions {
   /** Base port; 0 = each service on any free port. */
   port?: number;
   llmKey?: string;
+  /** LLM streaming speed in tokens per second (default 200; 0 = unthrottled) and the limited model's window. */
+  llm?: { tokenRate?: number; limitedWindowMs?: number };
   mapsKey?: string;
-  realtime?: { appId?: string; key?: string; secret?: string };
+  /** Maps quota per API key (default 100 requests per 60 s); tests shorten it. */
+  mapsQuota?: Partial<MapsQuota>;
+  /** Realtime app credentials (random when not given), demo traffic, and webhook targets. */
+  realtime?: { appId?: string; key?: string; secret?: string; demo?: boolean; webhookUrls?: string[] };
 }
 
 export interface Sandbox {
@@ -40,11 +45,17 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
   const started: RunningService[] = [];
   try {
-    const llm = await startLlmSandbox({ host, port: portFor(0), apiKey: llmKey });
+    const llm = await startLlmSandbox({ host, port: portFor(0), apiKey: llmKey, ...opts.llm });
     started.push(llm);
-    const maps = await startMapsSandbox({ host, port: portFor(1), apiKey: mapsKey });
+    const maps = await startMapsSandbox({ host, port: portFor(1), apiKey: mapsKey, quota: opts.mapsQuota });
     started.push(maps);
-    const realtime = await startRealtimeSandbox({ host, port: portFor(2), ...rt });
+    const realtime = await startRealtimeSandbox({
+      host,
+      port: portFor(2),
+      ...rt,
+      demo: opts.realtime?.demo,
+      webhooks: opts.realtime?.webhookUrls?.length ? { urls: opts.realtime.webhookUrls } : undefined,
+    });
     started.push(realtime);
     const urlHost = host.includes(':') ? `[${host}]` : host;
     return {

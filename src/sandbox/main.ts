@@ -9,10 +9,21 @@ const USAGE = `Usage: node dist/sandbox.js [options]
   --port <n>                 base port: LLM on n, maps on n+1, realtime on n+2
                              (default ${DEFAULT_SANDBOX_PORT}; 0 = any free ports)
   --llm-key <key>            fixed LLM API key            (env SANDBOX_LLM_KEY)
+  --llm-token-rate <n>       LLM stream speed in tokens/s, 0 = unthrottled
+                             (default 200)                (env SANDBOX_LLM_TOKEN_RATE)
   --maps-key <key>           fixed maps API key           (env SANDBOX_MAPS_KEY)
+  --maps-quota <n>           maps requests allowed per key per window (default 100)
+                                                          (env SANDBOX_MAPS_QUOTA)
+  --maps-quota-window <ms>   length of that sliding window (default 60000)
+                                                          (env SANDBOX_MAPS_QUOTA_WINDOW_MS)
   --realtime-app-id <id>     fixed realtime app id        (env SANDBOX_REALTIME_APP_ID)
   --realtime-key <key>       fixed realtime app key       (env SANDBOX_REALTIME_KEY)
   --realtime-secret <secret> fixed realtime app secret    (env SANDBOX_REALTIME_SECRET)
+  --no-realtime-demo         no demo traffic (by default demo-ticker gets an event per
+                             second and presence-demo has two people)
+                                                          (env SANDBOX_REALTIME_DEMO=0)
+  --realtime-webhook <url>   POST realtime webhooks here; repeatable
+                                                          (env SANDBOX_REALTIME_WEBHOOKS, comma-separated)
 Keys not given are random for each run.`;
 
 async function main(): Promise<void> {
@@ -23,10 +34,15 @@ async function main(): Promise<void> {
         host: { type: 'string' },
         port: { type: 'string' },
         'llm-key': { type: 'string' },
+        'llm-token-rate': { type: 'string' },
         'maps-key': { type: 'string' },
+        'maps-quota': { type: 'string' },
+        'maps-quota-window': { type: 'string' },
         'realtime-app-id': { type: 'string' },
         'realtime-key': { type: 'string' },
         'realtime-secret': { type: 'string' },
+        'no-realtime-demo': { type: 'boolean' },
+        'realtime-webhook': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -45,19 +61,41 @@ async function main(): Promise<void> {
     process.stderr.write(`--port must be a whole number from 0 to 65533, got ${values.port}\n`);
     process.exit(2);
   }
+  const tokenRateText = values['llm-token-rate'] ?? env.SANDBOX_LLM_TOKEN_RATE;
+  const tokenRate = tokenRateText === undefined ? undefined : Number(tokenRateText);
+  if (tokenRate !== undefined && !(Number.isFinite(tokenRate) && tokenRate >= 0)) {
+    process.stderr.write(`--llm-token-rate must be a number of tokens per second (0 = unthrottled), got ${tokenRateText}\n`);
+    process.exit(2);
+  }
+  const positive = (flag: string, text: string | undefined): number | undefined => {
+    if (text === undefined) return undefined;
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 1) {
+      process.stderr.write(`${flag} must be a whole number of at least 1, got ${text}\n`);
+      process.exit(2);
+    }
+    return n;
+  };
+  const mapsQuota = {
+    limit: positive('--maps-quota', values['maps-quota'] ?? env.SANDBOX_MAPS_QUOTA),
+    windowMs: positive('--maps-quota-window', values['maps-quota-window'] ?? env.SANDBOX_MAPS_QUOTA_WINDOW_MS),
+  };
   const sandbox = await startSandbox({
     host: values.host ?? env.SANDBOX_HOST,
     port,
     llmKey: values['llm-key'] ?? env.SANDBOX_LLM_KEY,
+    llm: { tokenRate },
     mapsKey: values['maps-key'] ?? env.SANDBOX_MAPS_KEY,
+    mapsQuota: Object.fromEntries(Object.entries(mapsQuota).filter(([, v]) => v !== undefined)),
     realtime: {
       appId: values['realtime-app-id'] ?? env.SANDBOX_REALTIME_APP_ID,
       key: values['realtime-key'] ?? env.SANDBOX_REALTIME_KEY,
       secret: values['realtime-secret'] ?? env.SANDBOX_REALTIME_SECRET,
+      // On unless turned off: someone trying the sandbox should see traffic without writing a publisher.
+      demo: !(values['no-realtime-demo'] ?? env.SANDBOX_REALTIME_DEMO === '0'),
+      webhookUrls: values['realtime-webhook'] ?? env.SANDBOX_REALTIME_WEBHOOKS?.split(',').filter(Boolean),
     },
   });
-  process.stdout.write(JSON.stringify(sandbox.info) + '\n');
-  process.stderr.write(`sandbox ready: LLM ${sandbox.info.llm.baseUrl}, maps ${sandbox.info.maps.baseUrl}, realtime ws://${sandbox.info.realtime.host}:${sandbox.info.realtime.port}\n`);
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -78,6 +116,9 @@ async function main(): Promise<void> {
     process.stdin.on('end', () => stop('stdin closed'));
     process.stdin.resume();
   }
+  // Announce readiness last: a parent may signal as soon as it reads the line.
+  process.stdout.write(JSON.stringify(sandbox.info) + '\n');
+  process.stderr.write(`sandbox ready: LLM ${sandbox.info.llm.baseUrl}, maps ${sandbox.info.maps.baseUrl}, realtime ws://${sandbox.info.realtime.host}:${sandbox.info.realtime.port}\n`);
 }
 
 main().catch((e: unknown) => {
