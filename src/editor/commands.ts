@@ -28,7 +28,7 @@ export function registerCommands(table: CommandTable, log: DiagnosticsLog): vsco
 /** Shows an error to the user the one consistent way: the ApiError's description, or the message. */
 export function reportError(e: unknown, log: DiagnosticsLog, context?: string): void {
   if (isApiError(e) && e.kind === 'cancelled') return;
-  const text = isApiError(e) ? e.describe() : e instanceof Error ? e.message : String(e);
+  const text = log.redact(isApiError(e) ? e.describe() : e instanceof Error ? e.message : String(e));
   log.error(context ? `${context} failed: ${text}` : text);
   void vscode.window.showErrorMessage(text, 'Show Log').then((choice) => {
     if (choice === 'Show Log') log.show();

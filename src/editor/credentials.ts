@@ -21,15 +21,23 @@ export class CredentialGuard {
     return (url) => this.keyFor(conn, url);
   }
 
+  /**
+   * Throws the restricted-mode error in an untrusted workspace. For traffic that carries no stored
+   * key itself but belongs to a connection that has one (the realtime WebSocket), so restricted
+   * mode stops it the same way.
+   */
+  assertTrusted(conn: Connection): void {
+    if (this.isTrusted()) return;
+    throw new ApiError({
+      kind: 'auth',
+      service: `${SERVICE_LABELS[conn.service]} (${conn.name})`,
+      message: 'Restricted mode: this workspace is not trusted, so no request is sent with your stored keys. Trust the workspace to continue.',
+    });
+  }
+
   async keyFor(conn: Connection, url: URL | string): Promise<string> {
     const service = `${SERVICE_LABELS[conn.service]} (${conn.name})`;
-    if (!this.isTrusted()) {
-      throw new ApiError({
-        kind: 'auth',
-        service,
-        message: 'Restricted mode: this workspace is not trusted, so no request is sent with your stored keys. Trust the workspace to continue.',
-      });
-    }
+    this.assertTrusted(conn);
     const stored = await this.secrets.get(conn);
     if (!stored) {
       const what = conn.service === 'realtime' ? 'app secret' : 'API key';

@@ -40,6 +40,11 @@ export class DiagnosticsLog implements vscode.Disposable {
     else this.warn(line);
   }
 
+  /** Masks secrets in text meant for the user (notifications), the same way as log lines. */
+  redact(text: string): string {
+    return this.redactor.text(text);
+  }
+
   show(): void {
     this.channel.show(true);
   }

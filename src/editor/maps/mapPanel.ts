@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { validate } from '../../core/validate';
 import { mapToHostSchema, type MapToHost, type ShowMessage } from '../../services/maps/mapMessages';
 import type { DiagnosticsLog } from '../log';
+import { mapHtml } from './mapHtml';
 
 /** What the webview reported after drawing: the in-editor tests and the log read it. */
 export interface MapRendered {
@@ -112,33 +112,8 @@ export class MapPanel implements vscode.Disposable {
   }
 
   private html(webview: vscode.Webview, media: vscode.Uri, scripts: vscode.Uri): string {
-    const nonce = randomBytes(16).toString('base64');
-    const css = (f: string) => webview.asWebviewUri(vscode.Uri.joinPath(media, f)).toString();
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(scripts, 'map.js')).toString();
-    // Tiles are the only remote content: images from any https host (the template is a setting).
-    const csp = [
-      "default-src 'none'",
-      `img-src ${webview.cspSource} https: data:`,
-      `style-src ${webview.cspSource}`,
-      `script-src 'nonce-${nonce}'`,
-      `font-src ${webview.cspSource}`,
-    ].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${css('vendor/leaflet.css')}">
-<link rel="stylesheet" href="${css('map.css')}">
-<title>Map</title>
-</head>
-<body>
-<header><span id="title">Map</span><span id="status"></span></header>
-<div id="map" role="application" aria-label="Map"></div>
-<script nonce="${nonce}" src="${script}"></script>
-</body>
-</html>`;
+    const uri = (base: vscode.Uri, f: string) => webview.asWebviewUri(vscode.Uri.joinPath(base, f)).toString();
+    return mapHtml({ cspSource: webview.cspSource, leafletCss: uri(media, 'vendor/leaflet.css'), mapCss: uri(media, 'map.css'), script: uri(scripts, 'map.js') }).html;
   }
 
   dispose(): void {

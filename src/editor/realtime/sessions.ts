@@ -41,7 +41,7 @@ export class RealtimeSession implements vscode.Disposable {
 
   constructor(
     readonly conn: RealtimeConnection,
-    s: Services,
+    private readonly s: Services,
     private readonly log: RealtimeLog,
     user: PresenceUser,
     private readonly onChange: (what: SessionChange) => void,
@@ -99,7 +99,9 @@ export class RealtimeSession implements vscode.Disposable {
     return 'disconnected';
   }
 
+  /** Throws in restricted mode: the socket would sign channel subscriptions with the stored secret. */
   connect(): void {
+    this.s.guard.assertTrusted(this.conn);
     this.client.connect();
   }
 

@@ -1,0 +1,52 @@
+// The map webview's page and its Content-Security-Policy. Deliberately free of `vscode` imports
+// (the panel passes in the webview URIs), so a plain unit test can load this exact page in a real
+// browser and check that the policy blocks every script but the nonced one.
+import { randomBytes } from 'node:crypto';
+
+export interface MapHtmlAssets {
+  /** `webview.cspSource`: where the page may load its own styles, images and fonts from. */
+  cspSource: string;
+  leafletCss: string;
+  mapCss: string;
+  /** The bundled map script (dist/webview/map.js) as a webview URI. */
+  script: string;
+}
+
+export interface MapHtml {
+  html: string;
+  csp: string;
+  nonce: string;
+}
+
+/** A fresh nonce per page: a script tag carrying it is the only script the page runs. */
+export function newNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
+export function mapHtml(assets: MapHtmlAssets, nonce: string = newNonce()): MapHtml {
+  // Tiles are the only remote content: images from any https host (the template is a setting).
+  const csp = [
+    "default-src 'none'",
+    `img-src ${assets.cspSource} https: data:`,
+    `style-src ${assets.cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+    `font-src ${assets.cspSource}`,
+  ].join('; ');
+  const html = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${assets.leafletCss}">
+<link rel="stylesheet" href="${assets.mapCss}">
+<title>Map</title>
+</head>
+<body>
+<header><span id="title">Map</span><span id="status"></span></header>
+<div id="map" role="application" aria-label="Map"></div>
+<script nonce="${nonce}" src="${assets.script}"></script>
+</body>
+</html>`;
+  return { html, csp, nonce };
+}
