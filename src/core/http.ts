@@ -30,6 +30,23 @@ export interface ServiceErrorInfo {
   retryAfterMs?: number;
 }
 
+/**
+ * A request as the caller built it, before the key is applied: what "Copy as cURL" turns into a
+ * command line. It never holds the key (auth is added after this is taken).
+ */
+export interface OutgoingRequest {
+  service: string;
+  method: string;
+  /** Absolute URL without the key (a query-placed key is added later). */
+  url: string;
+  /** Every header that is sent except the auth header. */
+  headers: Record<string, string>;
+  /** The exact body bytes, if any. */
+  body?: string;
+  /** Where the key goes, so a copy can put a placeholder in its place. */
+  auth: AuthPlacement;
+}
+
 export interface RateLimit {
   key: string;
   perMinute: number;
@@ -58,6 +75,8 @@ export interface HttpClientOptions {
   defaultHeaders?: Record<string, string>;
   dispatcher?: Dispatcher;
   random?: () => number;
+  /** Called once per request (not per retry) with what is about to be sent, before the key is added. */
+  onRequest?: (req: OutgoingRequest) => void;
 }
 
 export interface RetryNotice {
@@ -236,6 +255,7 @@ export class HttpClient {
     let headers: Record<string, string> = { accept: 'application/json', ...this.opts.defaultHeaders, ...req.headers };
     const body = req.rawBody ?? (req.body !== undefined ? JSON.stringify(req.body) : undefined);
     if (body !== undefined) headers['content-type'] ??= 'application/json';
+    if (attempt === 0) this.notifyRequest(method, url, headers, body);
     const key = this.opts.credentials ? await this.opts.credentials(url, signal) : undefined;
     ({ url, headers } = applyAuth(this.opts.auth, key, url, headers));
 
@@ -321,6 +341,15 @@ export class HttpClient {
       await this.clock.sleep(delayMs, signal);
     } catch {
       throw this.error('cancelled', 'Cancelled', {});
+    }
+  }
+
+  private notifyRequest(method: string, url: URL, headers: Record<string, string>, body: string | undefined): void {
+    if (!this.opts.onRequest) return;
+    try {
+      this.opts.onRequest({ service: this.service, method, url: url.toString(), headers: { ...headers }, body, auth: this.opts.auth });
+    } catch {
+      // An observer's bug must not fail the request it observes.
     }
   }
 

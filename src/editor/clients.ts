@@ -5,7 +5,7 @@ import { SlidingWindowLimiter } from '../core/rateLimiter';
 import type { CredentialGuard } from './credentials';
 import type { DiagnosticsLog } from './log';
 
-export type ServiceHttpOptions = Pick<HttpClientOptions, 'parseError' | 'requestIdHeaders' | 'defaultHeaders' | 'retry'> & {
+export type ServiceHttpOptions = Pick<HttpClientOptions, 'parseError' | 'requestIdHeaders' | 'defaultHeaders' | 'retry' | 'onRequest'> & {
   /** Which of the connection's base URLs to use (e.g. "routes"); the default base URL otherwise. */
   baseUrlKey?: string;
   /** Name shown in errors; defaults to the connection name. */

@@ -5,6 +5,7 @@ import { isApiError } from '../../core/errors';
 import type { RetryNotice } from '../../core/http';
 import type { ChatMessage, TokenUsage } from '../../services/llm';
 import { reportError } from '../commands';
+import type { RecordedRequest, RequestHistory } from '../curl';
 import type { Services } from '../services';
 import type { AnswerDocuments } from './answerDocuments';
 import { llmClient } from './clients';
@@ -72,9 +73,14 @@ class Countdown {
  * it arrives; cancelling stops the request at once and keeps what arrived; a 429 is counted down
  * from Retry-After and then goes through; a failure mid-stream keeps the partial text and says why.
  */
-export async function runAsk(s: Services, docs: AnswerDocuments, req: AskRequest, onSettled: () => void): Promise<AskResult> {
+export async function runAsk(s: Services, docs: AnswerDocuments, req: AskRequest, onSettled: () => void, history?: RequestHistory): Promise<AskResult> {
   const writer = await docs.open(req.model, answerHeader(req.model, req.conn.name, req.prompt, req.about));
-  const client = llmClient(s, req.conn);
+  // The chat request as sent, for Copy as cURL (from the answer's title bar or the error message).
+  let sent: RecordedRequest | undefined;
+  const client = llmClient(s, req.conn, history && ((r) => {
+    sent = history.record(req.conn, r);
+    history.link(writer.uri, sent);
+  }));
   const retryWaits: number[] = [];
   let answer = '';
 
@@ -137,8 +143,12 @@ export async function runAsk(s: Services, docs: AnswerDocuments, req: AskRequest
         const text = isApiError(e) ? e.describe() : e instanceof Error ? e.message : String(e);
         writer.append(errorNote(text, answer.length > 0));
         s.log.error(`LLM ${req.model} failed after ${elapsed} ms${answer ? ` (${answer.length} characters kept)` : ''}: ${text}`);
-        void vscode.window.showErrorMessage(text, 'Retry', 'Show Log').then((choice) => {
-          if (choice === 'Retry') runAsk(s, docs, { ...req, cancel: undefined }, onSettled).catch((err: unknown) => reportError(err, s.log, 'Retry'));
+        // Copied by id: the error may be answered after later requests were made.
+        const failed = sent;
+        const copy = failed ? 'Copy as cURL' : undefined;
+        void vscode.window.showErrorMessage(text, 'Retry', ...(copy ? [copy] : []), 'Show Log').then((choice) => {
+          if (choice === 'Retry') runAsk(s, docs, { ...req, cancel: undefined }, onSettled, history).catch((err: unknown) => reportError(err, s.log, 'Retry'));
+          if (choice === copy && failed) void vscode.commands.executeCommand('apiWorkbench.llm.copyAsCurl', { id: failed.id });
           if (choice === 'Show Log') s.log.show();
         });
         return { document: writer.document, answer, outcome: 'failed' as const, model: req.model, requestId, error: text, errorKind: isApiError(e) ? e.kind : undefined, retryWaits };

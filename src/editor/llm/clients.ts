@@ -1,4 +1,5 @@
 import type { Connection, HttpConnection } from '../../core/connections';
+import type { OutgoingRequest } from '../../core/http';
 import { LLM_REQUEST_ID_HEADERS, LlmClient, openAiErrorParser } from '../../services/llm';
 import type { Services } from '../services';
 
@@ -6,9 +7,12 @@ export function asLlmConnection(c: Connection | undefined): HttpConnection | und
   return c && c.service === 'llm' ? c : undefined;
 }
 
-/** An LlmClient for a connection, on the shared HTTP factory (quota, approved credentials, log). */
-export function llmClient(s: Services, conn: HttpConnection): LlmClient {
-  const http = s.http.create(conn, { parseError: openAiErrorParser, requestIdHeaders: LLM_REQUEST_ID_HEADERS });
+/**
+ * An LlmClient for a connection, on the shared HTTP factory (quota, approved credentials, log).
+ * `onRequest` sees each request before its key is added (for Copy as cURL).
+ */
+export function llmClient(s: Services, conn: HttpConnection, onRequest?: (req: OutgoingRequest) => void): LlmClient {
+  const http = s.http.create(conn, { parseError: openAiErrorParser, requestIdHeaders: LLM_REQUEST_ID_HEADERS, onRequest });
   return new LlmClient(http, { modelRateLimits: conn.modelRateLimits, rateLimitKey: s.http.rateLimitKey(conn) });
 }
 

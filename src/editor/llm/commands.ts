@@ -3,6 +3,7 @@ import type { HttpConnection } from '../../core/connections';
 import { isApiError } from '../../core/errors';
 import type { CommandTable } from '../commands';
 import { connectionFromArg } from '../connectionCommands';
+import { copyAsCurl, type RequestHistory } from '../curl';
 import type { Services } from '../services';
 import type { AnswerDocuments } from './answerDocuments';
 import { runAsk, type AskResult } from './ask';
@@ -44,7 +45,7 @@ function modelIdOf(arg: unknown): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-export function llmCommands(s: Services, state: ModelState, docs: AnswerDocuments, status: LlmStatusBar): CommandTable {
+export function llmCommands(s: Services, state: ModelState, docs: AnswerDocuments, status: LlmStatusBar, history: RequestHistory): CommandTable {
   // The last prompt typed is offered again (selected, so typing replaces it): a failed or
   // cancelled question never has to be retyped.
   let lastPrompt = '';
@@ -115,7 +116,7 @@ export function llmCommands(s: Services, state: ModelState, docs: AnswerDocument
     const model = presetModel ?? a.model ?? (await pickModel(conn));
     if (!model) return undefined;
     await state.setLast(conn, model);
-    return runAsk(s, docs, { conn, model, messages: askMessages(prompt), prompt, cancel: a.cancel }, () => status.update());
+    return runAsk(s, docs, { conn, model, messages: askMessages(prompt), prompt, cancel: a.cancel }, () => status.update(), history);
   }
 
   async function askAboutSelection(arg: unknown, fixedQuestion?: string): Promise<AskResult | undefined> {
@@ -152,6 +153,7 @@ export function llmCommands(s: Services, state: ModelState, docs: AnswerDocument
       docs,
       { conn, model, messages: selectionMessages(question, sel), prompt: question, about: `${lines} line${lines === 1 ? '' : 's'} of ${sel.where}`, cancel: a.cancel },
       () => status.update(),
+      history,
     );
   }
 
@@ -178,6 +180,7 @@ export function llmCommands(s: Services, state: ModelState, docs: AnswerDocument
       await state.setDefault(conn, model);
       vscode.window.setStatusBarMessage(`"${model}" is now the default model of "${conn.name}".`, 4000);
     },
+    'apiWorkbench.llm.copyAsCurl': (arg?: unknown) => copyAsCurl(s, history, { firstCommand: { title: 'Ask…', command: 'apiWorkbench.llm.ask' } }, arg),
     'apiWorkbench.llm.copyModelId': async (node?: unknown) => {
       const model = nodeModel(node);
       await vscode.env.clipboard.writeText(model);

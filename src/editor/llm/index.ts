@@ -1,6 +1,7 @@
 // The Language Models view, its commands and the status bar item, on the editor foundation.
 import type * as vscode from 'vscode';
 import { registerCommands } from '../commands';
+import { RequestHistory } from '../curl';
 import type { Services, ServiceView } from '../services';
 import { AnswerDocuments } from './answerDocuments';
 import { llmCommands } from './commands';
@@ -12,8 +13,9 @@ export function activateLlm(s: Services, view: ServiceView): vscode.Disposable[]
   const state = new ModelState(s.context.globalState);
   const docs = new AnswerDocuments();
   const status = new LlmStatusBar(s, state);
+  const history = new RequestHistory('llm');
   view.provider.source = new ModelsSource(s, state);
   // Children loaded by the default source before this point are reloaded as models.
   view.provider.refresh();
-  return [state, docs, status, state.onDidChange(() => view.provider.rerender()), ...registerCommands(llmCommands(s, state, docs, status), s.log)];
+  return [state, docs, status, state.onDidChange(() => view.provider.rerender()), ...registerCommands(llmCommands(s, state, docs, status, history), s.log)];
 }

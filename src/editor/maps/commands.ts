@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { connectionId, type HttpConnection } from '../../core/connections';
 import { isApiError } from '../../core/errors';
-import type { HttpClient, RetryNotice } from '../../core/http';
+import type { HttpClient, OutgoingRequest, RetryNotice } from '../../core/http';
 import { validate } from '../../core/validate';
 import { MapsClient, parseLatLng, TRAVEL_MODES, type LatLngInput, type MapsApi, type MapsCallOptions, type MapsResult as CallResult, type TravelMode, type Waypoint } from '../../services/maps/client';
 import { googleErrorParser } from '../../services/maps/errors';
@@ -10,6 +10,7 @@ import { MASK_PRESETS, type MapsOperation, type MaskPreset } from '../../service
 import type { MapLine, MapMarker, ShowMessage } from '../../services/maps/mapMessages';
 import { decodePolyline } from '../../services/maps/polyline';
 import type { CommandTable } from '../commands';
+import { copyAsCurl, type RecordedRequest, type RequestHistory } from '../curl';
 import type { Services } from '../services';
 import type { MapPanel, MapRendered } from './mapPanel';
 import { geocodeResults, placeResults, routeResult, validationResult } from './resultBuilders';
@@ -70,6 +71,7 @@ export class MapsCommands {
     private readonly results: ResultStore,
     private readonly map: MapPanel,
     private readonly responses: ResponseDocuments,
+    private readonly history: RequestHistory,
   ) {}
 
   table(): CommandTable {
@@ -83,6 +85,7 @@ export class MapsCommands {
       'apiWorkbench.maps.openMap': () => this.openMap(),
       'apiWorkbench.maps.showResult': (arg?: unknown) => this.showResult(arg),
       'apiWorkbench.maps.clearResults': () => this.clearResults(),
+      'apiWorkbench.maps.copyAsCurl': (arg?: unknown) => copyAsCurl(this.s, this.history, { firstCommand: { title: 'Search Places…', command: 'apiWorkbench.maps.searchPlaces' } }, arg),
     };
   }
 
@@ -236,7 +239,9 @@ export class MapsCommands {
   ): Promise<CommandOutcome<T> | undefined> {
     const conn = await this.connection();
     if (!conn) return undefined;
-    const client = this.client(conn);
+    // The call as sent, for Copy as cURL (from the response's title bar or the error message).
+    let sent: RecordedRequest | undefined;
+    const client = this.client(conn, (e) => (sent = e));
     let res: CallResult<T>;
     try {
       res = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) =>
@@ -252,14 +257,19 @@ export class MapsCommands {
       const text = isApiError(e) ? e.describe() : e instanceof Error ? e.message : String(e);
       this.s.log.error(`Maps ${op} failed: ${text}`);
       // Not awaited: the command finishes; Retry runs it again with the same input.
-      void vscode.window.showErrorMessage(text, 'Retry', 'Show Log').then((choice) => {
+      // Copied by id: the error may be answered after later requests were made.
+      const failed = sent;
+      const copy = failed ? 'Copy as cURL' : undefined;
+      void vscode.window.showErrorMessage(text, 'Retry', ...(copy ? [copy] : []), 'Show Log').then((choice) => {
         if (choice === 'Retry') void retry();
+        else if (choice === copy && failed) void vscode.commands.executeCommand('apiWorkbench.maps.copyAsCurl', { id: failed.id });
         else if (choice === 'Show Log') this.s.log.show();
       });
       return undefined;
     }
     this.s.log.info(`Maps ${op}: HTTP ${res.status} in ${Math.round(res.durationMs)} ms, mask ${res.fieldMask}${res.requestId ? `, request id ${res.requestId}` : ''}`);
-    await this.responses.open(op, res.data);
+    const editor = await this.responses.open(op, res.data);
+    if (sent) this.history.link(editor.document.uri, sent);
     const shown = await present(res.data);
     await this.results.add(connectionId(conn), shown.results);
     const map = await this.map.show(this.mapView(shown.title, shown.results, shown.extraMarkers)).catch((e: unknown) => {
@@ -279,11 +289,16 @@ export class MapsCommands {
     return undefined;
   }
 
-  private client(conn: HttpConnection): MapsClient {
-    const http = this.s.http.create(conn, { parseError: googleErrorParser });
+  /** A client whose every request is kept for Copy as cURL; `onSent` hears of each one. */
+  private client(conn: HttpConnection, onSent?: (e: RecordedRequest) => void): MapsClient {
+    const onRequest = (r: OutgoingRequest) => {
+      const entry = this.history.record(conn, r);
+      onSent?.(entry);
+    };
+    const http = this.s.http.create(conn, { parseError: googleErrorParser, onRequest });
     const perApi: Partial<Record<MapsApi, HttpClient>> = {};
     for (const api of ['places', 'routes', 'addressValidation', 'geocoding'] as const) {
-      if (conn.baseUrls[api]) perApi[api] = this.s.http.create(conn, { parseError: googleErrorParser, baseUrlKey: api });
+      if (conn.baseUrls[api]) perApi[api] = this.s.http.create(conn, { parseError: googleErrorParser, baseUrlKey: api, onRequest });
     }
     return new MapsClient(http, perApi);
   }

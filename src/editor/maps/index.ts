@@ -2,6 +2,7 @@
 // commands (search, route, validate, geocode) and the map webview.
 import type * as vscode from 'vscode';
 import { registerCommands } from '../commands';
+import { RequestHistory } from '../curl';
 import type { Services, ServiceView } from '../services';
 import { MapsCommands } from './commands';
 import { MapPanel } from './mapPanel';
@@ -15,6 +16,6 @@ export function activateMaps(s: Services, view: ServiceView): vscode.Disposable[
   view.provider.source = new MapsTreeSource(results);
   view.provider.refresh();
   const responses = new ResponseDocuments();
-  const commands = new MapsCommands(s, results, map, responses);
+  const commands = new MapsCommands(s, results, map, responses, new RequestHistory('maps'));
   return [results, map, responses, results.onDidChange(() => view.provider.refresh()), ...registerCommands(commands.table(), s.log)];
 }

@@ -303,7 +303,7 @@ describe('llm', function () {
     assert.equal(result.document.getText(), header + result.answer + errorNote(result.error ?? '', true));
     assert.match(result.error ?? '', /server had an error/);
     assert.equal(shown.calls.length, 1);
-    assert.deepEqual(shown.calls[0].slice(1), ['Retry', 'Show Log']);
+    assert.deepEqual(shown.calls[0].slice(1), ['Retry', 'Copy as cURL', 'Show Log']);
   });
 
   it('Ask About Selection sends the selection with the question; Explain Selection needs no question', async () => {

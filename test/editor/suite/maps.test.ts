@@ -205,7 +205,7 @@ describe('maps', function () {
     }
     assert.equal(errors.calls.length, 1);
     assert.match(String(errors.calls[0][0]), /400 INVALID_ARGUMENT: .*Cannot find matching fields for path 'places\.bogus'/);
-    assert.deepEqual(errors.calls[0].slice(1), ['Retry', 'Show Log']);
+    assert.deepEqual(errors.calls[0].slice(1), ['Retry', 'Copy as cURL', 'Show Log']);
     assert.equal((await resultLabels('Places')).length, before);
   });
 

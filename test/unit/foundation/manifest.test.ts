@@ -1,9 +1,19 @@
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { COMMAND_IDS } from '../../../src/editor/commandIds';
 
+interface WalkthroughStep {
+  id: string;
+  title: string;
+  description: string;
+  media: { markdown?: string; image?: string };
+  completionEvents?: string[];
+}
+
 interface Manifest {
+  displayName: string;
+  description: string;
   activationEvents?: string[];
   engines: { vscode: string };
   devDependencies: Record<string, string>;
@@ -13,11 +23,34 @@ interface Manifest {
     views: Record<string, { id: string }[]>;
     viewsWelcome: { view: string; contents: string; when?: string }[];
     configuration: { properties: Record<string, { scope?: string }> };
+    walkthroughs: { id: string; title: string; description: string; steps: WalkthroughStep[] }[];
   };
   capabilities?: { untrustedWorkspaces?: { supported: boolean | string } };
 }
 
-const manifest = JSON.parse(readFileSync(path.join(__dirname, '../../../../package.json'), 'utf8')) as Manifest;
+const root = path.join(__dirname, '../../../..');
+const manifestText = readFileSync(path.join(root, 'package.json'), 'utf8');
+const nls = JSON.parse(readFileSync(path.join(root, 'package.nls.json'), 'utf8')) as Record<string, string>;
+const PLACEHOLDER = /^%([\w.-]+)%$/;
+
+/** What VS Code shows for a manifest string: "%key%" looked up in package.nls.json. */
+function localize(value: string): string {
+  const key = PLACEHOLDER.exec(value)?.[1];
+  if (key === undefined) return value;
+  const text = nls[key];
+  assert.ok(text !== undefined, `package.nls.json has no "${key}"`);
+  return text;
+}
+
+/** Every string of the manifest localized, as the editor reads it. */
+function localized(v: unknown): unknown {
+  if (typeof v === 'string') return localize(v);
+  if (Array.isArray(v)) return v.map(localized);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, localized(x)]));
+  return v;
+}
+
+const manifest = localized(JSON.parse(manifestText)) as Manifest;
 const contributed = manifest.contributes.commands.map((c) => c.command);
 
 describe('package.json manifest', () => {
@@ -43,6 +76,57 @@ describe('package.json manifest', () => {
     const known = new Set(contributed);
     for (const [menu, entries] of Object.entries(manifest.contributes.menus)) {
       for (const e of entries) assert.ok(known.has(e.command), `${menu}: ${e.command}`);
+    }
+  });
+
+  it('keeps user-facing text in package.nls.json: every placeholder resolves, every entry is used', () => {
+    const used = new Set([...manifestText.matchAll(/"%([\w.-]+)%"/g)].map((m) => m[1]!));
+    for (const key of used) assert.ok(nls[key] !== undefined, `package.nls.json has no "${key}"`);
+    assert.deepEqual(Object.keys(nls).filter((k) => !used.has(k)), [], 'unused package.nls.json entries');
+    const raw = JSON.parse(manifestText) as Manifest;
+    for (const c of raw.contributes.commands) {
+      assert.match(c.title, PLACEHOLDER, `${c.command} title`);
+      assert.match(c.category ?? '', PLACEHOLDER, `${c.command} category`);
+    }
+    for (const w of raw.contributes.viewsWelcome) assert.match(w.contents, PLACEHOLDER, `${w.view} welcome`);
+    assert.match(raw.displayName, PLACEHOLDER);
+    assert.match(raw.description, PLACEHOLDER);
+    assert.equal(manifest.displayName, 'API Workbench: LLM, Maps & Realtime');
+  });
+
+  it('offers Copy Last Request as cURL in the Language Models and Maps views and on their documents', () => {
+    for (const svc of ['llm', 'maps']) {
+      const id = `apiWorkbench.${svc}.copyAsCurl`;
+      assert.equal(manifest.contributes.commands.find((c) => c.command === id)?.title, 'Copy Last Request as cURL');
+      assert.ok(manifest.contributes.menus['view/title']!.some((m) => m.command === id && m.when === `view == apiWorkbench.${svc}`), `${id} in the view's menu`);
+      assert.ok(manifest.contributes.menus['editor/title']!.some((m) => m.command === id && /resourceScheme == api-workbench-/.test(m.when ?? '')), `${id} in the editor title`);
+    }
+  });
+
+  it('has a Get Started walkthrough whose steps have media, command links and completion events that exist', () => {
+    const [walkthrough] = manifest.contributes.walkthroughs;
+    assert.ok(walkthrough, 'no walkthrough');
+    assert.deepEqual(
+      walkthrough.steps.map((s) => s.id),
+      ['sandbox', 'connect', 'ask', 'route', 'watch', 'curl'],
+    );
+    const known = new Set(contributed);
+    for (const step of walkthrough.steps) {
+      assert.ok(step.title && step.description, step.id);
+      const media = step.media.markdown ?? step.media.image;
+      assert.ok(media && existsSync(path.join(root, media)), `${step.id}: media ${media} missing`);
+      if (step.media.markdown) {
+        const md = readFileSync(path.join(root, step.media.markdown), 'utf8');
+        for (const [, img] of md.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)) assert.ok(existsSync(path.join(root, path.dirname(step.media.markdown), img!)), `${step.id}: image ${img} missing`);
+      }
+      const links = [...step.description.matchAll(/\(command:([\w.]+)/g)].map((m) => m[1]!);
+      assert.ok(links.length > 0, `${step.id} has no command button`);
+      for (const id of links) assert.ok(known.has(id), `${step.id}: link to unknown command ${id}`);
+      assert.ok(step.completionEvents?.length, `${step.id} never completes`);
+      for (const e of step.completionEvents ?? []) {
+        const id = /^onCommand:(.+)$/.exec(e)?.[1];
+        assert.ok(id && known.has(id), `${step.id}: completion event ${e}`);
+      }
     }
   });
 
