@@ -1,0 +1,725 @@
+// The security pass, in the real editor. Trusted: every contributed command runs once (against the
+// sandbox, and against user connections holding keys the "user" typed), then nothing the extension
+// can reach — settings at every level, globalState and workspaceState, the text its output channels
+// wrote to disk, every open document, every message it showed — holds any key or app secret; a
+// coverage check fails when a contributed command was not exercised. Untrusted (restricted mode):
+// the main commands of each service send nothing to a counting server — no HTTP request, no
+// WebSocket upgrade — and the same scenario run trusted proves the server would have seen the keys.
+// The harness's file scan over the user-data dir, workspace and browser profile runs after this.
+import * as assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { HttpClient } from '../../../src/core/http';
+import type { ExtensionApi } from '../../../src/extension';
+import type { AskResult } from '../../../src/editor/llm/ask';
+import { ANSWER_SCHEME } from '../../../src/editor/llm/answerDocuments';
+import type { CommandOutcome } from '../../../src/editor/maps/commands';
+import type { MapRendered } from '../../../src/editor/maps/mapPanel';
+import type { Published } from '../../../src/editor/realtime/commands';
+import type { ReceiverInfo } from '../../../src/editor/realtime/webhooks';
+import type { ConnectionNode, TreeNode } from '../../../src/editor/tree';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/host';
+import type { SubscriptionSnapshot } from '../../../src/services/realtime/client';
+import { RealtimeRest } from '../../../src/services/realtime/rest';
+import { isTrustedRun, recordSecret, settle } from '../harness/suiteApi';
+
+const EXTENSION_ID = 'api-workbench.api-workbench';
+const SANDBOX = 'Local Sandbox';
+
+/**
+ * Contributed commands this test does not run, each with the reason it cannot run here. Keep it
+ * empty unless a command truly cannot be driven in a test (an entry must name a contributed command).
+ */
+const CANNOT_RUN: Record<string, string> = {};
+
+// --- secrets ---------------------------------------------------------------------------------------
+
+/** Every key and secret this file used, with a name for messages; each is also declared to the harness's file scan. */
+const secrets: { name: string; value: string }[] = [];
+function secret(value: string, name: string): string {
+  if (!secrets.some((s) => s.value === value)) secrets.push({ name, value });
+  recordSecret(value);
+  return value;
+}
+
+/** Which secrets occur in `text` (raw, URL- or JSON-escaped), by name: a failure message must not print the value. */
+function secretsIn(text: string): string[] {
+  return secrets.filter(({ value: v }) => text.includes(v) || text.includes(encodeURIComponent(v)) || text.includes(JSON.stringify(v).slice(1, -1))).map((s) => s.name);
+}
+
+function assertClean(where: string, text: string): void {
+  const found = secretsIn(text);
+  assert.deepEqual(found, [], `${where} contains ${found.join(', ')}`);
+}
+
+const stamp = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+const USER_LLM_KEY = secret(`sk-user-llm-${stamp}`, 'the typed LLM key');
+const USER_MAPS_KEY = secret(`AIzaUserMaps${stamp}`, 'the typed maps key');
+const USER_RT_SECRET = secret(`user-rt-secret-${stamp}`, 'the typed realtime app secret');
+const WRONG_LLM_KEY = secret(`sk-wrong-llm-${stamp}`, 'the wrong LLM key');
+const WRONG_MAPS_KEY = secret(`AIzaWrongMaps${stamp}`, 'the wrong maps key');
+const WRONG_RT_SECRET = secret(`wrong-rt-secret-${stamp}`, 'the wrong realtime app secret');
+const COUNTED_LLM_KEY = secret(`sk-counted-llm-${stamp}`, 'the counted LLM key');
+const COUNTED_MAPS_KEY = secret(`AIzaCountedMaps${stamp}`, 'the counted maps key');
+const COUNTED_RT_SECRET = secret(`counted-rt-secret-${stamp}`, 'the counted realtime app secret');
+
+/** The sandbox's three keys (new ones each time it starts). */
+function sandboxSecrets(info: { llm: { apiKey: string }; maps: { apiKey: string }; realtime: { secret: string } }, which: string): void {
+  secret(info.llm.apiKey, `the ${which} sandbox LLM key`);
+  secret(info.maps.apiKey, `the ${which} sandbox maps key`);
+  secret(info.realtime.secret, `the ${which} sandbox realtime app secret`);
+}
+
+// --- dialogs ---------------------------------------------------------------------------------------
+
+type DialogName = 'showInputBox' | 'showQuickPick' | 'showInformationMessage' | 'showWarningMessage' | 'showErrorMessage';
+const DIALOGS: DialogName[] = ['showInputBox', 'showQuickPick', 'showInformationMessage', 'showWarningMessage', 'showErrorMessage'];
+/** A value to return, or a function of the dialog's arguments that returns it. */
+type Answer = unknown;
+
+/**
+ * Replaces the window's prompts and messages for the whole suite: each call is recorded (so its
+ * text can be searched for secrets) and answered from a queue of answers, or dismissed.
+ */
+class Dialogs {
+  readonly shown: { name: DialogName; args: unknown[] }[] = [];
+  private readonly queues = new Map<DialogName, Answer[]>();
+  private readonly originals = new Map<DialogName, unknown>();
+
+  install(): void {
+    const w = vscode.window as unknown as Record<string, unknown>;
+    for (const name of DIALOGS) {
+      this.originals.set(name, w[name]);
+      w[name] = async (...args: unknown[]) => {
+        const resolved = await Promise.all(args.map((a) => (a && typeof (a as PromiseLike<unknown>).then === 'function' ? a : Promise.resolve(a))));
+        this.shown.push({ name, args: resolved });
+        const next = this.queues.get(name)?.shift();
+        return typeof next === 'function' ? (next as (...a: unknown[]) => unknown)(...resolved) : next;
+      };
+    }
+  }
+
+  restore(): void {
+    const w = vscode.window as unknown as Record<string, unknown>;
+    for (const [name, fn] of this.originals) w[name] = fn;
+  }
+
+  answer(name: DialogName, ...answers: Answer[]): void {
+    this.queues.set(name, [...(this.queues.get(name) ?? []), ...answers]);
+  }
+
+  /** Every queued answer was asked for: the command prompted exactly as expected. */
+  assertDrained(what: string): void {
+    for (const [name, q] of this.queues) assert.equal(q.length, 0, `${what}: ${q.length} ${name} answer(s) never asked for`);
+    this.queues.clear();
+  }
+
+  errorsSince(mark: number): string[] {
+    return this.shown.slice(mark).filter((d) => d.name === 'showErrorMessage').map((d) => String(d.args[0]));
+  }
+}
+
+const pick = (label: string) => (items: unknown) => (items as { label: string }[]).find((i) => i.label === label);
+
+// --- helpers -----------------------------------------------------------------------------------------
+
+async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 15_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await settle(50);
+  }
+}
+
+const userConfig = () => vscode.workspace.getConfiguration('apiWorkbench');
+
+/** Runs commands and remembers which ran, for the coverage check. */
+class Commands {
+  readonly exercised = new Set<string>();
+
+  run<T = unknown>(id: string, ...args: unknown[]): Thenable<T> {
+    this.exercised.add(id);
+    return vscode.commands.executeCommand<T>(id, ...args);
+  }
+}
+
+function contributedCommands(): string[] {
+  const manifest = vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as { contributes?: { commands?: { command: string }[] } } | undefined;
+  return (manifest?.contributes?.commands ?? []).map((c) => c.command);
+}
+
+function settingKeys(): string[] {
+  const manifest = vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as { contributes?: { configuration?: unknown } } | undefined;
+  const conf = manifest?.contributes?.configuration;
+  const sections = (Array.isArray(conf) ? conf : [conf]) as { properties?: Record<string, unknown> }[];
+  return sections.flatMap((s) => Object.keys(s?.properties ?? {})).filter((k) => k.startsWith('apiWorkbench.'));
+}
+
+/** Every apiWorkbench.* setting, inspected at every level (default, global, workspace, folder, languages). */
+function assertSettingsClean(when: string): void {
+  const keys = settingKeys();
+  assert.ok(keys.length >= 8, `settings found: ${keys.join(', ')}`);
+  for (const key of keys) {
+    const inspected = vscode.workspace.getConfiguration().inspect(key);
+    assert.ok(inspected, key);
+    assertClean(`${when}: setting ${key}`, JSON.stringify(inspected));
+  }
+}
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
+}
+
+/** A local server that answers every request with `{}` and counts requests and WebSocket upgrades. */
+interface CountingServer {
+  origin: string;
+  port: number;
+  requests: { method: string; url: string; headers: http.IncomingHttpHeaders }[];
+  upgrades: number;
+  close(): Promise<void>;
+}
+
+async function countingServer(): Promise<CountingServer> {
+  const state = { requests: [] as CountingServer['requests'], upgrades: 0 };
+  const server = http.createServer((req, res) => {
+    state.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  });
+  server.on('upgrade', (_req, socket) => {
+    state.upgrades++;
+    socket.destroy();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    get requests() {
+      return state.requests;
+    },
+    get upgrades() {
+      return state.upgrades;
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+const COUNTED = { llm: 'Counted LLM', maps: 'Counted Maps', realtime: 'Counted Realtime' } as const;
+const COUNTED_APP = { appId: '4242', key: 'counted-app-key' };
+
+/** User connections of all three services pointing at the counting server, each with a stored key, made active. */
+async function configureCounted(api: ExtensionApi, server: CountingServer): Promise<void> {
+  const g = vscode.ConfigurationTarget.Global;
+  await userConfig().update('llm.connections', [{ name: COUNTED.llm, baseUrl: `${server.origin}/v1` }], g);
+  await userConfig().update('maps.connections', [{ name: COUNTED.maps, baseUrl: server.origin }], g);
+  await userConfig().update('realtime.connections', [{ name: COUNTED.realtime, host: '127.0.0.1', port: server.port, useTLS: false, ...COUNTED_APP }], g);
+  const keys = { llm: COUNTED_LLM_KEY, maps: COUNTED_MAPS_KEY, realtime: COUNTED_RT_SECRET };
+  for (const service of ['llm', 'maps', 'realtime'] as const) {
+    const conn = await waitFor(`${COUNTED[service]} connection`, () => api.services.connections.get(service, COUNTED[service]));
+    await api.services.secrets.set(conn, keys[service], [server.origin]);
+    await api.services.connections.setActive(service, conn.name);
+  }
+}
+
+async function removeCounted(api: ExtensionApi): Promise<void> {
+  for (const service of ['llm', 'maps', 'realtime'] as const) {
+    const conn = api.services.connections.get(service, COUNTED[service]);
+    if (conn) await api.services.secrets.clear(conn);
+    await userConfig().update(`${service}.connections`, undefined, vscode.ConfigurationTarget.Global);
+  }
+}
+
+/**
+ * The main commands of each service against the counted connections: Ask…, Search Places…,
+ * Geocode…, Publish Event… (REST signed with the app secret), Connect WebSocket. Run trusted it
+ * reaches the server with every key; run untrusted it must not reach it at all.
+ */
+async function runCountedScenario(cmd: Commands): Promise<void> {
+  await cmd.run<AskResult>('apiWorkbench.llm.ask', { prompt: 'Counted question', model: 'counted-model', connection: COUNTED.llm });
+  await cmd.run<CommandOutcome>('apiWorkbench.maps.searchPlaces', { query: 'Lyon' });
+  await cmd.run<CommandOutcome>('apiWorkbench.maps.geocode', { address: 'Lyon, France' });
+  await cmd.run('apiWorkbench.realtime.publish', { channel: 'counted-channel', event: 'counted-event', data: '{"counted":true}', connection: COUNTED.realtime });
+  await cmd.run('apiWorkbench.realtime.connect', COUNTED.realtime);
+}
+
+// --- the trusted pass ------------------------------------------------------------------------------
+
+describe('security: every command, then no secret in settings, state, logs, documents or messages', function () {
+  this.timeout(120_000);
+  let api: ExtensionApi;
+  let user: Sandbox;
+  const cmd = new Commands();
+  const dialogs = new Dialogs();
+  const scratch: vscode.TextDocument[] = [];
+  let savedLog = '';
+
+  before(async function () {
+    if (!isTrustedRun()) this.skip();
+    const exported = await vscode.extensions.getExtension<ExtensionApi | undefined>(EXTENSION_ID)!.activate();
+    assert.ok(exported, 'activation failed');
+    api = exported;
+    dialogs.install();
+    await cmd.run('apiWorkbench.sandbox.start');
+    const info = api.services.sandbox.info;
+    assert.ok(info, 'the sandbox did not start');
+    sandboxSecrets(info, 'first');
+    // The "user's own" services: a second sandbox in this process with the keys the user types below.
+    user = await startSandbox({ port: 0, llmKey: USER_LLM_KEY, mapsKey: USER_MAPS_KEY, llm: { tokenRate: 0 }, realtime: { secret: USER_RT_SECRET, demo: false } });
+  });
+
+  after(async () => {
+    dialogs.restore();
+    delete process.env.API_WORKBENCH_SECURITY_KEY;
+    for (const doc of scratch) {
+      if (doc.isClosed) continue;
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await user?.close();
+  });
+
+  /** Set API Key… / Set App Secret… with `value` typed into the password box. */
+  async function setKey(service: 'llm' | 'maps' | 'realtime', name: string, value: string): Promise<void> {
+    dialogs.answer('showInputBox', (opts: unknown) => {
+      assert.equal((opts as vscode.InputBoxOptions).password, true, 'keys are typed into a password box');
+      return value;
+    });
+    await cmd.run(`apiWorkbench.${service}.setKey`, name);
+    dialogs.assertDrained(`${service}.setKey`);
+    const conn = api.services.connections.get(service, name);
+    assert.ok(conn);
+    assert.equal((await api.services.secrets.get(conn))?.value, value);
+    assertSettingsClean(`after ${service}.setKey`);
+  }
+
+  /** Import Key from Environment Variable… from a variable holding `value`. */
+  async function importKey(service: 'llm' | 'maps' | 'realtime', name: string, value: string): Promise<void> {
+    process.env.API_WORKBENCH_SECURITY_KEY = value;
+    dialogs.answer('showInputBox', 'API_WORKBENCH_SECURITY_KEY');
+    try {
+      await cmd.run(`apiWorkbench.${service}.importKeyFromEnv`, name);
+    } finally {
+      delete process.env.API_WORKBENCH_SECURITY_KEY;
+    }
+    dialogs.assertDrained(`${service}.importKeyFromEnv`);
+    assert.equal((await api.services.secrets.get(api.services.connections.get(service, name)!))?.value, value);
+    assertSettingsClean(`after ${service}.importKeyFromEnv`);
+  }
+
+  /** Switch Active Connection… picking `name`. */
+  async function select(service: 'llm' | 'maps' | 'realtime', name: string): Promise<void> {
+    dialogs.answer('showQuickPick', pick(name));
+    await cmd.run(`apiWorkbench.${service}.selectConnection`);
+    dialogs.assertDrained(`${service}.selectConnection`);
+    assert.equal(api.services.connections.active(service)?.name, name);
+  }
+
+  /** Clear Stored Key, then Remove Connection… (both confirmed). */
+  async function clearAndRemove(service: 'llm' | 'maps' | 'realtime', name: string): Promise<void> {
+    dialogs.answer('showWarningMessage', 'Remove');
+    await cmd.run(`apiWorkbench.${service}.clearKey`, name);
+    assert.equal(await api.services.secrets.get({ service, name }), undefined, 'the key is gone');
+    dialogs.answer('showWarningMessage', 'Remove');
+    await cmd.run(`apiWorkbench.${service}.removeConnection`, name);
+    dialogs.assertDrained(`${service} clear/remove`);
+    await waitFor(`${name} removed`, () => api.services.connections.get(service, name) === undefined);
+  }
+
+  /** Copy as cURL: the command line on the clipboard reads the key from a variable and holds no secret. */
+  async function copyAsCurl(service: 'llm' | 'maps', envVar: RegExp): Promise<string> {
+    await vscode.env.clipboard.writeText('');
+    await cmd.run(`apiWorkbench.${service}.copyAsCurl`);
+    const text = await vscode.env.clipboard.readText();
+    assert.match(text, /^curl /, `${service}: a curl command was copied`);
+    assert.match(text, envVar, `${service}: the key is a variable reference`);
+    assertClean(`${service} Copy as cURL`, text);
+    return text;
+  }
+
+  function assertUnauthorized(what: string, errors: string[]): void {
+    assert.equal(errors.length, 1, `${what}: one error message (${JSON.stringify(errors)})`);
+    assert.match(errors[0], /401/, `${what}: the message says 401`);
+    assertClean(`${what}: the error message`, errors[0]);
+  }
+
+  it('language models: connect with a typed key, ask, a wrong key (401), import, switch, selection, model actions, clear, remove', async () => {
+    const name = 'User LLM';
+    dialogs.answer('showQuickPick', pick('Other OpenAI-compatible server'));
+    dialogs.answer('showInputBox', user.info.llm.baseUrl, name, USER_LLM_KEY);
+    await cmd.run('apiWorkbench.llm.addConnection');
+    dialogs.assertDrained('llm.addConnection');
+    assertSettingsClean('with the llm user connection');
+    assert.equal(api.services.connections.active('llm')?.name, name);
+    assert.equal((await api.services.secrets.get({ service: 'llm', name }))?.value, USER_LLM_KEY);
+    await cmd.run('apiWorkbench.llm.refresh');
+
+    const ok = await cmd.run<AskResult>('apiWorkbench.llm.ask', { prompt: 'Is my key safe?', model: 'sandbox-chat', connection: name });
+    assert.equal(ok?.outcome, 'done', ok?.error);
+    await copyAsCurl('llm', /\$OPENAI_API_KEY/);
+
+    await setKey('llm', name, WRONG_LLM_KEY);
+    const mark = dialogs.shown.length;
+    const failed = await cmd.run<AskResult>('apiWorkbench.llm.ask', { prompt: 'And with a wrong key?', model: 'sandbox-chat', connection: name });
+    assert.equal(failed?.outcome, 'failed');
+    assertUnauthorized('LLM ask with a wrong key', dialogs.errorsSince(mark));
+    assertClean('the failed answer document', failed.document.getText());
+    await importKey('llm', name, USER_LLM_KEY);
+
+    await select('llm', SANDBOX);
+    const doc = await vscode.workspace.openTextDocument({ language: 'typescript', content: 'const secret = process.env.TOKEN;\nexport default secret;\n' });
+    scratch.push(doc);
+    const editor = await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+    editor.selection = new vscode.Selection(0, 0, 1, 22);
+    const about = await cmd.run<AskResult>('apiWorkbench.llm.askAboutSelection', { question: 'Where does this come from?', model: 'sandbox-chat' });
+    assert.equal(about?.outcome, 'done', about?.error);
+    await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+    const explained = await cmd.run<AskResult>('apiWorkbench.llm.explainSelection', { model: 'sandbox-chat' });
+    assert.equal(explained?.outcome, 'done', explained?.error);
+
+    // Tree actions on a model node of the sandbox connection.
+    const roots = (await api.views.llm.provider.getChildren()) as TreeNode[];
+    const conn = roots.find((r) => (r as ConnectionNode).conn?.name === SANDBOX) as ConnectionNode;
+    assert.ok(conn, 'no Local Sandbox node');
+    const models = await waitFor('sandbox models', async () => {
+      const kids = await conn.children();
+      const labels = await Promise.all(kids.map(async (k) => String((await k.toTreeItem()).label)));
+      const i = labels.indexOf('sandbox-chat-mini');
+      return i >= 0 ? kids[i] : undefined;
+    });
+    const asked = await cmd.run<AskResult>('apiWorkbench.llm.askModel', models, { prompt: 'Hello, mini.' });
+    assert.equal(asked?.outcome, 'done', asked?.error);
+    await cmd.run('apiWorkbench.llm.setDefaultModel', models);
+    await cmd.run('apiWorkbench.llm.copyModelId', models);
+    assert.equal(await vscode.env.clipboard.readText(), 'sandbox-chat-mini');
+
+    await clearAndRemove('llm', name);
+  });
+
+  it('maps: connect with a typed key, search, a wrong key (401), import, switch, every query, map, results, clear, remove', async () => {
+    const name = 'User Maps';
+    dialogs.answer('showQuickPick', pick('Other Google-compatible server'));
+    dialogs.answer('showInputBox', user.info.maps.baseUrl, name, USER_MAPS_KEY);
+    await cmd.run('apiWorkbench.maps.addConnection');
+    dialogs.assertDrained('maps.addConnection');
+    assertSettingsClean('with the maps user connection');
+    assert.equal(api.services.connections.active('maps')?.name, name);
+    await cmd.run('apiWorkbench.maps.refresh');
+
+    const found = await cmd.run<CommandOutcome>('apiWorkbench.maps.searchPlaces', { query: 'Lyon' });
+    assert.ok(found && found.results.length > 0, 'the user connection answered');
+
+    await setKey('maps', name, WRONG_MAPS_KEY);
+    const mark = dialogs.shown.length;
+    assert.equal(await cmd.run('apiWorkbench.maps.searchPlaces', { query: 'Paris' }), undefined);
+    assertUnauthorized('maps search with a wrong key', dialogs.errorsSince(mark));
+    await importKey('maps', name, USER_MAPS_KEY);
+
+    // A key placed in the query string (?key=…) is in every URL: the riskiest placement for logs and copies.
+    const queryName = 'User Maps (query key)';
+    const listed = userConfig().inspect<unknown[]>('maps.connections')?.globalValue ?? [];
+    await userConfig().update('maps.connections', [...listed, { name: queryName, baseUrl: user.info.maps.baseUrl, auth: { placement: 'query', name: 'key' } }], vscode.ConfigurationTarget.Global);
+    await waitFor(queryName, () => api.services.connections.get('maps', queryName));
+    await setKey('maps', queryName, USER_MAPS_KEY);
+    await select('maps', queryName);
+    const viaQuery = await cmd.run<CommandOutcome>('apiWorkbench.maps.searchPlaces', { query: 'Paris' });
+    assert.ok(viaQuery && viaQuery.results.length > 0, 'the query-key connection answered');
+    await copyAsCurl('maps', /[?&]key=\$GOOGLE_MAPS_API_KEY/);
+    await clearAndRemove('maps', queryName);
+
+    await select('maps', SANDBOX);
+    const nearby = await cmd.run<CommandOutcome>('apiWorkbench.maps.searchNearby', { center: '48.8566, 2.3522', radius: 5000 });
+    assert.ok(nearby && nearby.results.length > 0);
+    const route = await cmd.run<CommandOutcome>('apiWorkbench.maps.computeRoute', { origin: 'Lyon, France', destination: 'Paris, France', travelMode: 'DRIVE' });
+    assert.equal(route?.results.length, 1);
+    const valid = await cmd.run<CommandOutcome>('apiWorkbench.maps.validateAddress', { address: '1600 Amphitheatre Pkwy, Mountain View, CA 94043', regionCode: 'US' });
+    assert.equal(valid?.results.length, 1);
+    const geo = await cmd.run<CommandOutcome>('apiWorkbench.maps.geocode', { address: 'Springfield, IL' });
+    assert.ok(geo && geo.results.length > 0);
+    const doc = await vscode.workspace.openTextDocument({ content: 'Eiffel Tower: 48.8584, 2.2945\n' });
+    scratch.push(doc);
+    const editor = await vscode.window.showTextDocument(doc);
+    editor.selection = new vscode.Selection(0, 14, 0, 29);
+    const rev = await cmd.run<CommandOutcome>('apiWorkbench.maps.reverseGeocode');
+    assert.ok(rev && rev.results.length > 0, 'reverse geocoded the selection');
+    const opened = await cmd.run<MapRendered>('apiWorkbench.maps.openMap');
+    assert.ok(opened && opened.markers > 0);
+    const shown = await cmd.run<MapRendered>('apiWorkbench.maps.showResult', route.results[0].id);
+    assert.equal(shown?.lines, 1);
+    await cmd.run('apiWorkbench.maps.clearResults');
+
+    await clearAndRemove('maps', name);
+  });
+
+  it('realtime: connect with a typed secret, private channel, publish, client event, a wrong secret (401), webhooks, save log, clear, remove', async () => {
+    const name = 'User Realtime';
+    const rt = user.info.realtime;
+    dialogs.answer('showQuickPick', pick('Self-hosted protocol-7 server'));
+    dialogs.answer('showInputBox', rt.host, String(rt.port), 'no', rt.appId, rt.key, name, USER_RT_SECRET);
+    await cmd.run('apiWorkbench.realtime.addConnection');
+    dialogs.assertDrained('realtime.addConnection');
+    assertSettingsClean('with the realtime user connection');
+    assert.equal(api.services.connections.active('realtime')?.name, name);
+    await cmd.run('apiWorkbench.realtime.refresh');
+
+    const channel = 'private-security';
+    await cmd.run('apiWorkbench.realtime.connect', name);
+    const sub = await cmd.run<SubscriptionSnapshot>('apiWorkbench.realtime.subscribe', { channel, connection: name });
+    assert.equal(sub?.state, 'subscribed', 'the private channel was signed with the typed secret');
+    const published = await cmd.run<Published>('apiWorkbench.realtime.publish', { channel, event: 'security-event', data: '{"n":1}', connection: name });
+    assert.equal(published?.event, 'security-event');
+    // Publish Here takes its data from a selection or a JSON editor when there is one: give it neither.
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: '' }));
+    // Tree-node commands get a channel node: its shape is what they read.
+    const node = { name: channel, row: { name: channel, occupied: true }, conn: { name } };
+    dialogs.answer('showInputBox', 'security-here', '{"here":true}');
+    const here = await cmd.run<Published>('apiWorkbench.realtime.publishHere', node);
+    dialogs.assertDrained('realtime.publishHere');
+    assert.equal(here?.channel, channel);
+    assert.deepEqual(await cmd.run('apiWorkbench.realtime.sendClientEvent', { channel, event: 'client-security', data: '{"typing":true}', connection: name }), { connection: name, channel, event: 'client-security' });
+    assert.equal(await cmd.run('apiWorkbench.realtime.copyChannelName', node), channel);
+
+    await setKey('realtime', name, WRONG_RT_SECRET);
+    const mark = dialogs.shown.length;
+    assert.equal(await cmd.run('apiWorkbench.realtime.publish', { channel, event: 'wrong-secret', data: '{}', connection: name }), undefined);
+    assertUnauthorized('realtime publish with a wrong secret', dialogs.errorsSince(mark));
+    await importKey('realtime', name, USER_RT_SECRET);
+    assert.equal(await cmd.run('apiWorkbench.realtime.unsubscribe', { channel, connection: name }), channel);
+    await cmd.run('apiWorkbench.realtime.disconnect', name);
+
+    // The sandbox: presence (signed with its secret), webhooks signed with it, the log saved.
+    await select('realtime', SANDBOX);
+    await cmd.run('apiWorkbench.realtime.connect');
+    const presence = await cmd.run<SubscriptionSnapshot>('apiWorkbench.realtime.subscribe', 'presence-demo');
+    assert.equal(presence?.state, 'subscribed');
+    const receiver = await cmd.run<ReceiverInfo>('apiWorkbench.realtime.startWebhookReceiver');
+    assert.ok(receiver?.registered, 'the sandbox sends its webhooks to the receiver');
+    await cmd.run('apiWorkbench.realtime.subscribe', 'security-hooked');
+    const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'security-realtime.log');
+    savedLog = await waitFor('the webhook in the realtime log', async () => {
+      assert.equal(await cmd.run('apiWorkbench.realtime.saveLog', file), file);
+      const text = readFileSync(file, 'utf8');
+      return text.includes('webhook channel_occupied  security-hooked') ? text : undefined;
+    });
+    await cmd.run('apiWorkbench.realtime.stopWebhookReceiver');
+    await cmd.run('apiWorkbench.realtime.disconnect');
+    await cmd.run('apiWorkbench.realtime.showLog');
+    assert.match(savedLog, /private-security {2}security-event {2}\{"n":1\}/, 'the saved log holds the traffic');
+    const saved = await vscode.workspace.openTextDocument(file);
+    scratch.push(saved);
+    await vscode.window.showTextDocument(saved, { preview: false, preserveFocus: true });
+
+    await clearAndRemove('realtime', name);
+  });
+
+  it('positive control: run trusted, the counted scenario reaches the counting server with every key', async () => {
+    const server = await countingServer();
+    try {
+      await configureCounted(api, server);
+      await runCountedScenario(cmd);
+      await waitFor('the WebSocket upgrade', () => server.upgrades > 0);
+      await cmd.run('apiWorkbench.realtime.disconnect', COUNTED.realtime);
+      const auth = server.requests.map((r) => `${r.headers.authorization ?? ''} ${r.headers['x-goog-api-key'] ?? ''}`);
+      assert.ok(auth.some((a) => a.includes(`Bearer ${COUNTED_LLM_KEY}`)), 'the LLM request carried its key');
+      assert.ok(auth.some((a) => a.includes(COUNTED_MAPS_KEY)), 'the maps requests carried their key');
+      const publish = server.requests.find((r) => r.url.startsWith(`/apps/${COUNTED_APP.appId}/events?`));
+      assert.ok(publish && /[?&]auth_signature=[0-9a-f]{64}/.test(publish.url), 'the publish was signed with the secret');
+      assert.ok(server.upgrades > 0, 'the WebSocket connected');
+    } finally {
+      await removeCounted(api);
+      await server.close();
+    }
+  });
+
+  it('sandbox and log commands: show the log, stop the sandbox (its keys leave SecretStorage), start it again', async () => {
+    await cmd.run('apiWorkbench.showLog');
+    const before = api.services.sandbox.info!;
+    await cmd.run('apiWorkbench.sandbox.stop');
+    assert.equal(api.services.sandbox.running, false);
+    assert.equal(await api.services.secrets.get({ service: 'llm', name: SANDBOX }), undefined, 'stopping removes the sandbox keys');
+    await cmd.run('apiWorkbench.sandbox.start');
+    const info = api.services.sandbox.info;
+    assert.ok(info && info.llm.apiKey !== before.llm.apiKey, 'a new sandbox with new keys');
+    sandboxSecrets(info, 'restarted');
+  });
+
+  it('no secret in any apiWorkbench setting at any level', () => {
+    // Also checked while each user connection existed (after its key was typed): see the service tests.
+    assertSettingsClean('at the end');
+  });
+
+  it('no secret in globalState or workspaceState', () => {
+    const { globalState, workspaceState } = api.services.context;
+    assert.ok(globalState.keys().length > 0, 'the extension keeps state (results, models, presence id)');
+    for (const [label, memento] of [['globalState', globalState], ['workspaceState', workspaceState]] as const) {
+      for (const key of memento.keys()) {
+        assertClean(`${label} key ${key}`, key);
+        assertClean(`${label} ${key}`, JSON.stringify(memento.get(key)) ?? '');
+      }
+    }
+  });
+
+  it('no secret in the text the output channels wrote (diagnostics log and realtime log files)', async () => {
+    const logDir = api.services.context.logUri.fsPath;
+    const exthostDir = path.dirname(logDir);
+    // The channels write through buffered loggers: a marker shows when the diagnostics file has caught up.
+    const marker = `security-scan-marker-${stamp}`;
+    api.services.log.info(marker);
+    await cmd.run('apiWorkbench.showLog');
+    const diagnostics = path.join(logDir, 'API Workbench.log');
+    await waitFor(`${diagnostics} to hold the marker`, () => existsSync(diagnostics) && readFileSync(diagnostics, 'utf8').includes(marker));
+    const realtime = await waitFor('the realtime output channel file', () =>
+      filesUnder(exthostDir).find((f) => /output_logging_[^/\\]+[/\\]\d+-API Workbench Realtime\.log$/.test(f) && readFileSync(f, 'utf8').includes('security-hooked')),
+    );
+    const diagText = readFileSync(diagnostics, 'utf8');
+    assert.match(diagText, /POST http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions → 401/, 'the diagnostics log has the failed requests');
+    assert.match(readFileSync(realtime, 'utf8'), /private-security {2}security-event/, 'the realtime file has the traffic');
+    // Every file under the extension host's log folder: both channels, other channels, exthost.log.
+    const files = filesUnder(exthostDir);
+    for (const f of files) assertClean(path.relative(exthostDir, f), readFileSync(f, 'utf8'));
+  });
+
+  it('no secret in any open document (answers, JSON responses, the saved realtime log) or shown message', () => {
+    const docs = vscode.workspace.textDocuments;
+    assert.ok(docs.some((d) => d.uri.scheme === ANSWER_SCHEME), 'answer documents are open');
+    assert.ok(docs.some((d) => d.languageId === 'json'), 'JSON responses are open');
+    assert.ok(docs.some((d) => d.uri.fsPath.endsWith('security-realtime.log')), 'the saved realtime log is open');
+    for (const d of docs) assertClean(`document ${d.uri.toString()}`, d.getText());
+    assertClean('the saved realtime log', savedLog);
+    assert.ok(dialogs.shown.length > 20, 'messages and prompts were shown');
+    for (const d of dialogs.shown) {
+      // A key's own password box returns the key; what the extension showed is the arguments.
+      assertClean(`${d.name} ${JSON.stringify(d.args[0]).slice(0, 80)}`, JSON.stringify(d.args));
+    }
+  });
+
+  it('no secret in what the views show (labels, descriptions, tooltips) or on the clipboard', async () => {
+    let seen = 0;
+    const walk = async (nodes: readonly TreeNode[], depth: number, view: string): Promise<void> => {
+      for (const node of nodes.slice(0, 200)) {
+        const item = await node.toTreeItem();
+        const tooltip = typeof item.tooltip === 'string' ? item.tooltip : (item.tooltip?.value ?? '');
+        const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+        seen++;
+        assertClean(`${view} tree item ${node.id}`, JSON.stringify([label, item.description, tooltip, item.contextValue, item.command?.title]));
+        if (depth < 3 && node.children) {
+          // A connection answers "Loading…" first: wait (bounded) for its real children.
+          const kids = await waitFor(`children of ${node.id}`, async () => {
+            const k = (await node.children?.()) ?? [];
+            return k.some((c) => c.id.endsWith('/loading')) ? undefined : k;
+          });
+          await walk(kids, depth + 1, view);
+        }
+      }
+    };
+    for (const service of ['llm', 'maps', 'realtime'] as const) {
+      await walk(((await api.views[service].provider.getChildren()) ?? []) as TreeNode[], 0, service);
+    }
+    assert.ok(seen > 10, `tree items checked: ${seen}`);
+    assertClean('the clipboard', await vscode.env.clipboard.readText());
+  });
+
+  it('exercised every contributed command (coverage)', () => {
+    const contributed = contributedCommands();
+    assert.ok(contributed.length >= 50, `contributed commands: ${contributed.length}`);
+    const stale = Object.keys(CANNOT_RUN).filter((c) => !contributed.includes(c));
+    assert.deepEqual(stale, [], 'CANNOT_RUN names commands that are not contributed');
+    const missing = contributed.filter((c) => !cmd.exercised.has(c) && !(c in CANNOT_RUN));
+    assert.deepEqual(missing, [], 'contributed commands this test did not run: add them to the test (or to CANNOT_RUN with the reason)');
+  });
+});
+
+// --- the untrusted pass ----------------------------------------------------------------------------
+
+describe('security: restricted mode (untrusted workspace) — no request with a stored key, no WebSocket', function () {
+  this.timeout(60_000);
+  let api: ExtensionApi;
+  const cmd = new Commands();
+  const dialogs = new Dialogs();
+
+  before(async function () {
+    if (isTrustedRun()) this.skip();
+    const exported = await vscode.extensions.getExtension<ExtensionApi | undefined>(EXTENSION_ID)!.activate();
+    assert.ok(exported, 'activation failed');
+    api = exported;
+    assert.equal(vscode.workspace.isTrusted, false);
+    dialogs.install();
+  });
+
+  after(async () => {
+    dialogs.restore();
+    if (api) await removeCounted(api);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  function assertRestricted(what: string, errors: string[]): void {
+    assert.ok(errors.length > 0, `${what}: the user is told why`);
+    for (const e of errors) {
+      assert.match(e, /Restricted mode/, `${what}: ${e}`);
+      assertClean(`${what}: the error message`, e);
+    }
+  }
+
+  it('Ask…, Search Places…, Geocode…, Publish Event… and Connect WebSocket reach the counting server not once', async () => {
+    const server = await countingServer();
+    try {
+      await configureCounted(api, server);
+      const mark = dialogs.shown.length;
+      await runCountedScenario(cmd);
+      // Subscribing opens the socket and would sign a private channel with the secret.
+      await cmd.run('apiWorkbench.realtime.subscribe', { channel: 'private-counted', connection: COUNTED.realtime });
+      await cmd.run('apiWorkbench.realtime.startWebhookReceiver');
+      await cmd.run('apiWorkbench.realtime.stopWebhookReceiver');
+      // Anything queued (reconnect timers, retries) has had its chance to go out.
+      await settle(1_000);
+      assert.deepEqual(server.requests.map((r) => `${r.method} ${r.url}`), [], 'no HTTP request');
+      assert.equal(server.upgrades, 0, 'no WebSocket upgrade');
+      const errors = dialogs.errorsSince(mark);
+      assertRestricted('the counted scenario', errors);
+      assert.ok(errors.length >= 5, `one error per blocked command: ${JSON.stringify(errors)}`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('against the sandbox too: every main command is refused, and no channel was joined there', async () => {
+    await cmd.run('apiWorkbench.sandbox.start');
+    const info = api.services.sandbox.info;
+    assert.ok(info, 'the sandbox starts (it needs no trust: it runs on this machine)');
+    sandboxSecrets(info, 'untrusted');
+    await removeCounted(api);
+    for (const s of ['llm', 'maps', 'realtime'] as const) assert.equal(api.services.connections.active(s)?.name, SANDBOX);
+    const mark = dialogs.shown.length;
+    const asked = await cmd.run<AskResult>('apiWorkbench.llm.ask', { prompt: 'Anyone there?', model: 'sandbox-chat' });
+    assert.equal(asked?.outcome, 'failed');
+    assert.match(asked.error ?? '', /Restricted mode/);
+    assert.equal(await cmd.run('apiWorkbench.maps.searchPlaces', { query: 'Lyon' }), undefined);
+    assert.equal(await cmd.run('apiWorkbench.realtime.connect'), undefined);
+    assert.equal(await cmd.run('apiWorkbench.realtime.subscribe', 'presence-restricted-probe'), undefined);
+    assert.equal(await cmd.run('apiWorkbench.realtime.publish', { channel: 'restricted-probe', event: 'e', data: '{}' }), undefined);
+    await settle(500);
+    assertRestricted('the sandbox commands', dialogs.errorsSince(mark));
+    // Ask the sandbox itself (from the test, with the secret it printed): nobody joined the channel.
+    const rest = new RealtimeRest({
+      http: new HttpClient({ service: 'probe', baseUrl: `http://${info.realtime.host}:${info.realtime.port}`, auth: { placement: 'none' } }),
+      appId: info.realtime.appId,
+      key: info.realtime.key,
+      secret: async () => info.realtime.secret,
+    });
+    const channels = await rest.channels({ prefix: 'presence-' });
+    assert.ok(!('presence-restricted-probe' in channels), 'the sandbox saw no subscription');
+  });
+});
