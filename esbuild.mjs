@@ -38,6 +38,8 @@ const common = {
   sourcemap: production ? false : 'linked',
   logLevel: 'warning',
   legalComments: 'none',
+  // Prefer packages' ESM builds so unused exports are tree-shaken (e.g. the polyline encoder).
+  mainFields: ['module', 'main'],
 };
 
 /** @type {esbuild.BuildOptions[]} */

@@ -1,0 +1,204 @@
+// `npm test`: type-check, build, the unit suite (plain mocha), then the in-editor suite inside a
+// real VS Code (code-server + Chromium), trusted and untrusted. The last line printed is always
+// `N passed, N failed` (tests of every suite; a failed type-check or build counts as a failure).
+//   node scripts/test.mjs [--skip-editor] [--skip-typecheck]
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
+const args = new Set(process.argv.slice(2));
+for (const a of args) {
+  if (!['--skip-editor', '--skip-typecheck'].includes(a)) {
+    console.error(`unknown option ${a}\nusage: node scripts/test.mjs [--skip-editor] [--skip-typecheck]`);
+    process.exit(2);
+  }
+}
+
+/** Editor runs: the whole suite in a trusted workspace, then the restricted-mode tests untrusted. */
+const EDITOR_RUNS = [
+  { label: 'editor', args: ['--timeout', '360'] },
+  { label: 'untrusted', args: ['--untrusted', '--grep', 'restricted mode', '--timeout', '180'] },
+];
+const UNIT_TIMEOUT_MS = 5 * 60_000;
+const CODE_SERVER = path.join(root, '.vscode-test', 'code-server-4.100.3', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+
+const started = Date.now();
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'awb-npm-test-'));
+const totals = { passed: 0, failed: 0 };
+/** One row per step for the summary: [name, result, seconds]. */
+const rows = [];
+
+function secs(ms) {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function banner(text) {
+  console.log(`\n━━ ${text} ${'━'.repeat(Math.max(3, 70 - text.length))}`);
+}
+
+let current; // the child running now, stopped on Ctrl-C or a CI cancel
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    interrupted = true;
+    if (current) killGroup(current, 'SIGTERM');
+  });
+}
+
+function killGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** Runs a command with our stdout/stderr (no stdin: CI has none) in its own process group, killed after timeoutMs. */
+function run(cmd, argv, { timeoutMs } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, argv, { stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+    current = child;
+    let timedOut = false;
+    const timer = timeoutMs
+      ? setTimeout(() => {
+          timedOut = true;
+          console.error(`\n${path.basename(cmd)} ${argv.join(' ')}: still running after ${secs(timeoutMs)}, stopping it`);
+          killGroup(child, 'SIGKILL');
+        }, timeoutMs)
+      : undefined;
+    child.on('error', (e) => console.error(`${cmd}: ${e.message}`));
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      current = undefined;
+      resolve({ code: code ?? 1, signal, timedOut });
+    });
+  });
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function listFiles(dir, suffix) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith(suffix))
+    .map((f) => path.join(dir, f));
+}
+
+/**
+ * out/ is kept between builds, so a renamed or deleted test would still run from its old bundle.
+ * Remove every out/test bundle whose test/ source is gone.
+ */
+function pruneOrphanBundles() {
+  for (const js of listFiles(path.join(root, 'out', 'test'), '.js')) {
+    const rel = path.relative(path.join(root, 'out', 'test'), js).replace(/\.js$/, '.ts');
+    if (!existsSync(path.join(root, 'test', rel))) {
+      rmSync(js, { force: true });
+      rmSync(js + '.map', { force: true });
+    }
+  }
+}
+
+async function step(name, fn) {
+  banner(name);
+  const t0 = Date.now();
+  const result = await fn();
+  rows.push([name, result, secs(Date.now() - t0)]);
+  if (interrupted) {
+    rmSync(tmp, { recursive: true, force: true });
+    console.log('\ninterrupted');
+    process.exit(130);
+  }
+  return result;
+}
+
+const node = process.execPath;
+
+if (!args.has('--skip-typecheck')) {
+  await step('type-check (tsc --noEmit)', async () => {
+    const r = await run(node, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.', '--noEmit'], { timeoutMs: 5 * 60_000 });
+    if (r.code === 0) return 'ok';
+    totals.failed++;
+    return 'FAILED';
+  });
+}
+
+const built = await step('build (esbuild --tests)', async () => {
+  const r = await run(node, ['esbuild.mjs', '--tests'], { timeoutMs: 5 * 60_000 });
+  if (r.code === 0) {
+    pruneOrphanBundles();
+    return 'ok';
+  }
+  totals.failed++;
+  return 'FAILED';
+});
+
+if (built === 'ok') {
+  await step('unit suite (mocha)', async () => {
+    if (listFiles(path.join(root, 'out', 'test', 'unit'), '.test.js').length === 0) return 'no unit tests';
+    const totalsFile = path.join(tmp, 'unit.json');
+    const r = await run(
+      node,
+      [path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--reporter', path.join(root, 'scripts', 'mocha-totals-reporter.cjs'), '--reporter-option', `totals=${totalsFile}`],
+      { timeoutMs: UNIT_TIMEOUT_MS },
+    );
+    const t = readJson(totalsFile);
+    if (!t) {
+      totals.failed++;
+      return `FAILED: mocha ended without results (exit ${r.timedOut ? 'timeout' : r.code})`;
+    }
+    totals.passed += t.passed;
+    totals.failed += t.failed;
+    if (r.code !== 0 && t.failed === 0) {
+      totals.failed++;
+      return `FAILED: mocha exited ${r.code} with no failed test`;
+    }
+    return `${t.passed} passed, ${t.failed} failed${t.pending ? `, ${t.pending} pending` : ''}`;
+  });
+
+  if (!args.has('--skip-editor')) {
+    let ready = existsSync(CODE_SERVER);
+    if (!ready) {
+      ready = await step('setup (code-server missing)', async () => {
+        const r = await run('bash', [path.join(root, 'scripts', 'setup.sh')], { timeoutMs: 15 * 60_000 });
+        if (r.code === 0 && existsSync(CODE_SERVER)) return 'ok';
+        totals.failed++;
+        return 'FAILED';
+      }) === 'ok';
+    }
+    for (const er of ready ? EDITOR_RUNS : []) {
+      await step(`in-editor suite: ${er.label} (code-server)`, async () => {
+        const summary = path.join(tmp, `${er.label}.json`);
+        const r = await run(node, [path.join(root, 'out', 'test', 'editor', 'runInCodeServer.js'), '--label', er.label, '--summary', summary, ...er.args], {
+          // The driver has its own timeout and reports what it saw; this only catches a wedged driver.
+          timeoutMs: 12 * 60_000,
+        });
+        const s = readJson(summary);
+        if (!s) {
+          totals.failed++;
+          return `FAILED: the driver ended without a summary (exit ${r.timedOut ? 'timeout' : r.code})`;
+        }
+        totals.passed += s.passed;
+        totals.failed += s.failed;
+        return `${s.passed} passed, ${s.failed} failed${s.pending ? `, ${s.pending} pending` : ''}`;
+      });
+    }
+  }
+}
+
+rmSync(tmp, { recursive: true, force: true });
+banner(`summary (${secs(Date.now() - started)})`);
+const width = Math.max(...rows.map((r) => r[0].length));
+for (const [name, result, time] of rows) console.log(`  ${name.padEnd(width)}  ${time.padStart(8)}  ${result}`);
+console.log(`${totals.passed} passed, ${totals.failed} failed`);
+process.exitCode = totals.failed === 0 ? 0 : 1;

@@ -1,0 +1,179 @@
+// What activating the extension costs: the size of what it loads and the time to require + activate
+// it, beside the time to require a plain bundle of undici + ws + zod (what an extension that imports
+// its network stack eagerly would pay), measured in the same run. Goals: ≤ 150 KB, ≤ 1/5 the time.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as esbuild from 'esbuild';
+import * as z from 'zod/mini';
+import { parseJson, validate } from '../../src/core/validate';
+import { repoRoot } from '../editor/harness/paths';
+import { median, type BenchReporter } from './report';
+
+const RUNS = 15;
+const SIZE_GOAL_KB = 150;
+const TIME_GOAL_RATIO = 1 / 5;
+
+/**
+ * Runs in a fresh `node -e` process: `vscode` is a Proxy that answers every property with another
+ * no-op Proxy (callable, constructible), so activate() runs without an editor. Awaiting what a call
+ * returned gives undefined; `get(key, default)` gives the default, as settings and mementos do, and a
+ * setting read without one gives the manifest's default.
+ */
+const CHILD = String.raw`
+'use strict';
+const Module = require('node:module');
+const fs = require('node:fs');
+const path = require('node:path');
+const [mode, file] = process.argv.slice(1);
+const messages = [];
+// Settings read as an unconfigured VS Code answers them: the defaults the manifest declares.
+const defaults = {};
+if (mode === 'activate') {
+  const manifest = JSON.parse(fs.readFileSync(path.join(path.dirname(path.dirname(file)), 'package.json'), 'utf8'));
+  const props = (manifest.contributes && manifest.contributes.configuration && manifest.contributes.configuration.properties) || {};
+  for (const [k, v] of Object.entries(props)) defaults[k] = v.default;
+}
+function stub(name, thenable, parent, section) {
+  const props = new Map();
+  const lookup = (p) => {
+    // Results of calls settle to undefined when awaited (nothing stored, dialog dismissed); other
+    // values are not thenables, so awaiting them does not swallow them.
+    if (p === 'then') return thenable ? (ok, fail) => Promise.resolve(undefined).then(ok, fail) : undefined;
+    if (p === Symbol.toPrimitive) return (hint) => (hint === 'number' ? 0 : '');
+    if (p === Symbol.iterator) return function* () {};
+    if (p === 'toString' || p === 'toJSON' || p === 'valueOf') return () => '';
+    if (!props.has(p)) props.set(p, stub(String(p), false, name, section));
+    return props.get(p);
+  };
+  // esbuild's import * wrapper copies own properties and inherits from the module's prototype: a
+  // prototype answering every name keeps vscode.<anything> working through that wrapper.
+  const proto = new Proxy({}, { get: (_t, p) => lookup(p) });
+  return new Proxy(function () {}, {
+    get: (_t, p) => lookup(p),
+    getPrototypeOf: () => proto,
+    set(_t, p, v) { props.set(p, v); return true; },
+    apply(_t, _self, args) {
+      if (/^show(Error|Warning)Message$/.test(name)) messages.push(name + ': ' + String(args[0]));
+      if (name === 'getConfiguration') return stub('configuration', false, name, args[0] ? String(args[0]) + '.' : '');
+      if (name === 'get' && parent === 'configuration') return args.length > 1 ? args[1] : defaults[section + String(args[0])];
+      if (name === 'inspect' && parent === 'configuration') return { key: section + String(args[0]), defaultValue: defaults[section + String(args[0])] };
+      if (name === 'get') return args[1];
+      return stub(name + '()', true);
+    },
+    construct() { return stub('new ' + name, false); },
+  });
+}
+const fake = stub('vscode', false);
+const load = Module._load;
+Module._load = function (request) { return request === 'vscode' ? fake : load.apply(this, arguments); };
+const own = { subscriptions: [], extensionPath: path.dirname(path.dirname(file)) };
+const context = new Proxy(own, { get(t, p) { if (p === 'then') return undefined; if (!(p in t)) t[p] = stub(String(p), false); return t[p]; } });
+const asyncErrors = [];
+process.on('unhandledRejection', (e) => asyncErrors.push(String((e && e.stack) || e)));
+(async () => {
+  const before = new Set(Object.keys(require.cache));
+  let error;
+  const t0 = process.hrtime.bigint();
+  let mod;
+  try { mod = require(file); } catch (e) { error = 'require: ' + String((e && e.stack) || e); }
+  const t1 = process.hrtime.bigint();
+  if (mode === 'activate' && mod) {
+    try { await mod.activate(context); } catch (e) { error = 'activate: ' + String((e && e.stack) || e); }
+  }
+  const t2 = process.hrtime.bigint();
+  await new Promise((r) => setImmediate(r));
+  const loaded = Object.keys(require.cache).filter((f) => !before.has(f)).map((f) => ({ file: f, bytes: fs.statSync(f).size }));
+  const ms = (a, b) => Number(b - a) / 1e6;
+  process.stdout.write(JSON.stringify({ requireMs: ms(t0, t1), activateMs: ms(t1, t2), totalMs: ms(t0, t2), loaded, error, asyncErrors, messages }) + '\n');
+  process.exit(0);
+})();
+`;
+
+const sampleSchema = z.object({
+  requireMs: z.number(),
+  activateMs: z.number(),
+  totalMs: z.number(),
+  loaded: z.array(z.object({ file: z.string(), bytes: z.number() })),
+  error: z.optional(z.string()),
+  asyncErrors: z.array(z.string()),
+  /** showErrorMessage / showWarningMessage calls: activate() reports its own failures that way. */
+  messages: z.array(z.string()),
+});
+type Sample = z.infer<typeof sampleSchema>;
+
+function sample(mode: 'activate' | 'require', file: string): Sample {
+  const env = { ...process.env };
+  delete env.API_WORKBENCH_SANDBOX; // activation would adopt a running sandbox
+  const r = spawnSync(process.execPath, ['-e', CHILD, mode, file], { encoding: 'utf8', timeout: 30_000, env });
+  const line = r.stdout.trim().split('\n').pop() ?? '';
+  const json = parseJson(line);
+  const s = json.ok ? validate(sampleSchema, json.value) : undefined;
+  if (!s?.ok) throw new Error(`measuring ${path.basename(file)} failed (exit ${r.status ?? r.signal}):\n${r.stderr || r.stdout}`);
+  return s.value;
+}
+
+async function buildReference(dir: string, root: string): Promise<string> {
+  const outfile = path.join(dir, 'reference.js');
+  await esbuild.build({
+    stdin: { contents: "module.exports = { undici: require('undici'), ws: require('ws'), zod: require('zod') };", resolveDir: root, loader: 'js' },
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    minify: true,
+    legalComments: 'none',
+    outfile,
+    logLevel: 'silent',
+  });
+  return outfile;
+}
+
+const kb = (bytes: number) => bytes / 1024;
+
+export default async function activationBench(r: BenchReporter): Promise<void> {
+  const root = repoRoot(__dirname);
+  const ext = path.join(root, 'dist', 'extension.js');
+  if (!existsSync(ext)) throw new Error('dist/extension.js is missing: build it with node esbuild.mjs --production (npm run bench does)');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'awb-bench-activation-'));
+  try {
+    const reference = await buildReference(dir, root);
+
+    r.section('size: what activation loads');
+    if (readFileSync(ext, 'utf8').includes('//# sourceMappingURL=')) {
+      r.note('dist/extension.js is a development build (it links a source map): run npm run bench, which builds --production');
+    }
+    r.metric('dist/extension.js (minified)', kb(statSync(ext).size), 'KB');
+    // One activation up front: it shows what gets loaded and whether activate() works with the stub.
+    const probe = sample('activate', ext);
+    if (probe.error) throw new Error(`dist/extension.js failed with the stub vscode, so its timing would mean nothing:\n${probe.error}`);
+    const failed = probe.messages.find((m) => m.startsWith('showErrorMessage'));
+    if (failed) throw new Error(`activate() reported a failure with the stub vscode, so its timing would mean nothing: ${failed}`);
+    for (const m of probe.messages) r.note(`activate() said: ${m}`);
+    for (const e of probe.asyncErrors) r.note(`unhandled rejection during activation: ${e.split('\n')[0]}`);
+    for (const f of probe.loaded) r.note(`loaded: ${path.relative(root, f.file)} (${kb(f.bytes).toFixed(1)} KB)`);
+    const loadedBytes = probe.loaded.reduce((n, f) => n + f.bytes, 0);
+    r.metric('everything loaded by require + activate', kb(loadedBytes), 'KB', { atMost: SIZE_GOAL_KB });
+    r.metric('reference bundle: undici + ws + zod (minified)', kb(statSync(reference).size), 'KB');
+
+    // Alternating the two, after one warm-up each, spreads any drift in machine load over both.
+    sample('require', reference);
+    const ours: Sample[] = [];
+    const refs: Sample[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      ours.push(sample('activate', ext));
+      refs.push(sample('require', reference));
+    }
+    r.section(`time: median of ${RUNS} fresh node processes each`);
+    r.metric('require dist/extension.js', median(ours.map((s) => s.requireMs)), 'ms');
+    r.metric('activate()', median(ours.map((s) => s.activateMs)), 'ms');
+    const oursMs = median(ours.map((s) => s.totalMs));
+    const refMs = median(refs.map((s) => s.totalMs));
+    r.metric('require + activate (ours)', oursMs, 'ms');
+    r.metric('require undici + ws + zod bundle (reference)', refMs, 'ms');
+    r.ratio('ours ÷ reference', oursMs, refMs, TIME_GOAL_RATIO, false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,115 @@
+// Runs inside the extension host: mocha over every *.test.js of a compiled suite folder, reporting
+// through files (see protocol.ts) because the driver cannot see the extension host's console.
+import { appendFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { format } from 'node:util';
+import Mocha from 'mocha';
+import { ENV, type ResultsFile, type SuiteFailure } from './protocol';
+
+export interface MochaSuiteOptions {
+  /** Per-test timeout; generous because the first command of a suite may activate the extension. */
+  timeoutMs?: number;
+}
+
+function firstLines(text: string, n: number): string {
+  return text.split('\n').slice(0, n).join('\n');
+}
+
+/**
+ * The `run()` of a suite index: resolves when every test passed, rejects otherwise (the workbench
+ * then reports exit code 1 to the driver). Results and mocha's spec output go to the files named in
+ * the environment; without them (a suite started by hand) output goes to the console only.
+ */
+export function runMochaSuite(dir: string, opts: MochaSuiteOptions = {}): Promise<void> {
+  const env = process.env;
+  const resultsFile = env[ENV.results];
+  const logFile = env[ENV.log];
+  const consoleLog = console.log.bind(console);
+  const results: ResultsFile = { started: true, done: false, passed: 0, failed: 0, pending: 0, failures: [] };
+  const save = () => {
+    if (!resultsFile) return;
+    try {
+      // Write-then-rename: the driver polls this file and must never read it half-written.
+      writeFileSync(resultsFile + '.tmp', JSON.stringify(results));
+      renameSync(resultsFile + '.tmp', resultsFile);
+    } catch (e) {
+      // Throwing from a runner event would stop mocha mid-run; the driver notices the missing file.
+      consoleLog(`cannot write ${resultsFile}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+  const fail = (title: string, err: unknown) => {
+    const message = err instanceof Error ? firstLines(err.stack ?? err.message, 12) : String(err);
+    const failure: SuiteFailure = { title, message };
+    results.failures.push(failure);
+  };
+  save();
+
+  if (logFile) {
+    // The spec reporter prints through Base.consoleLog; copying it to a file lets the driver stream it.
+    Mocha.reporters.Base.consoleLog = (...data: unknown[]) => {
+      try {
+        appendFileSync(logFile, format(...data) + '\n');
+      } catch {
+        // The driver reports a vanished run folder; the console copy below still reaches the workbench log.
+      }
+      consoleLog(...data);
+    };
+  }
+
+  const mocha = new Mocha({
+    ui: 'bdd',
+    reporter: 'spec',
+    color: env[ENV.color] === '1',
+    timeout: opts.timeoutMs ?? 30_000,
+    ...(env[ENV.grep] ? { grep: env[ENV.grep] } : {}),
+  });
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.test.js'))
+    .sort()
+    .map((f) => path.join(dir, f));
+
+  return new Promise<void>((resolve, reject) => {
+    const finish = (error?: Error) => {
+      results.done = true;
+      save();
+      if (error) reject(error);
+      else resolve();
+    };
+    if (files.length === 0) {
+      fail('load suite', new Error(`no *.test.js files in ${dir}`));
+      results.failed = 1;
+      finish(new Error(`no *.test.js files in ${dir}`));
+      return;
+    }
+    for (const f of files) mocha.addFile(f);
+    let runner: Mocha.Runner;
+    try {
+      runner = mocha.run();
+    } catch (e) {
+      // A test file that throws while loading (bad import, syntax) aborts mocha before any test runs.
+      fail('load test files', e);
+      results.failed = 1;
+      finish(e instanceof Error ? e : new Error(String(e)));
+      return;
+    }
+    runner.on('test', (t) => {
+      results.current = t.fullTitle();
+      save();
+    });
+    runner.on('pass', () => {
+      results.passed++;
+      save();
+    });
+    runner.on('pending', () => {
+      results.pending++;
+    });
+    runner.on('fail', (t, err) => {
+      results.failed++;
+      fail(t.fullTitle(), err);
+      save();
+    });
+    runner.on('end', () => {
+      finish(results.failed > 0 ? new Error(`${results.failed} in-editor test(s) failed`) : undefined);
+    });
+  });
+}

@@ -1,0 +1,59 @@
+// The contract between a driver (runInCodeServer / runInElectron, outside the editor) and the
+// suite (inside the extension host). They share nothing but environment variables and files, so
+// the names and shapes live here, used by both sides.
+import * as z from 'zod/mini';
+import { parseJson, validate } from '../../../src/core/validate';
+
+export const ENV = {
+  /** File the suite writes its ResultsFile to when mocha ends (also written with started=true at start). */
+  results: 'API_WORKBENCH_TEST_RESULTS_FILE',
+  /** File mocha's reporter output is appended to; the driver prints it as it grows. */
+  log: 'API_WORKBENCH_TEST_LOG_FILE',
+  /** File the suite appends every secret value it used to, one JSON string per line, for the secret scan. */
+  secrets: 'API_WORKBENCH_TEST_SECRETS_FILE',
+  /** URL the suite POSTs {name} to; the driver answers after saving a screenshot of the workbench. Unset: no screenshots. */
+  screenshot: 'API_WORKBENCH_TEST_SCREENSHOT_URL',
+  /** "1" when the workspace was opened trusted (the driver passed --disable-workspace-trust). */
+  trusted: 'API_WORKBENCH_TEST_TRUSTED',
+  /** Optional mocha --grep for the in-editor suite. */
+  grep: 'API_WORKBENCH_TEST_GREP',
+  /** "1" to colour mocha's output (the driver's stdout is a terminal). */
+  color: 'API_WORKBENCH_TEST_COLOR',
+  /** Which host runs the suite: "code-server" or "electron". */
+  host: 'API_WORKBENCH_TEST_HOST',
+} as const;
+
+export const failureSchema = z.object({
+  title: z.string(),
+  message: z.string(),
+});
+export type SuiteFailure = z.infer<typeof failureSchema>;
+
+export const resultsSchema = z.object({
+  started: z.boolean(),
+  done: z.boolean(),
+  passed: z.number(),
+  failed: z.number(),
+  pending: z.number(),
+  failures: z.array(failureSchema),
+  /** Title of the test running or last finished: tells a timeout where it stopped. */
+  current: z.optional(z.string()),
+});
+export type ResultsFile = z.infer<typeof resultsSchema>;
+
+export const screenshotRequestSchema = z.object({ name: z.string() });
+export const screenshotReplySchema = z.union([
+  z.object({ ok: z.literal(true), path: z.string() }),
+  z.object({ ok: z.literal(false), error: z.string() }),
+]);
+export type ScreenshotReply = z.infer<typeof screenshotReplySchema>;
+
+/** Screenshot names become file names: keep them to a safe alphabet. */
+export const SCREENSHOT_NAME = /^[a-z0-9][a-z0-9._-]{0,80}$/i;
+
+export function parseResults(text: string): ResultsFile | undefined {
+  const json = parseJson(text);
+  if (!json.ok) return undefined;
+  const r = validate(resultsSchema, json.value);
+  return r.ok ? r.value : undefined;
+}

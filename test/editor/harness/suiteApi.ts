@@ -1,0 +1,58 @@
+// Helpers for in-editor tests (they run in the extension host; the driver is another process).
+// Every test file is its own bundle, so nothing here keeps state in memory: it all goes through
+// the files and URL the driver passed in the environment (protocol.ts).
+import { appendFileSync } from 'node:fs';
+import http from 'node:http';
+import { parseJson, validate } from '../../../src/core/validate';
+import { ENV, SCREENSHOT_NAME, screenshotReplySchema } from './protocol';
+
+/**
+ * Declare a secret value the test stored (an API key, an app secret). After the suite the driver
+ * searches the user-data dir, the extensions dir and the workspace for it and fails the run if it
+ * is found anywhere: keys belong in SecretStorage only.
+ */
+export function recordSecret(value: string): void {
+  const file = process.env[ENV.secrets];
+  if (!file) return;
+  appendFileSync(file, JSON.stringify(value) + '\n');
+}
+
+/** True when the driver opened the workspace trusted (restricted-mode suites run untrusted). */
+export function isTrustedRun(): boolean {
+  return process.env[ENV.trusted] === '1';
+}
+
+const SCREENSHOT_TIMEOUT_MS = 30_000;
+
+/**
+ * Ask the driver to save a screenshot of the workbench as <screenshots dir>/<name>.png and wait until
+ * it is written. Returns the file path, or undefined when the host cannot take screenshots (under
+ * @vscode/test-electron). Rejects if the driver reports a failure.
+ */
+export function takeScreenshot(name: string): Promise<string | undefined> {
+  const url = process.env[ENV.screenshot];
+  if (!url) return Promise.resolve(undefined);
+  if (!SCREENSHOT_NAME.test(name)) return Promise.reject(new Error(`screenshot name ${JSON.stringify(name)} must match ${SCREENSHOT_NAME}`));
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, timeout: SCREENSHOT_TIMEOUT_MS }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const json = parseJson(Buffer.concat(chunks).toString('utf8'));
+        const reply = json.ok ? validate(screenshotReplySchema, json.value) : undefined;
+        if (!reply || !reply.ok) reject(new Error(`screenshot ${name}: driver sent an unreadable reply (HTTP ${res.statusCode})`));
+        else if (!reply.value.ok) reject(new Error(`screenshot ${name}: ${reply.value.error}`));
+        else resolve(reply.value.path);
+      });
+    });
+    req.on('timeout', () => req.destroy(new Error(`screenshot ${name}: no reply from the driver within ${SCREENSHOT_TIMEOUT_MS / 1000} s`)));
+    req.on('error', reject);
+    req.end(JSON.stringify({ name }));
+  });
+}
+
+/** Let the workbench render what a command just changed before a screenshot (bounded). */
+export function settle(ms = 500): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

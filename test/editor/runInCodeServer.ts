@@ -1,0 +1,66 @@
+// `npm run test:editor`: the in-editor suite inside a real VS Code (code-server + Debian Chromium).
+//   node out/test/editor/runInCodeServer.js [options]
+//     --untrusted                 open the workspace in restricted mode (Workspace Trust on)
+//     --workspace <dir>           folder to open (default: a fresh sample folder)
+//     --suite <index.js>          compiled suite module (default out/test/editor/suite/index.js)
+//     --install-extension <vsix>  install into the fresh extensions dir first (repeatable)
+//     --no-dev-extension          do not load the checkout as extensionDevelopmentPath (with a .vsix)
+//     --screenshots-dir <dir>     where suite screenshots go (default out/screenshots; the README's
+//                                 are refreshed with `npm run screenshots` into media/screenshots)
+//     --grep <pattern>            only tests whose full title matches
+//     --timeout <seconds>         whole run (default 480, or API_WORKBENCH_TEST_TIMEOUT_S)
+//     --keep                      keep the temp run folder even when everything passed
+//     --summary <file>            also write the outcome as JSON (scripts/test.mjs reads it)
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { runSuite, type RunSuiteOptions } from './harness/runSuite';
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      untrusted: { type: 'boolean' },
+      workspace: { type: 'string' },
+      suite: { type: 'string' },
+      'install-extension': { type: 'string', multiple: true },
+      'no-dev-extension': { type: 'boolean' },
+      'screenshots-dir': { type: 'string' },
+      grep: { type: 'string' },
+      timeout: { type: 'string' },
+      keep: { type: 'boolean' },
+      summary: { type: 'string' },
+      label: { type: 'string' },
+    },
+    strict: true,
+  });
+  const timeoutS = values.timeout === undefined ? undefined : Number(values.timeout);
+  if (timeoutS !== undefined && !(timeoutS > 0)) throw new Error(`--timeout must be a positive number of seconds, got ${values.timeout}`);
+  const opts: RunSuiteOptions = {
+    trusted: !values.untrusted,
+    label: values.label ?? (values.untrusted ? 'untrusted' : 'editor'),
+    ...(values.workspace ? { workspace: values.workspace } : {}),
+    ...(values.suite ? { suitePath: values.suite } : {}),
+    ...(values['install-extension'] ? { installExtensions: values['install-extension'] } : {}),
+    ...(values['no-dev-extension'] ? { extensionPath: null } : {}),
+    ...(values['screenshots-dir'] ? { screenshotsDir: values['screenshots-dir'] } : {}),
+    ...(values.grep ? { grep: values.grep } : {}),
+    ...(timeoutS ? { timeoutMs: timeoutS * 1000 } : {}),
+    ...(values.keep ? { keepDirs: true } : {}),
+  };
+  const outcome = await runSuite(opts);
+  if (values.summary) writeFileSync(values.summary, JSON.stringify(outcome, null, 2));
+  console.log(
+    `[${outcome.label}] ${outcome.passed} passed, ${outcome.failed} failed${outcome.pending ? `, ${outcome.pending} pending` : ''} in ${(outcome.durationMs / 1000).toFixed(1)} s`,
+  );
+  return outcome.failed === 0 ? 0 : 1;
+}
+
+// Ctrl-C: runSuite's process-exit hook kills the code-server process group; Chromium is Playwright's child.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(e instanceof Error ? e.message : String(e));
+    process.exit(1);
+  },
+);

@@ -1,0 +1,7 @@
+// The suite module the editor loads (extensionTestsPath): mocha over every *.test.js beside it.
+// Same contract under code-server (runInCodeServer) and @vscode/test-electron (runInElectron).
+import { runMochaSuite } from '../harness/mochaRunner';
+
+export function run(): Promise<void> {
+  return runMochaSuite(__dirname);
+}
