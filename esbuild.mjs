@@ -29,6 +29,16 @@ const lazyVendorPlugin = {
   },
 };
 
+const SERVICE_CHUNKS = ['llm', 'maps', 'realtime'];
+/** `require('./llm.js')` in src/extension.ts names the built chunk beside dist/extension.js. */
+const serviceChunkPlugin = {
+  name: 'service-chunks',
+  setup(build) {
+    const filter = new RegExp(`^\\./(${SERVICE_CHUNKS.join('|')})\\.js$`);
+    build.onResolve({ filter }, (a) => ({ path: a.path, external: true }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -46,10 +56,11 @@ const common = {
 const builds = [
   {
     ...common,
-    entryPoints: { extension: 'src/extension.ts' },
+    // The service modules are bundles of their own, required by extension.js on first use.
+    entryPoints: { extension: 'src/extension.ts', ...Object.fromEntries(SERVICE_CHUNKS.map((s) => [s, `src/editor/${s}/index.ts`])) },
     outdir: 'dist',
     external: ['vscode'],
-    plugins: [lazyVendorPlugin],
+    plugins: [lazyVendorPlugin, serviceChunkPlugin],
     metafile: true,
   },
   ...LAZY_VENDOR.map((name) => ({

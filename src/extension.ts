@@ -10,13 +10,11 @@ import { connectionCommands } from './editor/connectionCommands';
 import { ConnectionStore } from './editor/connections';
 import { CredentialGuard } from './editor/credentials';
 import { DiagnosticsLog } from './editor/log';
-import { activateLlm } from './editor/llm';
-import { activateMaps } from './editor/maps';
-import { activateRealtime } from './editor/realtime';
+import { lazyService } from './editor/lazyService';
 import { ResourcesSource } from './editor/resourcesSource';
 import { SandboxController } from './editor/sandbox';
 import { SecretStore } from './editor/secrets';
-import type { Services, ServiceViews } from './editor/services';
+import type { ServiceModule, Services, ServiceViews } from './editor/services';
 import { ServiceTreeProvider, type TreeNode } from './editor/tree';
 
 /** What activate() returns: used by the in-editor tests (and other extensions) to reach the services. */
@@ -26,6 +24,16 @@ export interface ExtensionApi {
 }
 
 let services: Services | undefined;
+
+/**
+ * Each service's editor module is its own bundle beside this one (esbuild.mjs), required the first
+ * time it is needed, so activating the extension loads only the foundation.
+ */
+const SERVICE_MODULES: Record<ServiceId, () => ServiceModule> = {
+  llm: () => require('./llm.js') as ServiceModule,
+  maps: () => require('./maps.js') as ServiceModule,
+  realtime: () => require('./realtime.js') as ServiceModule,
+};
 
 export async function activate(context: vscode.ExtensionContext): Promise<ExtensionApi | undefined> {
   const redactor = new Redactor();
@@ -75,11 +83,13 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
     }),
   );
 
-  context.subscriptions.push(...registerCommands(connectionCommands(s, views), log));
-  // Service modules: each plugs its tree source, commands and UI into its view.
-  context.subscriptions.push(...activateLlm(s, views.llm));
-  context.subscriptions.push(...activateMaps(s, views.maps));
-  context.subscriptions.push(...activateRealtime(s, views.realtime));
+  const foundationCommands = connectionCommands(s, views);
+  context.subscriptions.push(...registerCommands(foundationCommands, log));
+  // Service modules: each plugs its tree source, commands and UI into its view, loaded on first use.
+  const registered = new Set(Object.keys(foundationCommands));
+  for (const service of SERVICE_IDS) {
+    context.subscriptions.push(...lazyService(service, SERVICE_MODULES[service], s, views[service], log, registered));
+  }
 
   // Primes the redactor with every stored key, so even a line logged before the first request is clean.
   await Promise.all(SERVICE_IDS.flatMap((id) => connections.list(id).map((c) => secrets.get(c))));

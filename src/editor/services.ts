@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import type { ServiceId } from '../core/connections';
 import type { Redactor } from '../core/redact';
+import type { CommandTable } from './commands';
 import type { HttpClientFactory } from './clients';
 import type { Config } from './config';
 import type { ConnectionStore } from './connections';
@@ -34,3 +35,17 @@ export interface ServiceView {
 }
 
 export type ServiceViews = Record<ServiceId, ServiceView>;
+
+/** What a service module's activate() hands back; the extension registers the commands. */
+export interface ServiceActivation {
+  disposables: vscode.Disposable[];
+  commands: CommandTable;
+}
+
+/**
+ * A service's editor module (src/editor/<service>/index.ts). Each is bundled on its own
+ * (dist/<service>.js) and loaded the first time its view needs data or one of its commands runs.
+ */
+export interface ServiceModule {
+  activate(s: Services, view: ServiceView): ServiceActivation;
+}

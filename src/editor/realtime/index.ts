@@ -2,8 +2,7 @@
 // presence members), its commands, the realtime message log with its counter, and the local
 // webhook receiver.
 import * as vscode from 'vscode';
-import { registerCommands } from '../commands';
-import type { Services, ServiceView } from '../services';
+import type { ServiceActivation, Services, ServiceView } from '../services';
 import { realtimeCommands } from './commands';
 import { RealtimeLog } from './log';
 import { asRealtime, RealtimeSessions, type SessionChange } from './sessions';
@@ -14,7 +13,7 @@ const CONNECTED_KEY = 'apiWorkbench.realtime.connected';
 /** Live changes (members coming and going, counts) re-render at most this often. */
 const RENDER_INTERVAL_MS = 250;
 
-export function activateRealtime(s: Services, view: ServiceView): vscode.Disposable[] {
+export function activate(s: Services, view: ServiceView): ServiceActivation {
   const log = new RealtimeLog(s.redactor);
   const sessions = new RealtimeSessions(s, log);
   const webhooks = new WebhookController(s, log, sessions);
@@ -46,5 +45,5 @@ export function activateRealtime(s: Services, view: ServiceView): vscode.Disposa
   const onActive = s.connections.onDidChange((svc) => svc === 'realtime' && apply());
   apply();
 
-  return [log, sessions, webhooks, onChange, onActive, ...registerCommands(realtimeCommands(s, sessions, log, webhooks), s.log)];
+  return { disposables: [log, sessions, webhooks, onChange, onActive], commands: realtimeCommands(s, sessions, log, webhooks) };
 }

@@ -1,0 +1,56 @@
+import type * as vscode from 'vscode';
+import type { ServiceId } from '../core/connections';
+import { COMMAND_IDS, type CommandId } from './commandIds';
+import { registerCommands, type CommandHandler, type CommandTable } from './commands';
+import type { DiagnosticsLog } from './log';
+import type { ServiceActivation, ServiceModule, Services, ServiceView } from './services';
+import type { ChildSource } from './tree';
+
+/**
+ * Plugs a service module into its view without loading it: activation stays small and fast, and
+ * the module (its own bundle) is required the first time it is needed —
+ * - a connection of its view loads children (the placeholder source below), or
+ * - one of its commands runs (each id is registered now with a stub that loads the module and
+ *   calls the module's handler; so a command that activated the extension still works).
+ * `alreadyRegistered` are the service's ids the foundation handles (connections and keys).
+ */
+export function lazyService(
+  service: ServiceId,
+  load: () => ServiceModule,
+  s: Services,
+  view: ServiceView,
+  log: DiagnosticsLog,
+  alreadyRegistered: ReadonlySet<string>,
+): vscode.Disposable[] {
+  let activation: ServiceActivation | undefined;
+  const ensure = (): ServiceActivation => {
+    if (!activation) {
+      const started = Date.now();
+      activation = load().activate(s, view);
+      log.debug(`Loaded the ${service} module in ${Date.now() - started} ms.`);
+    }
+    return activation;
+  };
+
+  const placeholder: ChildSource = {
+    load(conn, token) {
+      ensure();
+      // The module installed its own source; a module that did not is a programming error.
+      if (view.provider.source === placeholder) return Promise.reject(new Error(`The ${service} module did not provide its tree.`));
+      return view.provider.source.load(conn, token);
+    },
+  };
+  view.provider.source = placeholder;
+
+  const ids = COMMAND_IDS.filter((id) => id.startsWith(`apiWorkbench.${service}.`) && !alreadyRegistered.has(id));
+  const stubs: CommandTable = {};
+  for (const id of ids) {
+    stubs[id as CommandId] = ((...args: unknown[]) => {
+      const handler = ensure().commands[id as CommandId] as CommandHandler | undefined;
+      if (!handler) throw new Error(`The command ${id} is not available.`);
+      return handler(...args);
+    }) as CommandHandler;
+  }
+
+  return [...registerCommands(stubs, log), { dispose: () => activation?.disposables.forEach((d) => d.dispose()) }];
+}
