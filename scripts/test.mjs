@@ -3,7 +3,7 @@
 // `N passed, N failed` (tests of every suite; a failed type-check or build counts as a failure).
 //   node scripts/test.mjs [--skip-editor] [--skip-typecheck]
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,12 +18,16 @@ for (const a of args) {
   }
 }
 
-/** Editor runs: the whole suite in a trusted workspace, then the restricted-mode tests untrusted. */
+/**
+ * Editor runs: the whole suite in a trusted workspace, then the restricted-mode tests untrusted;
+ * then (packagedRun) the whole suite again against the packaged .vsix installed.
+ */
 const EDITOR_RUNS = [
   { label: 'editor', args: ['--timeout', '360'] },
   { label: 'untrusted', args: ['--untrusted', '--grep', 'restricted mode', '--timeout', '180'] },
 ];
 const UNIT_TIMEOUT_MS = 5 * 60_000;
+const VSIX_BUDGET_MB = 1.5;
 const CODE_SERVER = path.join(root, '.vscode-test', 'code-server-4.100.3', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 
 const started = Date.now();
@@ -123,6 +127,7 @@ async function step(name, fn) {
 }
 
 const node = process.execPath;
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 if (!args.has('--skip-typecheck')) {
   await step('type-check (tsc --noEmit)', async () => {
@@ -176,24 +181,52 @@ if (built === 'ok') {
         return 'FAILED';
       }) === 'ok';
     }
-    for (const er of ready ? EDITOR_RUNS : []) {
-      await step(`in-editor suite: ${er.label} (code-server)`, async () => {
-        const summary = path.join(tmp, `${er.label}.json`);
-        const r = await run(node, [path.join(root, 'out', 'test', 'editor', 'runInCodeServer.js'), '--label', er.label, '--summary', summary, ...er.args], {
-          // The driver has its own timeout and reports what it saw; this only catches a wedged driver.
-          timeoutMs: 12 * 60_000,
-        });
-        const s = readJson(summary);
-        if (!s) {
-          totals.failed++;
-          return `FAILED: the driver ended without a summary (exit ${r.timedOut ? 'timeout' : r.code})`;
-        }
-        totals.passed += s.passed;
-        totals.failed += s.failed;
-        return `${s.passed} passed, ${s.failed} failed${s.pending ? `, ${s.pending} pending` : ''}`;
-      });
-    }
+    for (const er of ready ? EDITOR_RUNS : []) await editorRun(er.label, er.args);
+    if (ready) await packagedRun();
   }
+}
+
+/**
+ * The product as users get it: `npm run package` builds the .vsix (within its size budget), then the
+ * whole in-editor suite runs against that .vsix installed into a fresh editor, not the checkout.
+ */
+async function packagedRun() {
+  const vsix = path.join(tmp, 'api-workbench.vsix');
+  const packaged = await step('package (.vsix)', async () => {
+    const r = await run(npm, ['run', 'package', '--', '-o', vsix], { timeoutMs: 5 * 60_000 });
+    if (r.code !== 0 || !existsSync(vsix)) {
+      totals.failed++;
+      return `FAILED: npm run package exited ${r.timedOut ? 'timeout' : r.code}`;
+    }
+    const mb = statSync(vsix).size / (1024 * 1024);
+    if (mb > VSIX_BUDGET_MB) {
+      totals.failed++;
+      return `FAILED: ${mb.toFixed(2)} MB is over the ${VSIX_BUDGET_MB} MB budget`;
+    }
+    totals.passed++;
+    return `ok, ${mb.toFixed(2)} MB (budget ${VSIX_BUDGET_MB} MB)`;
+  });
+  if (!packaged.startsWith('ok')) return;
+  await editorRun('installed .vsix', ['--install-extension', vsix, '--no-dev-extension', '--timeout', '360'], 'vsix');
+}
+
+/** One run of the in-editor suite in a fresh code-server; its counts go into the totals. */
+function editorRun(title, args, label = title) {
+  return step(`in-editor suite: ${title} (code-server)`, async () => {
+    const summary = path.join(tmp, `${label}.json`);
+    const r = await run(node, [path.join(root, 'out', 'test', 'editor', 'runInCodeServer.js'), '--label', label, '--summary', summary, ...args], {
+      // The driver has its own timeout and reports what it saw; this only catches a wedged driver.
+      timeoutMs: 12 * 60_000,
+    });
+    const s = readJson(summary);
+    if (!s) {
+      totals.failed++;
+      return `FAILED: the driver ended without a summary (exit ${r.timedOut ? 'timeout' : r.code})`;
+    }
+    totals.passed += s.passed;
+    totals.failed += s.failed;
+    return `${s.passed} passed, ${s.failed} failed${s.pending ? `, ${s.pending} pending` : ''}`;
+  });
 }
 
 rmSync(tmp, { recursive: true, force: true });

@@ -19,6 +19,8 @@ export const ENV = {
   grep: 'API_WORKBENCH_TEST_GREP',
   /** "1" to colour mocha's output (the driver's stdout is a terminal). */
   color: 'API_WORKBENCH_TEST_COLOR',
+  /** Set when testing an installed .vsix: the folder the editor installed it into. */
+  installedDir: 'API_WORKBENCH_TEST_INSTALLED_DIR',
   /** Which host runs the suite: "code-server" or "electron". */
   host: 'API_WORKBENCH_TEST_HOST',
 } as const;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { launchWorkbenchBrowser, type Workbench } from './browser';
 import { installExtension, startCodeServer, workbenchUrl, type RunningCodeServer } from './codeServer';
 import { repoRoot } from './paths';
-import type { ResultsFile, SuiteFailure } from './protocol';
+import { ENV, type ResultsFile, type SuiteFailure } from './protocol';
 import { composeOutcome, createEmptyExtension, finishRun, prepareRun, readResults, scanRunForSecrets, suiteEnv, type SuiteOutcome } from './run';
 import { startScreenshotServer, type ScreenshotServer } from './screenshotServer';
 
@@ -182,7 +182,8 @@ export async function runSuite(opts: RunSuiteOptions = {}): Promise<SuiteOutcome
     }
 
     stage = 'starting code-server';
-    const env = { ...opts.env, ...suiteEnv(dirs, { trusted, host: 'code-server', screenshotUrl: shots.url, ...(opts.grep ? { grep: opts.grep } : {}) }) };
+    const installed: Record<string, string> = opts.extensionPath === null && installedDirs.length > 0 ? { [ENV.installedDir]: installedDirs[0] } : {};
+    const env = { ...opts.env, ...installed, ...suiteEnv(dirs, { trusted, host: 'code-server', screenshotUrl: shots.url, ...(opts.grep ? { grep: opts.grep } : {}) }) };
     server = await startCodeServer({ ...dirOpts, workspace: dirs.workspace, trusted, env, logFile: dirs.files.codeServerLog, root });
     log(`[${label}] code-server ${server.url} ready after ${secs(Date.now() - startedAt)}; workspace ${trusted ? 'trusted' : 'NOT trusted'}`);
 

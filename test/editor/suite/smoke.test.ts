@@ -1,6 +1,8 @@
 // The editor, the driver and the extension are wired together: if these fail, nothing else in the
 // in-editor suite can be trusted.
 import * as assert from 'node:assert/strict';
+import { existsSync, realpathSync } from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { validate } from '../../../src/core/validate';
@@ -26,6 +28,18 @@ describe('smoke', () => {
   it('opens the workspace trusted or not, as the driver asked', () => {
     assert.equal(vscode.workspace.isTrusted, isTrustedRun());
     assert.ok(vscode.workspace.workspaceFolders?.length, 'no folder open');
+  });
+
+  it('is loaded from where the driver put it (the installed .vsix, or the checkout)', function () {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext, `${EXTENSION_ID} is not loaded`);
+    const installed = process.env[ENV.installedDir];
+    if (installed) {
+      assert.equal(realpathSync(ext.extensionPath), realpathSync(installed), 'the suite must exercise the installed extension, not the source folder');
+      assert.ok(existsSync(path.join(ext.extensionPath, 'dist', 'extension.js')) && !existsSync(path.join(ext.extensionPath, 'src')), 'the installed extension holds bundles only');
+    } else {
+      assert.ok(existsSync(path.join(ext.extensionPath, 'src', 'extension.ts')), 'a development run loads the checkout');
+    }
   });
 
   it('activates when one of its commands runs', async () => {
