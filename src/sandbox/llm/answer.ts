@@ -1,5 +1,6 @@
 // The sandbox's deterministic "model": everything it says is a pure function of the request, so a
 // test (or the editor suite) can compute the exact answer it expects without talking to a server.
+import { seededRandom } from '../../core/random';
 
 /** A chat message as the sandbox reads it (content may be a string or OpenAI content parts). */
 export interface SandboxMessage {
@@ -38,18 +39,6 @@ export function fnv1a(text: string): number {
     h = Math.imul(h, 0x01000193);
   }
   return h >>> 0;
-}
-
-/** mulberry32: a seeded generator, so the same prompt always yields the same words. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export function messageText(m: SandboxMessage): string {

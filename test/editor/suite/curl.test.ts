@@ -13,35 +13,12 @@ import type { CommandOutcome } from '../../../src/editor/maps/commands';
 import type { ExtensionApi } from '../../../src/extension';
 import { FAULTY_MODEL, sandboxAnswer } from '../../../src/sandbox/llm';
 import type { SandboxInfo } from '../../../src/sandbox/types';
-import { isTrustedRun, recordSecret, settle, takeScreenshot } from '../harness/suiteApi';
+import { isTrustedRun, settle, takeScreenshot } from '../harness/suiteApi';
+import { activateExtension, EXTENSION_ID, SANDBOX, sandboxKeys, startSandboxRecordingKeys, stubWindow, userConfig, waitFor } from './kit';
 
-const EXTENSION_ID = 'api-workbench.api-workbench';
-const SANDBOX = 'Local Sandbox';
 const MODEL = 'sandbox-chat';
 const SHELL_TIMEOUT_MS = 20_000;
 const WALKTHROUGH = `${EXTENSION_ID}#getStarted`;
-
-type Stubbed = { restore(): void; calls: unknown[][] };
-function stub(name: 'showErrorMessage' | 'showQuickPick' | 'showInformationMessage', impl: (...args: unknown[]) => unknown): Stubbed {
-  const w = vscode.window as unknown as Record<string, unknown>;
-  const original = w[name];
-  const calls: unknown[][] = [];
-  w[name] = (...args: unknown[]) => {
-    calls.push(args);
-    return Promise.resolve(impl(...args));
-  };
-  return { calls, restore: () => void (w[name] = original) };
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await settle(100);
-  }
-}
 
 interface ShellResult {
   code: number;
@@ -80,8 +57,6 @@ function streamedText(sse: string): string {
   return text;
 }
 
-const userConfig = () => vscode.workspace.getConfiguration('apiWorkbench');
-
 describe('copy as cURL', function () {
   this.timeout(120_000);
   let api: ExtensionApi;
@@ -90,16 +65,8 @@ describe('copy as cURL', function () {
 
   before(async function () {
     if (!isTrustedRun()) this.skip();
-    const ext = vscode.extensions.getExtension<ExtensionApi | undefined>(EXTENSION_ID);
-    assert.ok(ext);
-    const exported = await ext.activate();
-    assert.ok(exported, 'activation failed');
-    api = exported;
-    await vscode.commands.executeCommand('apiWorkbench.sandbox.start');
-    const started = api.services.sandbox.info;
-    assert.ok(started, 'the sandbox did not start');
-    info = started;
-    for (const k of [info.llm.apiKey, info.maps.apiKey, info.realtime.secret]) recordSecret(k);
+    api = await activateExtension();
+    info = await startSandboxRecordingKeys(api);
     await api.services.connections.setActive('llm', SANDBOX);
     await api.services.connections.setActive('maps', SANDBOX);
     hasCurl = (await sh('command -v curl')).code === 0;
@@ -125,7 +92,7 @@ describe('copy as cURL', function () {
   }
 
   function assertNoKey(text: string): void {
-    for (const k of [info.llm.apiKey, info.maps.apiKey, info.realtime.secret]) assert.ok(!text.includes(k), 'a key is in the copied text');
+    for (const k of sandboxKeys(info)) assert.ok(!text.includes(k), 'a key is in the copied text');
   }
 
   it('LLM: the last Ask, with "$OPENAI_API_KEY" in place of the key, parses into the request that was sent', async () => {
@@ -180,7 +147,7 @@ describe('copy as cURL', function () {
   it('LLM: Pick Another Request lists recent requests newest first and copies the one picked', async () => {
     await vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.ask', { prompt: 'Older one.', model: MODEL });
     await vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.ask', { prompt: 'Newer one.', model: MODEL });
-    const picks = stub('showQuickPick', (items: unknown) => (items as unknown[])[1]);
+    const picks = stubWindow('showQuickPick', (items: unknown) => (items as unknown[])[1]);
     let text: string;
     try {
       ({ text } = await copy({ pick: true }));
@@ -196,7 +163,7 @@ describe('copy as cURL', function () {
 
   it('LLM: a failed Ask offers Copy as cURL next to Retry, and it copies the failed request', async () => {
     const before = await vscode.env.clipboard.readText();
-    const errors = stub('showErrorMessage', () => 'Copy as cURL');
+    const errors = stubWindow('showErrorMessage', () => 'Copy as cURL');
     try {
       const failed = await vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.ask', { prompt: 'Fail half way, then copy.', model: FAULTY_MODEL });
       assert.equal(failed.outcome, 'failed');
@@ -294,7 +261,7 @@ describe('copy as cURL', function () {
   });
 
   it('Maps: a refused request offers Copy as cURL, which copies that request', async () => {
-    const errors = stub('showErrorMessage', () => 'Copy as cURL');
+    const errors = stubWindow('showErrorMessage', () => 'Copy as cURL');
     try {
       const out = await vscode.commands.executeCommand<CommandOutcome | undefined>('apiWorkbench.maps.searchPlaces', { query: 'Nowhere-copy', fieldMask: 'places.bogus' });
       assert.equal(out, undefined);

@@ -10,8 +10,7 @@ import type { Connection, HttpConnection } from '../../../src/core/connections';
 import type { ExtensionApi } from '../../../src/extension';
 import type { ConnectionNode, TreeNode } from '../../../src/editor/tree';
 import { isTrustedRun, recordSecret, settle, takeScreenshot } from '../harness/suiteApi';
-
-const EXTENSION_ID = 'api-workbench.api-workbench';
+import { activateExtension, loadedChildren, startSandboxRecordingKeys, stubWindow, treeLabels, userConfig, waitFor } from './kit';
 
 /** A local server that counts requests and records what arrived (the "other host"). */
 async function countingServer(): Promise<{ url: string; hits: { url: string; headers: http.IncomingHttpHeaders }[]; close(): Promise<void> }> {
@@ -26,46 +25,9 @@ async function countingServer(): Promise<{ url: string; hits: { url: string; hea
   return { url: `http://127.0.0.1:${port}`, hits, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-type Stubbed<T> = { restore(): void; calls: T[] };
-function stub<K extends keyof typeof vscode.window>(name: K, impl: (...args: never[]) => unknown): Stubbed<unknown[]> {
-  const w = vscode.window as unknown as Record<string, unknown>;
-  const original = w[name];
-  const calls: unknown[][] = [];
-  w[name] = (...args: unknown[]) => {
-    calls.push(args);
-    return Promise.resolve((impl as (...a: unknown[]) => unknown)(...args));
-  };
-  return { calls, restore: () => void (w[name] = original) };
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await settle(100);
-  }
-}
-
-async function labels(nodes: readonly TreeNode[]): Promise<string[]> {
-  return Promise.all(nodes.map(async (n) => String((await n.toTreeItem()).label)));
-}
-
-/** Children of a connection once they have loaded (the first answer is a loading node). */
-async function loadedChildren(node: ConnectionNode): Promise<string[]> {
-  return waitFor(`children of ${node.conn.name}`, async () => {
-    const kids = (await node.children()) ?? [];
-    const l = await labels(kids);
-    return l.length === 1 && l[0] === 'Loading…' ? undefined : l;
-  });
-}
-
 function httpConn(c: Connection | undefined): HttpConnection | undefined {
   return c && c.service !== 'realtime' ? c : undefined;
 }
-
-const userConfig = () => vscode.workspace.getConfiguration('apiWorkbench');
 
 describe('foundation', function () {
   this.timeout(60_000);
@@ -73,11 +35,7 @@ describe('foundation', function () {
 
   before(async function () {
     if (!isTrustedRun()) this.skip();
-    const ext = vscode.extensions.getExtension<ExtensionApi | undefined>(EXTENSION_ID);
-    assert.ok(ext);
-    const exported = await ext.activate();
-    assert.ok(exported, 'activate() returned nothing: activation failed (see the API Workbench log)');
-    api = exported;
+    api = await activateExtension();
   });
 
   after(async () => {
@@ -95,14 +53,11 @@ describe('foundation', function () {
   });
 
   it('"Try the Local Sandbox" gives every view a Local Sandbox connection with a tree below it', async () => {
-    await vscode.commands.executeCommand('apiWorkbench.sandbox.start');
-    const info = api.services.sandbox.info;
-    assert.ok(info, 'sandbox did not start');
-    for (const k of [info.llm.apiKey, info.maps.apiKey, info.realtime.secret]) recordSecret(k);
+    await startSandboxRecordingKeys(api);
     for (const s of ['llm', 'maps', 'realtime'] as const) {
       const roots = (await api.views[s].provider.getChildren()) as TreeNode[];
-      assert.deepEqual(await labels(roots), ['Local Sandbox'], s);
-      const kids = await loadedChildren(roots[0] as ConnectionNode);
+      assert.deepEqual(await treeLabels(roots), ['Local Sandbox'], s);
+      const kids = await treeLabels(await loadedChildren(roots[0]));
       assert.ok(kids.length > 0, `${s}: no children below the connection`);
       assert.ok(!kids.some((k) => /Could not load|Set API Key|Set App Secret/.test(k)), `${s}: ${kids.join(', ')}`);
       assert.equal(api.services.connections.active(s)?.name, 'Local Sandbox');
@@ -119,7 +74,7 @@ describe('foundation', function () {
       const conn = await waitFor('Work connection', () => httpConn(api.services.connections.get('llm', 'Work')));
       const secret = `sk-test-${Math.random().toString(36).slice(2)}${Date.now()}`;
       recordSecret(secret);
-      const input = stub('showInputBox', () => secret);
+      const input = stubWindow('showInputBox', () => secret);
       try {
         await vscode.commands.executeCommand('apiWorkbench.llm.setKey', conn);
       } finally {
@@ -158,7 +113,7 @@ describe('foundation', function () {
         const c = httpConn(api.services.connections.get('llm', 'Moving'));
         return c?.baseUrl.startsWith(b.url) ? c : undefined;
       });
-      const decline = stub('showWarningMessage', () => undefined);
+      const decline = stubWindow('showWarningMessage', () => undefined);
       try {
         await assert.rejects(api.services.http.create(connB).json({ path: 'models' }), (e: { code?: string }) => e.code === 'origin_not_approved');
       } finally {
@@ -168,7 +123,7 @@ describe('foundation', function () {
       assert.match(String(decline.calls[0][0]), new RegExp(b.url.replace(/[.:/]/g, '\\$&')));
       assert.equal(b.hits.length, 0, 'nothing may reach the new host before approval');
 
-      const allow = stub('showWarningMessage', () => 'Allow');
+      const allow = stubWindow('showWarningMessage', () => 'Allow');
       try {
         await api.services.http.create(connB).json({ path: 'models' });
         await api.services.http.create(connB).json({ path: 'models' });
@@ -223,7 +178,7 @@ describe('foundation', function () {
     const secret = `AIzaEnv${Date.now()}`;
     recordSecret(secret);
     process.env.API_WORKBENCH_TEST_MAPS_KEY = secret;
-    const input = stub('showInputBox', () => 'API_WORKBENCH_TEST_MAPS_KEY');
+    const input = stubWindow('showInputBox', () => 'API_WORKBENCH_TEST_MAPS_KEY');
     try {
       await vscode.commands.executeCommand('apiWorkbench.maps.importKeyFromEnv', conn);
     } finally {
@@ -231,7 +186,7 @@ describe('foundation', function () {
       delete process.env.API_WORKBENCH_TEST_MAPS_KEY;
     }
     assert.equal((await api.services.secrets.get(conn))?.value, secret);
-    const confirm = stub('showWarningMessage', () => 'Remove');
+    const confirm = stubWindow('showWarningMessage', () => 'Remove');
     try {
       await vscode.commands.executeCommand('apiWorkbench.maps.clearKey', 'EnvMaps');
     } finally {
@@ -241,7 +196,7 @@ describe('foundation', function () {
   });
 
   it('reports a malformed connection setting and keeps the valid entries', async () => {
-    const warn = stub('showWarningMessage', () => undefined);
+    const warn = stubWindow('showWarningMessage', () => undefined);
     try {
       await userConfig().update('llm.connections', [{ name: 'Fine', baseUrl: 'https://api.openai.com/v1' }, { name: 'Broken', baseUrl: 'not a url' }], vscode.ConfigurationTarget.Global);
       await waitFor('Fine', () => api.services.connections.get('llm', 'Fine'));

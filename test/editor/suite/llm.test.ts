@@ -8,58 +8,20 @@ import type { AskResult } from '../../../src/editor/llm/ask';
 import { llmClient, requestsLeft } from '../../../src/editor/llm/clients';
 import { ANSWER_SCHEME } from '../../../src/editor/llm/answerDocuments';
 import { ANSWER_END, answerHeader, askMessages, errorNote, EXPLAIN_QUESTION, selectionMessages } from '../../../src/editor/llm/prompts';
-import type { ConnectionNode, TreeNode } from '../../../src/editor/tree';
+import type { ConnectionNode } from '../../../src/editor/tree';
 import { FAULTY_MODEL, faultAfterTokens, LIMITED_MODEL, LLM_MODELS, sandboxAnswer, sandboxAnswerTokens, startLlmSandbox } from '../../../src/sandbox/llm';
 import type { RunningService } from '../../../src/sandbox/types';
 import { isTrustedRun, recordSecret, settle, takeScreenshot } from '../harness/suiteApi';
+import { activateExtension, findConnectionNode, loadedChildren, SANDBOX, startSandboxRecordingKeys, stubWindow, treeLabels, userConfig, waitFor } from './kit';
 
-const EXTENSION_ID = 'api-workbench.api-workbench';
-const SANDBOX = 'Local Sandbox';
 /** A second sandbox, started here, that streams slowly (25 tokens/s) and limits tightly. */
 const SLOW = 'Slow Sandbox';
 const SLOW_KEY = `sk-slow-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 const SLOW_WINDOW_MS = 4_000;
 
-type Stubbed = { restore(): void; calls: unknown[][] };
-function stub<K extends keyof typeof vscode.window>(name: K, impl: (...args: never[]) => unknown): Stubbed {
-  const w = vscode.window as unknown as Record<string, unknown>;
-  const original = w[name];
-  const calls: unknown[][] = [];
-  w[name] = (...args: unknown[]) => {
-    calls.push(args);
-    return Promise.resolve((impl as (...a: unknown[]) => unknown)(...args));
-  };
-  return { calls, restore: () => void (w[name] = original) };
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await settle(50);
-  }
-}
-
-async function label(n: TreeNode): Promise<string> {
-  return String((await n.toTreeItem()).label);
-}
-
-async function connectionNode(api: ExtensionApi, name: string): Promise<ConnectionNode> {
-  return waitFor(`tree node ${name}`, async () => {
-    const roots = ((await api.views.llm.provider.getChildren()) ?? []) as TreeNode[];
-    for (const r of roots) if ((await label(r)) === name) return r as ConnectionNode;
-    return undefined;
-  });
-}
-
-/** Children once loaded (the first answer is a loading node). */
-async function loadedChildren(node: ConnectionNode): Promise<TreeNode[]> {
-  return waitFor(`children of ${node.conn.name}`, async () => {
-    const kids = ((await node.children()) ?? []) as TreeNode[];
-    return kids.length === 1 && (await label(kids[0])) === 'Loading…' ? undefined : kids;
-  });
+/** The llm view's node of connection `name`, once the view shows it. */
+function connectionNode(api: ExtensionApi, name: string): Promise<ConnectionNode> {
+  return waitFor(`tree node ${name}`, () => findConnectionNode(api, 'llm', name));
 }
 
 function llmConn(api: ExtensionApi, name: string): HttpConnection | undefined {
@@ -80,8 +42,6 @@ function newestAnswerEditor(afterCount: number): vscode.TextDocument | undefined
   return answers.length > afterCount ? answers[answers.length - 1] : undefined;
 }
 
-const userConfig = () => vscode.workspace.getConfiguration('apiWorkbench');
-
 describe('llm', function () {
   this.timeout(90_000);
   let api: ExtensionApi;
@@ -91,15 +51,8 @@ describe('llm', function () {
 
   before(async function () {
     if (!isTrustedRun()) this.skip();
-    const ext = vscode.extensions.getExtension<ExtensionApi | undefined>(EXTENSION_ID);
-    assert.ok(ext);
-    const exported = await ext.activate();
-    assert.ok(exported, 'activation failed');
-    api = exported;
-    await vscode.commands.executeCommand('apiWorkbench.sandbox.start');
-    const info = api.services.sandbox.info;
-    assert.ok(info, 'the sandbox did not start');
-    recordSecret(info.llm.apiKey);
+    api = await activateExtension();
+    await startSandboxRecordingKeys(api);
     recordSecret(SLOW_KEY);
     slow = await startLlmSandbox({ host: '127.0.0.1', port: 0, apiKey: SLOW_KEY, tokenRate: 25, limitedWindowMs: SLOW_WINDOW_MS });
     await api.services.connections.setActive('llm', SANDBOX);
@@ -122,7 +75,7 @@ describe('llm', function () {
     const node = await connectionNode(api, SANDBOX);
     const kids = await loadedChildren(node);
     const sorted = [...LLM_MODELS].sort((a, b) => a.id.localeCompare(b.id));
-    assert.deepEqual(await Promise.all(kids.map(label)), sorted.map((m) => m.id));
+    assert.deepEqual(await treeLabels(kids), sorted.map((m) => m.id));
     const item = await kids[0].toTreeItem();
     assert.match(String(item.description), new RegExp(`${sorted[0].owned_by} · ${new Date(sorted[0].created * 1000).toISOString().slice(0, 10)}`));
     assert.match(item.contextValue ?? '', /^llm\.model/);
@@ -133,11 +86,11 @@ describe('llm', function () {
     await userConfig().update('llm.connections', [{ name: SLOW, baseUrl: slowUrl }, { name: 'Gone', baseUrl: 'http://127.0.0.1:9/v1' }], vscode.ConfigurationTarget.Global);
     const conn = await waitFor('slow connection', () => llmConn(api, SLOW));
     const signedOut = await loadedChildren(await connectionNode(api, SLOW));
-    assert.deepEqual(await Promise.all(signedOut.map(label)), ['Set API Key…']);
+    assert.deepEqual(await treeLabels(signedOut), ['Set API Key…']);
     await api.services.secrets.set(conn, SLOW_KEY, [`http://127.0.0.1:${slow.port}`]);
     const models = await waitFor('models of the slow sandbox', async () => {
       const kids = await loadedChildren(await connectionNode(api, SLOW));
-      const names = await Promise.all(kids.map(label));
+      const names = await treeLabels(kids);
       return names.includes('sandbox-chat') ? names : undefined;
     });
     assert.equal(models.length, LLM_MODELS.length);
@@ -146,7 +99,7 @@ describe('llm', function () {
     recordSecret('sk-gone-000000');
     const error = await waitFor('error node', async () => {
       const kids = await loadedChildren(await connectionNode(api, 'Gone'));
-      const l = await Promise.all(kids.map(label));
+      const l = await treeLabels(kids);
       return l[0] === 'Could not load — click to retry' ? kids : undefined;
     });
     assert.match(String((await error[0].toTreeItem()).description), /could not be reached/);
@@ -187,9 +140,9 @@ describe('llm', function () {
 
   it('Ask… with no arguments: prompt box, then a model pick that remembers the last choice', async () => {
     const prompt = 'Which model am I talking to?';
-    const input = stub('showInputBox', () => prompt);
+    const input = stubWindow('showInputBox', () => prompt);
     let offered: vscode.QuickPickItem[] = [];
-    const pick = stub('showQuickPick', (items: vscode.QuickPickItem[]) => {
+    const pick = stubWindow('showQuickPick', (items: vscode.QuickPickItem[]) => {
       offered = items;
       return items.find((i) => i.label === 'sandbox-chat-mini');
     });
@@ -254,7 +207,7 @@ describe('llm', function () {
     const messages: string[] = [];
     let shot: Promise<unknown> | undefined;
     const original = vscode.window.withProgress;
-    const progress = stub('withProgress', (opts: vscode.ProgressOptions, task: (p: vscode.Progress<{ message?: string }>, t: vscode.CancellationToken) => Thenable<unknown>) =>
+    const progress = stubWindow('withProgress', (opts: vscode.ProgressOptions, task: (p: vscode.Progress<{ message?: string }>, t: vscode.CancellationToken) => Thenable<unknown>) =>
       original(opts, (p, t) =>
         task(
           {
@@ -287,7 +240,7 @@ describe('llm', function () {
   });
 
   it('a mid-stream failure keeps the partial text and appends a clear error (with Retry)', async () => {
-    const shown = stub('showErrorMessage', () => undefined);
+    const shown = stubWindow('showErrorMessage', () => undefined);
     const prompt = 'Fail half way, please.';
     let result: AskResult;
     try {
@@ -327,7 +280,7 @@ describe('llm', function () {
     await api.services.connections.setActive('llm', SANDBOX);
     const node = await connectionNode(api, SANDBOX);
     const kids = await loadedChildren(node);
-    const mini = kids[(await Promise.all(kids.map(label))).indexOf('sandbox-chat-mini')];
+    const mini = kids[(await treeLabels(kids)).indexOf('sandbox-chat-mini')];
     await vscode.commands.executeCommand('apiWorkbench.llm.setDefaultModel', mini);
     const item = await mini.toTreeItem();
     assert.match(String(item.description), /★ default/);

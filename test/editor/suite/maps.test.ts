@@ -7,36 +7,9 @@ import type { CommandOutcome } from '../../../src/editor/maps/commands';
 import type { MapRendered } from '../../../src/editor/maps/mapPanel';
 import { ResultStore } from '../../../src/editor/maps/results';
 import type { ExtensionApi } from '../../../src/extension';
-import type { ConnectionNode, TreeNode } from '../../../src/editor/tree';
-import { isTrustedRun, recordSecret, settle, takeScreenshot } from '../harness/suiteApi';
-
-const EXTENSION_ID = 'api-workbench.api-workbench';
-
-type Stubbed = { restore(): void; calls: unknown[][] };
-function stub(name: 'showInputBox' | 'showQuickPick' | 'showErrorMessage' | 'showInformationMessage' | 'showWarningMessage', impl: (...args: unknown[]) => unknown): Stubbed {
-  const w = vscode.window as unknown as Record<string, unknown>;
-  const original = w[name];
-  const calls: unknown[][] = [];
-  w[name] = (...args: unknown[]) => {
-    calls.push(args);
-    return Promise.resolve(impl(...args));
-  };
-  return { calls, restore: () => void (w[name] = original) };
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await settle(100);
-  }
-}
-
-async function label(n: TreeNode): Promise<string> {
-  return String((await n.toTreeItem()).label);
-}
+import type { TreeNode } from '../../../src/editor/tree';
+import { isTrustedRun, settle, takeScreenshot } from '../harness/suiteApi';
+import { activateExtension, findConnectionNode, SANDBOX, startSandboxRecordingKeys, stubWindow, treeLabels, waitFor } from './kit';
 
 describe('maps', function () {
   this.timeout(120_000);
@@ -44,23 +17,15 @@ describe('maps', function () {
 
   before(async function () {
     if (!isTrustedRun()) this.skip();
-    const ext = vscode.extensions.getExtension<ExtensionApi | undefined>(EXTENSION_ID);
-    assert.ok(ext);
-    const exported = await ext.activate();
-    assert.ok(exported, 'activation failed');
-    api = exported;
-    await vscode.commands.executeCommand('apiWorkbench.sandbox.start');
-    const info = api.services.sandbox.info;
-    assert.ok(info, 'sandbox did not start');
-    for (const k of [info.llm.apiKey, info.maps.apiKey, info.realtime.secret]) recordSecret(k);
+    api = await activateExtension();
+    await startSandboxRecordingKeys(api);
     assert.equal(api.services.connections.active('maps')?.name, 'Local Sandbox');
     await vscode.commands.executeCommand('apiWorkbench.maps.clearResults');
   });
 
   /** Capability nodes below the sandbox connection, once loaded. */
   async function capabilities(): Promise<TreeNode[]> {
-    const roots = (await api.views.maps.provider.getChildren()) as TreeNode[];
-    const conn = roots.find((r) => (r as ConnectionNode).conn?.name === 'Local Sandbox') as ConnectionNode;
+    const conn = await findConnectionNode(api, 'maps', SANDBOX);
     assert.ok(conn, 'no Local Sandbox node');
     return waitFor('capabilities', async () => {
       const kids = await conn.children();
@@ -70,10 +35,10 @@ describe('maps', function () {
 
   async function resultLabels(capability: string): Promise<string[]> {
     const caps = await capabilities();
-    const labels = await Promise.all(caps.map(label));
+    const labels = await treeLabels(caps);
     const node = caps[labels.indexOf(capability)];
     assert.ok(node, `no ${capability} node (have ${labels.join(', ')})`);
-    return Promise.all(((await node.children?.()) as TreeNode[]).map(label));
+    return treeLabels((await node.children?.()) as TreeNode[]);
   }
 
   function activeJson(): Record<string, unknown> {
@@ -83,11 +48,11 @@ describe('maps', function () {
   }
 
   it('shows Places, Routes, Address Validation and Geocoding under the sandbox connection', async () => {
-    assert.deepEqual(await Promise.all((await capabilities()).map(label)), ['Places', 'Routes', 'Address Validation', 'Geocoding']);
+    assert.deepEqual(await treeLabels(await capabilities()), ['Places', 'Routes', 'Address Validation', 'Geocoding']);
   });
 
   it('Search Places… asks for a query, opens the JSON response, adds places with address and rating, and plots them', async () => {
-    const input = stub('showInputBox', () => 'Lyon');
+    const input = stubWindow('showInputBox', () => 'Lyon');
     let out: CommandOutcome | undefined;
     try {
       out = await vscode.commands.executeCommand<CommandOutcome>('apiWorkbench.maps.searchPlaces');
@@ -114,11 +79,11 @@ describe('maps', function () {
   it('Compute Route… from a place in the results to a typed address, picked travel mode, draws the route', async () => {
     // Origin: the Lyon result; destination: "type one"; travel mode: DRIVE.
     const answers = [(l: string) => l.endsWith(' Lyon'), (l: string) => l.includes('Type an address'), (l: string) => l === 'DRIVE'];
-    const picks = stub('showQuickPick', (items: unknown) => {
+    const picks = stubWindow('showQuickPick', (items: unknown) => {
       const want = answers.shift();
       return (items as Array<{ label: string }>).find((i) => want?.(i.label));
     });
-    const typed = stub('showInputBox', () => 'Paris, France');
+    const typed = stubWindow('showInputBox', () => 'Paris, France');
     let out: CommandOutcome | undefined;
     try {
       out = await vscode.commands.executeCommand<CommandOutcome>('apiWorkbench.maps.computeRoute');
@@ -145,7 +110,7 @@ describe('maps', function () {
     const editor = await vscode.window.showTextDocument(doc);
     editor.selection = new vscode.Selection(1, 0, 1, doc.lineAt(1).text.length);
     // Accept what the prompts offer: the selection, then the region code.
-    const input = stub('showInputBox', (opts: unknown) => (opts as vscode.InputBoxOptions).value);
+    const input = stubWindow('showInputBox', (opts: unknown) => (opts as vscode.InputBoxOptions).value);
     let out: CommandOutcome | undefined;
     try {
       out = await vscode.commands.executeCommand<CommandOutcome>('apiWorkbench.maps.validateAddress');
@@ -196,7 +161,7 @@ describe('maps', function () {
 
   it('a request the service refuses shows its message with Retry, and nothing is added', async () => {
     const before = (await resultLabels('Places')).length;
-    const errors = stub('showErrorMessage', () => undefined);
+    const errors = stubWindow('showErrorMessage', () => undefined);
     try {
       const out = await vscode.commands.executeCommand<CommandOutcome | undefined>('apiWorkbench.maps.searchPlaces', { query: 'Lyon', fieldMask: 'places.bogus' });
       assert.equal(out, undefined);

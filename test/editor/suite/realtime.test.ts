@@ -11,31 +11,8 @@ import type { ReceiverInfo } from '../../../src/editor/realtime/webhooks';
 import type { ConnectionNode, TreeNode } from '../../../src/editor/tree';
 import type { ExtensionApi } from '../../../src/extension';
 import type { SubscriptionSnapshot } from '../../../src/services/realtime/client';
-import { isTrustedRun, recordSecret, settle, takeScreenshot } from '../harness/suiteApi';
-
-const EXTENSION_ID = 'api-workbench.api-workbench';
-
-async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await settle(100);
-  }
-}
-
-type Stubbed = { restore(): void; calls: unknown[][] };
-function stub(name: 'showErrorMessage' | 'showInformationMessage' | 'showInputBox', impl: (...args: unknown[]) => unknown): Stubbed {
-  const w = vscode.window as unknown as Record<string, unknown>;
-  const original = w[name];
-  const calls: unknown[][] = [];
-  w[name] = (...args: unknown[]) => {
-    calls.push(args);
-    return Promise.resolve(impl(...args));
-  };
-  return { calls, restore: () => void (w[name] = original) };
-}
+import { isTrustedRun, settle, takeScreenshot } from '../harness/suiteApi';
+import { activateExtension, findConnectionNode, loadedChildren, SANDBOX, startSandboxRecordingKeys, stubWindow, waitFor } from './kit';
 
 describe('realtime', function () {
   this.timeout(120_000);
@@ -44,15 +21,8 @@ describe('realtime', function () {
 
   before(async function () {
     if (!isTrustedRun()) this.skip();
-    const ext = vscode.extensions.getExtension<ExtensionApi | undefined>(EXTENSION_ID);
-    assert.ok(ext);
-    const exported = await ext.activate();
-    assert.ok(exported, 'activation failed');
-    api = exported;
-    await vscode.commands.executeCommand('apiWorkbench.sandbox.start');
-    const info = api.services.sandbox.info;
-    assert.ok(info, 'sandbox did not start');
-    for (const k of [info.llm.apiKey, info.maps.apiKey, info.realtime.secret]) recordSecret(k);
+    api = await activateExtension();
+    await startSandboxRecordingKeys(api);
     assert.equal(api.services.connections.active('realtime')?.name, 'Local Sandbox');
   });
 
@@ -61,19 +31,14 @@ describe('realtime', function () {
   });
 
   async function connectionNode(): Promise<ConnectionNode> {
-    const roots = (await api.views.realtime.provider.getChildren()) as TreeNode[];
-    const node = roots.find((r) => (r as ConnectionNode).conn?.name === 'Local Sandbox') as ConnectionNode | undefined;
+    const node = await findConnectionNode(api, 'realtime', SANDBOX);
     assert.ok(node, 'no Local Sandbox node in the realtime view');
     return node;
   }
 
   /** The loaded children of the sandbox connection (not the Loading… node). */
   async function channelNodes(): Promise<TreeNode[]> {
-    const conn = await connectionNode();
-    return waitFor('channel nodes', async () => {
-      const kids = await conn.children();
-      return kids.some((k) => k.id.endsWith('/loading')) ? undefined : kids;
-    });
+    return loadedChildren(await connectionNode());
   }
 
   async function channelNode(name: string): Promise<TreeNode> {
@@ -84,7 +49,7 @@ describe('realtime', function () {
   let saves = 0;
   async function logText(): Promise<string> {
     const file = path.join(dir, `log-${++saves}.log`);
-    const info = stub('showInformationMessage', () => undefined);
+    const info = stubWindow('showInformationMessage', () => undefined);
     try {
       await vscode.commands.executeCommand('apiWorkbench.realtime.saveLog', file);
     } finally {
@@ -126,7 +91,7 @@ describe('realtime', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const node = await channelNode('test-orders');
     const answers = ['from-tree', '{"tree": true}'];
-    const input = stub('showInputBox', () => answers.shift());
+    const input = stubWindow('showInputBox', () => answers.shift());
     let out: Published | undefined;
     try {
       out = await vscode.commands.executeCommand<Published>('apiWorkbench.realtime.publishHere', node);
@@ -191,7 +156,7 @@ describe('realtime', function () {
     assert.deepEqual(sent, { connection: 'Local Sandbox', channel: 'private-chat', event: 'client-typing' });
     await logContains('sent client-typing on private-chat');
 
-    const errors = stub('showErrorMessage', () => undefined);
+    const errors = stubWindow('showErrorMessage', () => undefined);
     try {
       await vscode.commands.executeCommand('apiWorkbench.realtime.sendClientEvent', { channel: 'test-orders', event: 'client-x', data: '{}' });
     } finally {
@@ -201,7 +166,7 @@ describe('realtime', function () {
   });
 
   it('a publish the service refuses (data over 10 KB) is reported clearly, without Retry', async () => {
-    const errors = stub('showErrorMessage', () => undefined);
+    const errors = stubWindow('showErrorMessage', () => undefined);
     try {
       const out = await vscode.commands.executeCommand('apiWorkbench.realtime.publish', { channel: 'test-orders', event: 'too-big', data: JSON.stringify({ blob: 'x'.repeat(11_000) }) });
       assert.equal(out, undefined);

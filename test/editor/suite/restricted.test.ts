@@ -8,6 +8,7 @@ import type { HttpConnection } from '../../../src/core/connections';
 import type { ExtensionApi } from '../../../src/extension';
 import type { TreeNode } from '../../../src/editor/tree';
 import { isTrustedRun, recordSecret, settle, takeScreenshot } from '../harness/suiteApi';
+import { activateExtension, startSandboxRecordingKeys, userConfig, waitFor } from './kit';
 
 describe('restricted mode (untrusted workspace)', function () {
   this.timeout(60_000);
@@ -15,9 +16,7 @@ describe('restricted mode (untrusted workspace)', function () {
 
   before(async function () {
     if (isTrustedRun()) this.skip();
-    const exported = await vscode.extensions.getExtension<ExtensionApi | undefined>('api-workbench.api-workbench')!.activate();
-    assert.ok(exported);
-    api = exported;
+    api = await activateExtension();
   });
 
   it('is untrusted', () => {
@@ -25,8 +24,7 @@ describe('restricted mode (untrusted workspace)', function () {
   });
 
   it('shows the restricted-mode welcome (an empty tree) even with connections configured', async () => {
-    await vscode.commands.executeCommand('apiWorkbench.sandbox.start');
-    recordSecret(api.services.sandbox.info!.llm.apiKey);
+    await startSandboxRecordingKeys(api);
     assert.equal(api.services.connections.list('llm').length, 1);
     for (const s of ['llm', 'maps', 'realtime'] as const) {
       assert.deepEqual((await api.views[s].provider.getChildren()) as TreeNode[], [], s);
@@ -45,22 +43,15 @@ describe('restricted mode (untrusted workspace)', function () {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      await vscode.workspace.getConfiguration('apiWorkbench').update('llm.connections', [{ name: 'Untrusted', baseUrl: `${url}/v1` }], vscode.ConfigurationTarget.Global);
-      const conn = await (async () => {
-        for (let i = 0; i < 100; i++) {
-          const c = api.services.connections.get('llm', 'Untrusted');
-          if (c) return c as HttpConnection;
-          await settle(100);
-        }
-        throw new Error('connection did not appear');
-      })();
+      await userConfig().update('llm.connections', [{ name: 'Untrusted', baseUrl: `${url}/v1` }], vscode.ConfigurationTarget.Global);
+      const conn = await waitFor('the Untrusted connection', () => api.services.connections.get('llm', 'Untrusted') as HttpConnection | undefined);
       const secret = `sk-untrusted-${Date.now()}`;
       recordSecret(secret);
       await api.services.secrets.set(conn, secret, [url]);
       await assert.rejects(api.services.http.create(conn).json({ path: 'models' }), (e: Error & { kind?: string }) => e.kind === 'auth' && /Restricted mode/.test(e.message));
       assert.equal(hits, 0);
     } finally {
-      await vscode.workspace.getConfiguration('apiWorkbench').update('llm.connections', undefined, vscode.ConfigurationTarget.Global);
+      await userConfig().update('llm.connections', undefined, vscode.ConfigurationTarget.Global);
       await new Promise<void>((r) => server.close(() => r()));
     }
   });

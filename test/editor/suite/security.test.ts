@@ -20,14 +20,12 @@ import type { CommandOutcome } from '../../../src/editor/maps/commands';
 import type { MapRendered } from '../../../src/editor/maps/mapPanel';
 import type { Published } from '../../../src/editor/realtime/commands';
 import type { ReceiverInfo } from '../../../src/editor/realtime/webhooks';
-import type { ConnectionNode, TreeNode } from '../../../src/editor/tree';
+import type { TreeNode } from '../../../src/editor/tree';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/host';
 import type { SubscriptionSnapshot } from '../../../src/services/realtime/client';
 import { RealtimeRest } from '../../../src/services/realtime/rest';
 import { isTrustedRun, recordSecret, settle } from '../harness/suiteApi';
-
-const EXTENSION_ID = 'api-workbench.api-workbench';
-const SANDBOX = 'Local Sandbox';
+import { activateExtension, EXTENSION_ID, findConnectionNode, loadedChildren, SANDBOX, treeLabels, userConfig, waitFor } from './kit';
 
 /**
  * Contributed commands this test does not run, each with the reason it cannot run here. Keep it
@@ -125,18 +123,6 @@ class Dialogs {
 const pick = (label: string) => (items: unknown) => (items as { label: string }[]).find((i) => i.label === label);
 
 // --- helpers -----------------------------------------------------------------------------------------
-
-async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await settle(50);
-  }
-}
-
-const userConfig = () => vscode.workspace.getConfiguration('apiWorkbench');
 
 /** Runs commands and remembers which ran, for the coverage check. */
 class Commands {
@@ -268,9 +254,7 @@ describe('security: every command, then no secret in settings, state, logs, docu
 
   before(async function () {
     if (!isTrustedRun()) this.skip();
-    const exported = await vscode.extensions.getExtension<ExtensionApi | undefined>(EXTENSION_ID)!.activate();
-    assert.ok(exported, 'activation failed');
-    api = exported;
+    api = await activateExtension();
     dialogs.install();
     await cmd.run('apiWorkbench.sandbox.start');
     const info = api.services.sandbox.info;
@@ -391,12 +375,11 @@ describe('security: every command, then no secret in settings, state, logs, docu
     assert.equal(explained?.outcome, 'done', explained?.error);
 
     // Tree actions on a model node of the sandbox connection.
-    const roots = (await api.views.llm.provider.getChildren()) as TreeNode[];
-    const conn = roots.find((r) => (r as ConnectionNode).conn?.name === SANDBOX) as ConnectionNode;
+    const conn = await findConnectionNode(api, 'llm', SANDBOX);
     assert.ok(conn, 'no Local Sandbox node');
     const models = await waitFor('sandbox models', async () => {
       const kids = await conn.children();
-      const labels = await Promise.all(kids.map(async (k) => String((await k.toTreeItem()).label)));
+      const labels = await treeLabels(kids);
       const i = labels.indexOf('sandbox-chat-mini');
       return i >= 0 ? kids[i] : undefined;
     });
@@ -617,11 +600,7 @@ describe('security: every command, then no secret in settings, state, logs, docu
         assertClean(`${view} tree item ${node.id}`, JSON.stringify([label, item.description, tooltip, item.contextValue, item.command?.title]));
         if (depth < 3 && node.children) {
           // A connection answers "Loading…" first: wait (bounded) for its real children.
-          const kids = await waitFor(`children of ${node.id}`, async () => {
-            const k = (await node.children?.()) ?? [];
-            return k.some((c) => c.id.endsWith('/loading')) ? undefined : k;
-          });
-          await walk(kids, depth + 1, view);
+          await walk(await loadedChildren(node), depth + 1, view);
         }
       }
     };
@@ -652,9 +631,7 @@ describe('security: restricted mode (untrusted workspace) — no request with a 
 
   before(async function () {
     if (isTrustedRun()) this.skip();
-    const exported = await vscode.extensions.getExtension<ExtensionApi | undefined>(EXTENSION_ID)!.activate();
-    assert.ok(exported, 'activation failed');
-    api = exported;
+    api = await activateExtension();
     assert.equal(vscode.workspace.isTrusted, false);
     dialogs.install();
   });

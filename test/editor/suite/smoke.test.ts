@@ -8,8 +8,7 @@ import * as z from 'zod/mini';
 import { validate } from '../../../src/core/validate';
 import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
 import { ENV } from '../harness/protocol';
-
-const EXTENSION_ID = 'api-workbench.api-workbench';
+import { EXTENSION_ID } from './kit';
 
 function versionAtLeast(version: string, major: number, minor: number): boolean {
   const [ma, mi] = version.split('.').map(Number);

@@ -2,6 +2,9 @@ import * as assert from 'node:assert/strict';
 import type { CancellationLike } from '../../../src/core/cancellation';
 import { ApiError } from '../../../src/core/errors';
 
+/** Deterministic PRNG (mulberry32), so a property test that fails can be replayed from its seed. */
+export { seededRandom } from '../../../src/core/random';
+
 /** Awaits `p`, which must reject with an ApiError, and returns that error. */
 export async function apiErrorOf(p: Promise<unknown>): Promise<ApiError> {
   try {
@@ -47,14 +50,3 @@ export async function drain(body: AsyncIterable<Uint8Array>): Promise<{ text: st
   }
 }
 
-/** Deterministic PRNG (mulberry32), so a property test that fails can be replayed from its seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

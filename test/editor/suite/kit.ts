@@ -1,0 +1,114 @@
+// Helpers shared by the in-editor suites. Not a *.test.ts, so the suite index never runs it as a
+// suite; esbuild bundles a copy into every suite that imports it, so nothing here may keep state
+// that one suite expects another to see.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ServiceId } from '../../../src/core/connections';
+import type { ConnectionNode, TreeNode } from '../../../src/editor/tree';
+import type { ExtensionApi } from '../../../src/extension';
+import type { SandboxInfo } from '../../../src/sandbox/types';
+import { recordSecret, settle } from '../harness/suiteApi';
+
+export const EXTENSION_ID = 'api-workbench.api-workbench';
+/** The name of the connection "Start Sandbox" adds to every view. */
+export const SANDBOX = 'Local Sandbox';
+
+const WAIT_MS = 15_000;
+// Short enough to catch a slow stream mid-way (the llm cancel test), long enough not to busy the host.
+const POLL_MS = 50;
+
+export const userConfig = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('apiWorkbench');
+
+// --- the extension and the sandbox ------------------------------------------------------------------
+
+/** Activates the extension (a no-op once it is active) and returns its API; fails if activation failed. */
+export async function activateExtension(): Promise<ExtensionApi> {
+  const ext = vscode.extensions.getExtension<ExtensionApi | undefined>(EXTENSION_ID);
+  assert.ok(ext, `${EXTENSION_ID} is not loaded`);
+  const api = await ext.activate();
+  assert.ok(api, 'activate() returned nothing: activation failed (see the API Workbench log)');
+  return api;
+}
+
+/** The sandbox's LLM key, maps key and realtime app secret (new ones each time it starts). */
+export function sandboxKeys(info: SandboxInfo): string[] {
+  return [info.llm.apiKey, info.maps.apiKey, info.realtime.secret];
+}
+
+/**
+ * Runs "Start Sandbox" and declares the sandbox's keys to the harness, whose file scan after the
+ * suite fails the run if any of them was written outside SecretStorage.
+ */
+export async function startSandboxRecordingKeys(api: ExtensionApi): Promise<SandboxInfo> {
+  await vscode.commands.executeCommand('apiWorkbench.sandbox.start');
+  const info = api.services.sandbox.info;
+  assert.ok(info, 'the sandbox did not start');
+  for (const k of sandboxKeys(info)) recordSecret(k);
+  return info;
+}
+
+// --- prompts and messages ---------------------------------------------------------------------------
+
+/** A replaced `vscode.window` function: the arguments of every call, and how to put the original back. */
+export interface WindowStub {
+  readonly calls: unknown[][];
+  restore(): void;
+}
+
+/**
+ * Replaces `vscode.window[name]` (a prompt, a message, withProgress…) with `impl`, whose result is
+ * returned as a promise like the real one's, and records each call's arguments. Restore it in a
+ * `finally`: the window is shared by every suite.
+ */
+export function stubWindow<K extends keyof typeof vscode.window>(name: K, impl: (...args: never[]) => unknown): WindowStub {
+  const w = vscode.window as unknown as Record<string, unknown>;
+  const original = w[name];
+  const calls: unknown[][] = [];
+  w[name] = (...args: unknown[]) => {
+    calls.push(args);
+    return Promise.resolve((impl as (...a: unknown[]) => unknown)(...args));
+  };
+  return { calls, restore: () => void (w[name] = original) };
+}
+
+// --- waiting ----------------------------------------------------------------------------------------
+
+/**
+ * Polls `probe` until it returns something other than undefined or false, and returns that; so a
+ * probe can be a condition (`() => x === 3`) or a lookup (`() => map.get(k)`). Throws
+ * "timed out waiting for <what>" after `ms` (a bound on a hang, not an assertion on speed).
+ */
+export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = WAIT_MS): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await settle(POLL_MS);
+  }
+}
+
+// --- the service trees ------------------------------------------------------------------------------
+
+/** The label a tree node shows, as text. */
+export async function treeLabel(node: TreeNode): Promise<string> {
+  return String((await node.toTreeItem()).label);
+}
+
+export function treeLabels(nodes: readonly TreeNode[]): Promise<string[]> {
+  return Promise.all(nodes.map(treeLabel));
+}
+
+/** The root node of connection `name` in a service view, if the view shows it now. */
+export async function findConnectionNode(api: ExtensionApi, service: ServiceId, name: string): Promise<ConnectionNode | undefined> {
+  const roots = ((await api.views[service].provider.getChildren()) ?? []) as TreeNode[];
+  return roots.find((r) => (r as ConnectionNode).conn?.name === name) as ConnectionNode | undefined;
+}
+
+/** A node's children once loaded: a connection first answers with a lone Loading… node (tree.ts). */
+export function loadedChildren(node: TreeNode): Promise<TreeNode[]> {
+  return waitFor(`children of ${node.id}`, async () => {
+    const kids = (await node.children?.()) ?? [];
+    return kids.length === 1 && kids[0].id.endsWith('/loading') ? undefined : kids;
+  });
+}
