@@ -9,24 +9,13 @@ import { gazetteer } from '../../src/sandbox/maps/gazetteer';
 import { MapsClient } from '../../src/services/maps/client';
 import { googleErrorParser } from '../../src/services/maps/errors';
 import { fieldMaskFor } from '../../src/services/maps/fieldMasks';
-import type { BenchReporter } from './report';
+import { median, percentile, type BenchReporter } from './report';
 
 const KEY = 'AIzaSandboxBench000000000000000';
 const ROUNDS = 8;
 const PER_ROUND = 150;
 const WARMUP = 200;
 const TIME_BUDGET_MS = 25_000;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
-function percentile(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-}
 
 async function timeEach(n: number, fn: () => Promise<unknown>, out: number[], deadline: number): Promise<void> {
   for (let i = 0; i < n && Date.now() < deadline; i++) {

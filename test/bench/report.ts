@@ -95,6 +95,13 @@ export class BenchReporter {
   }
 }
 
+/** The p-th percentile (nearest rank) of a non-empty list, e.g. p = 95. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) throw new Error('percentile of no values');
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
 /** Median of a non-empty list (the middle of the sorted values; mean of the two middles for an even count). */
 export function median(values: readonly number[]): number {
   if (values.length === 0) throw new Error('median of no values');
