@@ -11,7 +11,6 @@ import { ConnectionStore } from './editor/connections';
 import { CredentialGuard } from './editor/credentials';
 import { DiagnosticsLog } from './editor/log';
 import { lazyService } from './editor/lazyService';
-import { ResourcesSource } from './editor/resourcesSource';
 import { SandboxController } from './editor/sandbox';
 import { SecretStore } from './editor/secrets';
 import type { ServiceModule, Services, ServiceViews } from './editor/services';
@@ -68,28 +67,25 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
   const setRestricted = () => void vscode.commands.executeCommand('setContext', 'apiWorkbench.restricted', !vscode.workspace.isTrusted);
   setRestricted();
 
-  const defaultSource = new ResourcesSource(s);
   const views = {} as ServiceViews;
+  // The foundation's handlers (connections and keys) reach the views only when they run.
+  const foundationCommands = connectionCommands(s, views);
+  const registered = new Set(Object.keys(foundationCommands));
+  context.subscriptions.push(...registerCommands(foundationCommands, log));
   for (const service of SERVICE_IDS) {
-    const provider = new ServiceTreeProvider(service, s, defaultSource);
+    // Each service module plugs its tree source, commands and UI into its view, loaded on first use.
+    const lazy = lazyService(service, SERVICE_MODULES[service], s, () => views[service], log, registered);
+    const provider = new ServiceTreeProvider(service, s, lazy.source);
     const view = vscode.window.createTreeView<TreeNode>(`apiWorkbench.${service}`, { treeDataProvider: provider, showCollapseAll: true });
-    context.subscriptions.push(provider, view);
+    context.subscriptions.push(provider, view, ...lazy.disposables);
     views[service] = { provider, view };
   }
   context.subscriptions.push(
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       setRestricted();
-      for (const id of SERVICE_IDS) views[id as ServiceId].provider.refresh();
+      for (const id of SERVICE_IDS) views[id].provider.refresh();
     }),
   );
-
-  const foundationCommands = connectionCommands(s, views);
-  context.subscriptions.push(...registerCommands(foundationCommands, log));
-  // Service modules: each plugs its tree source, commands and UI into its view, loaded on first use.
-  const registered = new Set(Object.keys(foundationCommands));
-  for (const service of SERVICE_IDS) {
-    context.subscriptions.push(...lazyService(service, SERVICE_MODULES[service], s, views[service], log, registered));
-  }
 
   // Primes the redactor with every stored key, so even a line logged before the first request is clean.
   await Promise.all(SERVICE_IDS.flatMap((id) => connections.list(id).map((c) => secrets.get(c))));

@@ -9,7 +9,7 @@ import type { ChildSource } from './tree';
 /**
  * Plugs a service module into its view without loading it: activation stays small and fast, and
  * the module (its own bundle) is required the first time it is needed —
- * - a connection of its view loads children (the placeholder source below), or
+ * - a connection of its view loads children (`source`, the view's tree source until then), or
  * - one of its commands runs (each id is registered now with a stub that loads the module and
  *   calls the module's handler; so a command that activated the extension still works).
  * `alreadyRegistered` are the service's ids the foundation handles (connections and keys).
@@ -18,15 +18,16 @@ export function lazyService(
   service: ServiceId,
   load: () => ServiceModule,
   s: Services,
-  view: ServiceView,
+  // The view is created with `source`, so it is reached only once the module loads.
+  view: () => ServiceView,
   log: DiagnosticsLog,
   alreadyRegistered: ReadonlySet<string>,
-): vscode.Disposable[] {
+): { source: ChildSource; disposables: vscode.Disposable[] } {
   let activation: ServiceActivation | undefined;
   const ensure = (): ServiceActivation => {
     if (!activation) {
       const started = Date.now();
-      activation = load().activate(s, view);
+      activation = load().activate(s, view());
       log.debug(`Loaded the ${service} module in ${Date.now() - started} ms.`);
     }
     return activation;
@@ -36,11 +37,11 @@ export function lazyService(
     load(conn, token) {
       ensure();
       // The module installed its own source; a module that did not is a programming error.
-      if (view.provider.source === placeholder) return Promise.reject(new Error(`The ${service} module did not provide its tree.`));
-      return view.provider.source.load(conn, token);
+      const { provider } = view();
+      if (provider.source === placeholder) return Promise.reject(new Error(`The ${service} module did not provide its tree.`));
+      return provider.source.load(conn, token);
     },
   };
-  view.provider.source = placeholder;
 
   const ids = COMMAND_IDS.filter((id) => id.startsWith(`apiWorkbench.${service}.`) && !alreadyRegistered.has(id));
   const stubs: CommandTable = {};
@@ -52,5 +53,5 @@ export function lazyService(
     }) as CommandHandler;
   }
 
-  return [...registerCommands(stubs, log), { dispose: () => activation?.disposables.forEach((d) => d.dispose()) }];
+  return { source: placeholder, disposables: [...registerCommands(stubs, log), { dispose: () => activation?.disposables.forEach((d) => d.dispose()) }] };
 }
