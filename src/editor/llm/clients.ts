@@ -1,6 +1,6 @@
 import type { Connection, HttpConnection } from '../../core/connections';
 import type { OutgoingRequest } from '../../core/http';
-import { LLM_REQUEST_ID_HEADERS, LlmClient, openAiErrorParser } from '../../services/llm';
+import { LLM_REQUEST_ID_HEADERS, LlmClient, modelRateLimitKey, openAiErrorParser } from '../../services/llm';
 import type { Services } from '../services';
 
 export function asLlmConnection(c: Connection | undefined): HttpConnection | undefined {
@@ -28,7 +28,7 @@ export function requestsLeft(s: Services, conn: HttpConnection, model: string | 
   const connLeft = s.http.limiter.remaining(s.http.rateLimitKey(conn), conn.rateLimitPerMinute);
   const perModel = model ? conn.modelRateLimits[model] : undefined;
   if (model && perModel) {
-    const modelLeft = s.http.limiter.remaining(`${s.http.rateLimitKey(conn)}#${model}`, perModel);
+    const modelLeft = s.http.limiter.remaining(modelRateLimitKey(s.http.rateLimitKey(conn), model), perModel);
     if (modelLeft < connLeft || perModel < conn.rateLimitPerMinute) return { left: Math.min(modelLeft, connLeft), limit: Math.min(perModel, conn.rateLimitPerMinute), modelLimited: true };
   }
   return { left: connLeft, limit: conn.rateLimitPerMinute, modelLimited: false };

@@ -96,6 +96,11 @@ export interface LlmClientOptions {
 
 const DONE = '[DONE]';
 
+/** The limiter key of one model's own quota under a connection's key (`<connection>#<model>`). */
+export function modelRateLimitKey(connectionKey: string, model: string): string {
+  return `${connectionKey}#${model}`;
+}
+
 export class LlmClient {
   private readonly modelLimits: Readonly<Record<string, number>>;
   private readonly keyPrefix: string;
@@ -117,7 +122,7 @@ export class LlmClient {
   /** The client-side limit that applies to `model` alone, if one is configured. */
   modelRateLimit(model: string): RateLimit | undefined {
     const perMinute = this.modelLimits[model];
-    return perMinute ? { key: `${this.keyPrefix}#${model}`, perMinute } : undefined;
+    return perMinute ? { key: modelRateLimitKey(this.keyPrefix, model), perMinute } : undefined;
   }
 
   /** `GET /models`, sorted by id. */

@@ -1,5 +1,5 @@
 // The language-model service client (no `vscode` import): see client.ts.
-export { LlmClient, ChatStreamDecoder } from './client';
+export { LlmClient, ChatStreamDecoder, modelRateLimitKey } from './client';
 export type { ChatMessage, ChatRequest, ChatResult, ChatRole, ChatStreamEvent, CallOptions, StreamOptions, StreamTimings, EmbeddingsRequest, EmbeddingsResult, LlmClientOptions } from './client';
 export { openAiErrorParser, errorInfo } from './errors';
 export { SseParser, SseError, type SseListener, type SseParserOptions } from './sse';
