@@ -11,13 +11,18 @@ export const CONFIG_SECTION = 'apiWorkbench';
  */
 export class Config implements vscode.Disposable {
   private readonly reported = new Set<string>();
+  /** Parsed once per settings change: trees, status bars and commands ask for connections often. */
+  private readonly parsed = new Map<ServiceId, ParsedConnections<Connection>>();
   private readonly changed = new vscode.EventEmitter<vscode.ConfigurationChangeEvent>();
   readonly onDidChange = this.changed.event;
   private readonly sub: vscode.Disposable;
 
   constructor(private readonly report: (problem: string) => void) {
     this.sub = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(CONFIG_SECTION)) this.changed.fire(e);
+      if (!e.affectsConfiguration(CONFIG_SECTION)) return;
+      // Cleared before listeners run, so they read the new settings.
+      this.parsed.clear();
+      this.changed.fire(e);
     });
   }
 
@@ -26,9 +31,12 @@ export class Config implements vscode.Disposable {
    * global (user) value, so a workspace's .vscode/settings.json can never redirect a key.
    */
   connections(service: ServiceId): ParsedConnections<Connection> {
-    const raw = this.inspectGlobal(`${service}.connections`);
-    const parsed = parseConnectionsSetting(service, raw);
-    for (const p of parsed.problems) this.problem(`Setting ${CONFIG_SECTION}.${service}.connections, ${p}. That entry is ignored.`);
+    let parsed = this.parsed.get(service);
+    if (!parsed) {
+      parsed = parseConnectionsSetting(service, this.inspectGlobal(`${service}.connections`));
+      for (const p of parsed.problems) this.problem(`Setting ${CONFIG_SECTION}.${service}.connections, ${p}. That entry is ignored.`);
+      this.parsed.set(service, parsed);
+    }
     return parsed;
   }
 
