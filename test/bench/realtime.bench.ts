@@ -82,28 +82,42 @@ interface Consumer {
   close(): void;
 }
 
-function ours(info: Info, channel: string): Consumer {
-  const { log } = countingLog();
-  const client = new RealtimeClient({ key: APP.key, host: info.host, port: info.port, useTLS: false });
+/**
+ * Counts arrivals for a consumer: `arrived()` on each app event (cheap: the hot path), and
+ * `received(n)` resolves once n have arrived, after `before` (e.g. flushing the log).
+ */
+function arrivalCounter(before?: () => void): { arrived(): void; received(n: number): Promise<void> } {
   let count = 0;
   let target = Infinity;
   let done: (() => void) | undefined;
-  client.on('message', (m) => {
-    log.message(m.channel, m.event, m.data, m.user_id);
-    if (++count === target) done?.();
-  });
-  client.connect();
   return {
-    ready: client.subscribe(channel).then(() => undefined),
+    arrived: () => {
+      if (++count === target) done?.();
+    },
     received: (n) =>
       new Promise<void>((resolve) => {
         target = n;
         done = () => {
-          log.flush();
+          before?.();
           resolve();
         };
         if (count >= n) done();
       }),
+  };
+}
+
+function ours(info: Info, channel: string): Consumer {
+  const { log } = countingLog();
+  const client = new RealtimeClient({ key: APP.key, host: info.host, port: info.port, useTLS: false });
+  const counter = arrivalCounter(() => log.flush());
+  client.on('message', (m) => {
+    log.message(m.channel, m.event, m.data, m.user_id);
+    counter.arrived();
+  });
+  client.connect();
+  return {
+    ready: client.subscribe(channel).then(() => undefined),
+    received: counter.received,
     close: () => {
       log.dispose();
       client.dispose();
@@ -115,25 +129,15 @@ function pusherJs(info: Info, channel: string): Consumer {
   const { log } = countingLog();
   const p = new Pusher(APP.key, { cluster: 'sandbox', wsHost: info.host, wsPort: info.port, forceTLS: false, enabledTransports: ['ws'], disableStats: true } as ConstructorParameters<typeof Pusher>[1]);
   const ch = p.subscribe(channel);
-  let count = 0;
-  let target = Infinity;
-  let done: (() => void) | undefined;
+  const counter = arrivalCounter(() => log.flush());
   ch.bind_global((event: string, data: unknown) => {
     if (event.startsWith('pusher')) return;
     log.message(channel, event, data);
-    if (++count === target) done?.();
+    counter.arrived();
   });
   return {
     ready: new Promise<void>((resolve) => ch.bind('pusher:subscription_succeeded', () => resolve())),
-    received: (n) =>
-      new Promise<void>((resolve) => {
-        target = n;
-        done = () => {
-          log.flush();
-          resolve();
-        };
-        if (count >= n) done();
-      }),
+    received: counter.received,
     close: () => {
       log.dispose();
       p.disconnect();
@@ -144,26 +148,17 @@ function pusherJs(info: Info, channel: string): Consumer {
 /** The floor: a bare socket that parses each frame and counts app events (no log, no dispatch). */
 function raw(info: Info, channel: string): Consumer {
   const ws = new WebSocket(`ws://${info.host}:${info.port}/app/${APP.key}?protocol=7&client=raw&version=1`, { perMessageDeflate: false });
-  let count = 0;
-  let target = Infinity;
-  let done: (() => void) | undefined;
+  const counter = arrivalCounter();
   let onReady: (() => void) | undefined;
   ws.on('message', (d) => {
     const f = JSON.parse(d.toString()) as { event: string; channel?: string };
     if (f.event === 'pusher:connection_established') ws.send(JSON.stringify({ event: 'pusher:subscribe', data: { channel } }));
     else if (f.event === 'pusher_internal:subscription_succeeded') onReady?.();
-    else if (f.channel === channel && !f.event.startsWith('pusher')) {
-      if (++count === target) done?.();
-    }
+    else if (f.channel === channel && !f.event.startsWith('pusher')) counter.arrived();
   });
   return {
     ready: new Promise<void>((resolve) => (onReady = resolve)),
-    received: (n) =>
-      new Promise<void>((resolve) => {
-        target = n;
-        done = resolve;
-        if (count >= n) resolve();
-      }),
+    received: counter.received,
     close: () => ws.terminate(),
   };
 }
