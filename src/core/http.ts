@@ -3,6 +3,7 @@ import { applyAuth, type AuthPlacement } from './auth';
 import { toAbortSignal, CancelledError, type Cancel } from './cancellation';
 import { systemClock, type Clock } from './clock';
 import { ApiError } from './errors';
+import { defaultDispatcher, sendBuffered, type BufferedResponse } from './exchange';
 import { undici } from './lazy';
 import type { SlidingWindowLimiter } from './rateLimiter';
 import { MASK, Redactor } from './redact';
@@ -125,8 +126,24 @@ export interface StreamResponse {
   headersMs: number;
 }
 
-const DEFAULT_REQUEST_ID_HEADERS = ['x-request-id', 'apim-request-id', 'x-ms-request-id', 'request-id', 'x-goog-request-id'];
 const TIMEOUT = Symbol('timeout');
+
+interface PreparedRequest {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  body: string | undefined;
+  timeoutMs: number;
+}
+
+type Quota = { key: string; limit: number };
+const toQuota = (l: RateLimit): Quota => ({ key: l.key, limit: l.perMinute });
+
+/** Why an attempt was stopped on our side, if it was. */
+type Stop = 'timeout' | 'cancelled' | undefined;
+const stopOf = (signal: AbortSignal | undefined): Stop => (!signal?.aborted ? undefined : signal.reason === TIMEOUT ? 'timeout' : 'cancelled');
+
+const DEFAULT_REQUEST_ID_HEADERS = ['x-request-id', 'apim-request-id', 'x-ms-request-id', 'request-id', 'x-goog-request-id'];
 
 /**
  * The HTTP core every service client is built on: auth placement, client-side rate limits,
@@ -139,6 +156,8 @@ export class HttpClient {
   private readonly clock: Clock;
   private readonly retry: RetryPolicy;
   private readonly redactor: Redactor;
+  /** The connection's own quota as the limiter takes it, built once (every request checks it). */
+  private readonly connectionQuotas: readonly Quota[];
 
   constructor(private readonly opts: HttpClientOptions) {
     this.service = opts.service;
@@ -146,6 +165,7 @@ export class HttpClient {
     this.clock = opts.clock ?? systemClock;
     this.retry = opts.retry ?? DEFAULT_RETRY;
     this.redactor = opts.redactor ?? new Redactor();
+    this.connectionQuotas = opts.rateLimit ? [toQuota(opts.rateLimit)] : [];
   }
 
   get baseUrl(): string {
@@ -166,28 +186,7 @@ export class HttpClient {
     try {
       for (let attempt = 0; ; attempt++) {
         try {
-          return await this.once(req, attempt, signal, async (res, started, requestId) => {
-            const text = await res.body.text();
-            const durationMs = this.clock.now() - started;
-            const parsed = text.trim() === '' ? ({ ok: true, value: undefined } as const) : parseJson(text);
-            if (!parsed.ok) {
-              throw this.error('invalid-response', `${this.service} returned a response that is not JSON (HTTP ${res.statusCode})`, {
-                status: res.statusCode,
-                requestId,
-                serviceMessage: `not JSON: ${snippet(text)}`,
-              });
-            }
-            if (!req.schema) return { data: parsed.value as T, status: res.statusCode, headers: res.headers, requestId, durationMs };
-            const v = validate(req.schema, parsed.value);
-            if (!v.ok) {
-              throw this.error('invalid-response', `${this.service} returned an unexpected response (HTTP ${res.statusCode}): ${v.problem}`, {
-                status: res.statusCode,
-                requestId,
-                serviceMessage: `unexpected response: ${v.problem}`,
-              });
-            }
-            return { data: v.value, status: res.statusCode, headers: res.headers, requestId, durationMs };
-          });
+          return await this.jsonAttempt(req, attempt, signal);
         } catch (e) {
           await this.maybeRetry(e, attempt, req, signal);
         }
@@ -205,23 +204,7 @@ export class HttpClient {
     const { signal, dispose } = toAbortSignal(req.cancel);
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.once(req, attempt, signal, async (res, started, requestId, onBodyDone) => {
-          const headersMs = this.clock.now() - started;
-          const body = res.body;
-          const errorFor = (e: unknown) => this.streamError(e, signal, requestId, res.statusCode);
-          async function* iterate(): AsyncGenerator<Uint8Array> {
-            try {
-              for await (const chunk of body) yield chunk as Uint8Array;
-            } catch (e) {
-              throw errorFor(e);
-            } finally {
-              onBodyDone();
-              dispose();
-              if (!body.destroyed) body.destroy();
-            }
-          }
-          return { status: res.statusCode, headers: res.headers, requestId, body: iterate(), headersMs };
-        }, true);
+        return await this.streamAttempt(req, attempt, signal, dispose);
       } catch (e) {
         try {
           await this.maybeRetry(e, attempt, req, signal);
@@ -235,19 +218,12 @@ export class HttpClient {
 
   // --- internals -----------------------------------------------------------------------------
 
-  private async once<R>(
-    req: RequestOptions<unknown>,
-    attempt: number,
-    signal: AbortSignal | undefined,
-    onSuccess: (res: Dispatcher.ResponseData, started: number, requestId: string | undefined, onBodyDone: () => void) => Promise<R>,
-    streaming = false,
-  ): Promise<R> {
+  /** What every attempt does before sending: wait for the quotas, build the request, add the key. */
+  private async prepare(req: RequestOptions<unknown>, attempt: number, signal: AbortSignal | undefined): Promise<PreparedRequest> {
     // Per-request quotas (per model) first, so waiting for one does not hold up the connection's queue.
-    const limits = [...(req.rateLimits ?? []), ...(this.opts.rateLimit ? [this.opts.rateLimit] : [])];
-    if (this.opts.limiter && limits.length) {
-      const quotas = limits.map((l) => ({ key: l.key, limit: l.perMinute }));
-      if (!this.opts.limiter.tryAcquireAll(quotas)) await this.opts.limiter.acquireAll(quotas, signal, req.onQueued);
-    }
+    const limiter = this.opts.limiter;
+    const quotas = req.rateLimits?.length ? [...req.rateLimits.map(toQuota), ...this.connectionQuotas] : this.connectionQuotas;
+    if (limiter && quotas.length && !limiter.tryAcquireAll(quotas)) await limiter.acquireAll(quotas, signal, req.onQueued);
     signal?.throwIfAborted();
 
     const method = req.method ?? (req.body !== undefined || req.rawBody !== undefined ? 'POST' : 'GET');
@@ -258,38 +234,83 @@ export class HttpClient {
     if (attempt === 0) this.notifyRequest(method, url, headers, body);
     const key = this.opts.credentials ? await this.opts.credentials(url, signal) : undefined;
     ({ url, headers } = applyAuth(this.opts.auth, key, url, headers));
+    return { method, url, headers, body, timeoutMs: req.timeoutMs ?? this.opts.timeoutMs ?? 60_000 };
+  }
 
-    // One controller per attempt: the user's cancel or our timeout both abort it.
+  /** One try of a JSON request: the whole answer is read, then parsed and validated. */
+  private async jsonAttempt<T>(req: RequestOptions<T>, attempt: number, signal: AbortSignal | undefined): Promise<HttpResponse<T>> {
+    const { method, url, headers, body, timeoutMs } = await this.prepare(req, attempt, signal);
+    const started = this.clock.now();
+    const exchange = sendBuffered(url, { method, headers, body }, this.opts.dispatcher);
+    // Our timer covers the whole exchange, head and body; the user's cancel stops it at any point.
+    const timer = setTimeout(() => exchange.abort(TIMEOUT), timeoutMs);
+    const onUserAbort = () => exchange.abort(signal!.reason ?? new CancelledError());
+    signal?.addEventListener('abort', onUserAbort, { once: true });
+    let res: BufferedResponse;
+    try {
+      res = await exchange.response;
+    } catch (e) {
+      const head = exchange.head;
+      const requestId = head && this.requestId(head.headers);
+      const err = this.abortOrNetworkError(e, e === TIMEOUT ? 'timeout' : stopOf(signal), timeoutMs, requestId, head?.status);
+      this.logAttempt(method, url, attempt, started, head?.status, requestId, err);
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onUserAbort);
+    }
+    const durationMs = this.clock.now() - started;
+    const requestId = this.requestId(res.headers);
+    const result = this.readJson(req.schema, res, requestId);
+    this.logAttempt(method, url, attempt, started, res.status, requestId, result.ok ? undefined : result.error);
+    if (!result.ok) throw result.error;
+    return { data: result.value, status: res.status, headers: res.headers, requestId, durationMs };
+  }
+
+  /** The typed value of a complete answer, or the error to report for it. */
+  private readJson<T>(schema: Schema<T> | undefined, res: BufferedResponse, requestId: string | undefined): { ok: true; value: T } | { ok: false; error: ApiError } {
+    const { status, text } = res;
+    if (status < 200 || status >= 300) return { ok: false, error: this.httpError(status, text, res.headers, requestId) };
+    const parsed = isBlank(text) ? ({ ok: true, value: undefined } as const) : parseJson(text);
+    if (!parsed.ok) {
+      return {
+        ok: false,
+        error: this.error('invalid-response', `${this.service} returned a response that is not JSON (HTTP ${status})`, { status, requestId, serviceMessage: `not JSON: ${snippet(text)}` }),
+      };
+    }
+    if (!schema) return { ok: true, value: parsed.value as T };
+    const v = validate(schema, parsed.value);
+    if (v.ok) return v;
+    return {
+      ok: false,
+      error: this.error('invalid-response', `${this.service} returned an unexpected response (HTTP ${status}): ${v.problem}`, { status, requestId, serviceMessage: `unexpected response: ${v.problem}` }),
+    };
+  }
+
+  /** One try of a streamed request: resolves once the head has arrived, with the body still to read. */
+  private async streamAttempt(req: RequestOptions<never>, attempt: number, signal: AbortSignal | undefined, dispose: () => void): Promise<StreamResponse> {
+    const { method, url, headers, body, timeoutMs } = await this.prepare(req, attempt, signal);
+    // A stream's body is a Readable that only an AbortSignal can stop: the user's cancel or our
+    // timeout (which covers the head; the idle time between chunks is undici's bodyTimeout).
     const controller = new AbortController();
     const onUserAbort = () => controller.abort(signal!.reason ?? new CancelledError());
     signal?.addEventListener('abort', onUserAbort, { once: true });
-    const timeoutMs = req.timeoutMs ?? this.opts.timeoutMs ?? 60_000;
     const timer = setTimeout(() => controller.abort(TIMEOUT), timeoutMs);
     const cleanup = () => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onUserAbort);
     };
-
     const started = this.clock.now();
     let res: Dispatcher.ResponseData;
     try {
-      res = await undici().request(url, {
-        method,
-        headers,
-        body,
-        signal: controller.signal,
-        dispatcher: this.opts.dispatcher,
-        // Our timer covers a whole JSON request, and only the head of a stream: a stream's idle time
-        // between chunks is undici's bodyTimeout. Other requests keep undici's own (longer) defaults,
-        // because overriding them per request costs ~8 µs (measured).
-        ...(streaming ? { bodyTimeout: timeoutMs } : {}),
-      });
+      res = await undici().request(url, { method, headers, body, signal: controller.signal, dispatcher: this.opts.dispatcher ?? defaultDispatcher(), bodyTimeout: timeoutMs });
     } catch (e) {
       cleanup();
-      const err = this.abortOrNetworkError(e, controller.signal, timeoutMs);
+      const err = this.abortOrNetworkError(e, stopOf(controller.signal), timeoutMs);
       this.logAttempt(method, url, attempt, started, undefined, undefined, err);
       throw err;
     }
+    clearTimeout(timer);
 
     const requestId = this.requestId(res.headers);
     if (res.statusCode < 200 || res.statusCode >= 300) {
@@ -298,7 +319,7 @@ export class HttpClient {
         text = await res.body.text();
       } catch (e) {
         cleanup();
-        throw this.abortOrNetworkError(e, controller.signal, timeoutMs);
+        throw this.abortOrNetworkError(e, stopOf(controller.signal), timeoutMs, requestId, res.statusCode);
       }
       cleanup();
       const err = this.httpError(res.statusCode, text, res.headers, requestId);
@@ -306,27 +327,26 @@ export class HttpClient {
       throw err;
     }
 
-    if (streaming) {
-      // The head arrived in time; from here the stream's idle timeout (bodyTimeout) applies.
-      clearTimeout(timer);
-      this.logAttempt(method, url, attempt, started, res.statusCode, requestId);
-      return onSuccess(res, started, requestId, cleanup);
+    this.logAttempt(method, url, attempt, started, res.statusCode, requestId);
+    const headersMs = this.clock.now() - started;
+    const stream = res.body;
+    const errorFor = (e: unknown) => this.streamError(e, signal, requestId, res.statusCode);
+    async function* iterate(): AsyncGenerator<Uint8Array> {
+      try {
+        for await (const chunk of stream) yield chunk as Uint8Array;
+      } catch (e) {
+        throw errorFor(e);
+      } finally {
+        cleanup();
+        dispose();
+        if (!stream.destroyed) stream.destroy();
+      }
     }
-    try {
-      const out = await onSuccess(res, started, requestId, cleanup);
-      this.logAttempt(method, url, attempt, started, res.statusCode, requestId);
-      return out;
-    } catch (e) {
-      const err = e instanceof ApiError ? e : this.abortOrNetworkError(e, controller.signal, timeoutMs, requestId, res.statusCode);
-      this.logAttempt(method, url, attempt, started, res.statusCode, requestId, err);
-      throw err;
-    } finally {
-      cleanup();
-    }
+    return { status: res.statusCode, headers: res.headers, requestId, body: iterate(), headersMs };
   }
 
   private async maybeRetry(e: unknown, attempt: number, req: RequestOptions<unknown>, signal: AbortSignal | undefined): Promise<void> {
-    const err = e instanceof ApiError ? e : this.abortOrNetworkError(e, signal, 0);
+    const err = e instanceof ApiError ? e : this.abortOrNetworkError(e, stopOf(signal), 0);
     const retryable =
       req.retry !== false &&
       attempt < this.retry.maxRetries &&
@@ -385,14 +405,11 @@ export class HttpClient {
     });
   }
 
-  private abortOrNetworkError(e: unknown, signal: AbortSignal | undefined, timeoutMs: number, requestId?: string, status?: number): ApiError {
+  /** The error for an attempt that failed without an HTTP answer: our timeout, the user's cancel, or the network. */
+  private abortOrNetworkError(e: unknown, stop: Stop, timeoutMs: number, requestId?: string, status?: number): ApiError {
     if (e instanceof ApiError) return e;
-    if (signal?.aborted) {
-      if (signal.reason === TIMEOUT) {
-        return this.error('timeout', `${this.service} did not answer within ${formatSeconds(timeoutMs)}`, { requestId, status, cause: e });
-      }
-      return this.error('cancelled', 'Cancelled', { requestId, status, cause: e });
-    }
+    if (stop === 'timeout') return this.error('timeout', `${this.service} did not answer within ${formatSeconds(timeoutMs)}`, { requestId, status, cause: e });
+    if (stop === 'cancelled') return this.error('cancelled', 'Cancelled', { requestId, status, cause: e });
     const code = (e as { code?: string })?.code;
     const msg = e instanceof Error ? e.message : String(e);
     return this.error('network', `${this.service} could not be reached: ${code ? `${code} ` : ''}${msg}`, { requestId, status, code, cause: e });
@@ -436,6 +453,11 @@ export class HttpClient {
 
 function formatSeconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
+/** True for an empty or whitespace-only body; stops at the first other character instead of copying the body as trim() would. */
+function isBlank(text: string): boolean {
+  return !/\S/.test(text);
 }
 
 function snippet(text: string, max = 200): string {

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { Agent } from 'undici';
 import { HttpClient, type HttpClientOptions } from '../../../src/core/http';
 import { SlidingWindowLimiter } from '../../../src/core/rateLimiter';
 import { DEFAULT_RETRY } from '../../../src/core/retry';
@@ -170,6 +171,26 @@ describe('core/http: timeouts and cancellation', function () {
       });
     }
 
+    it('cancelling a request still waiting for a free connection ends it at once and it is never sent', async () => {
+      server.script({ hang: true });
+      const dispatcher = new Agent({ connections: 1 });
+      try {
+        const c = client({ dispatcher, timeoutMs: 60_000, retry: NO_RETRY });
+        const holding = c.json({ path: 'holding' }).catch(() => undefined);
+        await server.arrived(1);
+        const ac = new AbortController();
+        const waiting = c.json({ path: 'waiting', cancel: ac.signal });
+        await settle();
+        ac.abort();
+        assert.equal((await apiErrorOf(waiting)).kind, 'cancelled');
+        await dispatcher.destroy(); // frees the one connection: a request still queued would go out now
+        await holding;
+        assert.deepEqual(server.requests.map((r) => r.url), ['/holding']);
+      } finally {
+        if (!dispatcher.destroyed) await dispatcher.destroy();
+      }
+    });
+
     it('cancelling a request queued behind another waiter ends it at once, not when the waiter ahead gets its slot', async () => {
       const clock = new ManualClock(0);
       const limiter = new SlidingWindowLimiter(clock);
@@ -178,12 +199,12 @@ describe('core/http: timeouts and cancellation', function () {
       const ahead = c.json({ path: 'ahead' }); // waits 60 s for the slot
       const ac = new AbortController();
       let settled = false;
-      const behind = c.json({ path: 'behind', cancel: ac.signal }).finally(() => (settled = true));
+      const behind = apiErrorOf(c.json({ path: 'behind', cancel: ac.signal }).finally(() => (settled = true)));
       await settle();
       ac.abort();
       await settle();
       assert.ok(settled, 'the cancelled request must not wait for the one ahead of it');
-      assert.equal((await apiErrorOf(behind)).kind, 'cancelled');
+      assert.equal((await behind).kind, 'cancelled');
       clock.advance(60_000);
       await ahead;
       assert.deepEqual(server.requests.map((r) => r.url), ['/first', '/ahead']);

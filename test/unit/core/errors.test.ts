@@ -133,6 +133,30 @@ describe('core/http: errors a user can act on', () => {
     assert.equal(res.data, undefined);
   });
 
+  it('a connection that breaks half-way through a 200 body: kind network, with the status and request id that did arrive', async () => {
+    server.script((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'req_cut', 'content-length': '500' });
+      res.write('{"object":"list","data":[');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const err = await apiErrorOf(client().json({ path: 'models', schema: Models }));
+    assert.equal(err.kind, 'network');
+    assert.equal(err.status, 200);
+    assert.equal(err.requestId, 'req_cut');
+  });
+
+  it('a body in several chunks, with a UTF-8 byte order mark and multi-byte text split across chunks, is read whole', async () => {
+    const json = Buffer.from(`\ufeff{"object":"list","data":[{"id":"modèle-日本"}]}`, 'utf8');
+    const cut = json.indexOf(Buffer.from('日')) + 1; // inside the three bytes of 日
+    server.script((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(json.subarray(0, cut));
+      setTimeout(() => res.end(json.subarray(cut)), 10);
+    });
+    const res = await client().json({ path: 'models', schema: Models });
+    assert.equal(res.data.data[0].id, 'modèle-日本');
+  });
+
   it('a credentials provider that refuses with an auth ApiError: that error, unchanged and without a request', async () => {
     const refusal = new ApiError({ kind: 'auth', service: 'OpenAI', message: 'Origin not approved' });
     const c = client({ auth: { placement: 'bearer' }, credentials: async () => Promise.reject(refusal), retry: DEFAULT_RETRY });
