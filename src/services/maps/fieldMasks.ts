@@ -28,7 +28,7 @@ const ROUTE_BASIC = [
 const prefixed = (prefix: string, fields: readonly string[]) => fields.map((f) => `${prefix}${f}`);
 
 /** The mask of each preset per operation; operations without contact fields use basic for it. */
-const PRESETS: Record<MapsOperation, Record<'basic' | 'contact', readonly string[]>> = {
+const PRESET_FIELDS: Record<MapsOperation, Record<'basic' | 'contact', readonly string[]>> = {
   searchText: { basic: prefixed('places.', PLACE_BASIC), contact: [...prefixed('places.', PLACE_CONTACT), 'nextPageToken'] },
   searchNearby: { basic: prefixed('places.', PLACE_BASIC), contact: prefixed('places.', PLACE_CONTACT) },
   getPlace: { basic: PLACE_BASIC, contact: PLACE_CONTACT },
@@ -46,6 +46,11 @@ const PRESETS: Record<MapsOperation, Record<'basic' | 'contact', readonly string
     contact: ['results.placeId', 'results.formattedAddress', 'results.location', 'results.granularity', 'results.types', 'results.viewport', 'results.addressComponents', 'plusCode'],
   },
 };
+
+/** The same, as the header values sent (joined once, not on every request). */
+const PRESET_MASKS = Object.fromEntries(
+  Object.entries(PRESET_FIELDS).map(([op, masks]) => [op, { basic: masks.basic.join(','), contact: masks.contact.join(',') }]),
+) as Record<MapsOperation, Record<'basic' | 'contact', string>>;
 
 export interface MaskChoice {
   /** A mask typed by the user ("places.id,places.rating" or a list of paths); wins over preset. */
@@ -66,5 +71,5 @@ export function fieldMaskFor(op: MapsOperation, choice: MaskChoice = {}): string
   }
   const preset = choice.preset ?? 'basic';
   if (preset === 'everything') return '*';
-  return PRESETS[op][preset].join(',');
+  return PRESET_MASKS[op][preset];
 }
