@@ -3,17 +3,14 @@
 // time-to-first-token against a raw undici request. The sandbox runs in its own process (the
 // shipped dist/sandbox.js), so its work does not share the clients' thread. Loops are bounded by
 // count and by time.
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
 import OpenAI from 'openai';
 import { HttpClient } from '../../src/core/http';
 import { undici } from '../../src/core/lazy';
 import { SlidingWindowLimiter } from '../../src/core/rateLimiter';
 import { sandboxAnswer, SANDBOX_HEADERS } from '../../src/sandbox/llm';
-import type { SandboxInfo } from '../../src/sandbox/types';
 import { LlmClient, openAiErrorParser, type ChatMessage } from '../../src/services/llm';
 import { median, type BenchReporter } from './report';
+import { startSandboxProcess } from './sandboxProcess';
 
 const KEY = 'sk-sandbox-bench-000000000000';
 const MODEL = 'sandbox-chat';
@@ -25,23 +22,6 @@ const PACED_TOKENS = 3_000;
 const PACED_RATE = 2_000;
 const PACED_ROUNDS = 3;
 const TIME_BUDGET_MS = 90_000;
-
-/** Starts dist/sandbox.js (built by `npm run bench`) unthrottled and reads its ready line. */
-async function startSandboxProcess(): Promise<{ info: SandboxInfo; child: ChildProcess }> {
-  const script = path.resolve(__dirname, '../../../dist/sandbox.js');
-  const child = spawn(process.execPath, [script, '--port', '0', '--llm-key', KEY, '--llm-token-rate', '0'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    const rl = createInterface({ input: child.stdout! });
-    const timer = setTimeout(() => reject(new Error('sandbox did not start within 10 s')), 10_000);
-    rl.once('line', (l) => {
-      clearTimeout(timer);
-      rl.close();
-      resolve(l);
-    });
-    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
-  });
-  return { info: JSON.parse(line) as SandboxInfo, child };
-}
 
 interface Run {
   chunks: number;
@@ -68,7 +48,8 @@ async function networkChunks(baseUrl: string, messages: ChatMessage[], headers: 
 
 export default async function llmBench(r: BenchReporter): Promise<void> {
   r.section(`LLM: streaming a ${STREAM_TOKENS.toLocaleString('en')}-chunk answer, our client vs the openai SDK`);
-  const { info, child } = await startSandboxProcess();
+  const sandbox = await startSandboxProcess(['--llm-key', KEY, '--llm-token-rate', '0']);
+  const { info } = sandbox;
   const deadline = Date.now() + TIME_BUDGET_MS;
   try {
     const baseUrl = info.llm.baseUrl;
@@ -230,6 +211,6 @@ export default async function llmBench(r: BenchReporter): Promise<void> {
     r.metric('openai SDK: TTFT', median(theirs), 'ms');
     r.metric('TTFT: our client − raw undici', median(mine) - median(raw), 'ms', { atMost: 1 });
   } finally {
-    child.kill('SIGTERM');
+    await sandbox.stop();
   }
 }

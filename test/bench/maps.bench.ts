@@ -1,7 +1,10 @@
 // Maps benchmark: latency of MapsClient (HttpClient + field mask + zod validation + limiter)
 // against a raw undici request to the same sandbox endpoint, interleaved in one run; plus the
-// sandbox's startup and per-operation latencies. Loops are bounded by count and by time.
-import { HttpClient } from '../../src/core/http';
+// sandbox's startup and per-operation latencies. The measured sandbox runs in its own process (the
+// shipped dist/sandbox.js, as the extension runs it), so its work does not share the clients'
+// thread. Loops are bounded by count and by time.
+import type { Dispatcher } from 'undici';
+import { HttpClient, type HttpClientOptions } from '../../src/core/http';
 import { undici } from '../../src/core/lazy';
 import { SlidingWindowLimiter } from '../../src/core/rateLimiter';
 import { startMapsSandbox } from '../../src/sandbox/maps';
@@ -10,11 +13,11 @@ import { MapsClient } from '../../src/services/maps/client';
 import { googleErrorParser } from '../../src/services/maps/errors';
 import { fieldMaskFor } from '../../src/services/maps/fieldMasks';
 import { median, percentile, type BenchReporter } from './report';
+import { startSandboxProcess } from './sandboxProcess';
 
 const KEY = 'AIzaSandboxBench000000000000000';
-const ROUNDS = 8;
-const PER_ROUND = 150;
-const WARMUP = 200;
+const PAIRS = 3000;
+const WARMUP = 300;
 const TIME_BUDGET_MS = 25_000;
 
 async function timeEach(n: number, fn: () => Promise<unknown>, out: number[], deadline: number): Promise<void> {
@@ -25,20 +28,68 @@ async function timeEach(n: number, fn: () => Promise<unknown>, out: number[], de
   }
 }
 
+type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer };
+
+/**
+ * A stand-in for the network: answers every request at once with one recorded answer, so what is
+ * left to time is the CPU each client spends per request. It speaks both of undici's handler APIs:
+ * undici.request() dispatches the older one, our client the newer one.
+ */
+function replayDispatcher(answer: Answer): Dispatcher {
+  const rawHeaders = Object.entries(answer.headers).flatMap(([k, v]) => [k, v].flat().map((x) => Buffer.from(String(x))));
+  return new (class extends undici().Dispatcher {
+    override dispatch(_opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+      queueMicrotask(() => {
+        if (handler.onRequestStart) {
+          const controller = { abort() {}, pause() {}, resume() {}, aborted: false, paused: false, reason: null };
+          handler.onRequestStart(controller, {});
+          handler.onResponseStart?.(controller, answer.status, answer.headers, 'OK');
+          handler.onResponseData?.(controller, answer.body);
+          handler.onResponseEnd?.(controller, {});
+        } else {
+          handler.onConnect?.(() => undefined);
+          handler.onHeaders?.(answer.status, rawHeaders, () => undefined, 'OK');
+          handler.onData?.(answer.body);
+          handler.onComplete?.([]);
+        }
+      });
+      return true;
+    }
+  })();
+}
+
+/** Per-request time of each function over `n` back-to-back calls: the best of `rounds`, alternating. */
+async function cpuPerCall(fns: Array<() => Promise<unknown>>, n: number, rounds: number): Promise<number[]> {
+  const best = fns.map(() => Infinity);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, fn] of fns.entries()) {
+      const t = performance.now();
+      for (let k = 0; k < n; k++) await fn();
+      best[i] = Math.min(best[i], ((performance.now() - t) * 1000) / n);
+    }
+  }
+  return best;
+}
+
 export default async function mapsBench(r: BenchReporter): Promise<void> {
   r.section('Maps: client vs raw undici on the sandbox');
 
+  // Startup, in this process: how long until the maps server listens, and the place index it builds
+  // in the background after the ready line.
   let t = performance.now();
-  const sandbox = await startMapsSandbox({ host: '127.0.0.1', port: 0, apiKey: KEY, quota: { limit: 1_000_000_000 } });
+  const inProcess = await startMapsSandbox({ host: '127.0.0.1', port: 0, apiKey: KEY });
   r.metric('maps sandbox listening', performance.now() - t, 'ms');
   t = performance.now();
   gazetteer();
-  // Built in the background after the ready line; the issue asks for startup well under 1 s.
+  // The issue asks for startup well under 1 s.
   r.metric('maps place index built (GeoNames, first use)', performance.now() - t, 'ms', { atMost: 1000 });
+  await inProcess.close();
 
-  const baseUrl = `http://127.0.0.1:${sandbox.port}`;
+  const sandbox = await startSandboxProcess(['--maps-key', KEY, '--maps-quota', '1000000000', '--no-realtime-demo']);
+  r.metric('sandbox process ready line (all three services)', sandbox.readyMs, 'ms');
+  const baseUrl = sandbox.info.maps.baseUrl;
   try {
-    const http = new HttpClient({
+    const httpOptions: HttpClientOptions = {
       service: 'Maps (bench)',
       baseUrl,
       auth: { placement: 'header', name: 'X-Goog-Api-Key' },
@@ -46,21 +97,23 @@ export default async function mapsBench(r: BenchReporter): Promise<void> {
       parseError: googleErrorParser,
       rateLimit: { key: 'bench', perMinute: 1_000_000_000 },
       limiter: new SlidingWindowLimiter(),
-    });
-    const maps = new MapsClient(http);
-    const body = { textQuery: 'Lyon', pageSize: 5 };
+    };
+    const maps = new MapsClient(new HttpClient(httpOptions));
+    // Five places (about 2 KB): a full page of results, so validation has work to do.
+    const body = { textQuery: 'Springfield', pageSize: 5 };
     const mask = fieldMaskFor('searchText', { preset: 'basic' });
     const url = `${baseUrl}/v1/places:searchText`;
+    const rawHeaders = { 'content-type': 'application/json', accept: 'application/json', 'x-goog-api-key': KEY, 'x-goog-fieldmask': mask };
 
     const ours = () => maps.searchText(body);
     const raw = async () => {
       const res = await undici().request(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', 'x-goog-api-key': KEY, 'x-goog-fieldmask': mask },
+        headers: rawHeaders,
         body: JSON.stringify(body),
       });
       const json = JSON.parse(await res.body.text()) as { places?: unknown[] };
-      if (res.statusCode !== 200 || !json.places) throw new Error(`raw request failed: HTTP ${res.statusCode}`);
+      if (res.statusCode !== 200 || json.places?.length !== 5) throw new Error(`raw request failed: HTTP ${res.statusCode}`);
       return json;
     };
 
@@ -69,25 +122,36 @@ export default async function mapsBench(r: BenchReporter): Promise<void> {
     await timeEach(WARMUP, ours, sink, deadline);
     await timeEach(WARMUP, raw, sink, deadline);
 
-    // Interleaved rounds (alternating which goes first) so drift and GC hit both sides alike.
+    // Alternated request by request (ABBA: which goes first flips every pair), so drift, GC and
+    // the other process's scheduling hit both sides alike.
     const oursMs: number[] = [];
     const rawMs: number[] = [];
-    for (let round = 0; round < ROUNDS && Date.now() < deadline; round++) {
-      if (round % 2 === 0) {
-        await timeEach(PER_ROUND, ours, oursMs, deadline);
-        await timeEach(PER_ROUND, raw, rawMs, deadline);
-      } else {
-        await timeEach(PER_ROUND, raw, rawMs, deadline);
-        await timeEach(PER_ROUND, ours, oursMs, deadline);
-      }
+    for (let i = 0; i < PAIRS && Date.now() < deadline; i++) {
+      const [first, firstOut, second, secondOut] = i % 2 === 0 ? [ours, oursMs, raw, rawMs] : [raw, rawMs, ours, oursMs];
+      await timeEach(1, first, firstOut, deadline);
+      await timeEach(1, second, secondOut, deadline);
     }
     r.metric(`searchText via MapsClient, median of ${oursMs.length}`, median(oursMs), 'ms');
     r.metric(`searchText via raw undici, median of ${rawMs.length}`, median(rawMs), 'ms');
     r.metric('searchText via MapsClient, p95', percentile(oursMs, 95), 'ms');
     r.metric('searchText via raw undici, p95', percentile(rawMs, 95), 'ms');
     r.ratio('MapsClient / raw undici latency (median)', median(oursMs), median(rawMs), 1.05, false);
-    // The sandbox answers in ~0.1 ms, so the ratio magnifies a fixed per-call cost; this is that cost.
+    // The sandbox answers in well under 1 ms, so the ratio magnifies a fixed per-call cost; this is that cost.
     r.metric('MapsClient overhead per request (median difference)', (median(oursMs) - median(rawMs)) * 1000, 'µs');
+
+    r.section('Maps: CPU per request, network replaced by a stand-in that replays the sandbox answer');
+    const recorded = await undici().request(url, { method: 'POST', headers: rawHeaders, body: JSON.stringify(body) });
+    const replay = replayDispatcher({ status: recorded.statusCode, headers: recorded.headers, body: Buffer.from(await recorded.body.arrayBuffer()) });
+    const oursOffline = new MapsClient(new HttpClient({ ...httpOptions, dispatcher: replay }));
+    const rawOffline = async () => {
+      const res = await undici().request(url, { method: 'POST', headers: rawHeaders, body: JSON.stringify(body), dispatcher: replay });
+      return JSON.parse(await res.body.text()) as unknown;
+    };
+    const [oursCpu, rawCpu] = await cpuPerCall([() => oursOffline.searchText(body), rawOffline], 5_000, 5);
+    r.note('best of 5 alternating rounds of 5,000 back-to-back requests each');
+    r.metric('searchText via MapsClient (validated with zod)', oursCpu, 'µs');
+    r.metric('searchText via raw undici (JSON.parse only)', rawCpu, 'µs');
+    r.ratio('MapsClient / raw undici CPU per request', oursCpu, rawCpu);
 
     r.section('Maps: each operation through MapsClient (sandbox)');
     const lyon = { latitude: 45.76342, longitude: 4.83428 };
@@ -110,6 +174,6 @@ export default async function mapsBench(r: BenchReporter): Promise<void> {
       if (ms.length) r.metric(`${name}, median of ${ms.length}`, median(ms), 'ms');
     }
   } finally {
-    await sandbox.close();
+    await sandbox.stop();
   }
 }

@@ -7,9 +7,6 @@
 // The sandbox runs in its own process (the shipped dist/sandbox.js), so its work does not share
 // the consumers' thread, and the consumers' CPU time can be read from this process alone.
 // Every loop is bounded by count and by time.
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
 import Pusher from 'pusher-js';
 import WebSocket from 'ws';
 import { HttpClient } from '../../src/core/http';
@@ -20,6 +17,7 @@ import { RealtimeLogBatcher } from '../../src/services/realtime/logBatcher';
 import { RealtimeRest } from '../../src/services/realtime/rest';
 import { signRestRequest } from '../../src/services/realtime/signing';
 import { median, type BenchReporter } from './report';
+import { startSandboxProcess } from './sandboxProcess';
 
 
 const APP = { appId: '777', key: 'bench-key-000001', secret: 'bench-secret-000001' };
@@ -37,25 +35,6 @@ type Info = SandboxInfo['realtime'];
 function bounded<T>(p: Promise<T>, what: string, ms = WAIT_LIMIT_MS): Promise<T> {
   let t: NodeJS.Timeout | undefined;
   return Promise.race([p, new Promise<never>((_, rej) => (t = setTimeout(() => rej(new Error(`${what} took over ${ms / 1000} s`)), ms)))]).finally(() => clearTimeout(t));
-}
-
-async function startSandboxProcess(): Promise<{ info: Info; child: ChildProcess }> {
-  const script = path.resolve(__dirname, '../../../dist/sandbox.js');
-  const args = [script, '--port', '0', '--no-realtime-demo', '--realtime-app-id', APP.appId, '--realtime-key', APP.key, '--realtime-secret', APP.secret];
-  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
-  const line = await bounded(
-    new Promise<string>((resolve, reject) => {
-      const rl = createInterface({ input: child.stdout! });
-      rl.once('line', (l) => {
-        rl.close();
-        resolve(l);
-      });
-      child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
-    }),
-    'sandbox start',
-    10_000,
-  );
-  return { info: (JSON.parse(line) as SandboxInfo).realtime, child };
 }
 
 /** Asks the sandbox to publish `count` events on `channel` at full speed (sandbox-only endpoint). */
@@ -301,13 +280,14 @@ async function memory(r: BenchReporter, info: Info): Promise<void> {
 }
 
 export default async function realtimeBench(r: BenchReporter): Promise<void> {
-  const { info, child } = await startSandboxProcess();
+  const sandbox = await startSandboxProcess(['--no-realtime-demo', '--realtime-app-id', APP.appId, '--realtime-key', APP.key, '--realtime-secret', APP.secret]);
+  const info = sandbox.info.realtime;
   try {
     r.section('Realtime: Pusher Channels protocol 7');
     await throughput(r, info);
     await fanOut(r, info);
     await memory(r, info);
   } finally {
-    child.kill();
+    await sandbox.stop();
   }
 }
