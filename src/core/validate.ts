@@ -41,3 +41,4 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
     return { ok: false };
   }
 }
+
