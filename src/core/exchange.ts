@@ -61,7 +61,7 @@ class BufferingHandler implements Dispatcher.DispatchHandler, Exchange {
   private resolve!: (r: BufferedResponse) => void;
   private reject!: (e: unknown) => void;
   private controller: Dispatcher.DispatchController | undefined;
-  private abortReason: { reason: unknown } | undefined;
+  private aborted = false;
   private settled = false;
   head: Exchange['head'];
   private readonly chunks: Buffer[] = [];
@@ -75,7 +75,7 @@ class BufferingHandler implements Dispatcher.DispatchHandler, Exchange {
 
   abort(reason: unknown): void {
     if (this.settled) return;
-    this.abortReason = { reason };
+    this.aborted = true;
     // Settle now rather than when undici reports back: a cancel must be felt at once.
     this.fail(reason);
     this.controller?.abort(reason instanceof Error ? reason : new Error(String(reason)));
@@ -83,8 +83,11 @@ class BufferingHandler implements Dispatcher.DispatchHandler, Exchange {
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
+    // undici may start a request again (a pipelined connection failed first): begin afresh.
+    this.head = undefined;
+    this.chunks.length = 0;
     // Aborted while still queued for a connection: stop before anything is sent.
-    if (this.abortReason) controller.abort(new Error('aborted'));
+    if (this.aborted) controller.abort(new Error('aborted'));
   }
 
   onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: BufferedResponse['headers']): void {
