@@ -5,7 +5,7 @@ import { systemClock, type Clock } from './clock';
 import { ApiError } from './errors';
 import { defaultDispatcher, sendBuffered, type BufferedResponse } from './exchange';
 import { undici } from './lazy';
-import type { SlidingWindowLimiter } from './rateLimiter';
+import type { Quota, SlidingWindowLimiter } from './rateLimiter';
 import { MASK, Redactor } from './redact';
 import { backoffDelay, DEFAULT_RETRY, isRetryableStatus, retryAfterFromHeaders, type RetryPolicy } from './retry';
 import { parseJson, validate, type Schema } from './validate';
@@ -136,7 +136,6 @@ interface PreparedRequest {
   timeoutMs: number;
 }
 
-type Quota = { key: string; limit: number };
 const toQuota = (l: RateLimit): Quota => ({ key: l.key, limit: l.perMinute });
 
 /** Why an attempt was stopped on our side, if it was. */
@@ -243,9 +242,7 @@ export class HttpClient {
     const started = this.clock.now();
     const exchange = sendBuffered(url, { method, headers, body }, this.opts.dispatcher);
     // Our timer covers the whole exchange, head and body; the user's cancel stops it at any point.
-    const timer = setTimeout(() => exchange.abort(TIMEOUT), timeoutMs);
-    const onUserAbort = () => exchange.abort(signal!.reason ?? new CancelledError());
-    signal?.addEventListener('abort', onUserAbort, { once: true });
+    const stops = armStops(exchange, signal, timeoutMs);
     let res: BufferedResponse;
     try {
       res = await exchange.response;
@@ -256,8 +253,7 @@ export class HttpClient {
       this.logAttempt(method, url, attempt, started, head?.status, requestId, err);
       throw err;
     } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onUserAbort);
+      stops.disarm();
     }
     const durationMs = this.clock.now() - started;
     const requestId = this.requestId(res.headers);
@@ -293,40 +289,37 @@ export class HttpClient {
     // A stream's body is a Readable that only an AbortSignal can stop: the user's cancel or our
     // timeout (which covers the head; the idle time between chunks is undici's bodyTimeout).
     const controller = new AbortController();
-    const onUserAbort = () => controller.abort(signal!.reason ?? new CancelledError());
-    signal?.addEventListener('abort', onUserAbort, { once: true });
-    const timer = setTimeout(() => controller.abort(TIMEOUT), timeoutMs);
-    const cleanup = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onUserAbort);
-    };
+    const stops = armStops(controller, signal, timeoutMs);
     const started = this.clock.now();
     let res: Dispatcher.ResponseData;
     try {
       res = await undici().request(url, { method, headers, body, signal: controller.signal, dispatcher: this.opts.dispatcher ?? defaultDispatcher(), bodyTimeout: timeoutMs });
     } catch (e) {
-      cleanup();
+      stops.disarm();
       const err = this.abortOrNetworkError(e, stopOf(controller.signal), timeoutMs);
       this.logAttempt(method, url, attempt, started, undefined, undefined, err);
       throw err;
     }
-    clearTimeout(timer);
 
     const requestId = this.requestId(res.headers);
     if (res.statusCode < 200 || res.statusCode >= 300) {
+      // An error body is read whole, still under our timer.
       let text = '';
       try {
         text = await res.body.text();
       } catch (e) {
-        cleanup();
+        stops.disarm();
         throw this.abortOrNetworkError(e, stopOf(controller.signal), timeoutMs, requestId, res.statusCode);
       }
-      cleanup();
+      stops.disarm();
       const err = this.httpError(res.statusCode, text, res.headers, requestId);
       this.logAttempt(method, url, attempt, started, res.statusCode, requestId, err);
       throw err;
     }
 
+    // The head arrived in time; from here the stream's idle timeout (bodyTimeout) applies, and the
+    // user's cancel stays armed until the body is done.
+    stops.disarmTimer();
     this.logAttempt(method, url, attempt, started, res.statusCode, requestId);
     const headersMs = this.clock.now() - started;
     const stream = res.body;
@@ -337,7 +330,7 @@ export class HttpClient {
       } catch (e) {
         throw errorFor(e);
       } finally {
-        cleanup();
+        stops.disarm();
         dispose();
         if (!stream.destroyed) stream.destroy();
       }
@@ -453,6 +446,23 @@ export class HttpClient {
 
 function formatSeconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
+/**
+ * Stops `target` (an exchange or an AbortController) with TIMEOUT after `timeoutMs`, or with the
+ * user's reason when `signal` aborts. disarmTimer() ends the first, disarm() both.
+ */
+function armStops(target: { abort(reason: unknown): void }, signal: AbortSignal | undefined, timeoutMs: number): { disarmTimer(): void; disarm(): void } {
+  const timer = setTimeout(() => target.abort(TIMEOUT), timeoutMs);
+  const onUserAbort = () => target.abort(signal!.reason ?? new CancelledError());
+  signal?.addEventListener('abort', onUserAbort, { once: true });
+  return {
+    disarmTimer: () => clearTimeout(timer),
+    disarm: () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onUserAbort);
+    },
+  };
 }
 
 /** True for an empty or whitespace-only body; stops at the first other character instead of copying the body as trim() would. */

@@ -2,6 +2,12 @@ import { systemClock, type Clock } from './clock';
 
 const WINDOW_MS = 60_000;
 
+/** One quota a request counts against: at most `limit` requests per window under `key`. */
+export interface Quota {
+  key: string;
+  limit: number;
+}
+
 /**
  * A client-side limiter that never lets more than `limit` requests through in any 60 s window
  * (a sliding log, not a fixed bucket: a fixed bucket allows 2×limit across a boundary).
@@ -41,7 +47,7 @@ export class SlidingWindowLimiter {
    * Takes a slot under every quota right now if all have room and nobody is queued for any of
    * them; false otherwise (then call acquireAll). The common case costs no promise at all.
    */
-  tryAcquireAll(quotas: readonly { key: string; limit: number }[]): boolean {
+  tryAcquireAll(quotas: readonly Quota[]): boolean {
     for (const q of quotas) if (this.queues.has(q.key) || this.recent(q.key).length >= q.limit) return false;
     const now = this.clock.now();
     for (const q of quotas) this.grants.get(q.key)!.push(now);
@@ -65,7 +71,7 @@ export class SlidingWindowLimiter {
    * the same order (HttpClient: the request's own, then the connection's), or two could wait on
    * each other.
    */
-  async acquireAll(quotas: readonly { key: string; limit: number }[], signal?: AbortSignal, onWait?: (ms: number) => void): Promise<void> {
+  async acquireAll(quotas: readonly Quota[], signal?: AbortSignal, onWait?: (ms: number) => void): Promise<void> {
     const releases: (() => void)[] = [];
     try {
       const keys = [...new Set(quotas.map((q) => q.key))];
