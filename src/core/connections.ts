@@ -177,7 +177,7 @@ export function parseConnectionsSetting(service: ServiceId, raw: unknown): Parse
     const schema = service === 'realtime' ? realtimeConnectionSetting : httpConnectionSetting;
     const r = schema.safeParse(entry);
     if (!r.success) {
-      problems.push(`${label}: ${describeIssues(r.error.issues as never)}`);
+      problems.push(`${label}: ${describeIssues(r.error.issues)}`);
       return;
     }
     const conn =

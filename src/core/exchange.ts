@@ -48,7 +48,7 @@ export function defaultDispatcher(): Dispatcher {
 export function sendBuffered(url: URL, init: ExchangeInit, dispatcher: Dispatcher = defaultDispatcher()): Exchange {
   const handler = new BufferingHandler();
   try {
-    dispatcher.dispatch({ origin: url.origin, path: url.pathname + url.search, method: init.method as Dispatcher.HttpMethod, headers: init.headers, body: init.body }, handler);
+    dispatcher.dispatch({ origin: url.origin, path: url.pathname + url.search, method: init.method, headers: init.headers, body: init.body }, handler);
   } catch (e) {
     // Dispatchers report bad options through onResponseError; this is for one that throws instead.
     handler.onResponseError(undefined, e as Error);

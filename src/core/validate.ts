@@ -30,7 +30,7 @@ export type Validated<T> = { ok: true; value: T } | { ok: false; problem: string
 
 export function validate<T>(schema: Schema<T>, value: unknown): Validated<T> {
   const r = schema.safeParse(value);
-  return r.success ? { ok: true, value: r.data } : { ok: false, problem: describeIssues(r.error.issues as unknown as Issue[]) };
+  return r.success ? { ok: true, value: r.data } : { ok: false, problem: describeIssues(r.error.issues) };
 }
 
 /** JSON.parse that reports instead of throwing. */

@@ -16,7 +16,7 @@ export function registerCommands(table: CommandTable, log: DiagnosticsLog): vsco
   return Object.entries(table).map(([id, handler]) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
-        return await (handler as CommandHandler)(...args);
+        return await (handler)(...args);
       } catch (e) {
         reportError(e, log, id);
         return undefined;

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { ServiceId } from '../core/connections';
-import { COMMAND_IDS, type CommandId } from './commandIds';
+import { COMMAND_IDS } from './commandIds';
 import { registerCommands, type CommandHandler, type CommandTable } from './commands';
 import type { DiagnosticsLog } from './log';
 import type { ServiceActivation, ServiceModule, Services, ServiceView } from './services';
@@ -46,8 +46,8 @@ export function lazyService(
   const ids = COMMAND_IDS.filter((id) => id.startsWith(`apiWorkbench.${service}.`) && !alreadyRegistered.has(id));
   const stubs: CommandTable = {};
   for (const id of ids) {
-    stubs[id as CommandId] = ((...args: unknown[]) => {
-      const handler = ensure().commands[id as CommandId] as CommandHandler | undefined;
+    stubs[id] = ((...args: unknown[]) => {
+      const handler = ensure().commands[id];
       if (!handler) throw new Error(`The command ${id} is not available.`);
       return handler(...args);
     }) as CommandHandler;

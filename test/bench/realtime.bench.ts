@@ -106,7 +106,7 @@ function ours(info: Info, channel: string): Consumer {
 
 function pusherJs(info: Info, channel: string): Consumer {
   const { log } = countingLog();
-  const p = new Pusher(APP.key, { cluster: 'sandbox', wsHost: info.host, wsPort: info.port, forceTLS: false, enabledTransports: ['ws'], disableStats: true } as ConstructorParameters<typeof Pusher>[1]);
+  const p = new Pusher(APP.key, { cluster: 'sandbox', wsHost: info.host, wsPort: info.port, forceTLS: false, enabledTransports: ['ws'], disableStats: true });
   const ch = p.subscribe(channel);
   const counter = arrivalCounter(() => log.flush());
   ch.bind_global((event: string, data: unknown) => {

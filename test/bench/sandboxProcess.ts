@@ -20,12 +20,12 @@ export async function startSandboxProcess(args: readonly string[]): Promise<Sand
   // Its stderr (the human-readable ready line, "stopping") would interleave with the figures; it is
   // kept and shown only if the sandbox fails.
   let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-4000)));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-4000)));
   child.once('exit', (code, signal) => {
     if (code !== 0 && signal !== 'SIGTERM') console.error(`sandbox exited with ${code ?? signal}:\n${stderr}`);
   });
   const line = await new Promise<string>((resolve, reject) => {
-    const rl = createInterface({ input: child.stdout! });
+    const rl = createInterface({ input: child.stdout });
     const timer = setTimeout(() => reject(new Error(`sandbox did not start within 10 s:\n${stderr}`)), 10_000);
     rl.once('line', (l) => {
       clearTimeout(timer);

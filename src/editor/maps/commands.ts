@@ -135,7 +135,7 @@ export class MapsCommands {
           TRAVEL_MODES.map((m) => ({ label: m, description: { DRIVE: 'car', BICYCLE: 'bicycle', WALK: 'on foot', TWO_WHEELER: 'motorcycle, scooter', TRANSIT: 'public transport' }[m] })),
           { title: 'Travel mode', placeHolder: 'How to travel' },
         )
-      )?.label as TravelMode | undefined);
+      )?.label);
     if (!travelMode) return undefined;
     const label = (t: string) => this.placeLabel(t);
     return this.run(`Computing a route (${travelMode.toLowerCase()})…`, 'computeRoutes', a, (c, o) =>

@@ -102,7 +102,7 @@ export function realtimeCommands(s: Services, sessions: RealtimeSessions, log: R
   }
 
   async function publish(arg?: unknown): Promise<Published | undefined> {
-    const input: PublishInput = arg && typeof arg === 'object' && !('row' in (arg as object)) ? (arg as PublishInput) : {};
+    const input: PublishInput = arg && typeof arg === 'object' && !('row' in (arg)) ? (arg) : {};
     const fromNode = channelArg(arg);
     const conn = await connection(input.connection ?? fromNode.connection);
     if (!conn) return undefined;
@@ -199,7 +199,7 @@ export function realtimeCommands(s: Services, sessions: RealtimeSessions, log: R
     'apiWorkbench.realtime.publishHere': (arg?: unknown) => publish(arg),
 
     'apiWorkbench.realtime.sendClientEvent': async (arg?: unknown) => {
-      const input: ClientEventInput = arg && typeof arg === 'object' && !('row' in (arg as object)) ? (arg as ClientEventInput) : {};
+      const input: ClientEventInput = arg && typeof arg === 'object' && !('row' in (arg)) ? (arg) : {};
       const fromNode = channelArg(arg);
       const conn = await connection(input.connection ?? fromNode.connection);
       if (!conn) return undefined;

@@ -111,5 +111,5 @@ export function parseRequest<T>(schema: z.ZodMiniType<T>, body: unknown): { ok: 
     return { ok: false, error: { message: 'The request body must be a JSON object.', type: 'invalid_request_error', param: null, code: null } };
   }
   const r = schema.safeParse(body, { reportInput: true });
-  return r.success ? { ok: true, value: r.data } : { ok: false, error: invalidRequest(r.error.issues as unknown as Issue[]) };
+  return r.success ? { ok: true, value: r.data } : { ok: false, error: invalidRequest(r.error.issues) };
 }

@@ -325,7 +325,7 @@ export class ChatStreamDecoder {
       return;
     }
     const value = parsed.value;
-    if (event === 'error' || (typeof value === 'object' && value !== null && 'error' in value && (value as { error: unknown }).error)) {
+    if (event === 'error' || (typeof value === 'object' && value !== null && 'error' in value && (value).error)) {
       const body = validate(openAiErrorBodySchema, value);
       const info = body.ok ? errorInfo(body.value.error) : { message: snippet(data) };
       this.failure = this.error('stream', `${this.service} reported an error mid-stream: ${info.message ?? 'unknown error'}`, info.code, info.message);

@@ -110,7 +110,7 @@ describe('copy as cURL', function () {
     assert.ok(argv.includes('--no-buffer'), 'a streamed answer is printed as it arrives');
     assert.ok(valuesAfter(argv, '-H').includes('Authorization: Bearer '), 'with the variable unset the shell expands it to nothing');
     const [body] = valuesAfter(argv, '--data-raw');
-    const sent = JSON.parse(body!) as { model: string; messages: unknown; stream: boolean };
+    const sent = JSON.parse(body) as { model: string; messages: unknown; stream: boolean };
     assert.equal(sent.model, MODEL);
     assert.deepEqual(sent.messages, askMessages(prompt));
     assert.equal(sent.stream, true);
@@ -154,10 +154,10 @@ describe('copy as cURL', function () {
     } finally {
       picks.restore();
     }
-    const items = picks.calls[0]![0] as { label: string; detail?: string }[];
+    const items = picks.calls[0][0] as { label: string; detail?: string }[];
     assert.ok(items.length >= 2);
-    assert.match(items[0]!.label, /POST \/v1\/chat\/completions/);
-    assert.match(items[0]!.detail ?? '', /Newer one\./);
+    assert.match(items[0].label, /POST \/v1\/chat\/completions/);
+    assert.match(items[0].detail ?? '', /Newer one\./);
     assert.match(text, /Older one\./);
   });
 
@@ -176,7 +176,7 @@ describe('copy as cURL', function () {
     } finally {
       errors.restore();
     }
-    assert.deepEqual(errors.calls[0]!.slice(1), ['Retry', 'Copy as cURL', 'Show Log']);
+    assert.deepEqual(errors.calls[0].slice(1), ['Retry', 'Copy as cURL', 'Show Log']);
   });
 
   it('LLM: an Azure-style connection (api-key header) reads the key from "$AZURE_OPENAI_API_KEY"', async () => {
@@ -223,7 +223,7 @@ describe('copy as cURL', function () {
     const argv = await argvOf(text);
     assert.equal(argv[0], `${info.maps.baseUrl}/v1/places:searchText`);
     assert.ok(valuesAfter(argv, '-H').some((h) => /^X-Goog-FieldMask: places\./.test(h)), 'the field mask is sent');
-    assert.deepEqual(JSON.parse(valuesAfter(argv, '--data-raw')[0]!), { textQuery: 'Lyon' });
+    assert.deepEqual(JSON.parse(valuesAfter(argv, '--data-raw')[0]), { textQuery: 'Lyon' });
     await vscode.commands.executeCommand('notifications.clearAll');
     await settle(500);
     await takeScreenshot('curl-maps-response-title');
@@ -246,7 +246,7 @@ describe('copy as cURL', function () {
       assert.ok(out && out.results.length > 0, 'geocoding found Paris');
       const { text } = await copyMaps();
       assertNoKey(text);
-      assert.match(text.split('\n')[0]!, /^curl 'http:\/\/127\.0\.0\.1:\d+\/[^']*'"[?&]key=\$GOOGLE_MAPS_API_KEY"/);
+      assert.match(text.split('\n')[0], /^curl 'http:\/\/127\.0\.0\.1:\d+\/[^']*'"[?&]key=\$GOOGLE_MAPS_API_KEY"/);
       assert.doesNotMatch(text, /X-Goog-Api-Key/i);
       if (hasCurl) {
         const ok = await sh(`${text} --silent --show-error --fail`, { GOOGLE_MAPS_API_KEY: info.maps.apiKey });
@@ -274,7 +274,7 @@ describe('copy as cURL', function () {
     } finally {
       errors.restore();
     }
-    assert.deepEqual(errors.calls[0]!.slice(1), ['Retry', 'Copy as cURL', 'Show Log']);
+    assert.deepEqual(errors.calls[0].slice(1), ['Retry', 'Copy as cURL', 'Show Log']);
   });
 });
 

@@ -101,7 +101,7 @@ export function treeLabels(nodes: readonly TreeNode[]): Promise<string[]> {
 
 /** The root node of connection `name` in a service view, if the view shows it now. */
 export async function findConnectionNode(api: ExtensionApi, service: ServiceId, name: string): Promise<ConnectionNode | undefined> {
-  const roots = ((await api.views[service].provider.getChildren()) ?? []) as TreeNode[];
+  const roots = ((await api.views[service].provider.getChildren()) ?? []);
   return roots.find((r) => (r as ConnectionNode).conn?.name === name) as ConnectionNode | undefined;
 }
 

@@ -6,7 +6,6 @@ import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import type { HttpConnection } from '../../../src/core/connections';
 import type { ExtensionApi } from '../../../src/extension';
-import type { TreeNode } from '../../../src/editor/tree';
 import { isTrustedRun, recordSecret, settle, takeScreenshot } from '../harness/suiteApi';
 import { activateExtension, startSandboxRecordingKeys, userConfig, waitFor } from './kit';
 
@@ -27,7 +26,7 @@ describe('restricted mode (untrusted workspace)', function () {
     await startSandboxRecordingKeys(api);
     assert.equal(api.services.connections.list('llm').length, 1);
     for (const s of ['llm', 'maps', 'realtime'] as const) {
-      assert.deepEqual((await api.views[s].provider.getChildren()) as TreeNode[], [], s);
+      assert.deepEqual((await api.views[s].provider.getChildren()), [], s);
     }
     await vscode.commands.executeCommand('workbench.view.extension.apiWorkbench');
     await settle(800);

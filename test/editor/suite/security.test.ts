@@ -605,7 +605,7 @@ describe('security: every command, then no secret in settings, state, logs, docu
       }
     };
     for (const service of ['llm', 'maps', 'realtime'] as const) {
-      await walk(((await api.views[service].provider.getChildren()) ?? []) as TreeNode[], 0, service);
+      await walk(((await api.views[service].provider.getChildren()) ?? []), 0, service);
     }
     assert.ok(seen > 10, `tree items checked: ${seen}`);
     assertClean('the clipboard', await vscode.env.clipboard.readText());

@@ -89,7 +89,7 @@ describe('Copy as cURL: the formatter', () => {
     const withQuery = toCurl(req({ method: 'GET', body: undefined, url: "https://maps.example.com/v4/geocode/address?address=O'Hare%20%26%20co&key=leaked", auth }), { envVar: 'GOOGLE_MAPS_API_KEY' });
     assert.doesNotMatch(withQuery, /leaked/);
     const [url] = await argvOf(withQuery, { GOOGLE_MAPS_API_KEY: KEY });
-    const u = new URL(url!);
+    const u = new URL(url);
     assert.equal(u.searchParams.get('address'), "O'Hare & co");
     assert.deepEqual(u.searchParams.getAll('key'), [KEY]);
   });
@@ -181,7 +181,7 @@ describe('Copy as cURL: the HttpClient hook', () => {
       await client(auth, seen).json({ path: 'chat/completions', query: { limit: 2 }, headers: { 'X-Goog-FieldMask': '*' }, body: { q: 'x' } });
       assert.equal(server.count, 2, 'the request was retried');
       assert.equal(seen.length, 1);
-      const r = seen[0]!;
+      const r = seen[0];
       assert.equal(r.method, 'POST');
       assert.equal(r.url, server.url('/v1/chat/completions?limit=2'));
       assert.equal(r.body, '{"q":"x"}');
@@ -217,11 +217,11 @@ describe('Copy as cURL: the HttpClient hook', () => {
         redactor.addSecret(KEY);
         const body = { textQuery: "Joe's café & bar $HOME `id`", nested: { lines: ['a\nb'] } };
         await client(c.auth, seen).json({ path: 'places:searchText', query: { languageCode: 'fr' }, headers: { 'X-Goog-FieldMask': 'places.id' }, body });
-        const original: Received = server.requests[0]!;
-        const text = toCurl(seen[0]!, { envVar: c.envVar, redactor });
+        const original: Received = server.requests[0];
+        const text = toCurl(seen[0], { envVar: c.envVar, redactor });
         assert.ok(!text.includes(KEY));
         await run('bash', `${text} --silent --show-error --output /dev/null`, { [c.envVar]: KEY });
-        const copy: Received = server.requests[1]!;
+        const copy: Received = server.requests[1];
         assert.ok(copy, 'curl reached the server');
         assert.equal(copy.method, original.method);
         assert.equal(copy.url, original.url);

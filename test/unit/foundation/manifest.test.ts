@@ -80,7 +80,7 @@ describe('package.json manifest', () => {
   });
 
   it('keeps user-facing text in package.nls.json: every placeholder resolves, every entry is used', () => {
-    const used = new Set([...manifestText.matchAll(/"%([\w.-]+)%"/g)].map((m) => m[1]!));
+    const used = new Set([...manifestText.matchAll(/"%([\w.-]+)%"/g)].map((m) => m[1]));
     for (const key of used) assert.ok(nls[key] !== undefined, `package.nls.json has no "${key}"`);
     assert.deepEqual(Object.keys(nls).filter((k) => !used.has(k)), [], 'unused package.nls.json entries');
     const raw = JSON.parse(manifestText) as Manifest;
@@ -98,8 +98,8 @@ describe('package.json manifest', () => {
     for (const svc of ['llm', 'maps']) {
       const id = `apiWorkbench.${svc}.copyAsCurl`;
       assert.equal(manifest.contributes.commands.find((c) => c.command === id)?.title, 'Copy Last Request as cURL');
-      assert.ok(manifest.contributes.menus['view/title']!.some((m) => m.command === id && m.when === `view == apiWorkbench.${svc}`), `${id} in the view's menu`);
-      assert.ok(manifest.contributes.menus['editor/title']!.some((m) => m.command === id && /resourceScheme == api-workbench-/.test(m.when ?? '')), `${id} in the editor title`);
+      assert.ok(manifest.contributes.menus['view/title'].some((m) => m.command === id && m.when === `view == apiWorkbench.${svc}`), `${id} in the view's menu`);
+      assert.ok(manifest.contributes.menus['editor/title'].some((m) => m.command === id && /resourceScheme == api-workbench-/.test(m.when ?? '')), `${id} in the editor title`);
     }
   });
 
@@ -117,9 +117,9 @@ describe('package.json manifest', () => {
       assert.ok(media && existsSync(path.join(root, media)), `${step.id}: media ${media} missing`);
       if (step.media.markdown) {
         const md = readFileSync(path.join(root, step.media.markdown), 'utf8');
-        for (const [, img] of md.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)) assert.ok(existsSync(path.join(root, path.dirname(step.media.markdown), img!)), `${step.id}: image ${img} missing`);
+        for (const [, img] of md.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)) assert.ok(existsSync(path.join(root, path.dirname(step.media.markdown), img)), `${step.id}: image ${img} missing`);
       }
-      const links = [...step.description.matchAll(/\(command:([\w.]+)/g)].map((m) => m[1]!);
+      const links = [...step.description.matchAll(/\(command:([\w.]+)/g)].map((m) => m[1]);
       assert.ok(links.length > 0, `${step.id} has no command button`);
       for (const id of links) assert.ok(known.has(id), `${step.id}: link to unknown command ${id}`);
       assert.ok(step.completionEvents?.length, `${step.id} never completes`);

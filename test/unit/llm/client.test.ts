@@ -307,7 +307,7 @@ describe('llm/client: LlmClient against the sandbox', function () {
     assert.equal(llm.modelRateLimit('sandbox-chat'), undefined);
     const queued: number[] = [];
     await llm.chat({ model: 'sandbox-chat-mini', messages: ask('one') }, { onQueued: (ms) => queued.push(ms) });
-    assert.equal(limiter.remaining(limit!.key, 1), 0);
+    assert.equal(limiter.remaining(limit.key, 1), 0);
     await llm.chat({ model: 'sandbox-chat', messages: ask('other model') }, { onQueued: (ms) => queued.push(ms) });
     assert.equal(queued.length, 0, 'another model is not held back');
     await llm.chat({ model: 'sandbox-chat-mini', messages: ask('two') }, { onQueued: (ms) => queued.push(ms) });

@@ -29,7 +29,7 @@ describe('maps/client: every operation against the sandbox', function () {
     assert.equal(places[0].formattedAddress, 'Springfield, MO, USA');
     for (const p of places) {
       assert.ok(p.id && p.displayName?.text === 'Springfield' && p.location && typeof p.rating === 'number');
-      assert.ok(p.rating! >= 1 && p.rating! <= 5);
+      assert.ok(p.rating >= 1 && p.rating <= 5);
     }
     assert.equal(r.fieldMask, fieldMaskFor('searchText', { preset: 'basic' }));
     const qualified = await maps.searchText({ textQuery: 'Springfield, IL' });
@@ -83,7 +83,7 @@ describe('maps/client: every operation against the sandbox', function () {
     });
     const route = r.data.routes![0];
     assert.equal(route.legs?.length, 2);
-    const legSum = route.legs!.reduce((s, l) => s + (l.distanceMeters ?? 0), 0);
+    const legSum = route.legs.reduce((s, l) => s + (l.distanceMeters ?? 0), 0);
     assert.equal(legSum, route.distanceMeters);
     const path = routePath(route);
     const lyon = (await maps.getPlace(lyonId, { fieldMask: 'location' })).data.location!;

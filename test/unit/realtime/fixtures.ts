@@ -78,7 +78,7 @@ export class Rig {
       enabledTransports: ['ws'],
       disableStats: true,
       channelAuthorization: { customHandler: handler },
-    } as ConstructorParameters<typeof Pusher>[1]);
+    });
     this.cleanups.push(() => p.disconnect());
     return p;
   }
