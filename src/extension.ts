@@ -2,6 +2,7 @@
 // and every command, and reports activation failures to the user.
 import * as vscode from 'vscode';
 import { SERVICE_IDS, type ServiceId } from './core/connections';
+import { errorText } from './core/errors';
 import { Redactor } from './core/redact';
 import { HttpClientFactory } from './editor/clients';
 import { registerCommands } from './editor/commands';
@@ -44,7 +45,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     return api;
   } catch (e) {
     log.error('Activation failed', e);
-    const text = `API Workbench failed to start: ${e instanceof Error ? e.message : String(e)}`;
+    const text = `API Workbench failed to start: ${errorText(e)}`;
     void vscode.window.showErrorMessage(text, 'Show Log').then((c) => c && log.show());
     return undefined;
   }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { connectionId, type Connection, type ServiceId } from '../core/connections';
-import { isApiError } from '../core/errors';
+import { errorText } from '../core/errors';
 import type { Services } from './services';
 
 /**
@@ -165,7 +165,7 @@ export class ServiceTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     if (state.state === 'loading') return [new MessageNode(`${id}/loading`, 'loading', 'Loading…')];
     if (state.state === 'error') {
       const e = state.error;
-      const text = isApiError(e) ? e.describe() : e instanceof Error ? e.message : String(e);
+      const text = errorText(e);
       return [new MessageNode(`${id}/error`, 'error', 'Could not load — click to retry', { description: text, tooltip: text, command: { command: `apiWorkbench.${conn.service}.refresh`, title: 'Retry' } })];
     }
     if (state.nodes.length === 0) return [new MessageNode(`${id}/empty`, 'empty', this.source.emptyLabel ?? 'Nothing here yet')];

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { connectionId, type HttpConnection } from '../../core/connections';
-import { isApiError } from '../../core/errors';
+import { errorText, isApiError, requestIdSuffix } from '../../core/errors';
 import type { HttpClient, OutgoingRequest, RetryNotice } from '../../core/http';
 import { validate } from '../../core/validate';
 import { MapsClient, parseLatLng, TRAVEL_MODES, type LatLngInput, type MapsApi, type MapsCallOptions, type MapsResult as CallResult, type TravelMode, type Waypoint } from '../../services/maps/client';
@@ -254,7 +254,7 @@ export class MapsCommands {
       );
     } catch (e) {
       if (isApiError(e) && e.kind === 'cancelled') return undefined;
-      const text = isApiError(e) ? e.describe() : e instanceof Error ? e.message : String(e);
+      const text = errorText(e);
       this.s.log.error(`Maps ${op} failed: ${text}`);
       // Not awaited: the command finishes; Retry runs it again with the same input.
       // Copied by id: the error may be answered after later requests were made.
@@ -267,13 +267,13 @@ export class MapsCommands {
       });
       return undefined;
     }
-    this.s.log.info(`Maps ${op}: HTTP ${res.status} in ${Math.round(res.durationMs)} ms, mask ${res.fieldMask}${res.requestId ? `, request id ${res.requestId}` : ''}`);
+    this.s.log.info(`Maps ${op}: HTTP ${res.status} in ${Math.round(res.durationMs)} ms, mask ${res.fieldMask}${requestIdSuffix(res.requestId)}`);
     const editor = await this.responses.open(op, res.data);
     if (sent) this.history.link(editor.document.uri, sent);
     const shown = await present(res.data);
     await this.results.add(connectionId(conn), shown.results);
     const map = await this.map.show(this.mapView(shown.title, shown.results, shown.extraMarkers)).catch((e: unknown) => {
-      this.s.log.warn(`Map: ${e instanceof Error ? e.message : String(e)}`);
+      this.s.log.warn(`Map: ${errorText(e)}`);
       return undefined;
     });
     return { response: res.data, results: shown.results, map };
@@ -318,7 +318,7 @@ export class MapsCommands {
       try {
         lines.push({ label: r.label.slice(0, 500), points: decodePolyline(r.polyline).map((p) => [p.latitude, p.longitude] as [number, number]) });
       } catch (e) {
-        this.s.log.warn(`Route "${r.label}" has an unreadable polyline: ${e instanceof Error ? e.message : String(e)}`);
+        this.s.log.warn(`Route "${r.label}" has an unreadable polyline: ${errorText(e)}`);
       }
     }
     const tileUrl = this.s.config.read('maps.tileUrl', tileSchema, DEFAULT_TILES, { userOnly: true }).trim();
