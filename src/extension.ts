@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { SERVICE_IDS, type ServiceId } from './core/connections';
 import { errorText } from './core/errors';
+import { CONTEXT_KEYS, VIEW_IDS } from './editor/ids';
 import { Redactor } from './core/redact';
 import { HttpClientFactory } from './editor/clients';
 import { registerCommands } from './editor/commands';
@@ -65,7 +66,7 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
 
   const s: Services = { context, log, redactor, config, connections, secrets, guard, http, sandbox, trusted: () => vscode.workspace.isTrusted };
 
-  const setRestricted = () => void vscode.commands.executeCommand('setContext', 'apiWorkbench.restricted', !vscode.workspace.isTrusted);
+  const setRestricted = () => void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.restricted, !vscode.workspace.isTrusted);
   setRestricted();
 
   const views = {} as ServiceViews;
@@ -77,7 +78,7 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
     // Each service module plugs its tree source, commands and UI into its view, loaded on first use.
     const lazy = lazyService(service, SERVICE_MODULES[service], s, () => views[service], log, registered);
     const provider = new ServiceTreeProvider(service, s, lazy.source);
-    const view = vscode.window.createTreeView<TreeNode>(`apiWorkbench.${service}`, { treeDataProvider: provider, showCollapseAll: true });
+    const view = vscode.window.createTreeView<TreeNode>(VIEW_IDS[service], { treeDataProvider: provider, showCollapseAll: true });
     context.subscriptions.push(provider, view, ...lazy.disposables);
     views[service] = { provider, view };
   }

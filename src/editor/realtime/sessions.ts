@@ -5,6 +5,7 @@ import { endpointAuthorizer, localAuthorizer, type ChannelAuthorizer, type Prese
 import { RealtimeClient, type ConnectionState, type PresenceMember } from '../../services/realtime/client';
 import { channelKind, type ChannelAttributes } from '../../services/realtime/protocol';
 import { RealtimeRest } from '../../services/realtime/rest';
+import { STATE_KEYS } from '../ids';
 import type { Services } from '../services';
 import type { RealtimeLog } from './log';
 
@@ -249,7 +250,7 @@ export class RealtimeSessions implements vscode.Disposable {
 }
 
 function presenceUser(s: Services): PresenceUser {
-  const KEY = 'apiWorkbench.realtime.presenceUserId';
+  const KEY = STATE_KEYS.presenceUserId;
   let id = s.context.globalState.get<string>(KEY);
   if (!id) {
     id = `vscode-${Math.random().toString(36).slice(2, 10)}`;
