@@ -30,11 +30,13 @@ let services: Services | undefined;
  * Each service's editor module is its own bundle beside this one (esbuild.mjs), required the first
  * time it is needed, so activating the extension loads only the foundation.
  */
+/* eslint-disable @typescript-eslint/no-require-imports -- each module is required on first use, not at activation */
 const SERVICE_MODULES: Record<ServiceId, () => ServiceModule> = {
   llm: () => require('./llm.js') as ServiceModule,
   maps: () => require('./maps.js') as ServiceModule,
   realtime: () => require('./realtime.js') as ServiceModule,
 };
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export async function activate(context: vscode.ExtensionContext): Promise<ExtensionApi | undefined> {
   const redactor = new Redactor();

@@ -54,5 +54,5 @@ export function lazyService(
     }) as CommandHandler;
   }
 
-  return { source: placeholder, disposables: [...registerCommands(stubs, log), { dispose: () => activation?.disposables.forEach((d) => d.dispose()) }] };
+  return { source: placeholder, disposables: [...registerCommands(stubs, log), { dispose: () => activation?.disposables.forEach((d) => void d.dispose()) }] };
 }

@@ -76,7 +76,7 @@ export class RealtimeSession implements vscode.Disposable {
       useTLS: conn.useTLS,
       service,
       authorize,
-      client: { name: 'api-workbench', version: String(s.context.extension.packageJSON.version ?? '0') },
+      client: { name: 'api-workbench', version: (s.context.extension.packageJSON as { version?: string }).version ?? '0' },
     });
     this.wire();
   }

@@ -93,7 +93,7 @@ class Dialogs {
     for (const name of DIALOGS) {
       this.originals.set(name, w[name]);
       w[name] = async (...args: unknown[]) => {
-        const resolved = await Promise.all(args.map((a) => (a && typeof (a as PromiseLike<unknown>).then === 'function' ? a : Promise.resolve(a))));
+        const resolved = await Promise.all(args.map((a) => Promise.resolve(a)));
         this.shown.push({ name, args: resolved });
         const next = this.queues.get(name)?.shift();
         return typeof next === 'function' ? (next as (...a: unknown[]) => unknown)(...resolved) : next;
@@ -516,7 +516,7 @@ describe('security: every command, then no secret in settings, state, logs, docu
       await runCountedScenario(cmd);
       await waitFor('the WebSocket upgrade', () => server.upgrades > 0);
       await cmd.run('apiWorkbench.realtime.disconnect', COUNTED.realtime);
-      const auth = server.requests.map((r) => `${r.headers.authorization ?? ''} ${r.headers['x-goog-api-key'] ?? ''}`);
+      const auth = server.requests.map((r) => `${String(r.headers.authorization ?? '')} ${String(r.headers['x-goog-api-key'] ?? '')}`);
       assert.ok(auth.some((a) => a.includes(`Bearer ${COUNTED_LLM_KEY}`)), 'the LLM request carried its key');
       assert.ok(auth.some((a) => a.includes(COUNTED_MAPS_KEY)), 'the maps requests carried their key');
       const publish = server.requests.find((r) => r.url.startsWith(`/apps/${COUNTED_APP.appId}/events?`));
@@ -695,7 +695,7 @@ describe('security: restricted mode (untrusted workspace) — no request with a 
       http: new HttpClient({ service: 'probe', baseUrl: `http://${info.realtime.host}:${info.realtime.port}`, auth: { placement: 'none' } }),
       appId: info.realtime.appId,
       key: info.realtime.key,
-      secret: async () => info.realtime.secret,
+      secret: () => Promise.resolve(info.realtime.secret),
     });
     const channels = await rest.channels({ prefix: 'presence-' });
     assert.ok(!('presence-restricted-probe' in channels), 'the sandbox saw no subscription');
