@@ -255,7 +255,8 @@ export class HttpClient {
     // Per-request quotas (per model) first, so waiting for one does not hold up the connection's queue.
     const limiter = this.opts.limiter;
     const quotas = req.rateLimits?.length ? [...req.rateLimits.map(toQuota), ...this.connectionQuotas] : this.connectionQuotas;
-    if (limiter && quotas.length && !limiter.tryAcquireAll(quotas)) await limiter.acquireAll(quotas, signal, req.onQueued);
+    const onQueued = req.onQueued;
+    if (limiter && quotas.length && !limiter.tryAcquireAll(quotas)) await limiter.acquireAll(quotas, signal, onQueued && ((ms) => observe(() => onQueued(ms))));
     signal?.throwIfAborted();
 
     const method = req.method ?? (req.body !== undefined || req.rawBody !== undefined ? 'POST' : 'GET');
