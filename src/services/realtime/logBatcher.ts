@@ -2,7 +2,6 @@
 // event, compact data truncated with a note), lifecycle and webhook lines, and appends batched so
 // a burst of 10,000 messages/s costs at most ~20 writes/s to the sink (an output channel) while no
 // line is ever dropped. Counters tell received from written so a UI can show the backlog.
-import { inspect } from 'node:util';
 import { systemClock, type Clock, type TimerHandle } from '../../core/clock';
 
 export interface LogStats {
@@ -48,11 +47,14 @@ export function compactData(data: unknown): string {
       return JSON.stringify(data);
     }
   }
+  // Values JSON cannot encode (functions, symbols, BigInt, cycles) never come off the wire; for
+  // direct callers, String() is a last resort that cannot throw, "[object Object]" included.
   try {
-    // undefined for functions and symbols; throws on BigInt and cycles: inspect shows those too.
-    return JSON.stringify(data) ?? inspect(data);
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string
+    return JSON.stringify(data) ?? String(data);
   } catch {
-    return inspect(data, { breakLength: Infinity });
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string
+    return String(data);
   }
 }
 
