@@ -1,11 +1,19 @@
-/** When and how long to wait before trying a request again (same rules as the official SDKs). */
+/**
+ * When and how long to wait before trying again: HTTP requests (same rules as the official SDKs)
+ * and realtime reconnects share `backoffDelay`, each caller with its own policy.
+ */
 
-export interface RetryPolicy {
-  /** Retries after the first attempt. */
-  maxRetries: number;
+export interface BackoffPolicy {
   /** First backoff step; doubled each attempt. */
   baseDelayMs: number;
   maxDelayMs: number;
+  /** No wait is shorter than this, whatever the jitter (default 0). */
+  minDelayMs?: number;
+}
+
+export interface RetryPolicy extends BackoffPolicy {
+  /** Retries after the first attempt. */
+  maxRetries: number;
   /** A server-requested wait longer than this is not waited out: the error goes to the user. */
   maxRetryAfterMs: number;
 }
@@ -42,8 +50,11 @@ export function retryAfterFromHeaders(headers: HeaderBag, now: number = Date.now
   return Math.max(0, date - now);
 }
 
-/** Exponential backoff with full jitter in [50%, 100%] of the step, capped. `attempt` starts at 0. */
-export function backoffDelay(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
-  const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
-  return step * (1 - 0.5 * random());
+/**
+ * Exponential backoff with jitter in [50%, 100%] of the step (random() = 0 gives the whole step),
+ * capped at maxDelayMs, never under minDelayMs. `attempt` starts at 0.
+ */
+export function backoffDelay(attempt: number, policy: BackoffPolicy, random: () => number = Math.random): number {
+  const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt));
+  return Math.max(policy.minDelayMs ?? 0, step * (1 - 0.5 * random()));
 }

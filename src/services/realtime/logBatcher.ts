@@ -2,7 +2,7 @@
 // event, compact data truncated with a note), lifecycle and webhook lines, and appends batched so
 // a burst of 10,000 messages/s costs at most ~20 writes/s to the sink (an output channel) while no
 // line is ever dropped. Counters tell received from written so a UI can show the backlog.
-import { systemTimers, type TimerApi } from './timers';
+import { systemClock, type Clock, type TimerHandle } from '../../core/clock';
 
 export interface LogStats {
   /** Messages handed to the log. */
@@ -23,7 +23,7 @@ export interface LogBatcherOptions {
   maxDataChars?: number;
   /** Lines kept for "Save Realtime Log…" (the oldest go first). */
   historyLines?: number;
-  timers?: TimerApi;
+  clock?: Clock;
   /** After each write; a status bar counter can hang off this. */
   onStats?: (stats: LogStats) => void;
   /** The sink threw: the lines stay queued for the next attempt. */
@@ -47,9 +47,13 @@ export function compactData(data: unknown): string {
       return JSON.stringify(data);
     }
   }
+  // Values JSON cannot encode (functions, symbols, BigInt, cycles) never come off the wire; for
+  // direct callers, String() is a last resort that cannot throw, "[object Object]" included.
   try {
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string
     return JSON.stringify(data) ?? String(data);
   } catch {
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string
     return String(data);
   }
 }
@@ -60,7 +64,7 @@ export function truncate(text: string, max: number): string {
 }
 
 export class RealtimeLogBatcher {
-  private readonly timers: TimerApi;
+  private readonly clock: Clock;
   private readonly minIntervalMs: number;
   private readonly maxDataChars: number;
   private readonly historyMax: number;
@@ -71,7 +75,7 @@ export class RealtimeLogBatcher {
   private written = 0;
   private writes = 0;
   private lastWriteAt = -Infinity;
-  private timer: unknown;
+  private timer: TimerHandle | undefined;
   private disposed = false;
   private readonly history: string[] = [];
   private historyStart = 0;
@@ -80,7 +84,7 @@ export class RealtimeLogBatcher {
   private cachedPrefix = '';
 
   constructor(private readonly opts: LogBatcherOptions) {
-    this.timers = opts.timers ?? systemTimers;
+    this.clock = opts.clock ?? systemClock;
     this.minIntervalMs = 1000 / Math.max(1, opts.maxWritesPerSecond ?? 20);
     this.maxDataChars = opts.maxDataChars ?? 2_000;
     this.historyMax = Math.max(0, opts.historyLines ?? 20_000);
@@ -94,19 +98,19 @@ export class RealtimeLogBatcher {
   message(channel: string | undefined, event: string, data: unknown, userId?: string): void {
     this.received++;
     this.pendingMessages++;
-    let line = `${this.time(this.timers.now())}  ${channel ?? '(no channel)'}  ${event}  ${truncate(compactData(data), this.maxDataChars)}`;
+    let line = `${this.time(this.clock.now())}  ${channel ?? '(no channel)'}  ${event}  ${truncate(compactData(data), this.maxDataChars)}`;
     if (userId !== undefined) line += `  (from user ${userId})`;
     this.enqueue(line);
   }
 
   /** A lifecycle line ("connected, socket 1.2"), a webhook, or anything else worth a line. */
   note(text: string): void {
-    this.enqueue(`${this.time(this.timers.now())}  ── ${truncate(text.replace(/\r?\n/g, ' '), this.maxDataChars)}`);
+    this.enqueue(`${this.time(this.clock.now())}  ── ${truncate(text.replace(/\r?\n/g, ' '), this.maxDataChars)}`);
   }
 
   /** Writes what is queued now (e.g. before saving or disposing). */
   flush(): void {
-    this.timers.clear(this.timer);
+    this.clock.clearTimer(this.timer);
     this.timer = undefined;
     if (this.pending.length === 0) return;
     const lines = this.pending;
@@ -122,7 +126,7 @@ export class RealtimeLogBatcher {
     this.pendingMessages = 0;
     this.written += messages;
     this.writes++;
-    this.lastWriteAt = this.timers.now();
+    this.lastWriteAt = this.clock.now();
     this.remember(lines);
     this.opts.onStats?.(this.stats);
   }
@@ -142,7 +146,7 @@ export class RealtimeLogBatcher {
   dispose(): void {
     this.flush();
     this.disposed = true;
-    this.timers.clear(this.timer);
+    this.clock.clearTimer(this.timer);
     this.timer = undefined;
   }
 
@@ -152,8 +156,8 @@ export class RealtimeLogBatcher {
   }
 
   private schedule(): void {
-    const wait = Math.max(0, this.lastWriteAt + this.minIntervalMs - this.timers.now());
-    this.timer = this.timers.set(() => {
+    const wait = Math.max(0, this.lastWriteAt + this.minIntervalMs - this.clock.now());
+    this.timer = this.clock.setTimer(() => {
       this.timer = undefined;
       this.flush();
     }, wait);

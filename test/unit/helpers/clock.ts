@@ -1,6 +1,7 @@
 // A Clock the test drives: time only moves when the test (or an instant sleep) moves it, and every
-// requested sleep is recorded, so waits can be asserted without spending real time.
-import type { Clock } from '../../../src/core/clock';
+// requested sleep is recorded, so waits can be asserted without spending real time. Timers
+// (setTimer) fire synchronously inside advance()/advanceTo(), in deadline order.
+import type { Clock, TimerHandle } from '../../../src/core/clock';
 
 interface Sleeper {
   at: number;
@@ -9,11 +10,18 @@ interface Sleeper {
   cleanup: () => void;
 }
 
+interface Timer {
+  at: number;
+  fn: () => void;
+}
+
 export class ManualClock implements Clock {
   /** Every `sleep(ms)` requested, in order. */
   readonly sleeps: number[] = [];
   private t: number;
   private sleepers: Sleeper[] = [];
+  private readonly timers = new Map<number, Timer>();
+  private timerSeq = 0;
 
   /**
    * @param start initial time in ms
@@ -35,7 +43,7 @@ export class ManualClock implements Clock {
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     this.sleeps.push(ms);
-    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
     if (this.instant) {
       this.t += Math.max(0, ms);
       return Promise.resolve();
@@ -43,7 +51,7 @@ export class ManualClock implements Clock {
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => {
         this.sleepers = this.sleepers.filter((s) => s !== sleeper);
-        reject(signal?.reason);
+        reject(signal?.reason as Error);
       };
       const sleeper: Sleeper = {
         at: this.t + Math.max(0, ms),
@@ -56,9 +64,24 @@ export class ManualClock implements Clock {
     });
   }
 
+  setTimer(fn: () => void, ms: number): TimerHandle {
+    const id = ++this.timerSeq;
+    this.timers.set(id, { at: this.t + Math.max(0, ms), fn });
+    return id as unknown as TimerHandle;
+  }
+
+  clearTimer(handle: TimerHandle | undefined): void {
+    if (typeof handle === 'number') this.timers.delete(handle);
+  }
+
   /** How many sleeps are waiting for time to pass. */
   get pending(): number {
     return this.sleepers.length;
+  }
+
+  /** How many timers have not fired (nor been cleared) yet. */
+  get pendingTimers(): number {
+    return this.timers.size;
   }
 
   /** The earliest deadline of a waiting sleep. */
@@ -70,9 +93,20 @@ export class ManualClock implements Clock {
     this.advanceTo(this.t + ms);
   }
 
-  /** Sets the time and wakes every sleeper whose deadline has come. */
+  /**
+   * Sets the time and wakes every sleeper whose deadline has come. Due timers fire in deadline
+   * order with the clock at their deadline, including timers they set that fall due before `t`.
+   */
   advanceTo(t: number): void {
     if (t < this.t) throw new Error(`time cannot go back (${this.t} → ${t})`);
+    for (;;) {
+      let next: [number, Timer] | undefined;
+      for (const e of this.timers) if (e[1].at <= t && (!next || e[1].at < next[1].at)) next = e;
+      if (!next) break;
+      this.timers.delete(next[0]);
+      this.t = Math.max(this.t, next[1].at);
+      next[1].fn();
+    }
     this.t = t;
     const due = this.sleepers.filter((s) => s.at <= t).sort((a, b) => a.at - b.at);
     this.sleepers = this.sleepers.filter((s) => s.at > t);

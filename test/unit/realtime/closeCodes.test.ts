@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { RealtimeClient, type ReconnectPlan, type RealtimeClientOptions, type StateChange, type SubscriptionEvent } from '../../../src/services/realtime/client';
 import { FaultSocketServer, greet, greetThenClose, polite, refuse } from './faultSocketServer';
-import { APP, waitFor } from './fixtures';
+import { APP, frameText, waitFor } from './fixtures';
 
 describe('realtime client: reconnect behaviour by close code (fault server)', function () {
   this.timeout(20_000);
@@ -23,9 +23,10 @@ describe('realtime client: reconnect behaviour by close code (fault server)', fu
       host: '127.0.0.1',
       port: server.port,
       useTLS: false,
-      // Deterministic backoff: random() = 1 puts each wait at the top of its jitter range.
-      random: () => 1,
-      backoff: { baseMs: 40, maxMs: 160, minMs: 20 },
+      // Deterministic backoff: random() = 0 puts each wait at the top of its jitter range.
+      random: () => 0,
+      backoff: { baseDelayMs: 40, maxDelayMs: 160, minDelayMs: 20 },
+      quickBackoff: { baseDelayMs: 20, maxDelayMs: 80, minDelayMs: 20 },
       stableAfterMs: 60_000,
       ...opts,
     });
@@ -89,9 +90,9 @@ describe('realtime client: reconnect behaviour by close code (fault server)', fu
     assert.equal(server.connections, 4);
   });
 
-  it('backoff has jitter: with random() = 0 each wait is half its step, never under the minimum', async () => {
+  it('backoff has jitter: with random() = 1 each wait is half its step, never under the minimum', async () => {
     server.next(refuse(4100), refuse(4100), refuse(4100)).otherwise(polite);
-    const { c, plans } = client({ random: () => 0 });
+    const { c, plans } = client({ random: () => 1 });
     c.connect();
     await connected(c);
     assert.deepEqual(plans.map((p) => p.delayMs), [20, 40, 80]);
@@ -99,35 +100,35 @@ describe('realtime client: reconnect behaviour by close code (fault server)', fu
 
   it('the backoff is capped at maxMs', async () => {
     server.next(...Array.from({ length: 5 }, () => refuse(4100))).otherwise(polite);
-    const { c, plans } = client({ backoff: { baseMs: 20, maxMs: 50, minMs: 10 } });
+    const { c, plans } = client({ backoff: { baseDelayMs: 20, maxDelayMs: 50, minDelayMs: 10 } });
     c.connect();
     await connected(c);
     assert.deepEqual(plans.map((p) => p.delayMs), [20, 40, 50, 50, 50]);
   });
 
-  it('4200–4299: reconnects at once, with a new socket id, and resubscribes', async () => {
+  it('4200–4299: reconnects soon (short, growing waits, never 0), with a new socket id, and resubscribes', async () => {
     server.next(greetThenClose(4200, 'generic reconnect'), greetThenClose(4202, 'inactive')).otherwise(polite);
     const { c, plans } = client();
     c.connect();
     await server.connection(3);
     await connected(c);
     assert.deepEqual(plans.map((p) => [p.code, p.action, p.delayMs]), [
-      [4200, 'immediate', 0],
-      [4202, 'immediate', 0],
+      [4200, 'immediate', 20],
+      [4202, 'immediate', 40],
     ]);
     await c.subscribe('after-reconnect');
     assert.ok(server.received[2].some((f) => f.includes('"pusher:subscribe"')));
   });
 
-  it('a server stuck sending 4200 is backed off after three immediate retries', async () => {
+  it('a server stuck sending 4200 is backed off after three quick retries', async () => {
     server.next(...Array.from({ length: 5 }, () => refuse(4200))).otherwise(polite);
     const { c, plans } = client();
     c.connect();
     await connected(c);
     assert.deepEqual(plans.map((p) => [p.action, p.delayMs]), [
-      ['immediate', 0],
-      ['immediate', 0],
-      ['immediate', 0],
+      ['immediate', 20],
+      ['immediate', 40],
+      ['immediate', 80],
       ['immediate', 160],
       ['immediate', 160],
     ]);
@@ -155,7 +156,7 @@ describe('realtime client: reconnect behaviour by close code (fault server)', fu
       const mine: string[] = [];
       subscribed.push(mine);
       ws.on('message', (d) => {
-        const f = JSON.parse(d.toString()) as { event: string; data: { channel: string } };
+        const f = JSON.parse(frameText(d)) as { event: string; data: { channel: string } };
         if (f.event === 'pusher:subscribe') mine.push(f.data.channel);
       });
     };
@@ -166,7 +167,7 @@ describe('realtime client: reconnect behaviour by close code (fault server)', fu
       recordSubs(ws);
       polite(ws, n);
     });
-    const { c } = client({ authorize: async ({ socketId, channel }) => ({ auth: `${APP.key}:${socketId}-${channel}` }) });
+    const { c } = client({ authorize: ({ socketId, channel }) => Promise.resolve({ auth: `${APP.key}:${socketId}-${channel}` }) });
     c.connect();
     await Promise.all([c.subscribe('a'), c.subscribe('private-b'), c.subscribe('c')]);
     c.unsubscribe('c');
@@ -177,13 +178,13 @@ describe('realtime client: reconnect behaviour by close code (fault server)', fu
     assert.deepEqual(subscribed[1].sort(), ['a', 'private-b']);
   });
 
-  it('a ping without a pong within the timeout drops the socket (4201) and reconnects at once', async () => {
+  it('a ping without a pong within the timeout drops the socket (4201) and reconnects soon', async () => {
     // Greets, then ignores everything (no pong).
     server.next((ws) => greet(ws)).otherwise(polite);
     const { c, plans } = client({ activityTimeoutMs: 20, pongTimeoutMs: 30 });
     c.connect();
     await server.connection(2);
-    assert.deepEqual([plans[0].code, plans[0].action, plans[0].delayMs], [4201, 'immediate', 0]);
+    assert.deepEqual([plans[0].code, plans[0].action, plans[0].delayMs], [4201, 'immediate', 20]);
     assert.ok(server.received[0].some((f) => f.includes('"pusher:ping"')), 'the client pinged first');
   });
 

@@ -2,7 +2,7 @@
 // close with a chosen code, stay silent, or send arbitrary frames. Used for close-code handling and
 // the frame fuzz, where the real sandbox would never misbehave on purpose.
 import { WebSocketServer, type WebSocket } from 'ws';
-import { within } from './fixtures';
+import { frameText, within } from './fixtures';
 
 export type Behaviour = (ws: WebSocket, n: number) => void;
 
@@ -14,7 +14,7 @@ export function greet(ws: WebSocket, socketId = `${1000 + Math.floor(Math.random
 export const polite: Behaviour = (ws) => {
   greet(ws);
   ws.on('message', (d) => {
-    const f = JSON.parse(d.toString()) as { event: string; data?: { channel?: string } };
+    const f = JSON.parse(frameText(d)) as { event: string; data?: { channel?: string } };
     if (f.event === 'pusher:ping') ws.send(JSON.stringify({ event: 'pusher:pong', data: '{}' }));
     if (f.event === 'pusher:subscribe' && f.data?.channel) {
       const channel = f.data.channel;
@@ -26,6 +26,8 @@ export const polite: Behaviour = (ws) => {
 
 export class FaultSocketServer {
   readonly received: string[][] = [];
+  /** Date.now() of each connection's arrival. */
+  readonly arrivedAt: number[] = [];
   private readonly script: Behaviour[] = [];
   private fallback: Behaviour = polite;
   private count = 0;
@@ -35,11 +37,12 @@ export class FaultSocketServer {
   private constructor(private readonly wss: WebSocketServer, readonly port: number) {
     wss.on('connection', (ws) => {
       const n = ++this.count;
+      this.arrivedAt.push(Date.now());
       const log: string[] = [];
       this.received.push(log);
       this.sockets.add(ws);
       ws.on('close', () => this.sockets.delete(ws));
-      ws.on('message', (d) => log.push(d.toString()));
+      ws.on('message', (d) => log.push(frameText(d)));
       ws.on('error', () => undefined);
       (this.script.shift() ?? this.fallback)(ws, n);
       for (const a of this.arrivals.splice(0)) a(n);
@@ -99,3 +102,19 @@ export const refuse =
   (code: number, reason = ''): Behaviour =>
   (ws) =>
     ws.close(code, reason);
+
+/**
+ * Sends pusher:error with `errorCode` (after greeting when `greetFirst`), then closes with
+ * `closeCode`, or keeps the socket open when that is undefined.
+ */
+export const errorThen =
+  (errorCode: number | null, closeCode: number | undefined, greetFirst: boolean): Behaviour =>
+  (ws) => {
+    if (greetFirst) greet(ws);
+    ws.send(JSON.stringify({ event: 'pusher:error', data: { code: errorCode, message: `fault server error ${errorCode}` } }));
+    if (closeCode === undefined) return;
+    setImmediate(() => (closeCode === 1006 ? ws.terminate() : ws.close(closeCode, 'after the error')));
+  };
+
+/** Answers the upgrade with a connection_established the client cannot accept. */
+export const garbageHandshake: Behaviour = (ws) => ws.send(JSON.stringify({ event: 'pusher:connection_established', data: '{"socket_id":"not an id"}' }));

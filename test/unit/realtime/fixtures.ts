@@ -10,9 +10,13 @@ import { localAuthorizer, type PresenceUser } from '../../../src/services/realti
 import { RealtimeClient, type RealtimeClientOptions } from '../../../src/services/realtime/client';
 import { restBaseUrl } from '../../../src/services/realtime/endpoints';
 import { RealtimeRest } from '../../../src/services/realtime/rest';
-import type { TimerApi } from '../../../src/services/realtime/timers';
 
 export const APP = { appId: '4242', key: 'sandbox-key-0001', secret: 'sandbox-secret-0001' };
+
+/** A received frame as text (the ws library delivers a Buffer unless told otherwise). */
+export function frameText(d: WebSocket.RawData): string {
+  return Buffer.isBuffer(d) ? d.toString() : Array.isArray(d) ? Buffer.concat(d).toString() : Buffer.from(d).toString();
+}
 
 /** Rejects with a message naming what was awaited when `ms` pass first (a bound, not an assertion on speed). */
 export function within<T>(p: Promise<T>, what: string, ms = 5_000): Promise<T> {
@@ -92,7 +96,7 @@ export class Rig {
       port: this.port,
       useTLS: false,
       service: 'Realtime (test)',
-      authorize: localAuthorizer({ service: 'Realtime (test)', key: APP.key, secret: async () => secret ?? APP.secret, user: user ?? { id: 'tester', info: { name: 'Tester' } } }),
+      authorize: localAuthorizer({ service: 'Realtime (test)', key: APP.key, secret: () => Promise.resolve(secret ?? APP.secret), user: user ?? { id: 'tester', info: { name: 'Tester' } } }),
       ...rest,
     });
     this.cleanups.push(() => c.dispose());
@@ -102,7 +106,7 @@ export class Rig {
   /** Our REST client; `secret: null` = none stored. */
   rest(secret: string | null = APP.secret): RealtimeRest {
     const http = new HttpClient({ service: 'Realtime REST (test)', baseUrl: restBaseUrl({ key: APP.key, host: '127.0.0.1', port: this.port, useTLS: false }), auth: { placement: 'none' } });
-    return new RealtimeRest({ http, appId: APP.appId, key: APP.key, secret: async () => secret ?? undefined });
+    return new RealtimeRest({ http, appId: APP.appId, key: APP.key, secret: () => Promise.resolve(secret ?? undefined) });
   }
 
   /** A bare socket speaking the protocol by hand (for close codes and malformed input). */
@@ -149,7 +153,7 @@ export class RawSocket {
 
   constructor(readonly ws: WebSocket) {
     ws.on('message', (d) => {
-      const f = JSON.parse(d.toString()) as RawFrame;
+      const f = JSON.parse(frameText(d)) as RawFrame;
       this.frames.push(f);
       for (const w of [...this.waiters]) if (w.pred(f)) {
         this.waiters.splice(this.waiters.indexOf(w), 1);
@@ -186,44 +190,5 @@ export class RawSocket {
   async socketId(): Promise<string> {
     const f = await this.event('pusher:connection_established');
     return (JSON.parse(f.data as string) as { socket_id: string }).socket_id;
-  }
-}
-
-/** Timers driven by the test: nothing fires until `advance` moves time past it. */
-export class ManualTimers implements TimerApi {
-  private t = 1_700_000_000_000;
-  private seq = 0;
-  private readonly due = new Map<number, { at: number; fn: () => void }>();
-
-  now(): number {
-    return this.t;
-  }
-
-  set(fn: () => void, ms: number): number {
-    const id = ++this.seq;
-    this.due.set(id, { at: this.t + Math.max(0, ms), fn });
-    return id;
-  }
-
-  clear(handle: unknown): void {
-    if (typeof handle === 'number') this.due.delete(handle);
-  }
-
-  get pending(): number {
-    return this.due.size;
-  }
-
-  /** Moves time forward by `ms`, firing due timers in order (including ones they schedule). */
-  advance(ms: number): void {
-    const end = this.t + ms;
-    for (;;) {
-      let next: [number, { at: number; fn: () => void }] | undefined;
-      for (const e of this.due) if (e[1].at <= end && (!next || e[1].at < next[1].at)) next = e;
-      if (!next) break;
-      this.due.delete(next[0]);
-      this.t = next[1].at;
-      next[1].fn();
-    }
-    this.t = end;
   }
 }

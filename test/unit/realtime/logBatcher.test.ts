@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { compactData, RealtimeLogBatcher, truncate, type LogStats } from '../../../src/services/realtime/logBatcher';
-import { ManualTimers } from './fixtures';
+import { ManualClock } from '../helpers/clock';
 
 function rig(opts: { maxDataChars?: number; historyLines?: number; failWrites?: number; onSinkError?: (e: unknown) => void } = {}) {
-  const timers = new ManualTimers();
+  const clock = new ManualClock(1_700_000_000_000);
   const writes: { at: number; text: string }[] = [];
   const stats: LogStats[] = [];
   let failures = opts.failWrites ?? 0;
@@ -13,27 +13,27 @@ function rig(opts: { maxDataChars?: number; historyLines?: number; failWrites?: 
         failures--;
         throw new Error('sink closed');
       }
-      writes.push({ at: timers.now(), text });
+      writes.push({ at: clock.now(), text });
     },
-    timers,
+    clock,
     maxDataChars: opts.maxDataChars,
     historyLines: opts.historyLines,
     onStats: (s) => stats.push(s),
     onSinkError: opts.onSinkError,
   });
   const lines = () => writes.flatMap((w) => w.text.split('\n').filter(Boolean));
-  return { timers, writes, stats, log, lines };
+  return { clock, writes, stats, log, lines };
 }
 
 describe('realtime log batcher', () => {
   it('formats time, channel, event and compact data on one line', () => {
-    const { log, timers, lines } = rig();
+    const { log, clock, lines } = rig();
     log.message('orders', 'placed', '{"id":7}');
     log.message('orders', 'pretty', '{\n  "id": 8,\n  "ok": true\n}');
     log.message(undefined, 'global', { a: [1, 2] });
     log.message('presence-room', 'client-typing', '{"t":1}', 'ada');
     log.message('raw', 'text', 'plain words');
-    timers.advance(100);
+    clock.advance(100);
     const d = new Date(1_700_000_000_000);
     const hhmmss = [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
     assert.deepEqual(lines(), [
@@ -46,9 +46,9 @@ describe('realtime log batcher', () => {
   });
 
   it('truncates large payloads with a note that says how large they were', () => {
-    const { log, timers, lines } = rig({ maxDataChars: 20 });
+    const { log, clock, lines } = rig({ maxDataChars: 20 });
     log.message('c', 'big', JSON.stringify({ blob: 'x'.repeat(5000) }));
-    timers.advance(100);
+    clock.advance(100);
     const [line] = lines();
     assert.ok(line.endsWith('  c  big  {"blob":"xxxxxxxxxxx … [truncated: 5,011 chars, showing the first 20]'), line);
     assert.equal(truncate('short', 20), 'short');
@@ -65,13 +65,13 @@ describe('realtime log batcher', () => {
   });
 
   it('10,000 messages in one second: at most ~20 writes, every message written, counters agree', () => {
-    const { log, timers, writes, lines, stats } = rig({ historyLines: 0 });
+    const { log, clock, writes, lines, stats } = rig({ historyLines: 0 });
     // 10 messages per simulated millisecond for one second.
     for (let ms = 0; ms < 1000; ms++) {
       for (let i = 0; i < 10; i++) log.message('feed', 'tick', `{"n":${ms * 10 + i}}`);
-      timers.advance(1);
+      clock.advance(1);
     }
-    timers.advance(100);
+    clock.advance(100);
     assert.ok(writes.length <= 21, `${writes.length} writes`);
     for (let i = 1; i < writes.length; i++) assert.ok(writes[i].at - writes[i - 1].at >= 50, 'writes are at least 50 ms apart');
     const got = lines();
@@ -83,34 +83,34 @@ describe('realtime log batcher', () => {
   });
 
   it('shows received ahead of written while a batch waits', () => {
-    const { log, timers } = rig();
+    const { log, clock } = rig();
     log.message('c', 'e', '1');
-    timers.advance(1);
+    clock.advance(1);
     log.message('c', 'e', '2');
     log.note('connected');
     // The first message was flushed at once; the second waits for the 50 ms window.
     assert.deepEqual(log.stats, { received: 2, written: 1, pending: 2, writes: 1 });
-    timers.advance(60);
+    clock.advance(60);
     assert.deepEqual(log.stats, { received: 2, written: 2, pending: 0, writes: 2 });
   });
 
   it('keeps lines when the sink fails and writes them on the next attempt', () => {
     const errors: unknown[] = [];
-    const { log, timers, lines } = rig({ failWrites: 2, onSinkError: (e) => errors.push(e) });
+    const { log, clock, lines } = rig({ failWrites: 2, onSinkError: (e) => errors.push(e) });
     log.message('c', 'e', 'a');
     log.message('c', 'e', 'b');
-    timers.advance(200);
+    clock.advance(200);
     assert.equal(errors.length, 2);
     assert.equal(lines().length, 2);
     assert.equal(log.stats.written, 2);
   });
 
   it('notes are one line, and the history for saving keeps the newest lines in order', () => {
-    const { log, timers } = rig({ historyLines: 3 });
+    const { log, clock } = rig({ historyLines: 3 });
     log.note('connected\nsocket 1.2');
     for (let i = 1; i <= 4; i++) log.message('c', 'e', String(i));
     log.flush();
-    timers.advance(1);
+    clock.advance(1);
     const saved = log.text().split('\n').filter(Boolean);
     assert.equal(saved.length, 3);
     assert.deepEqual(saved.map((l) => l.slice(-1)), ['2', '3', '4']);
