@@ -1,6 +1,7 @@
 // What activating the extension costs: the size of what it loads and the time to require + activate
 // it, beside the time to require a plain bundle of undici + ws + zod (what an extension that imports
-// its network stack eagerly would pay), measured in the same run. Goals: ≤ 150 KB, ≤ 1/5 the time.
+// its network stack eagerly would pay), measured in the same run. Goals: ≤ 150 KB loaded,
+// require + activate ≤ 25 ms (median of fresh processes), ≤ 1/5 the reference's time.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -13,6 +14,7 @@ import { median, type BenchReporter } from './report';
 
 const RUNS = 15;
 const SIZE_GOAL_KB = 150;
+const TIME_GOAL_MS = 25;
 const TIME_GOAL_RATIO = 1 / 5;
 
 /**
@@ -166,11 +168,13 @@ export default async function activationBench(r: BenchReporter): Promise<void> {
       refs.push(sample('require', reference));
     }
     r.section(`time: median of ${RUNS} fresh node processes each`);
+    r.note("activate() gets a stand-in 'vscode' whose calls return at once; in VS Code each");
+    r.note('registration is also a message to the window, which the extension host sends asynchronously.');
     r.metric('require dist/extension.js', median(ours.map((s) => s.requireMs)), 'ms');
     r.metric('activate()', median(ours.map((s) => s.activateMs)), 'ms');
     const oursMs = median(ours.map((s) => s.totalMs));
     const refMs = median(refs.map((s) => s.totalMs));
-    r.metric('require + activate (ours)', oursMs, 'ms');
+    r.metric('require + activate dist/extension.js (production bundle)', oursMs, 'ms', { atMost: TIME_GOAL_MS });
     r.metric('require undici + ws + zod bundle (reference)', refMs, 'ms');
     r.ratio('ours ÷ reference', oursMs, refMs, TIME_GOAL_RATIO, false);
   } finally {
