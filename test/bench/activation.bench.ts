@@ -1,6 +1,7 @@
 // What activating the extension costs: the size of what it loads and the time to require + activate
 // it, beside the time to require a plain bundle of undici + ws + zod (what an extension that imports
-// its network stack eagerly would pay), measured in the same run. Goals: ≤ 150 KB, ≤ 1/5 the time.
+// its network stack eagerly would pay), measured in the same run. Goals: ≤ 150 KB loaded,
+// require + activate ≤ 25 ms (median of fresh processes), ≤ 1/5 the reference's time.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -13,6 +14,7 @@ import { median, type BenchReporter } from './report';
 
 const RUNS = 15;
 const SIZE_GOAL_KB = 150;
+const TIME_GOAL_MS = 25;
 const TIME_GOAL_RATIO = 1 / 5;
 
 /**
@@ -72,9 +74,15 @@ const own = { subscriptions: [], extensionPath: path.dirname(path.dirname(file))
 const context = new Proxy(own, { get(t, p) { if (p === 'then') return undefined; if (!(p in t)) t[p] = stub(String(p), false); return t[p]; } });
 const asyncErrors = [];
 process.on('unhandledRejection', (e) => asyncErrors.push(String((e && e.stack) || e)));
+// The extension host has loaded Node's built-in modules long before any extension activates, so
+// the ones a bundle requires are loaded here first, outside the timing.
+const builtins = new Set();
+for (const m of fs.readFileSync(file, 'utf8').matchAll(/require\(["']([^"']+)["']\)/g)) if (Module.isBuiltin(m[1])) builtins.add(m[1]);
+for (const b of builtins) require(b);
 (async () => {
   const before = new Set(Object.keys(require.cache));
   let error;
+  const cpu0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   let mod;
   try { mod = require(file); } catch (e) { error = 'require: ' + String((e && e.stack) || e); }
@@ -83,10 +91,11 @@ process.on('unhandledRejection', (e) => asyncErrors.push(String((e && e.stack) |
     try { await mod.activate(context); } catch (e) { error = 'activate: ' + String((e && e.stack) || e); }
   }
   const t2 = process.hrtime.bigint();
+  const cpu = process.cpuUsage(cpu0);
   await new Promise((r) => setImmediate(r));
   const loaded = Object.keys(require.cache).filter((f) => !before.has(f)).map((f) => ({ file: f, bytes: fs.statSync(f).size }));
   const ms = (a, b) => Number(b - a) / 1e6;
-  process.stdout.write(JSON.stringify({ requireMs: ms(t0, t1), activateMs: ms(t1, t2), totalMs: ms(t0, t2), loaded, error, asyncErrors, messages }) + '\n');
+  process.stdout.write(JSON.stringify({ requireMs: ms(t0, t1), activateMs: ms(t1, t2), totalMs: ms(t0, t2), cpuMs: (cpu.user + cpu.system) / 1000, loaded, error, asyncErrors, messages }) + '\n');
   process.exit(0);
 })();
 `;
@@ -95,6 +104,8 @@ const sampleSchema = z.object({
   requireMs: z.number(),
   activateMs: z.number(),
   totalMs: z.number(),
+  /** CPU time of require + activate (all threads): what a busy machine's scheduling does not inflate. */
+  cpuMs: z.number(),
   loaded: z.array(z.object({ file: z.string(), bytes: z.number() })),
   error: z.optional(z.string()),
   asyncErrors: z.array(z.string()),
@@ -166,13 +177,20 @@ export default async function activationBench(r: BenchReporter): Promise<void> {
       refs.push(sample('require', reference));
     }
     r.section(`time: median of ${RUNS} fresh node processes each`);
+    r.note("activate() gets a stand-in 'vscode' whose calls return at once; in VS Code each");
+    r.note('registration is also a message to the window, which the extension host sends asynchronously.');
+    r.note("Node built-ins a bundle requires (e.g. node:child_process) are loaded before the clock starts,");
+    r.note('as the extension host has them loaded already.');
     r.metric('require dist/extension.js', median(ours.map((s) => s.requireMs)), 'ms');
     r.metric('activate()', median(ours.map((s) => s.activateMs)), 'ms');
     const oursMs = median(ours.map((s) => s.totalMs));
     const refMs = median(refs.map((s) => s.totalMs));
-    r.metric('require + activate (ours)', oursMs, 'ms');
+    r.metric('require + activate dist/extension.js (production bundle)', oursMs, 'ms', { atMost: TIME_GOAL_MS });
     r.metric('require undici + ws + zod bundle (reference)', refMs, 'ms');
     r.ratio('ours ÷ reference', oursMs, refMs, TIME_GOAL_RATIO, false);
+    r.note('The same in CPU time (all threads), which waiting for a core on a busy machine does not inflate:');
+    r.metric('require + activate dist/extension.js, CPU', median(ours.map((s) => s.cpuMs)), 'ms');
+    r.metric('require undici + ws + zod bundle (reference), CPU', median(refs.map((s) => s.cpuMs)), 'ms');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -4,6 +4,7 @@
 // --strict exits 1 when a goal is missed (by default only a crashed benchmark fails the run).
 import { fork } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { validate } from '../../src/core/validate';
@@ -81,7 +82,9 @@ async function main(): Promise<number> {
   }
   const results: BenchResult[] = [];
   for (const file of files) {
-    console.log(`\n━━ ${path.basename(file, '.bench.js')} ${'━'.repeat(60)}`);
+    // The machine may be shared: its load when each benchmark starts says how far to trust the times.
+    const load = `load ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`;
+    console.log(`\n━━ ${path.basename(file, '.bench.js')} (${load}) ${'━'.repeat(60)}`);
     results.push(await runInChild(file));
   }
 
