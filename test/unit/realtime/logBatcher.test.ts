@@ -119,4 +119,23 @@ describe('realtime log batcher', () => {
     log.message('c', 'e', 'after dispose');
     assert.equal(log.stats.pending, 1, 'nothing is scheduled after dispose, but nothing is lost either');
   });
+
+  it('the saved history spans many writes and keeps exactly the newest lines, in order, after clear() too', () => {
+    const { log } = rig({ historyLines: 5 });
+    let n = 0;
+    const batch = (size: number) => {
+      for (let i = 0; i < size; i++) log.message('c', 'e', `m${++n}`);
+      log.flush();
+    };
+    for (let b = 0; b < 2000; b++) batch(3);
+    const saved = () => log.text().split('\n').filter(Boolean).map((l) => /m\d+$/.exec(l)?.[0]);
+    assert.deepEqual(saved(), ['m5996', 'm5997', 'm5998', 'm5999', 'm6000']);
+    batch(1);
+    assert.deepEqual(saved(), ['m5997', 'm5998', 'm5999', 'm6000', 'm6001']);
+    log.clear();
+    assert.equal(log.text(), '');
+    batch(2);
+    assert.deepEqual(saved(), ['m6002', 'm6003']);
+    log.dispose();
+  });
 });
