@@ -201,6 +201,39 @@ describe('notebook engine against the sandbox', function () {
     assert.equal(r.assertions[0].passed, true);
   });
 
+  it('cancelling a streamed LLM answer stops it and keeps the text that arrived', async () => {
+    const slow = await startSandbox({ port: 0, llmKey: LLM_KEY, llm: { tokenRate: 20 } });
+    try {
+      const { connections, key } = sandboxConnections(slow.info);
+      const text = notebook(['llm', 'POST /chat/completions\n\n{"model": "sandbox-chat", "stream": true, "messages": [{"role": "user", "content": "Hi"}]}']);
+      const controller = new AbortController();
+      const runner = createRunner(parseNotebook(text, FILE).cells, {
+        host: connectionsHost({ connections, key }),
+        file: FILE,
+        onProgress: (p) => p.kind === 'text' && p.text.length > 20 && controller.abort(),
+      });
+      const r = await runner.runCell(1, controller.signal);
+      assert.equal(r.cancelled, true, JSON.stringify(r));
+      assert.equal(r.ok, false);
+      assert.ok((r.response?.text.length ?? 0) > 20, JSON.stringify(r.response));
+      assert.equal((r.response?.json as { finishReason: unknown }).finishReason, null);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('vars cells of the active environment override plain ones; extra variables override both', async () => {
+    const text = notebook(['vars', 'city = Porto\nq = x'], ['vars env=staging', 'city = Lisbon'], ['maps name=m', 'POST /v1/places:searchText\nX-Goog-FieldMask: places.displayName\n\n{"textQuery": "{{city}}"}\n\n?? json.places[0].displayName.text == {{city}}']);
+    const plain = await runAll(text);
+    assert.match(plain[2].request?.body ?? '', /Porto/);
+    assert.equal(plain[1].skipped, 'applies to the environment "staging" only');
+    const staging = await runAll(text, { environment: 'staging' });
+    assert.match(staging[2].request?.body ?? '', /Lisbon/);
+    assert.equal(staging[2].ok, true, JSON.stringify(staging[2]));
+    const extra = await runAll(text, { environment: 'staging', variables: { city: 'Madrid' } });
+    assert.match(extra[2].request?.body ?? '', /Madrid/);
+  });
+
   it('a malformed cell fails with its file and line; the cells around it still run', async () => {
     const report = await runNotebook(notebook(['llm', 'GET /models\n\n?? status == 200'], ['maps', 'FETCH the places'], ['llm', 'GET /models\n\n?? status == 200']), options());
     assert.equal(report.ok, false);
