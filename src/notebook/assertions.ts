@@ -1,0 +1,101 @@
+// `?? <subject> <op> <value>` checked against a cell's result.
+import type { AssertionResult, CellResult } from './api';
+import type { AssertionSpec } from './cells';
+import { walk } from './variables';
+
+const MISSING = '(missing)';
+const SHOWN_MAX = 300;
+
+/** The value an assertion looks at, or undefined when the result does not have it. */
+export function subjectValue(spec: AssertionSpec, result: Pick<CellResult, 'response' | 'count'>): unknown {
+  const res = result.response;
+  switch (spec.subject.kind) {
+    case 'status':
+      return res?.status;
+    case 'duration':
+      return res?.durationMs;
+    case 'text':
+      return res?.text;
+    case 'count':
+      return result.count ?? (Array.isArray(res?.json) ? res.json.length : undefined);
+    case 'header':
+      return res?.headers[spec.subject.name];
+    case 'json':
+      return res?.json === undefined ? undefined : walk(res.json, spec.subject.path);
+  }
+}
+
+/** Checks one assertion; `value` is its value with variables already substituted. */
+export function checkAssertion(spec: AssertionSpec, value: string, result: Pick<CellResult, 'response' | 'count'>): AssertionResult {
+  const actual = subjectValue(spec, result);
+  const expected = spec.operator === 'exists' ? 'exists' : `${spec.operator} ${value}`;
+  return { source: spec.source, line: spec.line, passed: passes(spec.operator, actual, value), expected, actual: show(actual) };
+}
+
+function passes(op: AssertionSpec['operator'], actual: unknown, value: string): boolean {
+  if (op === 'exists') return actual !== undefined;
+  if (actual === undefined) return op === '!=';
+  switch (op) {
+    case '==':
+      return equals(actual, value);
+    case '!=':
+      return !equals(actual, value);
+    case '<':
+    case '<=':
+    case '>':
+    case '>=': {
+      const a = toNumber(actual);
+      const b = toNumber(unquote(value));
+      if (a === undefined || b === undefined) return false;
+      return op === '<' ? a < b : op === '<=' ? a <= b : op === '>' ? a > b : a >= b;
+    }
+    case 'contains': {
+      if (Array.isArray(actual)) return actual.some((item) => equals(item, value));
+      if (actual !== null && typeof actual === 'object') return Object.prototype.hasOwnProperty.call(actual, unquote(value));
+      return asText(actual).includes(unquote(value));
+    }
+    case 'matches': {
+      const m = /^\/(.*)\/([dgimsuy]*)$/.exec(value);
+      if (!m) return false;
+      try {
+        return new RegExp(m[1], m[2].replace('g', '')).test(asText(actual));
+      } catch {
+        return false;
+      }
+    }
+  }
+}
+
+/** `200` equals 200, `"Lisbon"` and `Lisbon` equal "Lisbon", `true`/`null` their JSON values, objects by JSON. */
+function equals(actual: unknown, value: string): boolean {
+  const text = unquote(value);
+  if (typeof actual === 'string') return actual === text;
+  if (typeof actual === 'number') return toNumber(text) === actual;
+  if (typeof actual === 'boolean' || actual === null) return String(actual) === text;
+  try {
+    return JSON.stringify(actual) === JSON.stringify(JSON.parse(value));
+  } catch {
+    return false;
+  }
+}
+
+function unquote(value: string): string {
+  return /^"(.*)"$/.test(value) || /^'(.*)'$/.test(value) ? value.slice(1, -1) : value;
+}
+
+function toNumber(v: unknown): number | undefined {
+  if (typeof v === 'number') return v;
+  if (typeof v !== 'string' || v.trim() === '') return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+function asText(v: unknown): string {
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+function show(v: unknown): string {
+  if (v === undefined) return MISSING;
+  const s = asText(v);
+  return s.length > SHOWN_MAX ? `${s.slice(0, SHOWN_MAX)}…` : s;
+}

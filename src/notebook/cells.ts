@@ -1,0 +1,255 @@
+// What a code cell says: an HTTP request (llm, maps), PUBLISH/LISTEN (realtime) or variables
+// (vars), followed by `??` assertion lines. Reading never throws; every problem has its line.
+import type { AssertionOperator, NotebookCellData } from './api';
+
+export interface LineProblem {
+  line: number;
+  message: string;
+}
+
+export interface HttpSpec {
+  kind: 'http';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The path or absolute URL as written, variables not yet substituted. */
+  target: string;
+  headers: Array<{ name: string; value: string; line: number }>;
+  body?: string;
+  line: number;
+}
+
+export interface PublishSpec {
+  kind: 'publish';
+  channel: string;
+  event: string;
+  /** The event data as written (JSON, or plain text). */
+  data: string;
+  line: number;
+}
+
+export interface ListenSpec {
+  kind: 'listen';
+  channel: string;
+  durationMs: number;
+  line: number;
+}
+
+export interface VarsSpec {
+  kind: 'vars';
+  entries: Array<{ name: string; value: string; line: number }>;
+}
+
+export type CellSpec = HttpSpec | PublishSpec | ListenSpec | VarsSpec;
+
+export type AssertionSubject = { kind: 'status' | 'duration' | 'text' | 'count' } | { kind: 'header'; name: string } | { kind: 'json'; path: Array<string | number> };
+
+export interface AssertionSpec {
+  source: string;
+  line: number;
+  subject: AssertionSubject;
+  operator: AssertionOperator;
+  /** The value as written (variables not yet substituted); '' for `exists`. */
+  value: string;
+}
+
+export interface AnalysedCell {
+  language: string;
+  attributes: Record<string, string>;
+  spec?: CellSpec;
+  assertions: AssertionSpec[];
+  problems: LineProblem[];
+}
+
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+/** Headers a cell may not set: the key comes from the connection, the host from the request line. */
+const FORBIDDEN_HEADERS = new Set(['authorization', 'proxy-authorization', 'api-key', 'x-api-key', 'x-goog-api-key', 'host', 'cookie']);
+const MAX_LISTEN_MS = 10 * 60_000;
+
+/** Reads a code cell whose opening fence is on 1-based line `fenceLine` (content starts on the next). */
+export function analyseCell(cell: NotebookCellData, fenceLine: number): AnalysedCell {
+  const attributes = cell.metadata.attributes ?? {};
+  const problems: LineProblem[] = [];
+  const lines = cell.value === '' ? [] : cell.value.split(/\r\n|\r|\n/);
+  const lineOf = (i: number) => fenceLine + 1 + i;
+
+  // Assertions are the `??` lines at the end (blank lines and comments may sit between them).
+  let end = lines.length;
+  const assertions: AssertionSpec[] = [];
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const t = lines[i].trim();
+    if (t === '' || isComment(t)) continue;
+    if (!t.startsWith('??')) break;
+    end = i;
+  }
+  for (let i = 0; i < lines.length; i++) {
+    const t = lines[i].trim();
+    if (!t.startsWith('??')) continue;
+    if (i < end) {
+      problems.push({ line: lineOf(i), message: 'assertions (??) go at the end of the cell, after the request' });
+      continue;
+    }
+    const a = parseAssertion(t, lineOf(i));
+    if (typeof a === 'string') problems.push({ line: lineOf(i), message: a });
+    else assertions.push(a);
+  }
+  const body = lines.slice(0, end);
+
+  let spec: CellSpec | undefined;
+  switch (cell.language) {
+    case 'vars':
+      spec = parseVars(body, lineOf, problems);
+      if (assertions.length) problems.push({ line: assertions[0].line, message: 'a vars cell has no result to assert on' });
+      break;
+    case 'llm':
+    case 'maps':
+      spec = parseHttp(body, lineOf, problems);
+      break;
+    case 'realtime':
+      spec = parseRealtime(body, lineOf, problems);
+      break;
+    default:
+      problems.push({ line: fenceLine, message: `"${cell.language}" is not a cell language: use llm, maps, realtime or vars` });
+  }
+  for (const key of Object.keys(attributes)) {
+    const known = cell.language === 'vars' ? ['env'] : ['name', 'connection'];
+    if (!known.includes(key)) problems.push({ line: fenceLine, message: `unknown attribute "${key}" (a ${cell.language} cell takes ${known.join(', ')})` });
+  }
+  if (attributes.name !== undefined && !/^[A-Za-z_][\w-]*$/.test(attributes.name)) {
+    problems.push({ line: fenceLine, message: `"${attributes.name}" cannot be a cell name: use letters, digits, _ and -` });
+  }
+  return { language: cell.language, attributes, spec, assertions, problems };
+}
+
+function isComment(t: string): boolean {
+  return t.startsWith('#') || t.startsWith('//');
+}
+
+function parseHttp(lines: string[], lineOf: (i: number) => number, problems: LineProblem[]): HttpSpec | undefined {
+  let i = 0;
+  while (i < lines.length && (lines[i].trim() === '' || isComment(lines[i].trim()))) i++;
+  if (i === lines.length) {
+    problems.push({ line: lineOf(0) - 1, message: 'the cell has no request: write a line like "GET /models"' });
+    return undefined;
+  }
+  const m = /^([A-Za-z]+)\s+(\S+)(?:\s+HTTP\/[\d.]+)?\s*$/.exec(lines[i].trim());
+  if (!m || !METHODS.has(m[1].toUpperCase())) {
+    problems.push({ line: lineOf(i), message: `"${lines[i].trim()}" is not a request line: write METHOD PATH, e.g. "POST /v1/places:searchText" (methods ${[...METHODS].join(', ')})` });
+    return undefined;
+  }
+  const spec: HttpSpec = { kind: 'http', method: m[1].toUpperCase() as HttpSpec['method'], target: m[2], headers: [], line: lineOf(i) };
+  for (i++; i < lines.length && lines[i].trim() !== ''; i++) {
+    const t = lines[i].trim();
+    if (isComment(t)) continue;
+    const h = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s*(.*)$/.exec(t);
+    if (!h) {
+      problems.push({ line: lineOf(i), message: `"${t}" is not a header line (Name: value); leave a blank line before the body` });
+      continue;
+    }
+    if (FORBIDDEN_HEADERS.has(h[1].toLowerCase())) {
+      const why = h[1].toLowerCase() === 'host' ? 'the host comes from the connection' : 'keys never go in a cell: they come from the connection';
+      problems.push({ line: lineOf(i), message: `the ${h[1]} header cannot be set here: ${why}` });
+      continue;
+    }
+    spec.headers.push({ name: h[1], value: h[2], line: lineOf(i) });
+  }
+  const body = lines.slice(i).join('\n').trim();
+  if (body) spec.body = body;
+  return spec;
+}
+
+export function parseDuration(text: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(text);
+  if (!m) return undefined;
+  return Math.round(Number(m[1]) * (m[2] === 'ms' ? 1 : m[2] === 's' ? 1000 : 60_000));
+}
+
+function parseRealtime(lines: string[], lineOf: (i: number) => number, problems: LineProblem[]): PublishSpec | ListenSpec | undefined {
+  let i = 0;
+  while (i < lines.length && (lines[i].trim() === '' || isComment(lines[i].trim()))) i++;
+  const head = (lines[i] ?? '').trim();
+  const words = head.split(/\s+/);
+  const verb = words[0]?.toUpperCase();
+  if (verb === 'PUBLISH' && words.length === 3) {
+    const data = lines.slice(i + 1).join('\n').trim();
+    return { kind: 'publish', channel: words[1], event: words[2], data: data || '{}', line: lineOf(i) };
+  }
+  if (verb === 'LISTEN' && words.length === 3) {
+    const durationMs = parseDuration(words[2]);
+    if (durationMs === undefined || durationMs <= 0 || durationMs > MAX_LISTEN_MS) {
+      problems.push({ line: lineOf(i), message: `"${words[2]}" is not a listening time: write e.g. 4s, 500ms or 2m (at most 10m)` });
+      return undefined;
+    }
+    if (lines.slice(i + 1).some((l) => l.trim() !== '' && !isComment(l.trim()))) problems.push({ line: lineOf(i + 1), message: 'LISTEN takes no body' });
+    return { kind: 'listen', channel: words[1], durationMs, line: lineOf(i) };
+  }
+  problems.push({ line: lineOf(Math.min(i, Math.max(lines.length - 1, 0))), message: `"${head}" is not a realtime command: write "PUBLISH <channel> <event>" then the data, or "LISTEN <channel> <time>" (e.g. LISTEN demo-ticker 4s)` });
+  return undefined;
+}
+
+const SECRET_NAME = /(^|[_-])(api[_-]?key|key|secret|token|password)$/i;
+
+function parseVars(lines: string[], lineOf: (i: number) => number, problems: LineProblem[]): VarsSpec {
+  const entries: VarsSpec['entries'] = [];
+  lines.forEach((raw, i) => {
+    const t = raw.trim();
+    if (t === '' || isComment(t)) return;
+    const m = /^([A-Za-z_][\w-]*)\s*=\s*(.*)$/.exec(t);
+    if (!m) {
+      problems.push({ line: lineOf(i), message: `"${t}" is not a variable: write name = value` });
+      return;
+    }
+    if (SECRET_NAME.test(m[1])) {
+      problems.push({ line: lineOf(i), message: `"${m[1]}" looks like a secret: secrets never go in vars (keys come from the connection)` });
+      return;
+    }
+    const v = m[2].trim();
+    entries.push({ name: m[1], value: /^"[^"]*"$/.test(v) ? v.slice(1, -1) : v, line: lineOf(i) });
+  });
+  return { kind: 'vars', entries };
+}
+
+const OPERATORS: readonly AssertionOperator[] = ['==', '!=', '<=', '>=', '<', '>', 'contains', 'matches', 'exists'];
+
+/** `?? json.places[0].id exists` → its parts, or the problem with it. */
+export function parseAssertion(text: string, line: number): AssertionSpec | string {
+  const rest = text.replace(/^\?\?\s*/, '');
+  let subject: AssertionSubject;
+  let after: string;
+  const header = /^header\s+([!#$%&'*+.^_`|~0-9A-Za-z-]+)(.*)$/i.exec(rest);
+  if (header) {
+    subject = { kind: 'header', name: header[1].toLowerCase() };
+    after = header[2];
+  } else {
+    const m = /^(\S+)(.*)$/.exec(rest);
+    const word = m?.[1] ?? '';
+    after = m?.[2] ?? '';
+    if (word === 'status' || word === 'duration' || word === 'text' || word === 'count') subject = { kind: word };
+    else if (word === 'json' || word.startsWith('json.') || word.startsWith('json[')) {
+      const path = parsePath(word.slice(4));
+      if (!path) return `"${word}" is not a JSON path: write json.places[0].displayName.text`;
+      subject = { kind: 'json', path };
+    } else return `"${word}" is not something to assert on: use status, duration, header <name>, json.<path>, text or count`;
+  }
+  const opMatch = /^\s*(==|!=|<=|>=|<|>|contains\b|matches\b|exists\b)\s*(.*)$/.exec(after);
+  if (!opMatch) return `no operator after the subject: use one of ${OPERATORS.join(', ')}`;
+  const operator = opMatch[1] as AssertionOperator;
+  const value = opMatch[2].trim();
+  if (operator === 'exists' && value) return '"exists" takes no value';
+  if (operator !== 'exists' && !value) return `"${operator}" needs a value to compare with`;
+  if (operator === 'matches' && !/^\/.*\/[dgimsuy]*$/.test(value)) return 'matches takes a regular expression written /like this/i';
+  return { source: text, line, subject, operator, value };
+}
+
+/** `.places[0].displayName` → ['places', 0, 'displayName']; '' → []. Undefined when malformed. */
+export function parsePath(text: string): Array<string | number> | undefined {
+  const out: Array<string | number> = [];
+  const token = /\.([^.[\]\s]+)|\[(\d+)\]|\["([^"]*)"\]/y;
+  let pos = 0;
+  while (pos < text.length) {
+    token.lastIndex = pos;
+    const m = token.exec(text);
+    if (!m) return undefined;
+    out.push(m[2] !== undefined ? Number(m[2]) : (m[1] ?? m[3]));
+    pos = token.lastIndex;
+  }
+  return out;
+}

@@ -1,0 +1,117 @@
+// `{{city}}` (vars cells, extra variables) and `{{lisbon.json.places[0].id}}` (an earlier cell's
+// last result). An unknown name is an error naming the file and line, never an empty string.
+import type { CellResult } from './api';
+import { parsePath } from './cells';
+
+/** A problem the user must fix, already located: "tour.awb.md:12: unknown variable "cty"". */
+export class NotebookError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly detail: string,
+  ) {
+    super(`${file}:${line}: ${detail}`);
+    this.name = 'NotebookError';
+  }
+}
+
+export interface VariableScope {
+  file: string;
+  /** Plain variables, already merged (extra > environment > plain vars cells). */
+  variables: ReadonlyMap<string, string>;
+  /** Names of every code cell in the notebook. */
+  cellNames: ReadonlySet<string>;
+  result(name: string): CellResult | undefined;
+}
+
+const REFERENCE = /\{\{\s*([^{}]*?)\s*\}\}/g;
+
+/** Replaces every `{{…}}` in `text`, whose first line is file line `line`. */
+export function substitute(text: string, line: number, scope: VariableScope): string {
+  if (!text.includes('{{')) return text;
+  return text.replace(REFERENCE, (_whole, ref: string, offset: number) => {
+    const at = line + countLineBreaks(text, offset);
+    return resolve(ref, at, scope);
+  });
+}
+
+/** True when `text` refers to a variable (used to keep variables away from the host part of a URL). */
+export function hasReference(text: string): boolean {
+  return /\{\{/.test(text);
+}
+
+function countLineBreaks(text: string, end: number): number {
+  let n = 0;
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) n++;
+  }
+  return n;
+}
+
+function resolve(ref: string, line: number, scope: VariableScope): string {
+  const fail = (detail: string): never => {
+    throw new NotebookError(scope.file, line, detail);
+  };
+  if (!ref) fail('empty {{ }}: write {{name}} or {{cell.json.path}}');
+  const dot = ref.search(/[.[]/);
+  if (dot === -1) {
+    const v = scope.variables.get(ref);
+    if (v !== undefined) return v;
+    if (scope.cellNames.has(ref)) fail(`{{${ref}}} names a cell: say which part, e.g. {{${ref}.json.id}}, {{${ref}.status}} or {{${ref}.text}}`);
+    return fail(`unknown variable "${ref}": define it in a vars cell (${ref} = …) or pass it in`);
+  }
+  const name = ref.slice(0, dot);
+  const rest = ref.slice(dot);
+  if (!scope.cellNames.has(name)) {
+    if (scope.variables.has(ref)) return scope.variables.get(ref)!;
+    return fail(`unknown cell "${name}" in {{${ref}}}: no cell has name=${name}`);
+  }
+  const result = scope.result(name);
+  if (!result) return fail(`cell "${name}" has no result yet: run it before this one`);
+  const value = partOf(result, rest);
+  if (value === undefined) return fail(`{{${ref}}}: cell "${name}"'s last result has no ${rest.slice(1)}`);
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** `.json.a[0]`, `.status`, `.headers.x-request-id`, `.text`, `.count`, `.duration` of a result. */
+function partOf(result: CellResult, rest: string): unknown {
+  const m = /^\.(json|status|headers|text|count|duration)(.*)$/.exec(rest);
+  if (!m) return undefined;
+  const res = result.response;
+  switch (m[1]) {
+    case 'status':
+      return m[2] ? undefined : res?.status;
+    case 'text':
+      return m[2] ? undefined : res?.text;
+    case 'count':
+      return m[2] ? undefined : result.count;
+    case 'duration':
+      return m[2] ? undefined : res?.durationMs;
+    case 'headers': {
+      const h = /^\.(.+)$/.exec(m[2]);
+      return h ? res?.headers[h[1].toLowerCase()] : undefined;
+    }
+    case 'json': {
+      const path = parsePath(m[2]);
+      return path && res?.json !== undefined ? walk(res.json, path) : undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The value at `path` inside `value`, or undefined. */
+export function walk(value: unknown, path: ReadonlyArray<string | number>): unknown {
+  let cur = value;
+  for (const p of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    if (Array.isArray(cur)) {
+      if (typeof p !== 'number') return p === 'length' ? cur.length : undefined;
+      cur = cur[p];
+    } else {
+      if (!Object.prototype.hasOwnProperty.call(cur, p)) return undefined;
+      cur = (cur as Record<string, unknown>)[String(p)];
+    }
+  }
+  return cur;
+}
