@@ -71,46 +71,58 @@ export function connectionOrigins(c: Connection): string[] {
 
 // --- settings schemas (the shape documented in package.json contributes.configuration) ---------
 
-const httpUrl = z.string().check(
-  z.refine((s) => {
-    try {
-      const u = new URL(s);
-      return u.protocol === 'https:' || u.protocol === 'http:';
-    } catch {
-      return false;
-    }
-  }, 'must be an http(s) URL'),
-);
+/**
+ * The settings schemas, built on first use: building zod schemas costs CPU at module load, and this
+ * module is part of activation, which must stay fast (`npm run bench`, activation).
+ */
+const settingSchemas = once(() => {
+  const httpUrl = z.string().check(
+    z.refine((s) => {
+      try {
+        const u = new URL(s);
+        return u.protocol === 'https:' || u.protocol === 'http:';
+      } catch {
+        return false;
+      }
+    }, 'must be an http(s) URL'),
+  );
 
-const authSetting = z.object({
-  placement: z.optional(z.enum(['bearer', 'header', 'query'])),
-  name: z.optional(z.string().check(z.minLength(1))),
+  const authSetting = z.object({
+    placement: z.optional(z.enum(['bearer', 'header', 'query'])),
+    name: z.optional(z.string().check(z.minLength(1))),
+  });
+
+  const httpConnectionSetting = z.object({
+    name: z.string().check(z.minLength(1)),
+    baseUrl: httpUrl,
+    baseUrls: z.optional(z.record(z.string(), httpUrl)),
+    auth: z.optional(authSetting),
+    rateLimitPerMinute: z.optional(z.number().check(z.positive())),
+    timeoutSeconds: z.optional(z.number().check(z.positive())),
+    modelRateLimits: z.optional(z.record(z.string(), z.number().check(z.positive()))),
+  });
+
+  const realtimeConnectionSetting = z.object({
+    name: z.string().check(z.minLength(1)),
+    appId: z.string().check(z.minLength(1)),
+    key: z.string().check(z.minLength(1)),
+    cluster: z.optional(z.string().check(z.regex(/^[a-z0-9-]+$/))),
+    host: z.optional(z.string().check(z.minLength(1))),
+    port: z.optional(z.number().check(z.int(), z.gte(1), z.lte(65535))),
+    useTLS: z.optional(z.boolean()),
+    authEndpoint: z.optional(httpUrl),
+    rateLimitPerMinute: z.optional(z.number().check(z.positive())),
+  });
+  return { httpConnectionSetting, realtimeConnectionSetting };
 });
 
-const httpConnectionSetting = z.object({
-  name: z.string().check(z.minLength(1)),
-  baseUrl: httpUrl,
-  baseUrls: z.optional(z.record(z.string(), httpUrl)),
-  auth: z.optional(authSetting),
-  rateLimitPerMinute: z.optional(z.number().check(z.positive())),
-  timeoutSeconds: z.optional(z.number().check(z.positive())),
-  modelRateLimits: z.optional(z.record(z.string(), z.number().check(z.positive()))),
-});
+function once<T>(build: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= build());
+}
 
-const realtimeConnectionSetting = z.object({
-  name: z.string().check(z.minLength(1)),
-  appId: z.string().check(z.minLength(1)),
-  key: z.string().check(z.minLength(1)),
-  cluster: z.optional(z.string().check(z.regex(/^[a-z0-9-]+$/))),
-  host: z.optional(z.string().check(z.minLength(1))),
-  port: z.optional(z.number().check(z.int(), z.gte(1), z.lte(65535))),
-  useTLS: z.optional(z.boolean()),
-  authEndpoint: z.optional(httpUrl),
-  rateLimitPerMinute: z.optional(z.number().check(z.positive())),
-});
-
-type HttpConnectionSetting = z.infer<typeof httpConnectionSetting>;
-type RealtimeConnectionSetting = z.infer<typeof realtimeConnectionSetting>;
+type HttpConnectionSetting = z.infer<ReturnType<typeof settingSchemas>['httpConnectionSetting']>;
+type RealtimeConnectionSetting = z.infer<ReturnType<typeof settingSchemas>['realtimeConnectionSetting']>;
 
 function toAuth(a: HttpConnectionSetting['auth'], service: 'llm' | 'maps'): AuthPlacement | string {
   const placement = a?.placement ?? (service === 'maps' ? 'header' : 'bearer');
@@ -174,6 +186,7 @@ export function parseConnectionsSetting(service: ServiceId, raw: unknown): Parse
   const seen = new Set<string>();
   raw.forEach((entry, i) => {
     const label = `entry ${i + 1}${entry && typeof entry === 'object' && typeof (entry as { name?: unknown }).name === 'string' ? ` ("${(entry as { name: string }).name}")` : ''}`;
+    const { httpConnectionSetting, realtimeConnectionSetting } = settingSchemas();
     const schema = service === 'realtime' ? realtimeConnectionSetting : httpConnectionSetting;
     const r = schema.safeParse(entry);
     if (!r.success) {
