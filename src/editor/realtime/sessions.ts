@@ -22,13 +22,17 @@ export interface ChannelRow {
   userCount?: number;
 }
 
+function packageVersion(v: unknown): string {
+  return typeof v === 'string' ? v : '0';
+}
+
 function isRealtime(c: Connection | undefined): c is RealtimeConnection {
   return c?.service === 'realtime';
 }
 
 /** The signature of everything a session is built from: a change means a new session. */
 function shape(c: RealtimeConnection): string {
-  return JSON.stringify([c.appId, c.key, c.host, c.port, c.useTLS, c.restBaseUrl, c.authEndpoint ?? '']);
+  return JSON.stringify([c.appId, c.key, c.host, c.port, c.useTLS, c.restBaseUrl, c.authEndpoint ?? '', c.listing]);
 }
 
 /** A connection's live socket, its REST client, and what they know about channels. */
@@ -75,7 +79,7 @@ export class RealtimeSession implements vscode.Disposable {
       useTLS: conn.useTLS,
       service,
       authorize,
-      client: { name: 'api-workbench', version: String(s.context.extension.packageJSON.version ?? '0') },
+      client: { name: 'api-workbench', version: packageVersion((s.context.extension.packageJSON as { version?: unknown }).version) },
     });
     this.wire();
   }
@@ -139,6 +143,13 @@ export class RealtimeSession implements vscode.Disposable {
 
   private async listChannels(force: boolean, token?: vscode.CancellationToken): Promise<Record<string, ChannelAttributes>> {
     if (!force && this.listing && Date.now() - this.listing.at < CHANNEL_LIST_TTL_MS) return this.listing.channels;
+    if (this.conn.listing === 'resources') {
+      // The uniform listing names occupied channels; their counts come from live subscriptions.
+      const listed = await this.s.http.resources(this.conn).list(token);
+      const channels = Object.fromEntries(listed.filter((r) => r.kind === 'channel').map((r): [string, ChannelAttributes] => [r.id, {}]));
+      this.listing = { at: Date.now(), channels };
+      return channels;
+    }
     let channels: Record<string, ChannelAttributes>;
     try {
       channels = await this.rest.channels({ info: ['subscription_count'] }, token);
