@@ -14,6 +14,14 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 /** Where a connection came from: the user's settings, or the local sandbox (managed by the extension). */
 export type ConnectionSource = 'settings' | 'sandbox';
 
+/**
+ * How a service view lists what a connection offers: through the service's own API (models,
+ * the built-in capabilities, the signed channel listing), or through the uniform
+ * `GET {origin}/v1/resources` listing (src/services/resources.ts) where the provider offers it.
+ */
+export type ListingMode = 'service' | 'resources';
+export const LISTING_MODES: readonly ListingMode[] = ['service', 'resources'];
+
 export interface HttpConnection {
   service: 'llm' | 'maps';
   name: string;
@@ -26,6 +34,7 @@ export interface HttpConnection {
   timeoutMs: number;
   /** LLM: requests/minute for individual models. */
   modelRateLimits: Record<string, number>;
+  listing: ListingMode;
   source: ConnectionSource;
 }
 
@@ -44,6 +53,7 @@ export interface RealtimeConnection {
   wsUrl: string;
   authEndpoint?: string;
   rateLimitPerMinute: number;
+  listing: ListingMode;
   source: ConnectionSource;
 }
 
@@ -100,6 +110,7 @@ const settingSchemas = once(() => {
     rateLimitPerMinute: z.optional(z.number().check(z.positive())),
     timeoutSeconds: z.optional(z.number().check(z.positive())),
     modelRateLimits: z.optional(z.record(z.string(), z.number().check(z.positive()))),
+    listing: z.optional(z.enum(LISTING_MODES)),
   });
 
   const realtimeConnectionSetting = z.object({
@@ -112,6 +123,7 @@ const settingSchemas = once(() => {
     useTLS: z.optional(z.boolean()),
     authEndpoint: z.optional(httpUrl),
     rateLimitPerMinute: z.optional(z.number().check(z.positive())),
+    listing: z.optional(z.enum(LISTING_MODES)),
   });
   return { httpConnectionSetting, realtimeConnectionSetting };
 });
@@ -144,6 +156,7 @@ export function httpConnectionFromSetting(service: 'llm' | 'maps', s: HttpConnec
     rateLimitPerMinute: s.rateLimitPerMinute ?? DEFAULT_RATE_LIMITS[service],
     timeoutMs: s.timeoutSeconds ? s.timeoutSeconds * 1000 : DEFAULT_TIMEOUT_MS,
     modelRateLimits: s.modelRateLimits ?? {},
+    listing: s.listing ?? 'service',
     source,
   };
 }
@@ -167,6 +180,7 @@ export function realtimeConnectionFromSetting(s: RealtimeConnectionSetting, sour
     wsUrl: `${useTLS ? 'wss' : 'ws'}://${hostPart(wsHost)}:${port}/app/${encodeURIComponent(s.key)}`,
     authEndpoint: s.authEndpoint,
     rateLimitPerMinute: s.rateLimitPerMinute ?? DEFAULT_RATE_LIMITS.realtime,
+    listing: s.listing ?? 'service',
     source,
   };
 }

@@ -4,17 +4,32 @@ import type { IncomingMessage } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * How much of an oversize body is read and thrown away after the 413 is sent. A server that stops
+ * reading while the client still sends makes the client see a connection reset instead of the
+ * answer; past this much the connection is cut anyway, so a client cannot keep one busy forever.
+ */
+export const MAX_DISCARDED_BYTES = 16 * 1024 * 1024;
 
-/** Reads a request body as UTF-8; rejects with `status: 413` past `limit` bytes. */
+/**
+ * Reads a request body as UTF-8; rejects with `status: 413` past `limit` bytes. The rest of an
+ * oversize body is read and discarded (up to MAX_DISCARDED_BYTES), so the caller's 413 reaches the client.
+ */
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let oversize = false;
     req.on('data', (c: Buffer) => {
       size += c.length;
+      if (oversize) {
+        if (size > limit + MAX_DISCARDED_BYTES) req.socket.destroy();
+        return;
+      }
       if (size > limit) {
+        oversize = true;
+        chunks.length = 0;
         reject(Object.assign(new Error('body too large'), { status: 413 }));
-        req.destroy();
         return;
       }
       chunks.push(c);

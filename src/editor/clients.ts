@@ -1,9 +1,13 @@
-import { connectionId, type HttpConnection } from '../core/connections';
+import { connectionId, type Connection, type HttpConnection } from '../core/connections';
 import { HttpClient, type HttpClientOptions } from '../core/http';
+import { ResourcesClient, resourcesHttpOptions } from '../services/resources';
 import type { Redactor } from '../core/redact';
 import { SlidingWindowLimiter } from '../core/rateLimiter';
 import type { CredentialGuard } from './credentials';
 import type { DiagnosticsLog } from './log';
+
+/** Realtime connections have no timeout setting; their REST calls use this one too. */
+const REALTIME_LISTING_TIMEOUT_MS = 30_000;
 
 export type ServiceHttpOptions = Pick<HttpClientOptions, 'parseError' | 'requestIdHeaders' | 'defaultHeaders' | 'retry' | 'onRequest'> & {
   /** Which of the connection's base URLs to use (e.g. "routes"); the default base URL otherwise. */
@@ -40,6 +44,25 @@ export class HttpClientFactory {
       redactor: this.redactor,
       ...rest,
     });
+  }
+
+  /**
+   * The uniform `GET {origin}/v1/resources` listing of any connection, on the connection's quota.
+   * Realtime sends the app secret as the bearer token, so only connections set to this listing use it.
+   */
+  resources(conn: Connection): ResourcesClient {
+    return new ResourcesClient(
+      new HttpClient({
+        service: conn.name,
+        ...resourcesHttpOptions(conn.service === 'realtime' ? conn.restBaseUrl : conn.baseUrl),
+        credentials: this.guard.forConnection(conn),
+        timeoutMs: conn.service === 'realtime' ? REALTIME_LISTING_TIMEOUT_MS : conn.timeoutMs,
+        rateLimit: { key: this.rateLimitKey(conn), perMinute: conn.rateLimitPerMinute },
+        limiter: this.limiter,
+        log: (e) => this.log.request(e),
+        redactor: this.redactor,
+      }),
+    );
   }
 
   /** The limiter key of a connection's overall quota; per-model keys extend it (`<key>#<model>`). */

@@ -144,7 +144,15 @@ export class SandboxController implements vscode.Disposable {
   private sandboxConnections(info: SandboxInfo): Connection[] {
     const out: Connection[] = [];
     const llm = httpConnectionFromSetting('llm', { name: SANDBOX_CONNECTION_NAME, baseUrl: info.llm.baseUrl, auth: { placement: 'bearer' } }, 'sandbox');
-    const maps = httpConnectionFromSetting('maps', { name: SANDBOX_CONNECTION_NAME, baseUrl: info.maps.baseUrl, auth: { placement: 'header', name: 'X-Goog-Api-Key' } }, 'sandbox');
+    // Maps lists through the uniform listing: the view then shows what the sandbox offers and a
+    // broken key shows on expanding, where the built-in list would show capabilities regardless.
+    // The LLM's GET /models and the signed channel API say more than the listing (owners, dates,
+    // counts), so those keep their own.
+    const maps = httpConnectionFromSetting(
+      'maps',
+      { name: SANDBOX_CONNECTION_NAME, baseUrl: info.maps.baseUrl, auth: { placement: 'header', name: 'X-Goog-Api-Key' }, listing: 'resources' },
+      'sandbox',
+    );
     const rt = realtimeConnectionFromSetting(
       { name: SANDBOX_CONNECTION_NAME, appId: info.realtime.appId, key: info.realtime.key, host: info.realtime.host, port: info.realtime.port, useTLS: false },
       'sandbox',

@@ -14,6 +14,8 @@ export class ModelNode implements TreeNode {
     readonly conn: Connection,
     readonly model: ModelInfo,
     private readonly state: ModelState,
+    /** What the uniform listing says about the model (it has no owner or date). */
+    private readonly detail?: string,
   ) {
     this.id = `${connectionId(conn)}/model/${model.id}`;
   }
@@ -23,9 +25,10 @@ export class ModelNode implements TreeNode {
     const item = new vscode.TreeItem(this.model.id, vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     const created = this.model.created ? new Date(this.model.created * 1000).toISOString().slice(0, 10) : undefined;
-    item.description = [isDefault ? '★ default' : undefined, this.model.owned_by ?? undefined, created].filter(Boolean).join(' · ');
+    item.description = [isDefault ? '★ default' : undefined, this.detail ?? this.model.owned_by ?? undefined, created].filter(Boolean).join(' · ');
+    const facts = this.detail !== undefined ? [this.detail] : [`Owner: ${this.model.owned_by ?? 'not reported'}`, `Created: ${created ?? 'not reported'}`];
     item.tooltip = new vscode.MarkdownString(
-      [`**${this.model.id}**`, `Owner: ${this.model.owned_by ?? 'not reported'}`, `Created: ${created ?? 'not reported'}`, isDefault ? 'Default model of this connection' : undefined]
+      [`**${this.model.id}**`, ...facts, isDefault ? 'Default model of this connection' : undefined]
         .filter(Boolean)
         .join('\n\n'),
     );
@@ -35,7 +38,10 @@ export class ModelNode implements TreeNode {
   }
 }
 
-/** Children of an LLM connection: its models (GET /models), loaded when expanded or refreshed. */
+/**
+ * Children of an LLM connection: its models (GET /models, or the uniform resource listing when
+ * the connection is set to it), loaded when expanded or refreshed.
+ */
 export class ModelsSource implements ChildSource {
   readonly emptyLabel = 'No models available';
 
@@ -47,6 +53,10 @@ export class ModelsSource implements ChildSource {
   async load(conn: Connection, token: vscode.CancellationToken): Promise<TreeNode[]> {
     const llm = asLlmConnection(conn);
     if (!llm) return [];
+    if (llm.listing === 'resources') {
+      const resources = await this.s.http.resources(llm).list(token);
+      return resources.filter((r) => r.kind === 'model').map((r) => new ModelNode(conn, { id: r.id }, this.state, r.detail ?? ''));
+    }
     const models = await llmClient(this.s, llm).listModels(token);
     return models.map((m) => new ModelNode(conn, m, this.state));
   }

@@ -11,7 +11,7 @@ import { MapsTreeSource } from './tree';
 export function activate(s: Services, view: ServiceView): ServiceActivation {
   const results = new ResultStore(s.context.globalState);
   const map = new MapPanel(s.context.extensionUri, s.log);
-  view.provider.source = new MapsTreeSource(results);
+  view.provider.source = new MapsTreeSource(s, results);
   view.provider.refresh();
   const responses = new ResponseDocuments();
   const commands = new MapsCommands(s, results, map, responses, new RequestHistory('maps'));

@@ -1,9 +1,12 @@
 import * as vscode from 'vscode';
 import { connectionId, type Connection } from '../../core/connections';
-import type { ChildSource, TreeNode } from '../tree';
+import type { Resource } from '../../services/resources';
+import type { Services } from '../services';
+import { MessageNode, type ChildSource, type TreeNode } from '../tree';
 import { CAPABILITIES, type MapsResult, type ResultStore } from './results';
 
 export const SHOW_RESULT_COMMAND = 'apiWorkbench.maps.showResult';
+const LISTING_TTL_MS = 60_000;
 
 /** A recent result; clicking it shows it on the map. */
 export class ResultNode implements TreeNode {
@@ -57,12 +60,34 @@ export class CapabilityNode implements TreeNode {
   }
 }
 
-/** The maps view's children of a connection: the capabilities (static: Google has no listing). */
+/**
+ * The maps view's children of a connection: the capabilities. By default the built-in four
+ * (Google has no listing); a connection set to the uniform resource listing shows what the
+ * provider lists instead, which also tells at once whether the key works.
+ */
 export class MapsTreeSource implements ChildSource {
   emptyLabel = 'No capabilities';
-  constructor(private readonly results: ResultStore) {}
+  /** Every new result re-renders the tree; the listing is asked again only after a while, not each time. */
+  private readonly listed = new Map<string, { at: number; resources: Resource[] }>();
 
-  load(conn: Connection): Promise<TreeNode[]> {
-    return Promise.resolve(CAPABILITIES.map((c) => new CapabilityNode(conn, c, this.results)));
+  constructor(
+    private readonly s: Services,
+    private readonly results: ResultStore,
+  ) {}
+
+  async load(conn: Connection, token: vscode.CancellationToken): Promise<TreeNode[]> {
+    if (conn.service !== 'maps' || conn.listing !== 'resources') return CAPABILITIES.map((c) => new CapabilityNode(conn, c, this.results));
+    const id = `${connectionId(conn)} ${conn.baseUrl}`;
+    let cached = this.listed.get(id);
+    if (!cached || Date.now() - cached.at >= LISTING_TTL_MS) {
+      cached = { at: Date.now(), resources: await this.s.http.resources(conn).list(token) };
+      this.listed.set(id, cached);
+    }
+    return cached.resources.map((r) => {
+      const known = CAPABILITIES.find((c) => c.id === r.id);
+      if (known) return new CapabilityNode(conn, known, this.results);
+      // Listed by the provider but not built into this view: shown, not usable here.
+      return new MessageNode(`maps:${connectionId(conn)}/listed/${r.id}`, 'info', r.name, { description: r.detail ?? r.kind });
+    });
   }
 }

@@ -5,7 +5,6 @@ import { endpointAuthorizer, localAuthorizer, type ChannelAuthorizer, type Prese
 import { RealtimeClient, type ConnectionState, type PresenceMember } from '../../services/realtime/client';
 import { channelKind, type ChannelAttributes } from '../../services/realtime/protocol';
 import { RealtimeRest } from '../../services/realtime/rest';
-import { STATE_KEYS } from '../ids';
 import type { Services } from '../services';
 import type { RealtimeLog } from './log';
 
@@ -23,13 +22,17 @@ export interface ChannelRow {
   userCount?: number;
 }
 
+function packageVersion(v: unknown): string {
+  return typeof v === 'string' ? v : '0';
+}
+
 function isRealtime(c: Connection | undefined): c is RealtimeConnection {
   return c?.service === 'realtime';
 }
 
 /** The signature of everything a session is built from: a change means a new session. */
 function shape(c: RealtimeConnection): string {
-  return JSON.stringify([c.appId, c.key, c.host, c.port, c.useTLS, c.restBaseUrl, c.authEndpoint ?? '']);
+  return JSON.stringify([c.appId, c.key, c.host, c.port, c.useTLS, c.restBaseUrl, c.authEndpoint ?? '', c.listing]);
 }
 
 /** A connection's live socket, its REST client, and what they know about channels. */
@@ -76,7 +79,7 @@ export class RealtimeSession implements vscode.Disposable {
       useTLS: conn.useTLS,
       service,
       authorize,
-      client: { name: 'api-workbench', version: (s.context.extension.packageJSON as { version?: string }).version ?? '0' },
+      client: { name: 'api-workbench', version: packageVersion((s.context.extension.packageJSON as { version?: unknown }).version) },
     });
     this.wire();
   }
@@ -140,6 +143,13 @@ export class RealtimeSession implements vscode.Disposable {
 
   private async listChannels(force: boolean, token?: vscode.CancellationToken): Promise<Record<string, ChannelAttributes>> {
     if (!force && this.listing && Date.now() - this.listing.at < CHANNEL_LIST_TTL_MS) return this.listing.channels;
+    if (this.conn.listing === 'resources') {
+      // The uniform listing names occupied channels; their counts come from live subscriptions.
+      const listed = await this.s.http.resources(this.conn).list(token);
+      const channels = Object.fromEntries(listed.filter((r) => r.kind === 'channel').map((r): [string, ChannelAttributes] => [r.id, {}]));
+      this.listing = { at: Date.now(), channels };
+      return channels;
+    }
     let channels: Record<string, ChannelAttributes>;
     try {
       channels = await this.rest.channels({ info: ['subscription_count'] }, token);
@@ -250,7 +260,7 @@ export class RealtimeSessions implements vscode.Disposable {
 }
 
 function presenceUser(s: Services): PresenceUser {
-  const KEY = STATE_KEYS.presenceUserId;
+  const KEY = 'apiWorkbench.realtime.presenceUserId';
   let id = s.context.globalState.get<string>(KEY);
   if (!id) {
     id = `vscode-${Math.random().toString(36).slice(2, 10)}`;

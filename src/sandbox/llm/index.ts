@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bearer, header, newId, readBody, safeEqual, sendJson, type SandboxResource } from '../http';
 import { listen } from '../listen';
+import { pathSegments, requestUrl, Router, type PathParams } from '../router';
 import type { ListenOptions, RunningService } from '../types';
 import { estimatePromptTokens, estimateTokens, sandboxAnswerTokens, sandboxEmbedding, sandboxFinishReason } from './answer';
 import { faultAfterTokens, findModel, LLM_MODELS, MAX_EMBEDDING_DIMENSIONS, type SandboxModel } from './models';
@@ -22,7 +23,10 @@ export const DEFAULT_TOKEN_RATE = 200;
 /** Window of the tightly limited model: short, so a 429 countdown is seen and then passes. */
 export const DEFAULT_LIMITED_WINDOW_MS = 10_000;
 const WINDOW_MS = 60_000;
-const MAX_ANSWER_TOKENS = 2_000_000;
+/** Longest answer the x-sandbox-answer-tokens header may ask for (a benchmark stream is 25,000). */
+export const MAX_ANSWER_TOKENS = 100_000;
+/** Inputs per embeddings request, as OpenAI allows. */
+export const MAX_EMBEDDING_INPUTS = 2048;
 
 /** Sandbox-only request headers (ignored by real services), for tests and benchmarks. */
 export const SANDBOX_HEADERS = {
@@ -69,14 +73,16 @@ function invalid(message: string, param: string | null = null, code: string | nu
   return { message, type: 'invalid_request_error', param, code };
 }
 
-/** Splits an Azure path into the OpenAI path plus the deployment, if any. */
-function normalisePath(pathname: string): { path: string; azure: boolean; deployment?: string } {
-  if (!pathname.startsWith('/openai/')) return { path: pathname, azure: false };
-  let rest = pathname.slice('/openai'.length);
-  if (rest.startsWith('/v1/')) rest = rest.slice('/v1'.length);
-  const m = /^\/deployments\/([^/]+)(\/.*)$/.exec(rest);
-  if (m) return { path: `/v1${m[2]}`, azure: true, deployment: decodeURIComponent(m[1]) };
-  return { path: `/v1${rest}`, azure: true };
+/**
+ * Splits a decoded Azure path (`openai/v1/…`, `openai/deployments/<d>/…`, `openai/…`) into the
+ * OpenAI one (`v1/…`) plus the deployment, if any.
+ */
+function normalisePath(segments: readonly string[]): { segments: string[]; azure: boolean; deployment?: string } {
+  if (segments[0] !== 'openai') return { segments: [...segments], azure: false };
+  let rest = segments.slice(1);
+  if (rest[0] === 'v1') rest = rest.slice(1);
+  if (rest[0] === 'deployments' && rest.length > 2 && rest[1] !== '') return { segments: ['v1', ...rest.slice(2)], azure: true, deployment: rest[1] };
+  return { segments: ['v1', ...rest], azure: true };
 }
 
 function modelJson(m: SandboxModel) {
@@ -242,6 +248,15 @@ export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningS
     if (!parsed.ok) return openAiError(ctx, 400, parsed.error);
     const body: EmbeddingsRequestBody = parsed.value;
     const modelId = ctx.deployment ?? body.model;
+    // Checked before any work: each input costs a vector of up to MAX_EMBEDDING_DIMENSIONS numbers.
+    const inputCount = typeof body.input === 'string' || body.input.every((x) => typeof x === 'number') ? 1 : body.input.length;
+    if (inputCount > MAX_EMBEDDING_INPUTS) {
+      return openAiError(
+        ctx,
+        400,
+        invalid(`Invalid 'input': array too long. Expected an array with maximum length ${MAX_EMBEDDING_INPUTS}, but got an array with length ${inputCount} instead.`, 'input', 'array_above_max_length'),
+      );
+    }
     if (body.dimensions !== undefined && body.dimensions > MAX_EMBEDDING_DIMENSIONS) {
       return openAiError(ctx, 400, invalid(`Invalid 'dimensions': expected a value less than or equal to ${MAX_EMBEDDING_DIMENSIONS}, but got ${body.dimensions} instead.`, 'dimensions', 'invalid_value'));
     }
@@ -261,10 +276,26 @@ export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningS
     sendJson(ctx.res, 200, { object: 'list', data, model: admitted.model.id, usage: { prompt_tokens: promptTokens, total_tokens: promptTokens } }, { ...baseHeaders(ctx), ...admitted.headers });
   }
 
+  const routes = new Router<(ctx: Ctx, params: PathParams) => void | Promise<void>>()
+    .add('GET', '/v1/resources', (ctx) => {
+      const resources: SandboxResource[] = LLM_MODELS.map((m) => ({ id: m.id, kind: 'model', name: m.id, detail: `${m.kind} model owned by ${m.owned_by}` }));
+      sendJson(ctx.res, 200, { resources }, baseHeaders(ctx));
+    })
+    .add('GET', '/v1/models', (ctx) => sendJson(ctx.res, 200, { object: 'list', data: LLM_MODELS.map(modelJson) }, baseHeaders(ctx)))
+    .add('GET', '/v1/models/{model}', (ctx, { model: id }) => {
+      const m = findModel(id);
+      if (!m) return openAiError(ctx, 404, invalid(`The model '${id}' does not exist`, 'model', 'model_not_found'));
+      sendJson(ctx.res, 200, modelJson(m), baseHeaders(ctx));
+    })
+    .add('POST', '/v1/chat/completions', chatCompletions)
+    .add('POST', '/v1/embeddings', embeddings);
+
   return listen(opts, async (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://sandbox');
-    const { path, azure, deployment } = normalisePath(url.pathname);
+    const url = requestUrl(req.url);
+    const decoded = url && pathSegments(url.pathname);
+    const { segments, azure, deployment } = normalisePath(decoded ?? []);
     const ctx: Ctx = { req, res, requestId: newId('req_'), azure, deployment, started: Date.now() };
+    if (!url || !decoded) return openAiError(ctx, 400, invalid('Invalid URL: the path has malformed percent-encoding.', null, 'invalid_url'));
     const key = (azure ? header(req, 'api-key') : undefined) ?? bearer(req);
     if (!safeEqual(key, opts.apiKey)) {
       const shown = key ? `${key.slice(0, 3)}…${key.slice(-2)}` : '';
@@ -272,22 +303,8 @@ export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningS
       return openAiError(ctx, 401, invalid(key ? `Incorrect API key provided: ${shown}.` : `You didn't provide an API key. Provide it in ${how}.`, null, key ? 'invalid_api_key' : null));
     }
     const method = req.method ?? 'GET';
-    if (method === 'GET' && path === '/v1/resources') {
-      const resources: SandboxResource[] = LLM_MODELS.map((m) => ({ id: m.id, kind: 'model', name: m.id, detail: `${m.kind} model owned by ${m.owned_by}` }));
-      return sendJson(res, 200, { object: 'list', data: resources }, baseHeaders(ctx));
-    }
-    if (method === 'GET' && path === '/v1/models') {
-      return sendJson(res, 200, { object: 'list', data: LLM_MODELS.map(modelJson) }, baseHeaders(ctx));
-    }
-    const one = /^\/v1\/models\/([^/]+)$/.exec(path);
-    if (method === 'GET' && one) {
-      const id = decodeURIComponent(one[1]);
-      const m = findModel(id);
-      if (!m) return openAiError(ctx, 404, invalid(`The model '${id}' does not exist`, 'model', 'model_not_found'));
-      return sendJson(res, 200, modelJson(m), baseHeaders(ctx));
-    }
-    if (method === 'POST' && path === '/v1/chat/completions') return chatCompletions(ctx);
-    if (method === 'POST' && path === '/v1/embeddings') return embeddings(ctx);
-    return openAiError(ctx, 404, invalid(`Invalid URL (${method} ${url.pathname})`, null, 'unknown_url'));
+    const route = routes.matchSegments(method, segments);
+    if (route.kind !== 'found') return openAiError(ctx, 404, invalid(`Invalid URL (${method} ${url.pathname})`, null, 'unknown_url'));
+    return route.handler(ctx, route.params);
   });
 }

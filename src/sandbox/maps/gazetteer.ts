@@ -71,6 +71,9 @@ export function formattedAddress(city: City): string {
   return [city.name, stateName(city) ? city.adminCode : undefined, countryInAddress(city.country)].filter(Boolean).join(', ');
 }
 
+/** More words than any place name in the data has (the longest has seven). */
+const MAX_NAME_WORDS = 8;
+
 // Place ids are opaque strings to clients; the sandbox's carry the GeoNames id.
 const PLACE_ID_PREFIX = 'ChIJ';
 export function placeIdOf(city: City): string {
@@ -218,7 +221,9 @@ export class Gazetteer {
       if (hits.length) return hits;
     }
     const words = whole.split(' ');
-    for (let i = words.length - 1; i >= 1; i--) {
+    // Only the first few words can be a place name: trying every split of a long query would take
+    // time quadratic in its length (a 400 KB query would hold the sandbox for minutes).
+    for (let i = Math.min(words.length - 1, MAX_NAME_WORDS); i >= 1; i--) {
       const rest = words.slice(i);
       const hits = (this.byName.get(words.slice(0, i).join(' ')) ?? []).filter((c) => this.qualifies(c, rest.join(' ')) || rest.every((w) => this.qualifies(c, w)));
       if (hits.length) return hits;

@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SlidingWindowLimiter } from '../../core/rateLimiter';
 import { bearer, header, newId, readBody, safeEqual, sendJson, type SandboxResource } from '../http';
 import { listen } from '../listen';
+import { requestUrl, Router, type PathParams } from '../router';
 import type { ListenOptions, RunningService } from '../types';
 import { validateAddress, ValidateAddressRequest } from './addressValidation';
 import {
@@ -54,28 +55,29 @@ export const MAPS_CAPABILITIES: SandboxResource[] = [
 type GoogleService = 'places.googleapis.com' | 'routes.googleapis.com' | 'addressvalidation.googleapis.com' | 'geocode.googleapis.com';
 
 interface Call {
-  params: string[];
+  params: PathParams;
   url: URL;
   body: () => Promise<string>;
 }
 
 interface Endpoint {
   method: 'GET' | 'POST';
-  path: RegExp;
+  /** Router patterns (see ../router.ts); several when a trailing part is optional. */
+  paths: string[];
   service: GoogleService;
   /** Places and Routes refuse a request without a mask; the others return everything. */
   maskRequired: boolean;
   /** An example mask for the "FieldMask is a required parameter" message. */
   maskExample?: string;
   tree: FieldTree;
-  handle(call: Call): Promise<unknown> | unknown;
+  /** The answer body, or a promise of it. */
+  handle(call: Call): unknown;
 }
 
-const SEGMENT = '([^/]+)';
 const ENDPOINTS: Endpoint[] = [
   {
     method: 'POST',
-    path: /^\/v1\/places:searchText$/,
+    paths: ['/v1/places:searchText'],
     service: 'places.googleapis.com',
     maskRequired: true,
     maskExample: "'places.displayName', 'places.id' to ask for the display name and the place id of a place",
@@ -84,7 +86,7 @@ const ENDPOINTS: Endpoint[] = [
   },
   {
     method: 'POST',
-    path: /^\/v1\/places:searchNearby$/,
+    paths: ['/v1/places:searchNearby'],
     service: 'places.googleapis.com',
     maskRequired: true,
     maskExample: "'places.displayName', 'places.id' to ask for the display name and the place id of a place",
@@ -93,16 +95,16 @@ const ENDPOINTS: Endpoint[] = [
   },
   {
     method: 'GET',
-    path: new RegExp(`^/v1/places/${SEGMENT}$`),
+    paths: ['/v1/places/{place}'],
     service: 'places.googleapis.com',
     maskRequired: true,
     maskExample: "'displayName', 'id' to ask for the display name and the place id of a place",
     tree: PLACE,
-    handle: (c) => getPlace(c.params[0]),
+    handle: (c) => getPlace(c.params.place),
   },
   {
     method: 'POST',
-    path: /^\/directions\/v2:computeRoutes$/,
+    paths: ['/directions/v2:computeRoutes'],
     service: 'routes.googleapis.com',
     maskRequired: true,
     maskExample: "'routes.distanceMeters,routes.duration,routes.polyline.encodedPolyline' to ask for the route distance, duration, and polyline in the response",
@@ -111,7 +113,7 @@ const ENDPOINTS: Endpoint[] = [
   },
   {
     method: 'POST',
-    path: /^\/distanceMatrix\/v2:computeRouteMatrix$/,
+    paths: ['/distanceMatrix/v2:computeRouteMatrix'],
     service: 'routes.googleapis.com',
     maskRequired: true,
     maskExample: "'originIndex,destinationIndex,status,condition,distanceMeters,duration' to ask for the route distance and duration of each element in the response",
@@ -120,7 +122,7 @@ const ENDPOINTS: Endpoint[] = [
   },
   {
     method: 'POST',
-    path: /^\/v1:validateAddress$/,
+    paths: ['/v1:validateAddress'],
     service: 'addressvalidation.googleapis.com',
     maskRequired: false,
     tree: VALIDATE_ADDRESS_RESPONSE,
@@ -128,27 +130,27 @@ const ENDPOINTS: Endpoint[] = [
   },
   {
     method: 'GET',
-    path: /^\/v4\/geocode\/address(?:\/(.+))?$/,
+    paths: ['/v4/geocode/address', '/v4/geocode/address/{address...}'],
     service: 'geocode.googleapis.com',
     maskRequired: false,
     tree: GEOCODE_RESPONSE,
-    handle: (c) => geocodeAddress(c.params[0], c.url.searchParams),
+    handle: (c) => geocodeAddress(c.params.address, c.url.searchParams),
   },
   {
     method: 'GET',
-    path: /^\/v4\/geocode\/location(?:\/(.+))?$/,
+    paths: ['/v4/geocode/location', '/v4/geocode/location/{location...}'],
     service: 'geocode.googleapis.com',
     maskRequired: false,
     tree: GEOCODE_RESPONSE,
-    handle: (c) => geocodeLocation(c.params[0], c.url.searchParams),
+    handle: (c) => geocodeLocation(c.params.location, c.url.searchParams),
   },
   {
     method: 'GET',
-    path: new RegExp(`^/v4/geocode/places/${SEGMENT}$`),
+    paths: ['/v4/geocode/places/{place}'],
     service: 'geocode.googleapis.com',
     maskRequired: false,
     tree: GEOCODE_PLACE_RESPONSE,
-    handle: (c) => geocodePlace(c.params[0]),
+    handle: (c) => geocodePlace(c.params.place),
   },
 ];
 
@@ -190,9 +192,14 @@ export async function startMapsSandbox(opts: MapsSandboxOptions): Promise<Runnin
   // request waits for it; unref'd, so it never keeps a closing process alive.
   setTimeout(() => gazetteer(), 100).unref();
 
+  const LISTING = Symbol('listing');
+  const routes = new Router<Endpoint | typeof LISTING>().add('GET', '/v1/resources', LISTING);
+  for (const e of ENDPOINTS) for (const p of e.paths) routes.add(e.method, p, e);
+
   return listen(opts, async (req: IncomingMessage, res: ServerResponse) => {
     const requestId = newId('', 8);
-    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const url = requestUrl(req.url);
+    if (!url) return googleError(res, 400, 'INVALID_ARGUMENT', 'Invalid request URL.', requestId);
     const key = header(req, 'x-goog-api-key') ?? url.searchParams.get('key') ?? bearer(req);
     if (!safeEqual(key ?? undefined, opts.apiKey)) {
       return googleError(
@@ -204,30 +211,23 @@ export async function startMapsSandbox(opts: MapsSandboxOptions): Promise<Runnin
         [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: key ? 'API_KEY_INVALID' : 'API_KEY_MISSING', domain: 'googleapis.com' }],
       );
     }
-    const path = url.pathname.replace(/%3A/gi, ':');
-    if (req.method === 'GET' && path === '/v1/resources') {
-      return sendJson(res, 200, { resources: MAPS_CAPABILITIES }, { 'x-request-id': requestId });
-    }
-
-    let match: RegExpExecArray | null = null;
-    const endpoint = ENDPOINTS.find((e) => e.method === req.method && (match = e.path.exec(path)) !== null);
-    if (!endpoint || !match) {
-      return googleError(res, 404, 'NOT_FOUND', `The requested URL ${url.pathname} was not found on this server.`, requestId);
-    }
+    const route = routes.match(req.method ?? 'GET', url.pathname);
+    if (route.kind === 'bad-path') return googleError(res, 400, 'INVALID_ARGUMENT', 'Invalid percent-encoding in the request path.', requestId);
+    if (route.kind !== 'found') return googleError(res, 404, 'NOT_FOUND', `The requested URL ${url.pathname} was not found on this server.`, requestId);
+    const endpoint = route.handler;
+    if (endpoint === LISTING) return sendJson(res, 200, { resources: MAPS_CAPABILITIES }, { 'x-request-id': requestId });
     try {
       if (!limiter.tryAcquire(key!, quota.limit)) throw quotaError(endpoint.service, quota, limiter.waitTime(key!, quota.limit));
       const maskText = requestMask(req, url);
       if (maskText === undefined && endpoint.maskRequired) throw maskRequiredError(endpoint.maskExample);
       const mask: FieldMask | undefined = maskText === undefined ? undefined : parseMask(maskText, endpoint.tree);
-      const params = (match as RegExpExecArray).slice(1).map((p) => (p === undefined ? p : decodeURIComponent(p))) as string[];
-      const body = await endpoint.handle({ params, url, body: () => readBody(req) });
+      const body = await endpoint.handle({ params: route.params, url, body: () => readBody(req) });
       // A mask applies to each element when the response is a list (computeRouteMatrix).
       const filtered = mask ? applyMask(body, mask.selection) : body;
       return sendJson(res, 200, filtered, { 'x-request-id': requestId });
     } catch (e) {
       if (e instanceof RpcError) return sendRpcError(res, e, requestId);
       if ((e as { status?: number }).status === 413) return googleError(res, 413, 'INVALID_ARGUMENT', 'Request payload size exceeds the limit.', requestId);
-      if (e instanceof URIError) return googleError(res, 400, 'INVALID_ARGUMENT', 'Invalid percent-encoding in the request path.', requestId);
       return googleError(res, 500, 'INTERNAL', `Internal error encountered: ${e instanceof Error ? e.message : String(e)}`, requestId);
     }
   });

@@ -22,6 +22,7 @@ import {
   type WebhookEvent,
   type WireFrame,
 } from '../../services/realtime/protocol';
+import { requestUrl, Router } from '../router';
 import { verifyChannelAuth, verifyUserAuth, type AppCredentials } from '../../services/realtime/signing';
 
 export interface BrokerOptions extends AppCredentials {
@@ -83,6 +84,24 @@ function errorFrame(message: string, code: number | null, channel?: string): str
   return JSON.stringify(channel === undefined ? { event: 'pusher:error', data: { code, message } } : { event: 'pusher:error', channel, data: { code, message } });
 }
 
+/** WebSocket close reasons are at most 123 bytes (RFC 6455 §5.5); ws throws on a longer one. */
+const MAX_CLOSE_REASON_BYTES = 123;
+
+/** Closes with a reason cut to fit, as a reason may quote what the client sent (its key, its version). */
+function closeWith(ws: WebSocket, code: number, reason: string): void {
+  if (Buffer.byteLength(reason) <= MAX_CLOSE_REASON_BYTES) return ws.close(code, reason);
+  let fitted = '';
+  for (const ch of reason) {
+    // 3 bytes are kept for the ellipsis.
+    if (Buffer.byteLength(fitted + ch) > MAX_CLOSE_REASON_BYTES - 3) break;
+    fitted += ch;
+  }
+  ws.close(code, `${fitted}…`);
+}
+
+/** Where clients connect; a trailing slash is tolerated as the hosted service does. */
+const SOCKET_ROUTES = new Router<true>().add('GET', '/app/{key}', true).add('GET', '/app/{key}/', true);
+
 export class Broker {
   private readonly connections = new Map<string, Connection>();
   private readonly channels = new Map<string, Channel>();
@@ -100,25 +119,35 @@ export class Broker {
 
   /**
    * Admits a socket that asked for `/app/<key>?protocol=…`: closes it with the protocol's code when
-   * the key, path or version is wrong, else sends connection_established.
+   * the key, path or version is wrong, else sends connection_established. `target` is the request
+   * target as sent, still percent-encoded.
    */
-  accept(ws: WebSocket, url: URL): void {
-    const m = /^\/app\/([^/]+)\/?$/.exec(url.pathname);
-    if (!m) return ws.close(CLOSE.pathNotFound, 'Path not found');
-    if (decodeURIComponent(m[1]) !== this.opts.key) return ws.close(CLOSE.appNotFound, `App key ${m[1]} not in this cluster. Did you forget to specify the cluster?`);
+  accept(ws: WebSocket, target: string | undefined): void {
+    const url = requestUrl(target);
+    const route = url ? SOCKET_ROUTES.match('GET', url.pathname) : undefined;
+    if (!url || route?.kind !== 'found') return closeWith(ws, CLOSE.pathNotFound, 'Path not found');
+    const appKey = route.params.key;
+    if (appKey !== this.opts.key) return closeWith(ws, CLOSE.appNotFound, `App key ${appKey} not in this cluster. Did you forget to specify the cluster?`);
     const protocol = url.searchParams.get('protocol');
-    if (protocol === null) return ws.close(CLOSE.noProtocol, 'No protocol version supplied');
-    if (!/^\d+$/.test(protocol)) return ws.close(CLOSE.invalidVersionFormat, `Invalid version string format: ${protocol}`);
+    if (protocol === null) return closeWith(ws, CLOSE.noProtocol, 'No protocol version supplied');
+    if (!/^\d+$/.test(protocol)) return closeWith(ws, CLOSE.invalidVersionFormat, `Invalid version string format: ${protocol}`);
     const version = Number(protocol);
-    if (version < 4 || version > PROTOCOL_VERSION) return ws.close(CLOSE.unsupportedProtocol, `Unsupported protocol version: ${protocol}`);
-    if (this.connections.size >= this.opts.maxConnections) return ws.close(CLOSE.overConnectionQuota, 'Application is over connection quota');
+    if (version < 4 || version > PROTOCOL_VERSION) return closeWith(ws, CLOSE.unsupportedProtocol, `Unsupported protocol version: ${protocol}`);
+    if (this.connections.size >= this.opts.maxConnections) return closeWith(ws, CLOSE.overConnectionQuota, 'Application is over connection quota');
 
     let socketId: string;
     do socketId = `${randomInt(1, 2 ** 31)}.${randomInt(1, 2 ** 31)}`;
     while (this.connections.has(socketId));
     const conn: Connection = { socketId, ws, channels: new Set(), presence: new Map(), lastSeen: Date.now(), pingSentAt: undefined, clientEventTimes: [], userId: undefined };
     this.connections.set(socketId, conn);
-    ws.on('message', (data, isBinary) => this.onMessage(conn, isBinary ? undefined : data.toString()));
+    ws.on('message', (data, isBinary) => {
+      // A listener that throws would end the process: a frame the broker cannot handle closes its socket instead.
+      try {
+        this.onMessage(conn, isBinary || !Buffer.isBuffer(data) ? undefined : data.toString('utf8'));
+      } catch {
+        closeWith(ws, 1011, 'The sandbox could not handle this message');
+      }
+    });
     ws.on('pong', () => this.touch(conn));
     ws.on('close', () => this.drop(conn));
     ws.on('error', () => ws.terminate());
@@ -213,7 +242,7 @@ export class Broker {
 
   /** Closes every socket with `code` (tests and shutdown). */
   closeAll(code: number, reason: string): void {
-    for (const c of this.connections.values()) c.ws.close(code, reason);
+    for (const c of this.connections.values()) closeWith(c.ws, code, reason);
   }
 
   dispose(): void {

@@ -1,19 +1,28 @@
 // Local Pusher-Channels-protocol-7 service on one port: WebSocket at /app/<key>, the signed REST
-// API at /apps/<app_id>/…, and GET /v1/resources. The official pusher-js client and pusher server
+// API at /apps/<app_id>/…, and the uniform listing GET /v1/resources (also GET /). The official pusher-js client and pusher server
 // library work against it unchanged.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { verifyRestRequest } from '../../services/realtime/signing';
-import { readBody, sendJson, sendText } from '../http';
+import { bearer, readBody, safeEqual, sendJson, sendText } from '../http';
 import { listen } from '../listen';
+import { pathSegments, requestUrl, Router } from '../router';
 import type { ListenOptions, RunningService } from '../types';
 import { Broker } from './broker';
 import { startDemoPublisher } from './demo';
-import { handleRest, resources } from './rest';
+import { handleRest, resources, type RestContext } from './rest';
 import { WebhookSender, type WebhookDelivery, type WebhookOptions } from './webhooks';
 
 export { DEMO_CHANNELS } from './demo';
+
+/** Largest WebSocket frame a client may send; a larger one closes the socket with 1009. */
+export const MAX_FRAME_BYTES = 64 * 1024;
+/** Largest REST request body. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The uniform listing, also at the root of the port (a browser or curl pointed at it sees something). */
+const LISTING_ROUTES = new Router<true>().add('GET', '/', true).add('GET', '/v1/resources', true);
 export type { WebhookDelivery, WebhookOptions } from './webhooks';
 
 export interface RealtimeSandboxOptions extends ListenOptions {
@@ -60,36 +69,35 @@ export async function startRealtimeSandbox(opts: RealtimeSandboxOptions): Promis
     onWebhook: (event, delayed) => webhooks.enqueue(event, delayed),
   });
   const demo = opts.demo ? startDemoPublisher(broker, typeof opts.demo === 'object' ? opts.demo.intervalMs : undefined) : undefined;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024, clientTracking: false });
-  const appPrefix = `/apps/${opts.appId}`;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, clientTracking: false });
+  const restContext: RestContext = { broker, setWebhookUrls: (urls) => webhooks.setUrls(urls), webhookUrls: () => webhooks.targets };
 
   const running = await listen(
     opts,
     async (req: IncomingMessage, res: ServerResponse) => {
-      const url = new URL(req.url ?? '/', 'http://sandbox');
       const method = req.method ?? 'GET';
       let body: string;
       try {
-        body = await readBody(req, 1024 * 1024);
+        body = await readBody(req, MAX_BODY_BYTES);
       } catch {
-        return sendText(res, 413, 'Request body too large\n');
+        return sendText(res, 413, `Request body too large: the limit is ${MAX_BODY_BYTES} bytes\n`);
       }
-      const isApp = url.pathname === appPrefix || url.pathname.startsWith(`${appPrefix}/`);
-      if (url.pathname === '/v1/resources' || isApp) {
-        const check = verifyRestRequest(app, method, url, body);
-        if (!check.ok) return sendText(res, check.status, check.message);
-        if (url.pathname === '/v1/resources') return sendJson(res, 200, { resources: resources(broker) });
-        return handleRest(
-          { broker, setWebhookUrls: (urls) => webhooks.setUrls(urls), webhookUrls: () => webhooks.targets },
-          method,
-          url.pathname.slice(appPrefix.length),
-          url,
-          body,
-          res,
-        );
+      const url = requestUrl(req.url);
+      const segments = url && pathSegments(url.pathname);
+      if (!url || !segments) return sendText(res, 400, 'Invalid percent-encoding in the request path\n');
+      const listing = LISTING_ROUTES.match(method, url.pathname);
+      if (listing.kind === 'found') {
+        // The uniform listing of all sandbox services: the app secret as a bearer token, JSON errors.
+        if (!safeEqual(bearer(req), opts.secret)) {
+          return sendJson(res, 401, { error: { code: 401, message: 'Give the app secret as Authorization: Bearer <secret>.' } });
+        }
+        return sendJson(res, 200, { resources: resources(broker) });
       }
-      if (url.pathname.startsWith('/apps/')) return sendText(res, 404, 'Unknown app id\n');
-      return sendText(res, 404, 'Not found\n');
+      if (segments[0] !== 'apps') return sendText(res, 404, 'Not found\n');
+      if (segments[1] !== opts.appId) return sendText(res, 404, 'Unknown app id\n');
+      const check = verifyRestRequest(app, method, url, body);
+      if (!check.ok) return sendText(res, check.status, check.message);
+      return handleRest(restContext, { method, url, body, res });
     },
     () => {
       demo?.stop();
@@ -101,7 +109,16 @@ export async function startRealtimeSandbox(opts: RealtimeSandboxOptions): Promis
 
   running.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
-    wss.handleUpgrade(req, socket, head, (ws) => broker.accept(ws, new URL(req.url ?? '/', 'http://sandbox')));
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      // Before anything else: a socket being refused (wrong key, path or protocol) still reads
+      // frames until its close completes, and an oversize one is reported as an 'error' event.
+      ws.on('error', () => ws.terminate());
+      try {
+        broker.accept(ws, req.url);
+      } catch {
+        ws.terminate();
+      }
+    });
   });
 
   return {

@@ -14,6 +14,7 @@ import {
   type ChannelAttributes,
 } from '../../services/realtime/protocol';
 import { sendJson, sendText, type SandboxResource } from '../http';
+import { Router, type PathParams } from '../router';
 import type { Broker, ChannelSnapshot } from './broker';
 
 export interface RestContext {
@@ -74,115 +75,123 @@ function checkEvent(e: { name: string; data: string; channels?: string[]; channe
   return channels;
 }
 
-/** Handles one already-verified request under the app prefix; `path` is what follows `/apps/<id>`. */
-export function handleRest(ctx: RestContext, method: string, path: string, url: URL, body: string, res: ServerResponse): void {
+/** One verified request under `/apps/<app_id>`, as a route handler sees it. */
+export interface RestRequest {
+  method: string;
+  url: URL;
+  body: string;
+  params: PathParams;
+  res: ServerResponse;
+}
+
+type RestHandler = (ctx: RestContext, r: RestRequest) => void;
+
+/** The signed API; paths are the hosted service's, with the app id a parameter checked before routing. */
+export const REST_ROUTES = new Router<RestHandler>()
+  .add('POST', '/apps/{appId}/events', events)
+  .add('POST', '/apps/{appId}/batch_events', batchEvents)
+  .add('GET', '/apps/{appId}/channels', channels)
+  .add('GET', '/apps/{appId}/channels/{channel}', channel)
+  .add('GET', '/apps/{appId}/channels/{channel}/users', channelUsers)
+  .add('POST', '/apps/{appId}/users/{userId}/terminate_connections', (ctx, r) => {
+    ctx.broker.terminateUser(r.params.userId);
+    sendJson(r.res, 200, {});
+  })
+  // Sandbox-only: where webhooks go (the hosted service configures this in its dashboard).
+  .add('GET', '/apps/{appId}/sandbox/webhooks', (ctx, r) => sendJson(r.res, 200, { urls: ctx.webhookUrls() }))
+  .add('PUT', '/apps/{appId}/sandbox/webhooks', setWebhooks)
+  // Sandbox-only: a burst of events at full speed (load tests, benchmarks). Answers when all are sent.
+  .add('POST', '/apps/{appId}/sandbox/burst', burst);
+
+/** Handles one already-verified request under the app prefix; problems become plain-text answers. */
+export function handleRest(ctx: RestContext, r: Omit<RestRequest, 'params'>): void {
   try {
-    route(ctx, method, path, url, body, res);
+    const route = REST_ROUTES.match(r.method, r.url.pathname);
+    if (route.kind === 'bad-path') throw new HttpProblem(400, 'Invalid percent-encoding in the request path');
+    if (route.kind === 'wrong-method') throw new HttpProblem(405, `Method ${r.method} not allowed on ${r.url.pathname}`);
+    if (route.kind === 'not-found') throw new HttpProblem(404, `Not found: ${r.method} ${r.url.pathname}`);
+    route.handler(ctx, { ...r, params: route.params });
   } catch (e) {
-    if (e instanceof HttpProblem) return sendText(res, e.status, `${e.message}\n`);
+    if (e instanceof HttpProblem) return sendText(r.res, e.status, `${e.message}\n`);
     throw e;
   }
 }
 
-function route(ctx: RestContext, method: string, path: string, url: URL, body: string, res: ServerResponse): void {
-  const { broker } = ctx;
-  const expect = (m: string) => {
-    if (method !== m) throw new HttpProblem(405, `Method ${method} not allowed on ${url.pathname}`);
-  };
+function events(ctx: RestContext, { body, res }: RestRequest): void {
+  const ev = parseBody(body, triggerBodySchema);
+  const channels = checkEvent(ev);
+  ctx.broker.publish(channels, ev.name, ev.data, ev.socket_id);
+  const info = infoList(ev.info);
+  if (info.size === 0) return sendJson(res, 200, {});
+  sendJson(res, 200, { channels: Object.fromEntries(channels.map((c) => [c, attributes(ctx.broker.info(c), info)])) });
+}
 
-  if (path === '/events') {
-    expect('POST');
-    const ev = parseBody(body, triggerBodySchema);
-    const channels = checkEvent(ev);
-    broker.publish(channels, ev.name, ev.data, ev.socket_id);
-    const info = infoList(ev.info);
-    if (info.size === 0) return sendJson(res, 200, {});
-    return sendJson(res, 200, { channels: Object.fromEntries(channels.map((c) => [c, attributes(broker.info(c), info)])) });
+function batchEvents(ctx: RestContext, { body, res }: RestRequest): void {
+  const { batch } = parseBody(body, batchBodySchema);
+  if (batch.length > LIMITS.maxBatchEvents) throw new HttpProblem(400, `Batch too large: at most ${LIMITS.maxBatchEvents} events per batch, got ${batch.length}`);
+  // All checked before any is sent: a bad entry rejects the whole batch.
+  for (const e of batch) checkEvent(e);
+  for (const e of batch) ctx.broker.publish([e.channel], e.name, e.data, e.socket_id);
+  if (!batch.some((e) => e.info)) return sendJson(res, 200, {});
+  sendJson(res, 200, { batch: batch.map((e) => attributes(ctx.broker.info(e.channel), infoList(e.info))) });
+}
+
+function checkInfo(info: Set<string>): void {
+  for (const i of info) if (i !== 'user_count' && i !== 'subscription_count') throw new HttpProblem(400, `Unsupported info attribute '${i}'`);
+}
+
+function channels(ctx: RestContext, { url, res }: RestRequest): void {
+  const prefix = url.searchParams.get('filter_by_prefix') ?? '';
+  const info = infoList(url.searchParams.get('info'));
+  checkInfo(info);
+  if (info.has('user_count') && !prefix.startsWith('presence-')) {
+    throw new HttpProblem(400, 'user_count may only be requested for presence channels: add filter_by_prefix=presence-');
   }
+  const out: Record<string, ChannelAttributes> = {};
+  for (const snap of ctx.broker.list(prefix)) out[snap.name] = attributes(snap, info);
+  sendJson(res, 200, { channels: out });
+}
 
-  if (path === '/batch_events') {
-    expect('POST');
-    const { batch } = parseBody(body, batchBodySchema);
-    if (batch.length > LIMITS.maxBatchEvents) throw new HttpProblem(400, `Batch too large: at most ${LIMITS.maxBatchEvents} events per batch, got ${batch.length}`);
-    // All checked before any is sent: a bad entry rejects the whole batch.
-    for (const e of batch) checkEvent(e);
-    for (const e of batch) broker.publish([e.channel], e.name, e.data, e.socket_id);
-    if (!batch.some((e) => e.info)) return sendJson(res, 200, {});
-    return sendJson(res, 200, { batch: batch.map((e) => attributes(broker.info(e.channel), infoList(e.info))) });
-  }
+function channel(ctx: RestContext, { url, params, res }: RestRequest): void {
+  const name = params.channel;
+  const p = channelNameProblem(name);
+  if (p) throw new HttpProblem(400, `Invalid channel name '${name}': ${p}`);
+  const info = infoList(url.searchParams.get('info'));
+  checkInfo(info);
+  if (info.has('user_count') && channelKind(name) !== 'presence') throw new HttpProblem(400, 'user_count may only be requested for presence channels');
+  const snap = ctx.broker.info(name);
+  sendJson(res, 200, { occupied: snap.occupied, ...attributes(snap, info) });
+}
 
-  if (path === '/channels') {
-    expect('GET');
-    const prefix = url.searchParams.get('filter_by_prefix') ?? '';
-    const info = infoList(url.searchParams.get('info'));
-    for (const i of info) if (i !== 'user_count' && i !== 'subscription_count') throw new HttpProblem(400, `Unsupported info attribute '${i}'`);
-    if (info.has('user_count') && !prefix.startsWith('presence-')) {
-      throw new HttpProblem(400, 'user_count may only be requested for presence channels: add filter_by_prefix=presence-');
+function channelUsers(ctx: RestContext, { params, res }: RestRequest): void {
+  const name = params.channel;
+  if (channelKind(name) !== 'presence') throw new HttpProblem(400, `Users can only be listed for presence channels, not '${name}'`);
+  sendJson(res, 200, { users: ctx.broker.members(name).map((m) => ({ id: m.id })) });
+}
+
+function setWebhooks(ctx: RestContext, { body, res }: RestRequest): void {
+  const cfg = parseBody(body, webhookConfigSchema);
+  for (const u of cfg.urls) {
+    let parsed: URL;
+    try {
+      parsed = new URL(u);
+    } catch {
+      throw new HttpProblem(400, `Invalid webhook URL '${u}'`);
     }
-    const channels: Record<string, ChannelAttributes> = {};
-    for (const snap of broker.list(prefix)) channels[snap.name] = attributes(snap, info);
-    return sendJson(res, 200, { channels });
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new HttpProblem(400, `Webhook URL must be http(s): '${u}'`);
   }
+  ctx.setWebhookUrls(cfg.urls);
+  sendJson(res, 200, { urls: cfg.urls });
+}
 
-  const users = /^\/channels\/([^/]+)\/users$/.exec(path);
-  if (users) {
-    expect('GET');
-    const name = decodeURIComponent(users[1]);
-    if (channelKind(name) !== 'presence') throw new HttpProblem(400, `Users can only be listed for presence channels, not '${name}'`);
-    return sendJson(res, 200, { users: broker.members(name).map((m) => ({ id: m.id })) });
-  }
-
-  const one = /^\/channels\/([^/]+)$/.exec(path);
-  if (one) {
-    expect('GET');
-    const name = decodeURIComponent(one[1]);
-    const p = channelNameProblem(name);
-    if (p) throw new HttpProblem(400, `Invalid channel name '${name}': ${p}`);
-    const info = infoList(url.searchParams.get('info'));
-    for (const i of info) if (i !== 'user_count' && i !== 'subscription_count') throw new HttpProblem(400, `Unsupported info attribute '${i}'`);
-    if (info.has('user_count') && channelKind(name) !== 'presence') throw new HttpProblem(400, 'user_count may only be requested for presence channels');
-    const snap = broker.info(name);
-    return sendJson(res, 200, { occupied: snap.occupied, ...attributes(snap, info) });
-  }
-
-  const terminate = /^\/users\/([^/]+)\/terminate_connections$/.exec(path);
-  if (terminate) {
-    expect('POST');
-    broker.terminateUser(decodeURIComponent(terminate[1]));
-    return sendJson(res, 200, {});
-  }
-
-  // Sandbox-only: where webhooks go (the hosted service configures this in its dashboard).
-  if (path === '/sandbox/webhooks') {
-    if (method === 'GET') return sendJson(res, 200, { urls: ctx.webhookUrls() });
-    expect('PUT');
-    const cfg = parseBody(body, webhookConfigSchema);
-    for (const u of cfg.urls) {
-      let parsed: URL;
-      try {
-        parsed = new URL(u);
-      } catch {
-        throw new HttpProblem(400, `Invalid webhook URL '${u}'`);
-      }
-      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new HttpProblem(400, `Webhook URL must be http(s): '${u}'`);
-    }
-    ctx.setWebhookUrls(cfg.urls);
-    return sendJson(res, 200, { urls: cfg.urls });
-  }
-
-  // Sandbox-only: a burst of events at full speed (load tests, benchmarks). Answers when all are sent.
-  if (path === '/sandbox/burst') {
-    expect('POST');
-    const b = parseBody(body, burstSchema);
-    const p = channelNameProblem(b.channel);
-    if (p) throw new HttpProblem(400, `Invalid channel name '${b.channel}': ${p}`);
-    return void broker.burst(b.channel, b.name, b.data ?? {}, b.count).then(
-      (sent) => sendJson(res, 200, { sent }),
-      (e: unknown) => sendText(res, 500, `burst failed: ${e instanceof Error ? e.message : String(e)}\n`),
-    );
-  }
-
-  throw new HttpProblem(404, `Not found: ${method} ${url.pathname}`);
+function burst(ctx: RestContext, { body, res }: RestRequest): void {
+  const b = parseBody(body, burstSchema);
+  const p = channelNameProblem(b.channel);
+  if (p) throw new HttpProblem(400, `Invalid channel name '${b.channel}': ${p}`);
+  void ctx.broker.burst(b.channel, b.name, b.data ?? {}, b.count).then(
+    (sent) => sendJson(res, 200, { sent }),
+    (e: unknown) => sendText(res, 500, `burst failed: ${e instanceof Error ? e.message : String(e)}\n`),
+  );
 }
 
 /** The uniform sandbox listing: occupied channels as resources. */

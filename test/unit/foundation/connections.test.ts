@@ -68,4 +68,16 @@ describe('connection settings', () => {
   it('requires host or cluster for realtime and a name for header/query placement', () => {
     assert.match(parseConnectionsSetting('realtime', [{ name: 'R', appId: '1', key: 'k' }]).problems[0], /host" or "cluster/);
   });
+
+  it('lists through the service by default; "listing": "resources" opts into the uniform listing, on every service', () => {
+    const llm = parseConnectionsSetting('llm', [
+      { name: 'Default', baseUrl: 'https://api.openai.com/v1' },
+      { name: 'Listed', baseUrl: 'http://127.0.0.1:8787/v1', listing: 'resources' },
+      { name: 'Bad', baseUrl: 'http://127.0.0.1:8787/v1', listing: 'everything' },
+    ]);
+    assert.deepEqual(llm.connections.map((c) => [c.name, c.listing]), [['Default', 'service'], ['Listed', 'resources']]);
+    assert.match(llm.problems[0], /entry 3 \("Bad"\): listing/);
+    assert.equal(parseConnectionsSetting('maps', [{ name: 'M', baseUrl: 'http://127.0.0.1:8788', listing: 'resources' }]).connections[0].listing, 'resources');
+    assert.equal(parseConnectionsSetting('realtime', [{ name: 'R', appId: '1', key: 'k', host: '127.0.0.1', listing: 'resources' }]).connections[0].listing, 'resources');
+  });
 });

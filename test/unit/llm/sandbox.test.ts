@@ -232,9 +232,9 @@ describe('llm sandbox: the official openai client works against it unchanged', f
 
   it('GET /v1/resources lists the models as resources', async () => {
     const res = await undici().request(`${base}/resources`, { headers: { authorization: `Bearer ${KEY}` } });
-    const body = (await res.body.json()) as { data: { id: string; kind: string }[] };
+    const body = (await res.body.json()) as { resources: { id: string; kind: string }[] };
     assert.deepEqual(
-      body.data.map((r) => [r.id, r.kind]),
+      body.resources.map((r) => [r.id, r.kind]),
       LLM_MODELS.map((m) => [m.id, 'model']),
     );
   });

@@ -15,8 +15,8 @@ const SandboxInfo = z.object({
 type SandboxInfo = z.infer<typeof SandboxInfo>;
 
 const Resource = z.object({ id: z.string(), kind: z.string(), name: z.string(), detail: z.optional(z.string()) });
-/** LLM lists OpenAI-style (`data`), the others as `resources`. */
-const ResourceList = z.union([z.object({ data: z.array(Resource) }), z.object({ resources: z.array(Resource) })]);
+/** The uniform listing every service answers at GET {origin}/v1/resources. */
+const ResourceList = z.object({ resources: z.array(Resource) });
 const OpenAiError = z.object({ error: z.object({ message: z.string(), type: z.string(), code: z.nullable(z.string()) }) });
 const GoogleError = z.object({ error: z.object({ code: z.literal(401), status: z.literal('UNAUTHENTICATED'), message: z.string() }) });
 
@@ -135,10 +135,15 @@ describe('sandbox CLI: node dist/sandbox.js', function () {
       assert.equal((await getJson(tampered)).status, 401, 'a changed parameter breaks the signature');
     });
 
-    it('realtime: a correctly signed request reaches GET /v1/resources and GET /apps/<id>/channels', async () => {
-      const res = await getJson(signedUrl(info, '/v1/resources'));
-      assert.equal(res.status, 200);
-      parse(ResourceList, res.body, 'realtime resources');
+    it('realtime: the app secret as a bearer token reaches GET /v1/resources (and GET /); a signed request reaches GET /apps/<id>/channels', async () => {
+      for (const path of ['/v1/resources', '/']) {
+        const res = await getJson(`${realtimeBase(info)}${path}`, { headers: { authorization: `Bearer ${info.realtime.secret}` } });
+        assert.equal(res.status, 200, path);
+        parse(ResourceList, res.body, `realtime resources at ${path}`);
+        const wrong = await getJson(`${realtimeBase(info)}${path}`, { headers: { authorization: 'Bearer not-the-secret' } });
+        assert.equal(wrong.status, 401, path);
+        assert.match(wrong.type, /application\/json/);
+      }
       const channels = await getJson(signedUrl(info, `/apps/${info.realtime.appId}/channels`));
       assert.equal(channels.status, 200);
       parse(z.object({ channels: z.record(z.string(), z.unknown()) }), channels.body, 'channel list');
