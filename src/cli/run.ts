@@ -18,7 +18,6 @@ import { jsonReport } from './reporters/json';
 import { junitReport } from './reporters/junit';
 import { cellLines, prettyReport, suiteHeader, summaryLine } from './reporters/pretty';
 import { countsAsCell, trimResult, type RunSummary, type SuiteReport } from './reporters/types';
-import { startCliSandbox } from './sandbox';
 
 /** Bytes of each response body the engine keeps for assertions; the rest is counted, not stored. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -66,6 +65,8 @@ async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redact
   let sandbox: Sandbox | undefined;
   let sandboxSet: ReturnType<typeof sandboxConnections> | undefined;
   if (args.sandbox) {
+    // Loaded only for --sandbox: a run against real services does not pay for the sandbox's code.
+    const { startCliSandbox } = await import('./sandbox');
     sandbox = await startCliSandbox();
     sandboxSet = sandboxConnections(sandbox.info);
     for (const k of [sandbox.info.llm.apiKey, sandbox.info.maps.apiKey, sandbox.info.realtime.secret]) redactor.addSecret(k);
