@@ -1,5 +1,5 @@
 // Builds every bundle the project ships or tests.
-//   node esbuild.mjs               extension + sandbox (+ webview assets) into dist/
+//   node esbuild.mjs               extension + sandbox + CLI (+ webview assets) into dist/
 //   node esbuild.mjs --production  the same, minified, no source maps (what the .vsix carries)
 //   node esbuild.mjs --watch       rebuild on change
 //   node esbuild.mjs --tests       also the unit, in-editor and benchmark suites into out/
@@ -71,6 +71,15 @@ const builds = [
     minify: true,
   })),
   { ...common, entryPoints: { sandbox: 'src/sandbox/main.ts' }, outdir: 'dist' },
+  // The command-line runner (package.json "bin"): one self-contained file, undici and ws inlined like
+  // the sandbox's, so an `npm install -g` of the tarball needs nothing beside it but places.json.br.
+  {
+    ...common,
+    entryPoints: { cli: 'src/cli/main.ts' },
+    outdir: 'dist',
+    banner: { js: '#!/usr/bin/env node' },
+    define: { __CLI_VERSION__: JSON.stringify(require('./package.json').version) },
+  },
 ];
 
 const webviewDir = 'src/webview';

@@ -1,0 +1,124 @@
+// The command line, read with node:util parseArgs. Anything wrong here is a usage error (exit 2),
+// reported in one line plus a pointer to --help, never a stack trace.
+import { parseArgs } from 'node:util';
+import { CliError } from './errors';
+
+export type ReporterName = 'pretty' | 'junit' | 'json';
+const REPORTERS: readonly ReporterName[] = ['pretty', 'junit', 'json'];
+
+export interface RunArgs {
+  command: 'run';
+  /** Notebook files and folders, as given. */
+  paths: string[];
+  sandbox: boolean;
+  connectionsFile?: string;
+  reporter: ReporterName;
+  out?: string;
+  variables: Record<string, string>;
+  environment?: string;
+  timeoutMs?: number;
+  bail: boolean;
+  dataFile?: string;
+  parallel: number;
+  outputFailed: boolean;
+}
+
+export type CliArgs = RunArgs | { command: 'help' } | { command: 'version' };
+
+export const USAGE = `Usage: api-workbench run <file.awb.md | folder>... [options]
+
+Runs every request cell of each notebook in order (variables flow from cell to cell) and checks
+its ?? assertions. Exit code 0: all passed; 1: a cell failed; 2: the run could not be made.
+
+Options:
+  --sandbox                 start the built-in sandbox for this run and use it as the default
+                            connection of each service (env SANDBOX_LLM_KEY, SANDBOX_MAPS_KEY,
+                            SANDBOX_REALTIME_APP_ID, SANDBOX_REALTIME_KEY, SANDBOX_REALTIME_SECRET,
+                            SANDBOX_HOST, SANDBOX_REALTIME_DEMO=0 … as for \`npm run sandbox\`)
+  --connections <file>      connections as JSON: {"llm": [...], "maps": [...], "realtime": [...]};
+                            the same fields as the editor's settings plus "keyEnv", the environment
+                            variable holding the key (realtime: the app secret). The first of each
+                            service is the default; a cell's connection="Name" picks another
+  --reporter <name>         pretty (default), junit or json
+  --out <file>              write the report to a file (the pretty lines still go to the terminal)
+  --var <name=value>        set a variable (repeatable); wins over the notebook's vars cells
+  --env <name>              the environment: vars cells marked env=<name> apply
+  --timeout <ms>            time limit of each request
+  --bail                    stop at the first failed cell
+  --data <rows.json|.csv>   run each notebook once per row, the row's columns as variables
+  --parallel <n>            run up to n notebooks side by side (cells of one notebook stay in order)
+  --output-failed           print the whole exchange (request and response, keys masked) of each
+                            failed cell
+  -h, --help                this text
+  -v, --version             the version`;
+
+function positiveInt(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1) throw new CliError(`${flag} takes a whole number of at least 1, not "${text}"`);
+  return n;
+}
+
+function parseVariables(entries: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of entries) {
+    const m = /^([A-Za-z_][\w-]*)=(.*)$/s.exec(entry);
+    if (!m) throw new CliError(`--var takes name=value (a name of letters, digits, _ and -), not "${entry}"`);
+    out[m[1]] = m[2];
+  }
+  return out;
+}
+
+export function parseCliArgs(argv: readonly string[]): CliArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        sandbox: { type: 'boolean' },
+        connections: { type: 'string' },
+        reporter: { type: 'string' },
+        out: { type: 'string' },
+        var: { type: 'string', multiple: true },
+        env: { type: 'string' },
+        timeout: { type: 'string' },
+        bail: { type: 'boolean' },
+        data: { type: 'string' },
+        parallel: { type: 'string' },
+        'output-failed': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (e) {
+    // parseArgs' messages name the option ("Unknown option '--foo'"); that is all the user needs.
+    throw new CliError(e instanceof Error ? e.message : String(e));
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { command: 'help' };
+  if (values.version) return { command: 'version' };
+  const [command, ...paths] = positionals;
+  if (command === undefined) return { command: 'help' };
+  if (command !== 'run') throw new CliError(`unknown command "${command}": the command is "run"`);
+  if (paths.length === 0) throw new CliError('run needs at least one notebook file or folder');
+  const reporter = values.reporter ?? 'pretty';
+  if (!REPORTERS.includes(reporter as ReporterName)) throw new CliError(`--reporter is one of ${REPORTERS.join(', ')}, not "${reporter}"`);
+  if (values.env !== undefined && values.env.trim() === '') throw new CliError('--env needs a name');
+  return {
+    command: 'run',
+    paths,
+    sandbox: values.sandbox ?? false,
+    connectionsFile: values.connections,
+    reporter: reporter as ReporterName,
+    out: values.out,
+    variables: parseVariables(values.var ?? []),
+    environment: values.env,
+    timeoutMs: positiveInt('--timeout', values.timeout),
+    bail: values.bail ?? false,
+    dataFile: values.data,
+    parallel: positiveInt('--parallel', values.parallel) ?? 1,
+    outputFailed: values['output-failed'] ?? false,
+  };
+}

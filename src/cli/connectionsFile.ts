@@ -1,0 +1,90 @@
+// --connections <file.json>: the editor's connection settings of each service, plus `keyEnv`, the
+// environment variable that holds the connection's key (realtime: the app secret). Keys are read
+// only from those variables: a key-like field in the file is refused, so a file checked into a
+// repository cannot carry one.
+import { readFileSync } from 'node:fs';
+import * as z from 'zod/mini';
+import { connectionId, parseConnectionsSetting, SERVICE_IDS, type Connection, type ServiceId } from '../core/connections';
+import { describeIssues } from '../core/validate';
+import { CliError } from './errors';
+
+export interface ConnectionsFile {
+  connections: Connection[];
+  /** connectionId → the environment variable named by its keyEnv. */
+  keyEnv: Map<string, string>;
+}
+
+const HTTP_FIELDS = ['name', 'baseUrl', 'baseUrls', 'auth', 'rateLimitPerMinute', 'timeoutSeconds', 'modelRateLimits', 'keyEnv'];
+const REALTIME_FIELDS = ['name', 'appId', 'key', 'cluster', 'host', 'port', 'useTLS', 'authEndpoint', 'rateLimitPerMinute', 'keyEnv'];
+const SECRET_FIELD = /key|secret|token|password/i;
+
+const fileSchema = z.strictObject({
+  llm: z.optional(z.array(z.unknown())),
+  maps: z.optional(z.array(z.unknown())),
+  realtime: z.optional(z.array(z.unknown())),
+});
+
+const keyEnvSchema = z.object({
+  keyEnv: z.optional(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable'))),
+});
+
+function entryLabel(service: ServiceId, index: number, entry: unknown): string {
+  const name = entry && typeof entry === 'object' ? (entry as { name?: unknown }).name : undefined;
+  return `${service}[${index}]${typeof name === 'string' ? ` ("${name}")` : ''}`;
+}
+
+/** Reads and checks the file; every problem is a CliError naming the file and the field. */
+export function loadConnectionsFile(file: string): ConnectionsFile {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new CliError(`${file}: cannot read the connections file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new CliError(`${file}: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const top = fileSchema.safeParse(raw);
+  if (!top.success) throw new CliError(`${file}: ${describeIssues(top.error.issues)} (the file holds "llm", "maps" and "realtime" lists)`);
+
+  const problems: string[] = [];
+  const connections: Connection[] = [];
+  const keyEnv = new Map<string, string>();
+  for (const service of SERVICE_IDS) {
+    const entries = top.data[service] ?? [];
+    entries.forEach((entry, i) => {
+      const label = entryLabel(service, i, entry);
+      if (!entry || typeof entry !== 'object' || Array.isArray(entry)) {
+        problems.push(`${label}: expected an object`);
+        return;
+      }
+      const known = service === 'realtime' ? REALTIME_FIELDS : HTTP_FIELDS;
+      for (const field of Object.keys(entry)) {
+        if (known.includes(field)) continue;
+        problems.push(
+          SECRET_FIELD.test(field)
+            ? `${label}.${field}: keys never go in this file: put the key in an environment variable and name it in "keyEnv"`
+            : `${label}.${field}: unknown field (known: ${known.join(', ')})`,
+        );
+      }
+      const k = keyEnvSchema.safeParse(entry);
+      if (!k.success) problems.push(`${label}.${describeIssues(k.error.issues)}`);
+      // One entry at a time, so a problem's label is this file's index, not the setting's.
+      const parsed = parseConnectionsSetting(service, [entry]);
+      for (const p of parsed.problems) problems.push(`${label}.${p.replace(/^entry 1( \("[^"]*"\))?: /, '')}`);
+      for (const c of parsed.connections) {
+        if (connections.some((o) => o.service === c.service && o.name === c.name)) {
+          problems.push(`${label}.name: another ${service} connection is already named "${c.name}"`);
+          continue;
+        }
+        connections.push(c);
+        if (k.success && k.data.keyEnv) keyEnv.set(connectionId(c), k.data.keyEnv);
+      }
+    });
+  }
+  if (problems.length) throw new CliError(problems.map((p) => `${file}: ${p}`).join('\n'));
+  return { connections, keyEnv };
+}

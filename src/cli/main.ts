@@ -1,0 +1,45 @@
+// `api-workbench` (dist/cli.js): runs API notebooks (*.awb.md) outside the editor, for CI.
+// Exit codes: 0 all passed, 1 a cell failed, 2 the run could not be made. A user error is one
+// line (or one per problem), never a stack trace.
+import { parseCliArgs, USAGE } from './args';
+import { CliError } from './errors';
+import { runCommand } from './run';
+
+declare const __CLI_VERSION__: string | undefined;
+const VERSION = typeof __CLI_VERSION__ === 'string' ? __CLI_VERSION__ : '0.0.0-dev';
+
+/** Writes and waits until it is handed to the OS, so process.exit() cannot cut it off. */
+function flush(stream: NodeJS.WriteStream, text = ''): Promise<void> {
+  return new Promise((resolve) => stream.write(text, () => resolve()));
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  try {
+    const args = parseCliArgs(argv);
+    if (args.command === 'help') {
+      process.stdout.write(USAGE + '\n');
+      return 0;
+    }
+    if (args.command === 'version') {
+      process.stdout.write(VERSION + '\n');
+      return 0;
+    }
+    return await runCommand(args, { stdout: process.stdout, stderr: process.stderr, env: process.env });
+  } catch (e) {
+    if (e instanceof CliError) {
+      process.stderr.write(`api-workbench: ${e.message}\n`);
+      if (/^(Unknown option|Option '|unknown command|run needs)/.test(e.message)) process.stderr.write('Run "api-workbench --help" for the options.\n');
+      return 2;
+    }
+    // Our bug, not the user's: the message, and the stack only when asked for.
+    const detail = process.env.API_WORKBENCH_DEBUG ? (e instanceof Error ? (e.stack ?? e.message) : String(e)) : e instanceof Error ? e.message : String(e);
+    process.stderr.write(`api-workbench: internal error: ${detail}\n`);
+    return 2;
+  }
+}
+
+void main(process.argv.slice(2)).then(async (code) => {
+  await Promise.all([flush(process.stdout), flush(process.stderr)]);
+  // Keep-alive sockets and timers of finished requests must not hold the process open.
+  process.exit(code);
+});

@@ -1,0 +1,197 @@
+// `api-workbench run`: checks everything first (exit 2 with nothing sent), then runs each notebook
+// (once per data row) through the engine, up to --parallel at a time, printing each cell as it
+// finishes, and writes the report. Every key the CLI reads is registered with one Redactor, and
+// every line that leaves the process passes it.
+import { writeFileSync } from 'node:fs';
+import { connectionId, type Connection } from '../core/connections';
+import { Redactor } from '../core/redact';
+import { connectionsHost, runNotebook, sandboxConnections, type CellResult, type NotebookHost } from '../notebook/api';
+import type { Sandbox } from '../sandbox/host';
+import type { RunArgs } from './args';
+import { loadConnectionsFile } from './connectionsFile';
+import { loadDataRows, type DataRow } from './data';
+import { CliError } from './errors';
+import { notebookFiles } from './files';
+import { loadNotebooks, usedConnections, type LoadedNotebook } from './preflight';
+import { Console, type LineSink } from './progress';
+import { jsonReport } from './reporters/json';
+import { junitReport } from './reporters/junit';
+import { cellLines, prettyReport, suiteHeader, summaryLine } from './reporters/pretty';
+import { countsAsCell, trimResult, type RunSummary, type SuiteReport } from './reporters/types';
+
+/** Bytes of each response body the engine keeps for assertions; the rest is counted, not stored. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface Streams {
+  stdout: LineSink;
+  stderr: LineSink;
+  env: NodeJS.ProcessEnv;
+}
+
+interface Job {
+  notebook: LoadedNotebook;
+  row?: { index: number; values: DataRow };
+}
+
+/** Connections and their keys for this run, every key already known to the redactor. */
+interface Setup {
+  connections: Connection[];
+  key(c: Connection): string | undefined;
+  sandbox?: Sandbox;
+}
+
+async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redactor: Redactor, env: NodeJS.ProcessEnv): Promise<Setup> {
+  const file = args.connectionsFile ? loadConnectionsFile(args.connectionsFile) : { connections: [], keyEnv: new Map<string, string>() };
+  const sandboxName = 'Local Sandbox';
+  const clash = file.connections.find((c) => args.sandbox && c.name === sandboxName);
+  if (clash) throw new CliError(`${args.connectionsFile}: the ${clash.service} connection "${sandboxName}" has the sandbox's name: rename it`);
+  const available = [...(args.sandbox ? (['llm', 'maps', 'realtime'] as const).map((service) => ({ service, name: sandboxName })) : []), ...file.connections];
+  const hint = args.sandbox ? 'add one to the --connections file' : 'use --sandbox, or give one in a --connections file';
+  const used = usedConnections(notebooks, available, hint);
+
+  // Keys: only from the variables the file names, checked before anything starts or is sent.
+  const keys = new Map<string, string>();
+  for (const c of used) {
+    const variable = file.keyEnv.get(connectionId(c));
+    if (variable === undefined) continue;
+    const value = env[variable];
+    if (value === undefined || value === '') {
+      throw new CliError(`the key of the ${c.service} connection "${c.name}" is read from the environment variable ${variable}, which is not set`);
+    }
+    keys.set(connectionId(c), value);
+    redactor.addSecret(value);
+  }
+
+  let sandbox: Sandbox | undefined;
+  let sandboxSet: ReturnType<typeof sandboxConnections> | undefined;
+  if (args.sandbox) {
+    // Loaded only for --sandbox: a run against real services does not pay for the sandbox's code.
+    const { startCliSandbox } = await import('./sandbox');
+    sandbox = await startCliSandbox();
+    sandboxSet = sandboxConnections(sandbox.info);
+    for (const k of [sandbox.info.llm.apiKey, sandbox.info.maps.apiKey, sandbox.info.realtime.secret]) redactor.addSecret(k);
+  }
+  const withTimeout = (c: Connection): Connection => (args.timeoutMs !== undefined && c.service !== 'realtime' ? { ...c, timeoutMs: args.timeoutMs } : c);
+  return {
+    // The sandbox's come first: the first connection of a service is its default.
+    connections: [...(sandboxSet?.connections ?? []), ...file.connections].map(withTimeout),
+    key: (c) => (c.source === 'sandbox' ? sandboxSet?.key(c) : keys.get(connectionId(c))),
+    sandbox,
+  };
+}
+
+function jobsOf(notebooks: readonly LoadedNotebook[], rows: DataRow[] | undefined): Job[] {
+  if (!rows) return notebooks.map((notebook) => ({ notebook }));
+  return notebooks.flatMap((notebook) => rows.map((values, index) => ({ notebook, row: { index: index + 1, values } })));
+}
+
+/** Runs `args` and returns the exit code (0 all passed, 1 a cell failed). CliError = exit 2. */
+export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
+  const started = performance.now();
+  const redactor = new Redactor();
+  const notebooks = loadNotebooks(notebookFiles(args.paths));
+  const rows = args.dataFile ? loadDataRows(args.dataFile) : undefined;
+  // The pretty lines go to the terminal; when a machine report goes to stdout, they go to stderr.
+  const machineToStdout = args.reporter !== 'pretty' && args.out === undefined;
+  const out = new Console(machineToStdout ? io.stderr : io.stdout, (t) => redactor.text(t));
+
+  const setup = await setUp(args, notebooks, redactor, io.env);
+  const stopRun = new AbortController();
+  const onSigint = () => {
+    if (stopRun.signal.aborted) process.exit(130);
+    out.line('interrupted: stopping (Ctrl-C again to quit at once)');
+    stopRun.abort();
+  };
+  process.on('SIGINT', onSigint);
+
+  const summary: RunSummary = { suites: [], passed: 0, failed: 0, durationMs: 0, bailed: false };
+  const jobs = jobsOf(notebooks, rows);
+  const serial = args.parallel === 1 || jobs.length === 1;
+  let running = 0;
+  try {
+    const runJob = async (job: Job): Promise<SuiteReport> => {
+      const name = job.row ? `${job.notebook.file} [row ${job.row.index}]` : job.notebook.file;
+      const suite: SuiteReport = { file: job.notebook.file, row: job.row?.index, name, startedAt: new Date().toISOString(), durationMs: 0, problems: [], cells: [] };
+      const t0 = performance.now();
+      if (serial) out.line(suiteHeader(suite));
+      const onResult = (r: CellResult) => {
+        if (!countsAsCell(r)) return;
+        // Cells cut short by --bail or Ctrl-C are not failures of their own.
+        if (r.cancelled && stopRun.signal.aborted) return;
+        const kept = trimResult(r);
+        suite.cells.push(kept);
+        if (kept.ok) summary.passed++;
+        else summary.failed++;
+        if (serial) for (const l of cellLines(kept, args)) out.line(l);
+        if (!kept.ok && args.bail && !stopRun.signal.aborted) {
+          summary.bailed = true;
+          stopRun.abort();
+        }
+      };
+      const host: NotebookHost = connectionsHost({
+        connections: setup.connections,
+        key: (c) => setup.key(c),
+        redactor,
+        onResult,
+        onRequest: (cell) => out.setStatus(`${running > 1 ? `${running} notebooks · ` : ''}${name} › ${cell.name ?? `line ${cell.line}`}`),
+      });
+      try {
+        const report = await runNotebook(
+          job.notebook.text,
+          { host, file: job.notebook.file, environment: args.environment, variables: { ...args.variables, ...job.row?.values }, maxBodyBytes: MAX_BODY_BYTES },
+          stopRun.signal,
+        );
+        suite.problems = report.problems;
+      } catch (e) {
+        // An engine failure is this notebook's, not the run's: reported, counted, the rest goes on.
+        suite.error = `could not run: ${e instanceof Error ? e.message : String(e)}`;
+        summary.failed++;
+      }
+      suite.durationMs = performance.now() - t0;
+      if (!serial) {
+        out.line(suiteHeader(suite));
+        for (const c of suite.cells) for (const l of cellLines(c, args)) out.line(l);
+      }
+      if (suite.error) out.line(`  ${suite.error}`);
+      return suite;
+    };
+
+    const reports: Array<SuiteReport | undefined> = new Array<SuiteReport | undefined>(jobs.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < jobs.length && !stopRun.signal.aborted) {
+        const i = next++;
+        running++;
+        try {
+          reports[i] = await runJob(jobs[i]);
+        } finally {
+          running--;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(args.parallel, jobs.length) }, worker));
+    summary.suites = reports.filter((r): r is SuiteReport => r !== undefined);
+  } finally {
+    process.off('SIGINT', onSigint);
+    out.stop();
+    await setup.sandbox?.close().catch(() => undefined);
+  }
+  summary.durationMs = performance.now() - started;
+
+  if (summary.bailed) out.line(`stopped at the first failure (--bail): ${jobs.length - summary.suites.length} notebook run(s) not started`);
+  if (args.out !== undefined || machineToStdout) {
+    const report =
+      args.reporter === 'junit' ? junitReport(summary) : args.reporter === 'json' ? jsonReport(summary) : prettyReport(summary, args);
+    // Defence in depth: the engine redacts every result, and the whole report passes once more.
+    const text = redactor.text(report);
+    if (args.out !== undefined) {
+      try {
+        writeFileSync(args.out, text);
+      } catch (e) {
+        throw new CliError(`${args.out}: cannot write the report (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      }
+    } else io.stdout.write(text);
+  }
+  out.line(summaryLine(summary));
+  return summary.failed > 0 || (stopRun.signal.aborted && !summary.bailed) ? 1 : 0;
+}
