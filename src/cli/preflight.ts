@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { connectionId, type ServiceId } from '../core/connections';
 import { parseNotebook, type NotebookCellData } from '../notebook/api';
-import { cellStartLines } from '../notebook/format';
+import { cellStartLines } from '../notebook/api';
 import { CliError } from './errors';
 
 export interface LoadedNotebook {

@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { connectionId, type Connection } from '../core/connections';
 import { Redactor } from '../core/redact';
-import { connectionsHost, runNotebook, sandboxConnections, type CellResult, type NotebookHost } from '../notebook/api';
+import { connectionsHost, runNotebook, SANDBOX_CONNECTION_NAME, sandboxConnections, type CellResult, type NotebookHost } from '../notebook/api';
 import type { Sandbox } from '../sandbox/host';
 import type { RunArgs } from './args';
 import { loadConnectionsFile } from './connectionsFile';
@@ -42,7 +42,7 @@ interface Setup {
 
 async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redactor: Redactor, env: NodeJS.ProcessEnv): Promise<Setup> {
   const file = args.connectionsFile ? loadConnectionsFile(args.connectionsFile) : { connections: [], keyEnv: new Map<string, string>() };
-  const sandboxName = 'Local Sandbox';
+  const sandboxName = SANDBOX_CONNECTION_NAME;
   const clash = file.connections.find((c) => args.sandbox && c.name === sandboxName);
   if (clash) throw new CliError(`${args.connectionsFile}: the ${clash.service} connection "${sandboxName}" has the sandbox's name: rename it`);
   const available = [...(args.sandbox ? (['llm', 'maps', 'realtime'] as const).map((service) => ({ service, name: sandboxName })) : []), ...file.connections];

@@ -224,3 +224,33 @@ export function parseConnectionsSetting(service: ServiceId, raw: unknown): Parse
   });
   return { connections, problems };
 }
+
+// --- the local sandbox's connections ------------------------------------------------------------
+
+/** What `startSandbox` / `node dist/sandbox.js` reports (the shape of the sandbox's SandboxInfo). */
+export interface SandboxEndpoints {
+  llm: { baseUrl: string; apiKey: string };
+  maps: { baseUrl: string; apiKey: string };
+  realtime: { host: string; port: number; appId: string; key: string; secret: string };
+}
+
+/** The name of the sandbox's connection in every service, in the editor and the CLI alike. */
+export const SANDBOX_CONNECTION_NAME = 'Local Sandbox';
+
+/**
+ * The sandbox's three connections and their keys (the editor, the CLI and tests use the same).
+ * Maps lists through the uniform listing: a view then shows what the sandbox offers and a broken key
+ * shows on expanding. The LLM's GET /models and the signed channel API say more than the listing
+ * (owners, dates, counts), so those keep their own.
+ */
+export function sandboxConnections(info: SandboxEndpoints): { connections: Connection[]; key: (connection: Connection) => string | undefined } {
+  const name = SANDBOX_CONNECTION_NAME;
+  const made = [
+    httpConnectionFromSetting('llm', { name, baseUrl: info.llm.baseUrl, auth: { placement: 'bearer' } }, 'sandbox'),
+    httpConnectionFromSetting('maps', { name, baseUrl: info.maps.baseUrl, auth: { placement: 'header', name: 'X-Goog-Api-Key' }, listing: 'resources' }, 'sandbox'),
+    realtimeConnectionFromSetting({ name, appId: info.realtime.appId, key: info.realtime.key, host: info.realtime.host, port: info.realtime.port, useTLS: false }, 'sandbox'),
+  ];
+  const connections = made.filter((c): c is Connection => typeof c !== 'string');
+  const keys: Record<ServiceId, string> = { llm: info.llm.apiKey, maps: info.maps.apiKey, realtime: info.realtime.secret };
+  return { connections, key: (c) => (c.name === name && c.source === 'sandbox' ? keys[c.service] : undefined) };
+}

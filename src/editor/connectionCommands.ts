@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
-import { connectionOrigins, SERVICE_LABELS, type Connection, type ServiceId } from '../core/connections';
+import { connectionOrigins, SANDBOX_CONNECTION_NAME, SERVICE_LABELS, type Connection, type ServiceId } from '../core/connections';
 import type { CommandTable } from './commands';
 import { CONNECTION_COMMANDS } from './ids';
-import { SANDBOX_CONNECTION_NAME } from './sandbox';
 import type { Services, ServiceViews } from './services';
 
 type Draft = Record<string, string>;

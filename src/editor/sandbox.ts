@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { connectionOrigins, httpConnectionFromSetting, realtimeConnectionFromSetting, type Connection } from '../core/connections';
+import { connectionOrigins, sandboxConnections, type Connection } from '../core/connections';
 import { parseJson, validate } from '../core/validate';
 import { sandboxInfoSchema } from '../sandbox/info';
 import type { SandboxInfo } from '../sandbox/types';
@@ -11,7 +11,6 @@ import type { DiagnosticsLog } from './log';
 import type { SecretStore } from './secrets';
 import * as z from 'zod/mini';
 
-export const SANDBOX_CONNECTION_NAME = 'Local Sandbox';
 const READY_TIMEOUT_MS = 15_000;
 
 /**
@@ -70,7 +69,7 @@ export class SandboxController implements vscode.Disposable {
   async stop(): Promise<void> {
     const child = this.child;
     this.child = undefined;
-    if (this.current) for (const c of this.sandboxConnections(this.current)) await this.secrets.clear(c);
+    if (this.current) for (const c of sandboxConnections(this.current).connections) await this.secrets.clear(c);
     this.current = undefined;
     this.connections.setManaged('sandbox', []);
     if (child && child.exitCode === null) {
@@ -141,28 +140,8 @@ export class SandboxController implements vscode.Disposable {
     });
   }
 
-  private sandboxConnections(info: SandboxInfo): Connection[] {
-    const out: Connection[] = [];
-    const llm = httpConnectionFromSetting('llm', { name: SANDBOX_CONNECTION_NAME, baseUrl: info.llm.baseUrl, auth: { placement: 'bearer' } }, 'sandbox');
-    // Maps lists through the uniform listing: the view then shows what the sandbox offers and a
-    // broken key shows on expanding, where the built-in list would show capabilities regardless.
-    // The LLM's GET /models and the signed channel API say more than the listing (owners, dates,
-    // counts), so those keep their own.
-    const maps = httpConnectionFromSetting(
-      'maps',
-      { name: SANDBOX_CONNECTION_NAME, baseUrl: info.maps.baseUrl, auth: { placement: 'header', name: 'X-Goog-Api-Key' }, listing: 'resources' },
-      'sandbox',
-    );
-    const rt = realtimeConnectionFromSetting(
-      { name: SANDBOX_CONNECTION_NAME, appId: info.realtime.appId, key: info.realtime.key, host: info.realtime.host, port: info.realtime.port, useTLS: false },
-      'sandbox',
-    );
-    for (const c of [llm, maps, rt]) if (typeof c !== 'string') out.push(c);
-    return out;
-  }
-
   private async connect(info: SandboxInfo): Promise<void> {
-    const conns = this.sandboxConnections(info);
+    const conns = sandboxConnections(info).connections;
     const keyOf: Record<Connection['service'], string> = { llm: info.llm.apiKey, maps: info.maps.apiKey, realtime: info.realtime.secret };
     for (const c of conns) await this.secrets.set(c, keyOf[c.service], connectionOrigins(c));
     this.current = info;

@@ -1,6 +1,6 @@
 // Ready-made pieces of a NotebookHost for front ends without an editor (the CLI, tests): a plain
 // HttpClient, a host over a fixed list of connections, and the local sandbox's connections.
-import { connectionOrigins, httpConnectionFromSetting, realtimeConnectionFromSetting, SERVICE_LABELS, type Connection, type HttpConnection, type ServiceId } from '../core/connections';
+import { connectionOrigins, SERVICE_LABELS, type Connection, type HttpConnection, type ServiceId } from '../core/connections';
 import { ApiError } from '../core/errors';
 import { HttpClient } from '../core/http';
 import { Redactor } from '../core/redact';
@@ -63,24 +63,4 @@ export function connectionsHost(opts: ConnectionsHostOptions): NotebookHost {
   };
 }
 
-/** What `startSandbox` / `node dist/sandbox.js` reports (the shape of SandboxInfo). */
-export interface SandboxEndpoints {
-  llm: { baseUrl: string; apiKey: string };
-  maps: { baseUrl: string; apiKey: string };
-  realtime: { host: string; port: number; appId: string; key: string; secret: string };
-}
-
-export const SANDBOX_CONNECTION_NAME = 'Local Sandbox';
-
-/** The sandbox's three connections (named "Local Sandbox", as in the editor) and their keys, for connectionsHost. */
-export function sandboxConnections(info: SandboxEndpoints): { connections: Connection[]; key: (connection: Connection) => string | undefined } {
-  const name = SANDBOX_CONNECTION_NAME;
-  const made = [
-    httpConnectionFromSetting('llm', { name, baseUrl: info.llm.baseUrl, auth: { placement: 'bearer' } }, 'sandbox'),
-    httpConnectionFromSetting('maps', { name, baseUrl: info.maps.baseUrl, auth: { placement: 'header', name: 'X-Goog-Api-Key' } }, 'sandbox'),
-    realtimeConnectionFromSetting({ name, appId: info.realtime.appId, key: info.realtime.key, host: info.realtime.host, port: info.realtime.port, useTLS: false }, 'sandbox'),
-  ];
-  const connections = made.filter((c): c is Connection => typeof c !== 'string');
-  const keys: Record<ServiceId, string> = { llm: info.llm.apiKey, maps: info.maps.apiKey, realtime: info.realtime.secret };
-  return { connections, key: (c) => (c.name === name ? keys[c.service] : undefined) };
-}
+export { SANDBOX_CONNECTION_NAME, sandboxConnections, type SandboxEndpoints } from '../core/connections';
