@@ -111,7 +111,8 @@ describe('realtime frame fuzz', function () {
         const f = fuzzFrame(r);
         ws.send(f, { binary: typeof f !== 'string' });
       }
-      const done = waitFor<RealtimeMessage>((cb) => client.on('message', cb), 'the event after the fuzz', (m) => m.event === 'done');
+      // Generous: 3000 frames take ~1 s here, several on a loaded machine (a wait, not a speed assertion).
+      const done = waitFor<RealtimeMessage>((cb) => client.on('message', cb), 'the event after the fuzz', (m) => m.event === 'done', 12_000);
       ws.send(JSON.stringify({ event: 'done', channel: 'feed', data: '{"ok":true}' }));
       await done;
 
