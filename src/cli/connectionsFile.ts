@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import * as z from 'zod/mini';
 import { connectionId, parseConnectionsSetting, SERVICE_IDS, type Connection, type ServiceId } from '../core/connections';
+import { CONNECTIONS_FILE_FIELDS } from '../core/connectionsFile';
 import { describeIssues } from '../core/validate';
 import { CliError } from './errors';
 
@@ -14,8 +15,6 @@ export interface ConnectionsFile {
   keyEnv: Map<string, string>;
 }
 
-const HTTP_FIELDS = ['name', 'baseUrl', 'baseUrls', 'auth', 'rateLimitPerMinute', 'timeoutSeconds', 'modelRateLimits', 'keyEnv'];
-const REALTIME_FIELDS = ['name', 'appId', 'key', 'cluster', 'host', 'port', 'useTLS', 'authEndpoint', 'rateLimitPerMinute', 'keyEnv'];
 const SECRET_FIELD = /key|secret|token|password/i;
 
 const fileSchema = z.strictObject({
@@ -61,7 +60,7 @@ export function loadConnectionsFile(file: string): ConnectionsFile {
         problems.push(`${label}: expected an object`);
         return;
       }
-      const known = service === 'realtime' ? REALTIME_FIELDS : HTTP_FIELDS;
+      const known: readonly string[] = service === 'realtime' ? CONNECTIONS_FILE_FIELDS.realtime : CONNECTIONS_FILE_FIELDS.http;
       for (const field of Object.keys(entry)) {
         if (known.includes(field)) continue;
         problems.push(

@@ -5,6 +5,7 @@ export const COMMAND_IDS = [
   'apiWorkbench.sandbox.start',
   'apiWorkbench.sandbox.stop',
   'apiWorkbench.showLog',
+  'apiWorkbench.exportConnections',
   'apiWorkbench.llm.addConnection',
   'apiWorkbench.llm.selectConnection',
   'apiWorkbench.llm.setKey',

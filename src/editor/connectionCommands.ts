@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { connectionOrigins, SANDBOX_CONNECTION_NAME, SERVICE_LABELS, type Connection, type ServiceId } from '../core/connections';
 import type { CommandTable } from './commands';
+import { exportConnections } from './exportConnections';
 import { CONNECTION_COMMANDS } from './ids';
 import type { Services, ServiceViews } from './services';
 
@@ -240,6 +241,7 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
       void vscode.window.showInformationMessage('Stopped the local sandbox.');
     },
     'apiWorkbench.showLog': () => services.log.show(),
+    'apiWorkbench.exportConnections': (arg?: { uri?: vscode.Uri }) => exportConnections(services, arg),
   };
 }
 

@@ -15,6 +15,7 @@ import * as vscode from 'vscode';
 import { HttpClient } from '../../../src/core/http';
 import type { ExtensionApi } from '../../../src/extension';
 import { CONNECTION_COMMANDS, COPY_AS_CURL_COMMANDS } from '../../../src/editor/ids';
+import type { ExportedConnections } from '../../../src/editor/exportConnections';
 import type { AskResult } from '../../../src/editor/llm/ask';
 import { ANSWER_SCHEME } from '../../../src/editor/llm/answerDocuments';
 import type { CommandOutcome } from '../../../src/editor/maps/commands';
@@ -522,6 +523,15 @@ describe('security: every command, then no secret in settings, state, logs, docu
       const publish = server.requests.find((r) => r.url.startsWith(`/apps/${COUNTED_APP.appId}/events?`));
       assert.ok(publish && /[?&]auth_signature=[0-9a-f]{64}/.test(publish.url), 'the publish was signed with the secret');
       assert.ok(server.upgrades > 0, 'the WebSocket connected');
+
+      // Export Connections for CI: the file names the connections and their key variables, no key.
+      const exportFile = vscode.Uri.file(path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'security-connections.json'));
+      const exported = await cmd.run<ExportedConnections>('apiWorkbench.exportConnections', { uri: exportFile });
+      assert.ok(exported && exported.keyVariables.length >= 3, 'each counted connection got a key variable');
+      const exportedText = readFileSync(exportFile.fsPath, 'utf8');
+      assertClean('the exported connections file', exportedText);
+      for (const name of Object.values(COUNTED)) assert.ok(exportedText.includes(`"name": "${name}"`), `${name} is exported`);
+      assert.ok(!exportedText.includes(`"name": "${SANDBOX}"`), 'the sandbox is left out');
     } finally {
       await removeCounted(api);
       await server.close();

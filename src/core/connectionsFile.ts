@@ -1,0 +1,63 @@
+// The connections file the CLI reads with --connections and the editor writes with "Export
+// Connections for CI": each service's connection settings plus `keyEnv`, the environment variable
+// that holds the connection's key (realtime: the app secret). The file never holds a key.
+import type { Connection, HttpConnection, RealtimeConnection, ServiceId } from './connections';
+import { keyEnvVar } from './curl';
+
+/** The fields an entry may have (the settings' fields plus keyEnv); anything else is refused. */
+export const CONNECTIONS_FILE_FIELDS = {
+  http: ['name', 'baseUrl', 'baseUrls', 'auth', 'rateLimitPerMinute', 'timeoutSeconds', 'modelRateLimits', 'listing', 'keyEnv'],
+  realtime: ['name', 'appId', 'key', 'cluster', 'host', 'port', 'useTLS', 'authEndpoint', 'rateLimitPerMinute', 'listing', 'keyEnv'],
+} as const;
+
+export type ConnectionsFileJson = Partial<Record<ServiceId, Record<string, unknown>[]>>;
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const PUSHER_CLUSTER_HOST = /^ws-([a-z0-9-]+)\.pusher\.com$/;
+
+/**
+ * The file for these connections: names, URLs and key variable names, never a key. Connections the
+ * extension manages (the local sandbox) are left out: the CLI has `--sandbox` for those.
+ */
+export function connectionsFileFor(connections: readonly Connection[]): { json: ConnectionsFileJson; keyVariables: string[] } {
+  const json: ConnectionsFileJson = {};
+  const used = new Set<string>();
+  for (const c of connections) {
+    if (c.source !== 'settings') continue;
+    const base = c.service === 'realtime' ? 'PUSHER_APP_SECRET' : keyEnvVar(c.service, c.auth, c.baseUrl);
+    // The first connection needing a variable gets its usual name; others add their own name.
+    let keyEnv = base;
+    if (used.has(keyEnv)) keyEnv = `${base}_${c.name.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_|_$/g, '')}`;
+    for (let n = 2; used.has(keyEnv); n++) keyEnv = `${base}_${n}`;
+    used.add(keyEnv);
+    (json[c.service] ??= []).push({ ...(c.service === 'realtime' ? realtimeEntry(c) : httpEntry(c)), keyEnv });
+  }
+  return { json, keyVariables: [...used] };
+}
+
+function httpEntry(c: HttpConnection): Record<string, unknown> {
+  return {
+    name: c.name,
+    baseUrl: c.baseUrl,
+    ...(Object.keys(c.baseUrls).length ? { baseUrls: c.baseUrls } : {}),
+    auth: c.auth,
+    rateLimitPerMinute: c.rateLimitPerMinute,
+    ...(c.timeoutMs !== DEFAULT_TIMEOUT_MS ? { timeoutSeconds: c.timeoutMs / 1000 } : {}),
+    ...(Object.keys(c.modelRateLimits).length ? { modelRateLimits: c.modelRateLimits } : {}),
+    ...(c.listing !== 'service' ? { listing: c.listing } : {}),
+  };
+}
+
+function realtimeEntry(c: RealtimeConnection): Record<string, unknown> {
+  const cluster = PUSHER_CLUSTER_HOST.exec(c.host)?.[1];
+  const where = cluster && c.useTLS && c.port === 443 ? { cluster } : { host: c.host, port: c.port, useTLS: c.useTLS };
+  return {
+    name: c.name,
+    appId: c.appId,
+    key: c.key,
+    ...where,
+    ...(c.authEndpoint ? { authEndpoint: c.authEndpoint } : {}),
+    rateLimitPerMinute: c.rateLimitPerMinute,
+    ...(c.listing !== 'service' ? { listing: c.listing } : {}),
+  };
+}
