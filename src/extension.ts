@@ -2,6 +2,8 @@
 // and every command, and reports activation failures to the user.
 import * as vscode from 'vscode';
 import { SERVICE_IDS, type ServiceId } from './core/connections';
+import { errorText } from './core/errors';
+import { CONTEXT_KEYS, VIEW_IDS } from './editor/ids';
 import { Redactor } from './core/redact';
 import { HttpClientFactory } from './editor/clients';
 import { registerCommands } from './editor/commands';
@@ -28,11 +30,13 @@ let services: Services | undefined;
  * Each service's editor module is its own bundle beside this one (esbuild.mjs), required the first
  * time it is needed, so activating the extension loads only the foundation.
  */
+/* eslint-disable @typescript-eslint/no-require-imports -- each module is required on first use, not at activation */
 const SERVICE_MODULES: Record<ServiceId, () => ServiceModule> = {
   llm: () => require('./llm.js') as ServiceModule,
   maps: () => require('./maps.js') as ServiceModule,
   realtime: () => require('./realtime.js') as ServiceModule,
 };
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export async function activate(context: vscode.ExtensionContext): Promise<ExtensionApi | undefined> {
   const redactor = new Redactor();
@@ -44,7 +48,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     return api;
   } catch (e) {
     log.error('Activation failed', e);
-    const text = `API Workbench failed to start: ${e instanceof Error ? e.message : String(e)}`;
+    const text = `API Workbench failed to start: ${errorText(e)}`;
     void vscode.window.showErrorMessage(text, 'Show Log').then((c) => c && log.show());
     return undefined;
   }
@@ -64,7 +68,7 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
 
   const s: Services = { context, log, redactor, config, connections, secrets, guard, http, sandbox, trusted: () => vscode.workspace.isTrusted };
 
-  const setRestricted = () => void vscode.commands.executeCommand('setContext', 'apiWorkbench.restricted', !vscode.workspace.isTrusted);
+  const setRestricted = () => void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.restricted, !vscode.workspace.isTrusted);
   setRestricted();
 
   const views = {} as ServiceViews;
@@ -76,7 +80,7 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
     // Each service module plugs its tree source, commands and UI into its view, loaded on first use.
     const lazy = lazyService(service, SERVICE_MODULES[service], s, () => views[service], log, registered);
     const provider = new ServiceTreeProvider(service, s, lazy.source);
-    const view = vscode.window.createTreeView<TreeNode>(`apiWorkbench.${service}`, { treeDataProvider: provider, showCollapseAll: true });
+    const view = vscode.window.createTreeView<TreeNode>(VIEW_IDS[service], { treeDataProvider: provider, showCollapseAll: true });
     context.subscriptions.push(provider, view, ...lazy.disposables);
     views[service] = { provider, view };
   }

@@ -10,7 +10,7 @@ export interface CancellationLike {
 export type Cancel = AbortSignal | CancellationLike | undefined;
 
 /** Turns an AbortSignal or CancellationToken into one AbortSignal (plus a disposer for the bridge). */
-export function toAbortSignal(cancel: Cancel): { signal: AbortSignal | undefined; dispose(): void } {
+export function toAbortSignal(cancel: Cancel): { signal: AbortSignal | undefined; dispose: () => void } {
   if (!cancel) return { signal: undefined, dispose: () => undefined };
   if (cancel instanceof AbortSignal) return { signal: cancel, dispose: () => undefined };
   const controller = new AbortController();

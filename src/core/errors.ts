@@ -51,9 +51,23 @@ export class ApiError extends Error {
   describe(): string {
     const head = [this.service, this.status, this.code].filter((p) => p !== undefined && p !== '').join(' ');
     const text = this.serviceMessage ?? this.message;
-    const id = this.requestId ? ` (request id ${this.requestId})` : '';
-    return `${head}: ${text}${id}`;
+    return `${head}: ${text}${requestIdSuffix(this.requestId)}`;
   }
+}
+
+/**
+ * The one text a user sees for any failure, wherever it is shown (notifications, trees, documents,
+ * logs, notebook outputs, CLI reports): an ApiError's status, the service's own words and the
+ * request id; for anything else its message. Callers redact it where they print it.
+ */
+export function errorText(e: unknown): string {
+  if (isApiError(e)) return e.describe();
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** " (request id req_1)", or "" when there is none: how every message names the request. */
+export function requestIdSuffix(requestId: string | undefined): string {
+  return requestId ? ` (request id ${requestId})` : '';
 }
 
 /** By shape as well as class: an ApiError may come from another bundle (extension vs tests). */

@@ -3,14 +3,15 @@ import { applyAuth, type AuthPlacement } from './auth';
 import { toAbortSignal, CancelledError, type Cancel } from './cancellation';
 import { systemClock, type Clock } from './clock';
 import { ApiError } from './errors';
-import { defaultDispatcher, sendBuffered, type BufferedResponse } from './exchange';
-import { undici } from './lazy';
+import { HttpErrors, neverSent, type ErrorParser, type Stop } from './httpErrors';
+import { boundedMaxBytes, isBlank, mediaType, readStart, readText, ResponseTooLargeError, send, snippet, type Headers } from './httpExchange';
 import type { Quota, SlidingWindowLimiter } from './rateLimiter';
 import { MASK, Redactor } from './redact';
-import { backoffDelay, DEFAULT_RETRY, isRetryableStatus, retryAfterFromHeaders, type RetryPolicy } from './retry';
+import { backoffDelay, DEFAULT_RETRY, isRetryableStatus, type RetryPolicy } from './retry';
 import { parseJson, validate, type Schema } from './validate';
 
-export type Headers = Record<string, string | string[] | undefined>;
+export type { Headers } from './httpExchange';
+export type { ServiceErrorInfo } from './httpErrors';
 
 /** One line of the diagnostics log, already redacted. */
 export interface RequestLogEntry {
@@ -22,13 +23,6 @@ export interface RequestLogEntry {
   requestId?: string;
   attempt: number;
   error?: string;
-}
-
-/** What a service's error body says, in its own words (OpenAI `error.message`, Google `error.status`, …). */
-export interface ServiceErrorInfo {
-  code?: string;
-  message?: string;
-  retryAfterMs?: number;
 }
 
 /**
@@ -71,10 +65,18 @@ export interface HttpClientOptions {
   clock?: Clock;
   log?: (entry: RequestLogEntry) => void;
   redactor?: Redactor;
-  parseError?: (status: number, body: unknown, headers: Headers) => ServiceErrorInfo;
+  parseError?: ErrorParser;
   requestIdHeaders?: readonly string[];
   defaultHeaders?: Record<string, string>;
+  /** The connection pool to use; by default one Agent shared by every client (not undici's global one). */
   dispatcher?: Dispatcher;
+  /** A body read whole (JSON answers, error bodies) larger than this fails as 'invalid-response'; default 64 MiB. */
+  maxResponseBytes?: number;
+  /**
+   * How long a stream may run in all, head included; default 15 minutes. The idle timeout alone
+   * cannot end a stream that stays open on keep-alive comments.
+   */
+  streamDeadlineMs?: number;
   random?: () => number;
   /** Called once per request (not per retry) with what is about to be sent, before the key is added. */
   onRequest?: (req: OutgoingRequest) => void;
@@ -108,9 +110,18 @@ export interface RequestOptions<T> {
   retry?: boolean;
 }
 
+export interface StreamRequestOptions extends RequestOptions<never> {
+  /**
+   * The media type a successful answer must have (e.g. "text/event-stream"). Anything else, such
+   * as a proxy's HTML page with status 200, fails as 'invalid-response' with a snippet of it.
+   */
+  expectContentType?: string;
+}
+
 export interface HttpResponse<T> {
   data: T;
   status: number;
+  /** Redacted: sensitive headers masked, known secrets masked in the values. */
   headers: Headers;
   requestId?: string;
   durationMs: number;
@@ -126,7 +137,15 @@ export interface StreamResponse {
   headersMs: number;
 }
 
-const TIMEOUT = Symbol('timeout');
+/** The reason our own timers abort an attempt with, so it is told apart from the user's cancel. */
+class Stopped extends Error {
+  constructor(readonly stop: 'timeout' | 'deadline') {
+    super(stop);
+    this.name = 'Stopped';
+  }
+}
+
+const stopOf = (signal: AbortSignal): Stop => (!signal.aborted ? undefined : signal.reason instanceof Stopped ? signal.reason.stop : 'cancelled');
 
 interface PreparedRequest {
   method: string;
@@ -138,16 +157,16 @@ interface PreparedRequest {
 
 const toQuota = (l: RateLimit): Quota => ({ key: l.key, limit: l.perMinute });
 
-/** Why an attempt was stopped on our side, if it was. */
-type Stop = 'timeout' | 'cancelled' | undefined;
-const stopOf = (signal: AbortSignal | undefined): Stop => (!signal?.aborted ? undefined : signal.reason === TIMEOUT ? 'timeout' : 'cancelled');
-
 const DEFAULT_REQUEST_ID_HEADERS = ['x-request-id', 'apim-request-id', 'x-ms-request-id', 'request-id', 'x-goog-request-id'];
+const DEFAULT_STREAM_DEADLINE_MS = 15 * 60_000;
+/** How much of an unexpected stream body is read for the error's snippet. */
+const SNIPPET_BYTES = 2048;
 
 /**
  * The HTTP core every service client is built on: auth placement, client-side rate limits,
  * timeouts, cancellation, bounded retries honouring Retry-After, zod validation of bodies, one
- * error type, and a redacted log line per attempt.
+ * error type, and a redacted log line per attempt. Every string it hands out has passed through
+ * its Redactor, which learns each key before the key is sent.
  */
 export class HttpClient {
   readonly service: string;
@@ -155,6 +174,9 @@ export class HttpClient {
   private readonly clock: Clock;
   private readonly retry: RetryPolicy;
   private readonly redactor: Redactor;
+  private readonly errors: HttpErrors;
+  private readonly maxResponseBytes: number;
+  private readonly streamDeadlineMs: number;
   /** The connection's own quota as the limiter takes it, built once (every request checks it). */
   private readonly connectionQuotas: readonly Quota[];
 
@@ -164,11 +186,19 @@ export class HttpClient {
     this.clock = opts.clock ?? systemClock;
     this.retry = opts.retry ?? DEFAULT_RETRY;
     this.redactor = opts.redactor ?? new Redactor();
+    this.errors = new HttpErrors(opts.service, this.redactor, this.clock, opts.parseError);
+    this.maxResponseBytes = boundedMaxBytes(opts.maxResponseBytes);
+    this.streamDeadlineMs = opts.streamDeadlineMs ?? DEFAULT_STREAM_DEADLINE_MS;
     this.connectionQuotas = opts.rateLimit ? [toQuota(opts.rateLimit)] : [];
   }
 
   get baseUrl(): string {
     return this.base.toString();
+  }
+
+  /** `text` with every secret this client knows of masked: for strings a caller derives from a response. */
+  redact(text: string): string {
+    return this.redactor.text(text);
   }
 
   url(path: string, query?: RequestOptions<unknown>['query']): URL {
@@ -187,7 +217,7 @@ export class HttpClient {
         try {
           return await this.jsonAttempt(req, attempt, signal);
         } catch (e) {
-          await this.maybeRetry(e, attempt, req, signal);
+          await this.maybeRetry(e, attempt, req, signal, true);
         }
       }
     } finally {
@@ -198,15 +228,18 @@ export class HttpClient {
   /**
    * A request whose body is consumed as a stream. Retries happen only before the response has
    * begun; once bytes flow, a failure is reported and never retried (the caller keeps what arrived).
+   * A stream that is not a GET is not sent again when it may have reached the server unanswered
+   * (a timeout, a reset): the server may be generating, and billing, the first one.
    */
-  async stream(req: RequestOptions<never>): Promise<StreamResponse> {
+  async stream(req: StreamRequestOptions): Promise<StreamResponse> {
     const { signal, dispose } = toAbortSignal(req.cancel);
+    const replayable = (req.method ?? (req.body !== undefined || req.rawBody !== undefined ? 'POST' : 'GET')) === 'GET';
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.streamAttempt(req, attempt, signal, dispose);
       } catch (e) {
         try {
-          await this.maybeRetry(e, attempt, req, signal);
+          await this.maybeRetry(e, attempt, req, signal, replayable);
         } catch (final) {
           dispose();
           throw final;
@@ -222,7 +255,8 @@ export class HttpClient {
     // Per-request quotas (per model) first, so waiting for one does not hold up the connection's queue.
     const limiter = this.opts.limiter;
     const quotas = req.rateLimits?.length ? [...req.rateLimits.map(toQuota), ...this.connectionQuotas] : this.connectionQuotas;
-    if (limiter && quotas.length && !limiter.tryAcquireAll(quotas)) await limiter.acquireAll(quotas, signal, req.onQueued);
+    const onQueued = req.onQueued;
+    if (limiter && quotas.length && !limiter.tryAcquireAll(quotas)) await limiter.acquireAll(quotas, signal, onQueued && ((ms) => observe(() => onQueued(ms))));
     signal?.throwIfAborted();
 
     const method = req.method ?? (req.body !== undefined || req.rawBody !== undefined ? 'POST' : 'GET');
@@ -232,6 +266,8 @@ export class HttpClient {
     if (body !== undefined) headers['content-type'] ??= 'application/json';
     if (attempt === 0) this.notifyRequest(method, url, headers, body);
     const key = this.opts.credentials ? await this.opts.credentials(url, signal) : undefined;
+    // Known before it leaves: whatever the server echoes of it is masked.
+    this.redactor.addSecret(key);
     ({ url, headers } = applyAuth(this.opts.auth, key, url, headers));
     return { method, url, headers, body, timeoutMs: req.timeoutMs ?? this.opts.timeoutMs ?? 60_000 };
   }
@@ -240,38 +276,40 @@ export class HttpClient {
   private async jsonAttempt<T>(req: RequestOptions<T>, attempt: number, signal: AbortSignal | undefined): Promise<HttpResponse<T>> {
     const { method, url, headers, body, timeoutMs } = await this.prepare(req, attempt, signal);
     const started = this.clock.now();
-    const exchange = sendBuffered(url, { method, headers, body }, this.opts.dispatcher);
+    const controller = new AbortController();
     // Our timer covers the whole exchange, head and body; the user's cancel stops it at any point.
-    const stops = armStops(exchange, signal, timeoutMs);
-    let res: BufferedResponse;
+    const stops = armStops(controller, signal, timeoutMs);
+    let head: { status: number; headers: Headers } | undefined;
+    let text: string;
     try {
-      res = await exchange.response;
+      const res = await send(url, { method, headers, body, bodyTimeoutMs: 0 }, controller.signal, this.opts.dispatcher);
+      head = { status: res.statusCode, headers: res.headers };
+      text = await readText(res.body, res.headers, this.maxResponseBytes);
     } catch (e) {
-      const head = exchange.head;
+      // The status and request id of an answer that broke off half-way still go into the report.
       const requestId = head && this.requestId(head.headers);
-      const err = this.abortOrNetworkError(e, e === TIMEOUT ? 'timeout' : stopOf(signal), timeoutMs, requestId, head?.status);
+      const err = e instanceof ResponseTooLargeError ? this.errors.tooLarge(e, head?.status, requestId) : this.errors.unanswered(e, stopOf(controller.signal), timeoutMs, requestId, head?.status);
       this.logAttempt(method, url, attempt, started, head?.status, requestId, err);
       throw err;
     } finally {
       stops.disarm();
     }
     const durationMs = this.clock.now() - started;
-    const requestId = this.requestId(res.headers);
-    const result = this.readJson(req.schema, res, requestId);
-    this.logAttempt(method, url, attempt, started, res.status, requestId, result.ok ? undefined : result.error);
+    const requestId = this.requestId(head.headers);
+    const result = this.readJson(req.schema, head.status, head.headers, text, requestId);
+    this.logAttempt(method, url, attempt, started, head.status, requestId, result.ok ? undefined : result.error);
     if (!result.ok) throw result.error;
-    return { data: result.value, status: res.status, headers: res.headers, requestId, durationMs };
+    return { data: result.value, status: head.status, headers: this.redactor.headers(head.headers), requestId, durationMs };
   }
 
   /** The typed value of a complete answer, or the error to report for it. */
-  private readJson<T>(schema: Schema<T> | undefined, res: BufferedResponse, requestId: string | undefined): { ok: true; value: T } | { ok: false; error: ApiError } {
-    const { status, text } = res;
-    if (status < 200 || status >= 300) return { ok: false, error: this.httpError(status, text, res.headers, requestId) };
+  private readJson<T>(schema: Schema<T> | undefined, status: number, headers: Headers, text: string, requestId: string | undefined): { ok: true; value: T } | { ok: false; error: ApiError } {
+    if (status < 200 || status >= 300) return { ok: false, error: this.errors.http(status, text, headers, requestId) };
     const parsed = isBlank(text) ? ({ ok: true, value: undefined } as const) : parseJson(text);
     if (!parsed.ok) {
       return {
         ok: false,
-        error: this.error('invalid-response', `${this.service} returned a response that is not JSON (HTTP ${status})`, { status, requestId, serviceMessage: `not JSON: ${snippet(text)}` }),
+        error: this.errors.make('invalid-response', `${this.service} returned a response that is not JSON (HTTP ${status})`, { status, requestId, serviceMessage: `not JSON: ${snippet(text)}` }),
       };
     }
     if (!schema) return { ok: true, value: parsed.value as T };
@@ -279,146 +317,111 @@ export class HttpClient {
     if (v.ok) return v;
     return {
       ok: false,
-      error: this.error('invalid-response', `${this.service} returned an unexpected response (HTTP ${status}): ${v.problem}`, { status, requestId, serviceMessage: `unexpected response: ${v.problem}` }),
+      error: this.errors.make('invalid-response', `${this.service} returned an unexpected response (HTTP ${status}): ${v.problem}`, { status, requestId, serviceMessage: `unexpected response: ${v.problem}` }),
     };
   }
 
   /** One try of a streamed request: resolves once the head has arrived, with the body still to read. */
-  private async streamAttempt(req: RequestOptions<never>, attempt: number, signal: AbortSignal | undefined, dispose: () => void): Promise<StreamResponse> {
+  private async streamAttempt(req: StreamRequestOptions, attempt: number, signal: AbortSignal | undefined, dispose: () => void): Promise<StreamResponse> {
     const { method, url, headers, body, timeoutMs } = await this.prepare(req, attempt, signal);
-    // A stream's body is a Readable that only an AbortSignal can stop: the user's cancel or our
-    // timeout (which covers the head; the idle time between chunks is undici's bodyTimeout).
+    // Our timer covers the head, undici's bodyTimeout the silence between chunks, and the deadline
+    // the whole stream (keep-alive comments keep a stream from going quiet, not from ending).
     const controller = new AbortController();
-    const stops = armStops(controller, signal, timeoutMs);
+    const deadlineMs = this.streamDeadlineMs;
+    const stops = armStops(controller, signal, timeoutMs, deadlineMs);
     const started = this.clock.now();
     let res: Dispatcher.ResponseData;
     try {
-      res = await undici().request(url, { method, headers, body, signal: controller.signal, dispatcher: this.opts.dispatcher ?? defaultDispatcher(), bodyTimeout: timeoutMs });
+      res = await send(url, { method, headers, body, bodyTimeoutMs: timeoutMs }, controller.signal, this.opts.dispatcher);
     } catch (e) {
       stops.disarm();
-      const err = this.abortOrNetworkError(e, stopOf(controller.signal), timeoutMs);
+      // Whichever of the head's timer and the deadline fired, it was the shorter.
+      const err = this.errors.unanswered(e, stopOf(controller.signal), Math.min(timeoutMs, deadlineMs));
       this.logAttempt(method, url, attempt, started, undefined, undefined, err);
       throw err;
     }
 
+    const status = res.statusCode;
     const requestId = this.requestId(res.headers);
-    if (res.statusCode < 200 || res.statusCode >= 300) {
-      // An error body is read whole, still under our timer.
-      let text = '';
-      try {
-        text = await res.body.text();
-      } catch (e) {
-        stops.disarm();
-        throw this.abortOrNetworkError(e, stopOf(controller.signal), timeoutMs, requestId, res.statusCode);
-      }
+    let refusal: ApiError | undefined;
+    try {
+      refusal = await this.refusalOf(res, req.expectContentType, requestId);
+    } catch (e) {
+      refusal = e instanceof ResponseTooLargeError ? this.errors.tooLarge(e, status, requestId) : this.errors.unanswered(e, stopOf(controller.signal), timeoutMs, requestId, status);
+    }
+    if (refusal) {
       stops.disarm();
-      const err = this.httpError(res.statusCode, text, res.headers, requestId);
-      this.logAttempt(method, url, attempt, started, res.statusCode, requestId, err);
-      throw err;
+      if (!res.body.destroyed) res.body.destroy();
+      this.logAttempt(method, url, attempt, started, status, requestId, refusal);
+      throw refusal;
     }
 
-    // The head arrived in time; from here the stream's idle timeout (bodyTimeout) applies, and the
-    // user's cancel stays armed until the body is done.
+    // The head arrived in time; the user's cancel and the deadline stay armed until the body is done.
     stops.disarmTimer();
-    this.logAttempt(method, url, attempt, started, res.statusCode, requestId);
+    this.logAttempt(method, url, attempt, started, status, requestId);
     const headersMs = this.clock.now() - started;
     const stream = res.body;
-    const errorFor = (e: unknown) => this.streamError(e, signal, requestId, res.statusCode);
+    const errors = this.errors;
     async function* iterate(): AsyncGenerator<Uint8Array> {
       try {
         for await (const chunk of stream) yield chunk as Uint8Array;
       } catch (e) {
-        throw errorFor(e);
+        throw errors.stream(e, stopOf(controller.signal), deadlineMs, requestId, status);
       } finally {
         stops.disarm();
         dispose();
         if (!stream.destroyed) stream.destroy();
       }
     }
-    return { status: res.statusCode, headers: res.headers, requestId, body: iterate(), headersMs };
+    return { status, headers: this.redactor.headers(res.headers), requestId, body: iterate(), headersMs };
   }
 
-  private async maybeRetry(e: unknown, attempt: number, req: RequestOptions<unknown>, signal: AbortSignal | undefined): Promise<void> {
-    const err = e instanceof ApiError ? e : this.abortOrNetworkError(e, stopOf(signal), 0);
+  /** Why a stream's head is not the start of a stream: an HTTP error, or a body of the wrong type. Reads the body for it, still under the head's timer. */
+  private async refusalOf(res: Dispatcher.ResponseData, expected: string | undefined, requestId: string | undefined): Promise<ApiError | undefined> {
+    const status = res.statusCode;
+    if (status < 200 || status >= 300) return this.errors.http(status, await readText(res.body, res.headers, this.maxResponseBytes), res.headers, requestId);
+    const type = mediaType(res.headers);
+    // A missing Content-Type is let through: some compatible servers send none.
+    if (!expected || !type || type === expected) return undefined;
+    const start = await readStart(res.body, SNIPPET_BYTES);
+    return this.errors.make('invalid-response', `${this.service} answered with ${type} instead of ${expected} (HTTP ${status})`, {
+      status,
+      requestId,
+      serviceMessage: `${type} instead of ${expected}${isBlank(start) ? '' : `: ${snippet(start)}`}`,
+    });
+  }
+
+  private async maybeRetry(e: unknown, attempt: number, req: RequestOptions<unknown>, signal: AbortSignal | undefined, replayable: boolean): Promise<void> {
+    const err = e instanceof ApiError ? e : this.errors.unanswered(e, signal?.aborted ? 'cancelled' : undefined, 0);
+    const unanswered = err.kind === 'network' || err.kind === 'timeout';
     const retryable =
       req.retry !== false &&
       attempt < this.retry.maxRetries &&
       // A 429 is built with kind 'rate-limited' (what it stays once retries run out), so it is matched by status.
-      (((err.kind === 'http' || err.kind === 'rate-limited') && err.status !== undefined && isRetryableStatus(err.status)) ||
-        err.kind === 'network' ||
-        err.kind === 'timeout');
+      (((err.kind === 'http' || err.kind === 'rate-limited') && err.status !== undefined && isRetryableStatus(err.status)) || (replayable ? unanswered : neverSent(err)));
     if (!retryable) throw err;
     const delayMs = err.retryAfterMs ?? backoffDelay(attempt, this.retry, this.opts.random);
     if (delayMs > this.retry.maxRetryAfterMs) throw err;
-    req.onRetry?.({ attempt: attempt + 1, delayMs, error: err });
+    observe(() => req.onRetry?.({ attempt: attempt + 1, delayMs, error: err }));
     try {
       await this.clock.sleep(delayMs, signal);
     } catch {
-      throw this.error('cancelled', 'Cancelled', {});
+      throw this.errors.make('cancelled', 'Cancelled');
     }
   }
 
   private notifyRequest(method: string, url: URL, headers: Record<string, string>, body: string | undefined): void {
-    if (!this.opts.onRequest) return;
-    try {
-      this.opts.onRequest({ service: this.service, method, url: url.toString(), headers: { ...headers }, body, auth: this.opts.auth });
-    } catch {
-      // An observer's bug must not fail the request it observes.
-    }
+    const onRequest = this.opts.onRequest;
+    if (onRequest) observe(() => onRequest({ service: this.service, method, url: url.toString(), headers: { ...headers }, body, auth: this.opts.auth }));
   }
 
+  /** The request id the service gave, redacted (a server may put anything in a header). */
   private requestId(headers: Headers): string | undefined {
     for (const name of this.opts.requestIdHeaders ?? DEFAULT_REQUEST_ID_HEADERS) {
       const v = headers[name];
-      if (v) return Array.isArray(v) ? v[0] : v;
+      if (v) return this.redactor.text(Array.isArray(v) ? v[0] : v);
     }
     return undefined;
-  }
-
-  private httpError(status: number, text: string, headers: Headers, requestId: string | undefined): ApiError {
-    const parsed = parseJson(text);
-    let info: ServiceErrorInfo = {};
-    if (parsed.ok && this.opts.parseError) {
-      try {
-        info = this.opts.parseError(status, parsed.value, headers);
-      } catch {
-        info = {};
-      }
-    } else if (!parsed.ok && text.trim()) {
-      info = { message: snippet(text) };
-    }
-    const retryAfterMs = retryAfterFromHeaders(headers, this.clock.now()) ?? info.retryAfterMs;
-    const message = info.message ?? (parsed.ok ? undefined : text.trim() ? undefined : 'empty response body');
-    return this.error(status === 429 ? 'rate-limited' : 'http', `${this.service} HTTP ${status}${message ? `: ${message}` : ''}`, {
-      status,
-      code: info.code,
-      serviceMessage: message ?? `HTTP ${status}`,
-      requestId,
-      retryAfterMs,
-    });
-  }
-
-  /** The error for an attempt that failed without an HTTP answer: our timeout, the user's cancel, or the network. */
-  private abortOrNetworkError(e: unknown, stop: Stop, timeoutMs: number, requestId?: string, status?: number): ApiError {
-    if (e instanceof ApiError) return e;
-    if (stop === 'timeout') return this.error('timeout', `${this.service} did not answer within ${formatSeconds(timeoutMs)}`, { requestId, status, cause: e });
-    if (stop === 'cancelled') return this.error('cancelled', 'Cancelled', { requestId, status, cause: e });
-    const code = (e as { code?: string })?.code;
-    const msg = e instanceof Error ? e.message : String(e);
-    return this.error('network', `${this.service} could not be reached: ${code ? `${code} ` : ''}${msg}`, { requestId, status, code, cause: e });
-  }
-
-  private streamError(e: unknown, signal: AbortSignal | undefined, requestId: string | undefined, status: number): ApiError {
-    if (e instanceof ApiError) return e;
-    if (signal?.aborted) return this.error('cancelled', 'Cancelled', { requestId, status, cause: e });
-    const code = (e as { code?: string })?.code;
-    if (code === 'UND_ERR_BODY_TIMEOUT') return this.error('timeout', `${this.service} stream went quiet`, { requestId, status, cause: e });
-    const msg = e instanceof Error ? e.message : String(e);
-    return this.error('stream', `${this.service} stream broke: ${msg}`, { requestId, status, code, cause: e });
-  }
-
-  private error(kind: ApiError['kind'], message: string, extra: Partial<ConstructorParameters<typeof ApiError>[0]>): ApiError {
-    return new ApiError({ kind, service: this.service, message: this.redactor.text(message), ...extra, serviceMessage: extra.serviceMessage && this.redactor.text(extra.serviceMessage) });
   }
 
   private logAttempt(method: string, url: URL, attempt: number, started: number, status?: number, requestId?: string, error?: ApiError): void {
@@ -430,7 +433,7 @@ export class HttpClient {
       shown = new URL(url);
       shown.searchParams.set(this.opts.auth.name, MASK);
     }
-    log({
+    const entry: RequestLogEntry = {
       service: this.service,
       method,
       url: this.redactor.url(shown),
@@ -439,38 +442,42 @@ export class HttpClient {
       requestId,
       attempt,
       error: error && error.kind !== 'http' && error.kind !== 'rate-limited' ? error.message : undefined,
-    });
+    };
+    observe(() => log(entry));
   }
-
 }
 
-function formatSeconds(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+/** Runs an observer's callback: its bug must not change the outcome of the request it observes. */
+function observe(callback: () => void): void {
+  try {
+    callback();
+  } catch {
+    // Deliberately ignored (see above).
+  }
 }
+
+/** setTimeout's longest delay; a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * Stops `target` (an exchange or an AbortController) with TIMEOUT after `timeoutMs`, or with the
- * user's reason when `signal` aborts. disarmTimer() ends the first, disarm() both.
+ * Aborts `controller` when the head timer (`timeoutMs`) or the deadline runs out, or with the
+ * user's reason when `signal` aborts. disarmTimer() ends the head timer, disarm() everything.
  */
-function armStops(target: { abort(reason: unknown): void }, signal: AbortSignal | undefined, timeoutMs: number): { disarmTimer(): void; disarm(): void } {
-  const timer = setTimeout(() => target.abort(TIMEOUT), timeoutMs);
-  const onUserAbort = () => target.abort(signal!.reason ?? new CancelledError());
-  signal?.addEventListener('abort', onUserAbort, { once: true });
+function armStops(controller: AbortController, signal: AbortSignal | undefined, timeoutMs: number, deadlineMs?: number): { disarmTimer(): void; disarm(): void } {
+  const stop = (reason: unknown) => {
+    if (!controller.signal.aborted) controller.abort(reason);
+  };
+  const timer = setTimeout(() => stop(new Stopped('timeout')), Math.min(timeoutMs, MAX_TIMER_MS));
+  const deadline = deadlineMs === undefined ? undefined : setTimeout(() => stop(new Stopped('deadline')), Math.min(deadlineMs, MAX_TIMER_MS));
+  const onUserAbort = () => stop(signal?.reason ?? new CancelledError());
+  if (signal?.aborted) onUserAbort();
+  else signal?.addEventListener('abort', onUserAbort, { once: true });
   return {
     disarmTimer: () => clearTimeout(timer),
     disarm: () => {
       clearTimeout(timer);
+      clearTimeout(deadline);
       signal?.removeEventListener('abort', onUserAbort);
     },
   };
-}
-
-/** True for an empty or whitespace-only body; stops at the first other character instead of copying the body as trim() would. */
-function isBlank(text: string): boolean {
-  return !/\S/.test(text);
-}
-
-function snippet(text: string, max = 200): string {
-  const t = text.trim().replace(/\s+/g, ' ');
-  return t.length > max ? `${t.slice(0, max)}…` : t;
 }

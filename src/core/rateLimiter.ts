@@ -122,7 +122,7 @@ function untilResolvedOrAborted(p: Promise<void>, signal: AbortSignal | undefine
   if (!signal) return p;
   signal.throwIfAborted();
   return new Promise<void>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
+    const onAbort = () => reject(signal.reason as Error);
     signal.addEventListener('abort', onAbort, { once: true });
     void p.then(() => {
       signal.removeEventListener('abort', onAbort);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { isApiError } from '../core/errors';
+import { errorText, isApiError } from '../core/errors';
 import type { CommandId } from './commandIds';
 import type { DiagnosticsLog } from './log';
 
@@ -28,7 +28,7 @@ export function registerCommands(table: CommandTable, log: DiagnosticsLog): vsco
 /** Shows an error to the user the one consistent way: the ApiError's description, or the message. */
 export function reportError(e: unknown, log: DiagnosticsLog, context?: string): void {
   if (isApiError(e) && e.kind === 'cancelled') return;
-  const text = log.redact(isApiError(e) ? e.describe() : e instanceof Error ? e.message : String(e));
+  const text = log.redact(errorText(e));
   log.error(context ? `${context} failed: ${text}` : text);
   void vscode.window.showErrorMessage(text, 'Show Log').then((choice) => {
     if (choice === 'Show Log') log.show();

@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
 import { parseConnectionsSetting, type Connection, type ParsedConnections, type ServiceId } from '../core/connections';
 import { validate, type Schema } from '../core/validate';
-
-export const CONFIG_SECTION = 'apiWorkbench';
+import { CONFIG_SECTION, CONNECTIONS_SETTING, type SettingKey } from './ids';
 
 /**
  * The one reader of the extension's settings. Values are validated; a malformed value is reported
@@ -33,15 +32,15 @@ export class Config implements vscode.Disposable {
   connections(service: ServiceId): ParsedConnections<Connection> {
     let parsed = this.parsed.get(service);
     if (!parsed) {
-      parsed = parseConnectionsSetting(service, this.inspectGlobal(`${service}.connections`));
-      for (const p of parsed.problems) this.problem(`Setting ${CONFIG_SECTION}.${service}.connections, ${p}. That entry is ignored.`);
+      parsed = parseConnectionsSetting(service, this.inspectGlobal(CONNECTIONS_SETTING[service]));
+      for (const p of parsed.problems) this.problem(`Setting ${CONFIG_SECTION}.${CONNECTIONS_SETTING[service]}, ${p}. That entry is ignored.`);
       this.parsed.set(service, parsed);
     }
     return parsed;
   }
 
   /** A user-level setting validated with `schema`; `fallback` when unset or invalid (reported). */
-  read<T>(key: string, schema: Schema<T>, fallback: T, opts: { userOnly?: boolean } = {}): T {
+  read<T>(key: SettingKey, schema: Schema<T>, fallback: T, opts: { userOnly?: boolean } = {}): T {
     const raw = opts.userOnly ? this.inspectGlobal(key) : vscode.workspace.getConfiguration(CONFIG_SECTION).get<unknown>(key);
     if (raw === undefined) return fallback;
     const v = validate(schema, raw);
@@ -51,12 +50,12 @@ export class Config implements vscode.Disposable {
   }
 
   async updateConnections(service: ServiceId, update: (current: unknown[]) => unknown[]): Promise<void> {
-    const raw = this.inspectGlobal(`${service}.connections`);
+    const raw = this.inspectGlobal(CONNECTIONS_SETTING[service]);
     const current = Array.isArray(raw) ? raw : [];
-    await vscode.workspace.getConfiguration(CONFIG_SECTION).update(`${service}.connections`, update(current), vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration(CONFIG_SECTION).update(CONNECTIONS_SETTING[service], update(current), vscode.ConfigurationTarget.Global);
   }
 
-  private inspectGlobal(key: string): unknown {
+  private inspectGlobal(key: SettingKey): unknown {
     const i = vscode.workspace.getConfiguration(CONFIG_SECTION).inspect<unknown>(key);
     return i?.globalValue;
   }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { connectionOrigins, SERVICE_LABELS, type Connection, type ServiceId } from '../core/connections';
 import type { CommandTable } from './commands';
+import { CONNECTION_COMMANDS } from './ids';
 import { SANDBOX_CONNECTION_NAME } from './sandbox';
 import type { Services, ServiceViews } from './services';
 
@@ -110,7 +111,7 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
     const all = services.connections.list(service);
     if (all.length === 0) {
       const choice = await vscode.window.showInformationMessage(`No ${SERVICE_LABELS[service]} connection yet.`, 'Connect…', 'Try the Local Sandbox');
-      if (choice === 'Connect…') await vscode.commands.executeCommand(`apiWorkbench.${service}.addConnection`);
+      if (choice === 'Connect…') await vscode.commands.executeCommand(CONNECTION_COMMANDS[service].addConnection);
       if (choice === 'Try the Local Sandbox') await vscode.commands.executeCommand('apiWorkbench.sandbox.start');
       return undefined;
     }
@@ -133,7 +134,7 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
   }
 
   const perService = (service: ServiceId): CommandTable => ({
-    [`apiWorkbench.${service}.addConnection`]: async () => {
+    [CONNECTION_COMMANDS[service].addConnection]: async () => {
       const preset = await vscode.window.showQuickPick(
         PRESETS[service].map((p) => ({ label: p.label, detail: p.detail, preset: p })),
         { title: `Connect ${SERVICE_LABELS[service]}`, placeHolder: 'What do you want to connect to?' },
@@ -169,7 +170,7 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
       if (key) await storeKey(conn, key.trim());
       void vscode.window.showInformationMessage(`Connected "${conn.name}".${key ? '' : ` Set its ${keyName(service)} when ready.`}`);
     },
-    [`apiWorkbench.${service}.selectConnection`]: async () => {
+    [CONNECTION_COMMANDS[service].selectConnection]: async () => {
       const all = services.connections.list(service);
       const active = services.connections.active(service);
       const picked = await vscode.window.showQuickPick(
@@ -178,7 +179,7 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
       );
       if (picked) await services.connections.setActive(service, picked.conn.name);
     },
-    [`apiWorkbench.${service}.setKey`]: async (arg?: unknown) => {
+    [CONNECTION_COMMANDS[service].setKey]: async (arg?: unknown) => {
       const conn = await pickConnection(service, arg, `Set ${keyName(service)}`);
       if (!conn) return;
       const value = await vscode.window.showInputBox({
@@ -192,7 +193,7 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
       await storeKey(conn, value.trim());
       void vscode.window.showInformationMessage(`Stored the ${keyName(service)} of "${conn.name}" in SecretStorage.`);
     },
-    [`apiWorkbench.${service}.importKeyFromEnv`]: async (arg?: unknown) => {
+    [CONNECTION_COMMANDS[service].importKeyFromEnv]: async (arg?: unknown) => {
       const conn = await pickConnection(service, arg, `Import ${keyName(service)}`);
       if (!conn) return;
       const hint = PRESETS[service][0].envHint;
@@ -203,7 +204,7 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
       await storeKey(conn, value.trim());
       void vscode.window.showInformationMessage(`Imported ${name} into SecretStorage for "${conn.name}".`);
     },
-    [`apiWorkbench.${service}.clearKey`]: async (arg?: unknown) => {
+    [CONNECTION_COMMANDS[service].clearKey]: async (arg?: unknown) => {
       const conn = await pickConnection(service, arg, `Clear ${keyName(service)}`);
       if (!conn) return;
       const ok = await vscode.window.showWarningMessage(`Remove the stored ${keyName(service)} of "${conn.name}"?`, { modal: true }, 'Remove');
@@ -211,7 +212,7 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
       await services.secrets.clear(conn);
       views[service].provider.refresh();
     },
-    [`apiWorkbench.${service}.removeConnection`]: async (arg?: unknown) => {
+    [CONNECTION_COMMANDS[service].removeConnection]: async (arg?: unknown) => {
       const conn = await pickConnection(service, arg, 'Remove connection');
       if (!conn) return;
       if (conn.source === 'sandbox') {
@@ -223,7 +224,7 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
       await services.secrets.clear(conn);
       await services.config.updateConnections(service, (list) => list.filter((e) => !(e && typeof e === 'object' && (e as { name?: unknown }).name === conn.name)));
     },
-    [`apiWorkbench.${service}.refresh`]: () => views[service].provider.refresh(),
+    [CONNECTION_COMMANDS[service].refresh]: () => views[service].provider.refresh(),
   });
 
   return {

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import { SERVICE_IDS, type Connection, type ServiceId } from '../core/connections';
 import type { Config } from './config';
+import { CONFIG_SECTION, CONNECTIONS_SETTING, CONTEXT_KEYS, STATE_KEYS } from './ids';
 
-const ACTIVE_KEY = 'apiWorkbench.activeConnection';
+const ACTIVE_KEY = STATE_KEYS.activeConnection;
 
 /**
  * All connections per service: the user's (from settings) plus those the extension manages (the
@@ -21,7 +22,7 @@ export class ConnectionStore implements vscode.Disposable {
   ) {
     this.subs.push(
       config.onDidChange((e) => {
-        for (const s of SERVICE_IDS) if (e.affectsConfiguration(`apiWorkbench.${s}`)) this.fire(s);
+        for (const s of SERVICE_IDS) if (e.affectsConfiguration(`${CONFIG_SECTION}.${CONNECTIONS_SETTING[s]}`)) this.fire(s);
       }),
     );
     for (const s of SERVICE_IDS) this.updateContext(s);
@@ -59,7 +60,7 @@ export class ConnectionStore implements vscode.Disposable {
   }
 
   private updateContext(service: ServiceId): void {
-    void vscode.commands.executeCommand('setContext', `apiWorkbench.${service}.hasConnection`, this.list(service).length > 0);
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.hasConnection[service], this.list(service).length > 0);
   }
 
   dispose(): void {

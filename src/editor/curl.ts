@@ -8,6 +8,7 @@ import { keyEnvVar, toCurl } from '../core/curl';
 import type { OutgoingRequest } from '../core/http';
 import { validate } from '../core/validate';
 import type { CommandId } from './commandIds';
+import { COPY_AS_CURL_COMMANDS } from './ids';
 import type { Services } from './services';
 
 /** Requests kept per service, newest first. */
@@ -119,7 +120,7 @@ export async function copyAsCurl(s: Services, history: RequestHistory, opts: Cop
   void vscode.window
     .showInformationMessage(`Copied ${describeRequest(entry)} (${entry.connection}) as cURL. It reads the key from $${entry.envVar}.`, ...(another ? [another] : []))
     .then((choice) => {
-      if (choice === another) void vscode.commands.executeCommand(`apiWorkbench.${history.service}.copyAsCurl`, { pick: true });
+      if (choice === another) void vscode.commands.executeCommand(COPY_AS_CURL_COMMANDS[history.service], { pick: true });
     });
   return { text, id: entry.id, envVar: entry.envVar };
 }

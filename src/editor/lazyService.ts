@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import type { ServiceId } from '../core/connections';
 import { COMMAND_IDS } from './commandIds';
+import { commandService } from './ids';
 import { registerCommands, type CommandHandler, type CommandTable } from './commands';
 import type { DiagnosticsLog } from './log';
 import type { ServiceActivation, ServiceModule, Services, ServiceView } from './services';
@@ -43,7 +44,7 @@ export function lazyService(
     },
   };
 
-  const ids = COMMAND_IDS.filter((id) => id.startsWith(`apiWorkbench.${service}.`) && !alreadyRegistered.has(id));
+  const ids = COMMAND_IDS.filter((id) => commandService(id) === service && !alreadyRegistered.has(id));
   const stubs: CommandTable = {};
   for (const id of ids) {
     stubs[id] = ((...args: unknown[]) => {
@@ -53,5 +54,5 @@ export function lazyService(
     }) as CommandHandler;
   }
 
-  return { source: placeholder, disposables: [...registerCommands(stubs, log), { dispose: () => activation?.disposables.forEach((d) => d.dispose()) }] };
+  return { source: placeholder, disposables: [...registerCommands(stubs, log), { dispose: () => activation?.disposables.forEach((d) => void d.dispose()) }] };
 }

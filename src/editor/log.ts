@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { RequestLogEntry } from '../core/http';
 import type { Redactor } from '../core/redact';
+import { errorText, requestIdSuffix } from '../core/errors';
 
 /**
  * The extension's own diagnostics (one LogOutputChannel; users pick its level). Everything written
@@ -22,7 +23,7 @@ export class DiagnosticsLog implements vscode.Disposable {
   }
 
   error(message: string, error?: unknown): void {
-    const detail = error === undefined ? '' : ` — ${error instanceof Error ? error.message : String(error)}`;
+    const detail = error === undefined ? '' : ` — ${errorText(error)}`;
     this.channel.error(this.redactor.text(message + detail));
   }
 
@@ -34,8 +35,7 @@ export class DiagnosticsLog implements vscode.Disposable {
   request(e: RequestLogEntry): void {
     const outcome = e.status !== undefined ? String(e.status) : e.error ?? 'failed';
     const retry = e.attempt > 0 ? ` [retry ${e.attempt}]` : '';
-    const id = e.requestId ? ` (request id ${e.requestId})` : '';
-    const line = `${e.method} ${e.url} → ${outcome} in ${Math.round(e.durationMs)} ms${id}${retry}`;
+    const line = `${e.method} ${e.url} → ${outcome} in ${Math.round(e.durationMs)} ms${requestIdSuffix(e.requestId)}${retry}`;
     if (e.status !== undefined && e.status < 400) this.info(line);
     else this.warn(line);
   }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { connectionId, type ServiceId } from '../core/connections';
 import type { Redactor } from '../core/redact';
+import { SECRET_KEY_PREFIX as PREFIX } from './ids';
 
 /**
  * A key as stored: the value and the origins it was entered for (or approved for since). Binding the
@@ -12,8 +13,6 @@ export interface StoredSecret {
 }
 
 type ConnectionRef = { service: ServiceId; name: string };
-
-const PREFIX = 'apiWorkbench.secret.';
 
 function storageKey(c: ConnectionRef): string {
   return PREFIX + connectionId(c);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { connectionId, type Connection, type ServiceId } from '../core/connections';
-import { isApiError } from '../core/errors';
+import { errorText } from '../core/errors';
+import { CONNECTION_COMMANDS } from './ids';
 import type { Services } from './services';
 
 /**
@@ -155,7 +156,7 @@ export class ServiceTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     const id = connectionId(conn);
     if (!(await this.services.secrets.has(conn))) {
       const what = conn.service === 'realtime' ? 'App Secret' : 'API Key';
-      return [new MessageNode(`${id}/signed-out`, 'signed-out', `Set ${what}…`, { description: 'no key stored', command: { command: `apiWorkbench.${conn.service}.setKey`, title: `Set ${what}`, arguments: [node] } })];
+      return [new MessageNode(`${id}/signed-out`, 'signed-out', `Set ${what}…`, { description: 'no key stored', command: { command: CONNECTION_COMMANDS[conn.service].setKey, title: `Set ${what}`, arguments: [node] } })];
     }
     const state = this.loaded.get(id);
     if (!state) {
@@ -165,8 +166,8 @@ export class ServiceTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     if (state.state === 'loading') return [new MessageNode(`${id}/loading`, 'loading', 'Loading…')];
     if (state.state === 'error') {
       const e = state.error;
-      const text = isApiError(e) ? e.describe() : e instanceof Error ? e.message : String(e);
-      return [new MessageNode(`${id}/error`, 'error', 'Could not load — click to retry', { description: text, tooltip: text, command: { command: `apiWorkbench.${conn.service}.refresh`, title: 'Retry' } })];
+      const text = errorText(e);
+      return [new MessageNode(`${id}/error`, 'error', 'Could not load — click to retry', { description: text, tooltip: text, command: { command: CONNECTION_COMMANDS[conn.service].refresh, title: 'Retry' } })];
     }
     if (state.nodes.length === 0) return [new MessageNode(`${id}/empty`, 'empty', this.source.emptyLabel ?? 'Nothing here yet')];
     return state.nodes;

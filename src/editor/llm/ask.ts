@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { CancelledError } from '../../core/cancellation';
 import type { HttpConnection } from '../../core/connections';
-import { isApiError } from '../../core/errors';
+import { errorText, isApiError, requestIdSuffix } from '../../core/errors';
 import type { RetryNotice } from '../../core/http';
 import type { ChatMessage, TokenUsage } from '../../services/llm';
 import { reportError } from '../commands';
@@ -100,7 +100,7 @@ export async function runAsk(s: Services, docs: AnswerDocuments, req: AskRequest
         countdown?.stop();
         retryWaits.push(n.delayMs);
         const why = n.error.status === 429 ? `Rate limited (HTTP 429) by ${req.conn.name}` : `${req.conn.name}: ${n.error.status ? `HTTP ${n.error.status}` : n.error.kind}`;
-        s.log.warn(`LLM ${req.model}: ${why}, retrying in ${(n.delayMs / 1000).toFixed(1)} s (attempt ${n.attempt + 1})${n.error.requestId ? ` (request id ${n.error.requestId})` : ''}`);
+        s.log.warn(`LLM ${req.model}: ${why}, retrying in ${(n.delayMs / 1000).toFixed(1)} s (attempt ${n.attempt + 1})${requestIdSuffix(n.error.requestId)}`);
         countdown = new Countdown(progress, (sec) => `${why}: retrying in ${sec} s… Your prompt is kept.`, n.delayMs);
       };
       const onQueued = (waitMs: number) => {
@@ -137,10 +137,10 @@ export async function runAsk(s: Services, docs: AnswerDocuments, req: AskRequest
         requestId ??= isApiError(e) ? e.requestId : undefined;
         if ((isApiError(e) && e.kind === 'cancelled') || abort.signal.aborted) {
           writer.append(cancelledNote(elapsed, requestId));
-          s.log.info(`LLM ${req.model}: cancelled after ${elapsed} ms with ${answer.length} characters received${requestId ? ` (request id ${requestId})` : ''}`);
+          s.log.info(`LLM ${req.model}: cancelled after ${elapsed} ms with ${answer.length} characters received${requestIdSuffix(requestId)}`);
           return { document: writer.document, answer, outcome: 'cancelled' as const, model: req.model, requestId, retryWaits };
         }
-        const text = isApiError(e) ? e.describe() : e instanceof Error ? e.message : String(e);
+        const text = errorText(e);
         writer.append(errorNote(text, answer.length > 0));
         s.log.error(`LLM ${req.model} failed after ${elapsed} ms${answer ? ` (${answer.length} characters kept)` : ''}: ${text}`);
         // Copied by id: the error may be answered after later requests were made.

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { HttpConnection } from '../../core/connections';
-import { isApiError } from '../../core/errors';
+import { errorText } from '../../core/errors';
 import type { CommandTable } from '../commands';
 import { connectionFromArg } from '../connectionCommands';
 import { copyAsCurl, type RequestHistory } from '../curl';
@@ -70,7 +70,7 @@ export function llmCommands(s: Services, state: ModelState, docs: AnswerDocument
       llmClient(s, conn)
         .listModels()
         .catch((e: unknown) => {
-          listError = isApiError(e) ? e.describe() : e instanceof Error ? e.message : String(e);
+          listError = errorText(e);
           return [];
         }),
     );

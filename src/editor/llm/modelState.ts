@@ -2,9 +2,10 @@ import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { connectionId, type Connection } from '../../core/connections';
 import { validate } from '../../core/validate';
+import { STATE_KEYS } from '../ids';
 
-const DEFAULT_KEY = 'apiWorkbench.llm.defaultModel';
-const LAST_KEY = 'apiWorkbench.llm.lastModel';
+const DEFAULT_KEY = STATE_KEYS.defaultModel;
+const LAST_KEY = STATE_KEYS.lastModel;
 const byConnection = z.record(z.string(), z.string());
 
 /**

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { STATUS_BAR_IDS } from '../ids';
 import type { Services } from '../services';
 import { asLlmConnection, requestsLeft } from './clients';
 import type { ModelState } from './modelState';
@@ -9,7 +10,7 @@ import { statusText, statusTooltip } from './prompts';
  * While the window is not full it re-reads every second, so slots coming free show up.
  */
 export class LlmStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('apiWorkbench.llm.status', vscode.StatusBarAlignment.Right, 100);
+  private readonly item = vscode.window.createStatusBarItem(STATUS_BAR_IDS.llm, vscode.StatusBarAlignment.Right, 100);
   private readonly subs: vscode.Disposable[];
   private timer: ReturnType<typeof setTimeout> | undefined;
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { connectionId, type HttpConnection } from '../../core/connections';
-import { isApiError } from '../../core/errors';
+import { errorText, isApiError, requestIdSuffix } from '../../core/errors';
 import type { HttpClient, OutgoingRequest, RetryNotice } from '../../core/http';
 import { validate } from '../../core/validate';
 import { MapsClient, parseLatLng, TRAVEL_MODES, type LatLngInput, type MapsApi, type MapsCallOptions, type MapsResult as CallResult, type TravelMode, type Waypoint } from '../../services/maps/client';
@@ -94,7 +94,7 @@ export class MapsCommands {
   private async searchPlaces(a: Partial<z.infer<typeof searchArgs>>): Promise<CommandOutcome | undefined> {
     const query = a.query ?? (await this.ask('searchPlaces', { prompt: 'Search places by name', placeHolder: 'e.g. Lyon, Springfield, IL, or San Francisco' }));
     if (!query) return undefined;
-    return this.run(`Searching places for “${query}”…`, 'searchText', a, (c, o) => c.searchText({ textQuery: query }, o), async (data) => {
+    return this.run(`Searching places for “${query}”…`, 'searchText', a, (c, o) => c.searchText({ textQuery: query }, o), (data) => {
       const places = (data.places ?? []).slice(0, MAX_PLACES_KEPT);
       if (!places.length) void vscode.window.showInformationMessage(`No places found for “${query}”.`);
       return { results: placeResults(places), title: `Places: ${query}` };
@@ -116,7 +116,7 @@ export class MapsCommands {
     if (!radius) return undefined;
     const center = await this.resolvePoint(centerText);
     if (!center) return undefined;
-    return this.run(`Searching within ${radius} m…`, 'searchNearby', a, (c, o) => c.searchNearby({ locationRestriction: { circle: { center, radius } } }, o), async (data) => {
+    return this.run(`Searching within ${radius} m…`, 'searchNearby', a, (c, o) => c.searchNearby({ locationRestriction: { circle: { center, radius } } }, o), (data) => {
       const places = (data.places ?? []).slice(0, MAX_PLACES_KEPT);
       if (!places.length) void vscode.window.showInformationMessage(`No places within ${radius} m of ${centerText}.`);
       return { results: placeResults(places), title: `Near ${centerText} (${radius} m)`, extraMarkers: [{ latitude: center.latitude, longitude: center.longitude, label: 'Search centre', detail: `${radius} m` }] };
@@ -140,7 +140,7 @@ export class MapsCommands {
     const label = (t: string) => this.placeLabel(t);
     return this.run(`Computing a route (${travelMode.toLowerCase()})…`, 'computeRoutes', a, (c, o) =>
       c.computeRoutes({ origin: waypointFromText(origin), destination: waypointFromText(destination), intermediates: (a.intermediates ?? []).map(waypointFromText), travelMode }, o),
-    async (data) => {
+    (data) => {
       const route = data.routes?.[0];
       if (!route) {
         const why = [data.geocodingResults?.origin, data.geocodingResults?.destination].map((g) => g?.geocoderStatus?.message).filter(Boolean).join('; ');
@@ -168,7 +168,7 @@ export class MapsCommands {
       .split(/\r?\n/)
       .map((l) => l.trim())
       .filter(Boolean);
-    return this.run('Validating the address…', 'validateAddress', a, (c, o) => c.validateAddress({ address: { addressLines, ...(regionCode.trim() ? { regionCode: regionCode.trim().toUpperCase() } : {}) } }, o), async (data) => ({
+    return this.run('Validating the address…', 'validateAddress', a, (c, o) => c.validateAddress({ address: { addressLines, ...(regionCode.trim() ? { regionCode: regionCode.trim().toUpperCase() } : {}) } }, o), (data) => ({
       results: [validationResult(addressLines.join(', '), data)],
       title: `Address: ${data.result?.address?.formattedAddress ?? addressLines.join(', ')}`,
     }), () => this.validateAddress({ ...a, address: text, regionCode }));
@@ -177,7 +177,7 @@ export class MapsCommands {
   private async geocode(a: Partial<z.infer<typeof geocodeArgs>>): Promise<CommandOutcome | undefined> {
     const address = a.address ?? (await this.ask('geocode', { prompt: 'Address or place to geocode', value: this.selectionText() }));
     if (!address) return undefined;
-    return this.run(`Geocoding “${address}”…`, 'geocode', a, (c, o) => c.geocodeAddress({ address }, o), async (data) => {
+    return this.run(`Geocoding “${address}”…`, 'geocode', a, (c, o) => c.geocodeAddress({ address }, o), (data) => {
       if (!data.results?.length) void vscode.window.showInformationMessage(`Nothing found for “${address}”.`);
       return { results: geocodeResults(data.results ?? [], address), title: `Geocode: ${address}` };
     }, () => this.geocode({ ...a, address }));
@@ -193,7 +193,7 @@ export class MapsCommands {
     const location = parseLatLng(text);
     if (!location) throw new Error(`“${text}” is not a latitude,longitude pair (e.g. 48.8584, 2.2945).`);
     const where = `${location.latitude}, ${location.longitude}`;
-    return this.run(`Reverse geocoding ${where}…`, 'geocode', a, (c, o) => c.reverseGeocode({ location }, o), async (data) => {
+    return this.run(`Reverse geocoding ${where}…`, 'geocode', a, (c, o) => c.reverseGeocode({ location }, o), (data) => {
       if (!data.results?.length) void vscode.window.showInformationMessage(`No address found near ${where}.`);
       return { results: geocodeResults(data.results ?? [], where), title: `Reverse geocode: ${where}`, extraMarkers: [{ ...location, label: where, detail: 'queried point' }] };
     }, () => this.reverseGeocode({ ...a, location: text }));
@@ -234,10 +234,10 @@ export class MapsCommands {
     op: MapsOperation,
     maskArgs: MaskArgs,
     call: (client: MapsClient, opts: MapsCallOptions) => Promise<CallResult<T>>,
-    present: (data: T) => Promise<{ results: MapsResult[]; title: string; extraMarkers?: MapMarker[] }>,
+    present: (data: T) => { results: MapsResult[]; title: string; extraMarkers?: MapMarker[] },
     retry: () => Promise<unknown>,
   ): Promise<CommandOutcome<T> | undefined> {
-    const conn = await this.connection();
+    const conn = this.connection();
     if (!conn) return undefined;
     // The call as sent, for Copy as cURL (from the response's title bar or the error message).
     let sent: RecordedRequest | undefined;
@@ -254,7 +254,7 @@ export class MapsCommands {
       );
     } catch (e) {
       if (isApiError(e) && e.kind === 'cancelled') return undefined;
-      const text = isApiError(e) ? e.describe() : e instanceof Error ? e.message : String(e);
+      const text = errorText(e);
       this.s.log.error(`Maps ${op} failed: ${text}`);
       // Not awaited: the command finishes; Retry runs it again with the same input.
       // Copied by id: the error may be answered after later requests were made.
@@ -267,19 +267,19 @@ export class MapsCommands {
       });
       return undefined;
     }
-    this.s.log.info(`Maps ${op}: HTTP ${res.status} in ${Math.round(res.durationMs)} ms, mask ${res.fieldMask}${res.requestId ? `, request id ${res.requestId}` : ''}`);
+    this.s.log.info(`Maps ${op}: HTTP ${res.status} in ${Math.round(res.durationMs)} ms, mask ${res.fieldMask}${requestIdSuffix(res.requestId)}`);
     const editor = await this.responses.open(op, res.data);
     if (sent) this.history.link(editor.document.uri, sent);
-    const shown = await present(res.data);
+    const shown = present(res.data);
     await this.results.add(connectionId(conn), shown.results);
     const map = await this.map.show(this.mapView(shown.title, shown.results, shown.extraMarkers)).catch((e: unknown) => {
-      this.s.log.warn(`Map: ${e instanceof Error ? e.message : String(e)}`);
+      this.s.log.warn(`Map: ${errorText(e)}`);
       return undefined;
     });
     return { response: res.data, results: shown.results, map };
   }
 
-  private async connection(): Promise<HttpConnection | undefined> {
+  private connection(): HttpConnection | undefined {
     const conn = this.s.connections.active('maps');
     if (conn && conn.service === 'maps') return conn;
     void vscode.window.showWarningMessage('No maps connection yet: connect one, or try the local sandbox (no account needed).', 'Try the Local Sandbox', 'Connect…').then((c) => {
@@ -318,7 +318,7 @@ export class MapsCommands {
       try {
         lines.push({ label: r.label.slice(0, 500), points: decodePolyline(r.polyline).map((p) => [p.latitude, p.longitude] as [number, number]) });
       } catch (e) {
-        this.s.log.warn(`Route "${r.label}" has an unreadable polyline: ${e instanceof Error ? e.message : String(e)}`);
+        this.s.log.warn(`Route "${r.label}" has an unreadable polyline: ${errorText(e)}`);
       }
     }
     const tileUrl = this.s.config.read('maps.tileUrl', tileSchema, DEFAULT_TILES, { userOnly: true }).trim();
@@ -367,7 +367,7 @@ export class MapsCommands {
       const m = this.results.get(connectionId(conn), `place/${id}`)?.markers[0];
       if (m) return { latitude: m.latitude, longitude: m.longitude };
     }
-    const c = await this.connection();
+    const c = this.connection();
     if (!c) return undefined;
     const geo = await this.client(c).geocodeAddress({ address: text }, { preset: 'basic' });
     const loc = geo.data.results?.[0]?.location;

@@ -62,7 +62,7 @@ export class MapsTreeSource implements ChildSource {
   emptyLabel = 'No capabilities';
   constructor(private readonly results: ResultStore) {}
 
-  async load(conn: Connection): Promise<TreeNode[]> {
-    return CAPABILITIES.map((c) => new CapabilityNode(conn, c, this.results));
+  load(conn: Connection): Promise<TreeNode[]> {
+    return Promise.resolve(CAPABILITIES.map((c) => new CapabilityNode(conn, c, this.results)));
   }
 }

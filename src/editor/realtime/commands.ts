@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RealtimeConnection } from '../../core/connections';
-import { isApiError } from '../../core/errors';
+import { errorText, isApiError } from '../../core/errors';
 import type { SubscriptionSnapshot } from '../../services/realtime/client';
 import { channelNameProblem, clientEventProblem, LIMITS } from '../../services/realtime/protocol';
 import type { CommandTable } from '../commands';
@@ -132,7 +132,7 @@ export function realtimeCommands(s: Services, sessions: RealtimeSessions, log: R
         return { connection: conn.name, channel, event, data };
       } catch (e) {
         if (isApiError(e) && e.kind === 'cancelled') return undefined;
-        const text = isApiError(e) ? e.describe() : e instanceof Error ? e.message : String(e);
+        const text = errorText(e);
         s.log.error(`Publish ${event} to ${channel} failed: ${text}`);
         // Bad input cannot succeed on retry; offer it only for failures that may pass.
         const retryable = !(isApiError(e) && (e.kind === 'protocol' || e.status === 400 || e.status === 413));

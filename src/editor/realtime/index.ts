@@ -2,6 +2,7 @@
 // presence members), its commands, the realtime message log with its counter, and the local
 // webhook receiver.
 import * as vscode from 'vscode';
+import { CONTEXT_KEYS } from '../ids';
 import type { ServiceActivation, Services, ServiceView } from '../services';
 import { realtimeCommands } from './commands';
 import { RealtimeLog } from './log';
@@ -9,7 +10,7 @@ import { asRealtime, RealtimeSessions, type SessionChange } from './sessions';
 import { ChannelsSource } from './tree';
 import { WebhookController } from './webhooks';
 
-const CONNECTED_KEY = 'apiWorkbench.realtime.connected';
+const CONNECTED_KEY = CONTEXT_KEYS.realtimeConnected;
 /** Live changes (members coming and going, counts) re-render at most this often. */
 const RENDER_INTERVAL_MS = 250;
 

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Redactor } from '../../core/redact';
 import { RealtimeLogBatcher, type LogStats } from '../../services/realtime/logBatcher';
+import { STATUS_BAR_IDS } from '../ids';
 
 const HISTORY_LINES = 50_000;
 
@@ -11,7 +12,7 @@ const HISTORY_LINES = 50_000;
  */
 export class RealtimeLog implements vscode.Disposable {
   private readonly channel = vscode.window.createOutputChannel('API Workbench: Realtime');
-  private readonly status = vscode.window.createStatusBarItem('apiWorkbench.realtime.log', vscode.StatusBarAlignment.Right, 90);
+  private readonly status = vscode.window.createStatusBarItem(STATUS_BAR_IDS.realtimeLog, vscode.StatusBarAlignment.Right, 90);
   private readonly batcher: RealtimeLogBatcher;
   /** Lines ever written; the saved history keeps only the last HISTORY_LINES. */
   private linesWritten = 0;

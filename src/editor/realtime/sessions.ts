@@ -5,6 +5,7 @@ import { endpointAuthorizer, localAuthorizer, type ChannelAuthorizer, type Prese
 import { RealtimeClient, type ConnectionState, type PresenceMember } from '../../services/realtime/client';
 import { channelKind, type ChannelAttributes } from '../../services/realtime/protocol';
 import { RealtimeRest } from '../../services/realtime/rest';
+import { STATE_KEYS } from '../ids';
 import type { Services } from '../services';
 import type { RealtimeLog } from './log';
 
@@ -75,7 +76,7 @@ export class RealtimeSession implements vscode.Disposable {
       useTLS: conn.useTLS,
       service,
       authorize,
-      client: { name: 'api-workbench', version: String(s.context.extension.packageJSON.version ?? '0') },
+      client: { name: 'api-workbench', version: (s.context.extension.packageJSON as { version?: string }).version ?? '0' },
     });
     this.wire();
   }
@@ -249,7 +250,7 @@ export class RealtimeSessions implements vscode.Disposable {
 }
 
 function presenceUser(s: Services): PresenceUser {
-  const KEY = 'apiWorkbench.realtime.presenceUserId';
+  const KEY = STATE_KEYS.presenceUserId;
   let id = s.context.globalState.get<string>(KEY);
   if (!id) {
     id = `vscode-${Math.random().toString(36).slice(2, 10)}`;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { connectionId, type Connection } from '../../core/connections';
-import { isApiError } from '../../core/errors';
+import { errorText } from '../../core/errors';
 import { channelKind } from '../../services/realtime/protocol';
 import { MessageNode, type ChildSource, type TreeNode } from '../tree';
 import { asRealtime, type ChannelRow, type RealtimeSession, type RealtimeSessions } from './sessions';
@@ -79,7 +79,7 @@ export class ChannelNode implements TreeNode {
       if (members.length === 0) return [new MessageNode(`${this.id}/none`, 'empty', 'No members')];
       return members.map((m) => new MemberNode(this.id, m, m.id === me));
     } catch (e) {
-      const text = isApiError(e) ? e.describe() : e instanceof Error ? e.message : String(e);
+      const text = errorText(e);
       return [new MessageNode(`${this.id}/error`, 'error', 'Could not list members', { description: text, tooltip: text })];
     }
   }

@@ -2,11 +2,12 @@ import * as vscode from 'vscode';
 import type { RealtimeConnection } from '../../core/connections';
 import type { WebhookEvent } from '../../services/realtime/protocol';
 import { startWebhookReceiver, type WebhookReceiver } from '../../services/realtime/webhookReceiver';
+import { CONTEXT_KEYS } from '../ids';
 import type { Services } from '../services';
 import type { RealtimeLog } from './log';
 import type { RealtimeSessions } from './sessions';
 
-const CONTEXT_KEY = 'apiWorkbench.realtime.webhookReceiverRunning';
+const CONTEXT_KEY = CONTEXT_KEYS.webhookReceiverRunning;
 
 export interface ReceiverInfo {
   url: string;

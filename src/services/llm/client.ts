@@ -170,10 +170,11 @@ export class LlmClient {
         body: this.chatBody(req, true, opts.includeUsage ?? true),
         ...this.common(req.model, { ...opts, cancel: signal }),
         headers: { accept: 'text/event-stream', ...opts.headers },
+        expectContentType: 'text/event-stream',
       });
       const headersMs = performance.now() - t0;
       const start: ChatStreamEvent = { type: 'start', requestId: res.requestId, status: res.status };
-      const decoder = new ChatStreamDecoder(this.http.service, res.requestId, res.status);
+      const decoder = new ChatStreamDecoder(this.http.service, res.requestId, res.status, (text) => this.http.redact(text));
       const queue: ChatStreamEvent[] = [];
       let firstTokenMs: number | undefined;
       let startSent = false;
@@ -252,7 +253,7 @@ export class LlmClient {
 
 function decodeFloat32(base64: string): number[] {
   const bytes = Buffer.from(base64, 'base64');
-  const out: number[] = new Array(bytes.length >> 2);
+  const out = new Array<number>(bytes.length >> 2);
   for (let i = 0; i < out.length; i++) out[i] = bytes.readFloatLE(i * 4);
   return out;
 }
@@ -274,10 +275,12 @@ export class ChatStreamDecoder {
   private out: ChatStreamEvent[] = [];
   private readonly onEvent = (data: string, event: string | undefined) => this.event(data, event);
 
+  /** `redact` masks secrets in what the server sent before it goes into an error (it may echo the key). */
   constructor(
     private readonly service: string,
     private readonly requestId?: string,
     private readonly status?: number,
+    private readonly redact: (text: string) => string = (text) => text,
   ) {}
 
   /** Parses `chunk`, appending complete events to `out`. Stops at the first failure (see throwIfFailed). */
@@ -359,7 +362,16 @@ export class ChatStreamDecoder {
   }
 
   private error(kind: ApiError['kind'], message: string, code?: string, serviceMessage?: string): ApiError {
-    return new ApiError({ kind, service: this.service, message, code, serviceMessage, requestId: this.requestId, status: this.status });
+    const r = this.redact;
+    return new ApiError({
+      kind,
+      service: this.service,
+      message: r(message),
+      code: code === undefined ? undefined : r(code),
+      serviceMessage: serviceMessage === undefined ? undefined : r(serviceMessage),
+      requestId: this.requestId,
+      status: this.status,
+    });
   }
 }
 

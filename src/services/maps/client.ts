@@ -220,8 +220,7 @@ export class MapsClient {
     opts: MapsCallOptions,
   ): Promise<MapsResult<T>> {
     const fieldMask = fieldMaskFor(op, opts);
-    // Built field by field, not spread from `req`: with the spread every request took ~8 µs more
-    // (measured against a stand-in dispatcher), as much as the rest of HttpClient.
+    // Built field by field rather than spread from `req`: the spread cost a few µs per request.
     const res: HttpResponse<T> = await this.clients[api].json<T>({
       method: req.method,
       path: req.path,

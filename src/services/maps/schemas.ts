@@ -2,19 +2,18 @@
 // because a field mask may leave any of them out; objects are loose so fields this file does not
 // name still reach the user (the JSON editor shows the whole response).
 import * as z from 'zod/mini';
-import { looseObject } from '../../core/compiledObject';
 
 const opt = z.optional;
 
-export const latLngSchema = looseObject({ latitude: opt(z.number()), longitude: opt(z.number()) });
+export const latLngSchema = z.looseObject({ latitude: opt(z.number()), longitude: opt(z.number()) });
 export type LatLng = z.infer<typeof latLngSchema>;
 
-export const viewportSchema = looseObject({ low: opt(latLngSchema), high: opt(latLngSchema) });
-const localizedText = looseObject({ text: opt(z.string()), languageCode: opt(z.string()) });
-const addressComponent = looseObject({ longText: opt(z.string()), shortText: opt(z.string()), types: opt(z.array(z.string())), languageCode: opt(z.string()) });
-const plusCode = looseObject({ globalCode: opt(z.string()), compoundCode: opt(z.string()) });
+export const viewportSchema = z.looseObject({ low: opt(latLngSchema), high: opt(latLngSchema) });
+const localizedText = z.looseObject({ text: opt(z.string()), languageCode: opt(z.string()) });
+const addressComponent = z.looseObject({ longText: opt(z.string()), shortText: opt(z.string()), types: opt(z.array(z.string())), languageCode: opt(z.string()) });
+const plusCode = z.looseObject({ globalCode: opt(z.string()), compoundCode: opt(z.string()) });
 
-export const placeSchema = looseObject({
+export const placeSchema = z.looseObject({
   name: opt(z.string()),
   id: opt(z.string()),
   displayName: opt(localizedText),
@@ -36,27 +35,27 @@ export const placeSchema = looseObject({
 });
 export type Place = z.infer<typeof placeSchema>;
 
-export const searchPlacesResponseSchema = looseObject({ places: opt(z.array(placeSchema)), nextPageToken: opt(z.string()) });
+export const searchPlacesResponseSchema = z.looseObject({ places: opt(z.array(placeSchema)), nextPageToken: opt(z.string()) });
 export type SearchPlacesResponse = z.infer<typeof searchPlacesResponseSchema>;
 
-const polyline = looseObject({ encodedPolyline: opt(z.string()), geoJsonLinestring: opt(z.unknown()) });
-const location = looseObject({ latLng: opt(latLngSchema), heading: opt(z.number()) });
-const localizedValues = looseObject({ distance: opt(localizedText), duration: opt(localizedText), staticDuration: opt(localizedText) });
+const polyline = z.looseObject({ encodedPolyline: opt(z.string()), geoJsonLinestring: opt(z.unknown()) });
+const location = z.looseObject({ latLng: opt(latLngSchema), heading: opt(z.number()) });
+const localizedValues = z.looseObject({ distance: opt(localizedText), duration: opt(localizedText), staticDuration: opt(localizedText) });
 /** google.protobuf.Duration in JSON: "123s", "1.500s". */
 export const durationSchema = z.string().check(z.regex(/^-?\d+(\.\d+)?s$/));
 
-const routeLeg = looseObject({
+const routeLeg = z.looseObject({
   distanceMeters: opt(z.number()),
   duration: opt(durationSchema),
   staticDuration: opt(durationSchema),
   polyline: opt(polyline),
   startLocation: opt(location),
   endLocation: opt(location),
-  steps: opt(z.array(looseObject({}))),
+  steps: opt(z.array(z.looseObject({}))),
   localizedValues: opt(localizedValues),
 });
 
-export const routeSchema = looseObject({
+export const routeSchema = z.looseObject({
   routeLabels: opt(z.array(z.string())),
   legs: opt(z.array(routeLeg)),
   distanceMeters: opt(z.number()),
@@ -70,16 +69,16 @@ export const routeSchema = looseObject({
 });
 export type Route = z.infer<typeof routeSchema>;
 
-const status = looseObject({ code: opt(z.number()), message: opt(z.string()) });
-const geocodedWaypoint = looseObject({ geocoderStatus: opt(status), type: opt(z.array(z.string())), placeId: opt(z.string()), intermediateWaypointRequestIndex: opt(z.number()) });
+const status = z.looseObject({ code: opt(z.number()), message: opt(z.string()) });
+const geocodedWaypoint = z.looseObject({ geocoderStatus: opt(status), type: opt(z.array(z.string())), placeId: opt(z.string()), intermediateWaypointRequestIndex: opt(z.number()) });
 
-export const computeRoutesResponseSchema = looseObject({
+export const computeRoutesResponseSchema = z.looseObject({
   routes: opt(z.array(routeSchema)),
-  geocodingResults: opt(looseObject({ origin: opt(geocodedWaypoint), destination: opt(geocodedWaypoint), intermediates: opt(z.array(geocodedWaypoint)) })),
+  geocodingResults: opt(z.looseObject({ origin: opt(geocodedWaypoint), destination: opt(geocodedWaypoint), intermediates: opt(z.array(geocodedWaypoint)) })),
 });
 export type ComputeRoutesResponse = z.infer<typeof computeRoutesResponseSchema>;
 
-export const routeMatrixElementSchema = looseObject({
+export const routeMatrixElementSchema = z.looseObject({
   originIndex: opt(z.number()),
   destinationIndex: opt(z.number()),
   status: opt(status),
@@ -94,7 +93,7 @@ export const routeMatrixResponseSchema = z.array(routeMatrixElementSchema);
 
 export const GRANULARITIES = ['GRANULARITY_UNSPECIFIED', 'SUB_PREMISE', 'PREMISE', 'PREMISE_PROXIMITY', 'BLOCK', 'ROUTE', 'OTHER'] as const;
 
-const verdict = looseObject({
+const verdict = z.looseObject({
   inputGranularity: opt(z.string()),
   validationGranularity: opt(z.string()),
   geocodeGranularity: opt(z.string()),
@@ -107,7 +106,7 @@ const verdict = looseObject({
 });
 export type Verdict = z.infer<typeof verdict>;
 
-const validationComponent = looseObject({
+const validationComponent = z.looseObject({
   componentName: opt(localizedText),
   componentType: opt(z.string()),
   confirmationLevel: opt(z.string()),
@@ -117,29 +116,29 @@ const validationComponent = looseObject({
   unexpected: opt(z.boolean()),
 });
 
-export const validateAddressResponseSchema = looseObject({
+export const validateAddressResponseSchema = z.looseObject({
   result: opt(
-    looseObject({
+    z.looseObject({
       verdict: opt(verdict),
       address: opt(
-        looseObject({
+        z.looseObject({
           formattedAddress: opt(z.string()),
-          postalAddress: opt(looseObject({})),
+          postalAddress: opt(z.looseObject({})),
           addressComponents: opt(z.array(validationComponent)),
           missingComponentTypes: opt(z.array(z.string())),
           unconfirmedComponentTypes: opt(z.array(z.string())),
           unresolvedTokens: opt(z.array(z.string())),
         }),
       ),
-      geocode: opt(looseObject({ location: opt(latLngSchema), placeId: opt(z.string()), bounds: opt(viewportSchema) })),
-      metadata: opt(looseObject({})),
+      geocode: opt(z.looseObject({ location: opt(latLngSchema), placeId: opt(z.string()), bounds: opt(viewportSchema) })),
+      metadata: opt(z.looseObject({})),
     }),
   ),
   responseId: opt(z.string()),
 });
 export type ValidateAddressResponse = z.infer<typeof validateAddressResponseSchema>;
 
-export const geocodeResultSchema = looseObject({
+export const geocodeResultSchema = z.looseObject({
   place: opt(z.string()),
   placeId: opt(z.string()),
   location: opt(latLngSchema),
@@ -152,15 +151,15 @@ export const geocodeResultSchema = looseObject({
   plusCode: opt(plusCode),
 });
 export type GeocodeResult = z.infer<typeof geocodeResultSchema>;
-export const geocodeResponseSchema = looseObject({ results: opt(z.array(geocodeResultSchema)), plusCode: opt(plusCode) });
+export const geocodeResponseSchema = z.looseObject({ results: opt(z.array(geocodeResultSchema)), plusCode: opt(plusCode) });
 export type GeocodeResponse = z.infer<typeof geocodeResponseSchema>;
 
 /** google.rpc.Status as sent in `{"error": …}`. */
 export const googleErrorBodySchema = z.object({
-  error: looseObject({
+  error: z.looseObject({
     code: opt(z.number()),
     message: opt(z.string()),
     status: opt(z.string()),
-    details: opt(z.array(looseObject({ '@type': opt(z.string()) }))),
+    details: opt(z.array(z.looseObject({ '@type': opt(z.string()) }))),
   }),
 });

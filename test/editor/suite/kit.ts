@@ -92,7 +92,8 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
 
 /** The label a tree node shows, as text. */
 export async function treeLabel(node: TreeNode): Promise<string> {
-  return String((await node.toTreeItem()).label);
+  const label = (await node.toTreeItem()).label;
+  return typeof label === 'string' ? label : (label?.label ?? '');
 }
 
 export function treeLabels(nodes: readonly TreeNode[]): Promise<string[]> {

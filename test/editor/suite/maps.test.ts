@@ -146,7 +146,7 @@ describe('maps', function () {
     const item = await first.toTreeItem();
     assert.equal(item.contextValue, 'maps.result');
     assert.ok(item.command);
-    const shown = await vscode.commands.executeCommand<MapRendered>(item.command.command, ...(item.command.arguments ?? []));
+    const shown = await vscode.commands.executeCommand<MapRendered>(item.command.command, ...((item.command.arguments ?? []) as unknown[]));
     assert.equal(shown?.lines, 1);
     assert.ok(shown?.bounds, 'fitted to the route');
   });

@@ -12,7 +12,7 @@ import type { ConnectionNode, TreeNode } from '../../../src/editor/tree';
 import type { ExtensionApi } from '../../../src/extension';
 import type { SubscriptionSnapshot } from '../../../src/services/realtime/client';
 import { isTrustedRun, settle, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, findConnectionNode, loadedChildren, SANDBOX, startSandboxRecordingKeys, stubWindow, waitFor } from './kit';
+import { activateExtension, findConnectionNode, loadedChildren, SANDBOX, startSandboxRecordingKeys, stubWindow, treeLabel, waitFor } from './kit';
 
 describe('realtime', function () {
   this.timeout(120_000);
@@ -129,10 +129,10 @@ describe('realtime', function () {
       const kids = (await node.children?.()) as TreeNode[];
       return kids.length >= 3 ? kids : undefined;
     });
-    const items = await Promise.all(members.map((m) => m.toTreeItem()));
-    const labels = items.map((i) => String(i.label)).sort();
+    const labels = (await Promise.all(members.map((m) => treeLabel(m)))).sort();
     assert.deepEqual(labels.filter((l) => l === 'ada' || l === 'grace'), ['ada', 'grace']);
-    const me = items.find((i) => String(i.description).includes('(you)'));
+    const items = await Promise.all(members.map((m) => Promise.resolve(m.toTreeItem())));
+    const me = items.find((i) => typeof i.description === 'string' && i.description.includes('(you)'));
     assert.ok(me, 'this editor is listed as a member');
     assert.equal(me.contextValue, 'realtime.member');
   });

@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { HttpClient } from '../../../src/core/http';
 import type { ExtensionApi } from '../../../src/extension';
+import { CONNECTION_COMMANDS, COPY_AS_CURL_COMMANDS } from '../../../src/editor/ids';
 import type { AskResult } from '../../../src/editor/llm/ask';
 import { ANSWER_SCHEME } from '../../../src/editor/llm/answerDocuments';
 import type { CommandOutcome } from '../../../src/editor/maps/commands';
@@ -92,7 +93,7 @@ class Dialogs {
     for (const name of DIALOGS) {
       this.originals.set(name, w[name]);
       w[name] = async (...args: unknown[]) => {
-        const resolved = await Promise.all(args.map((a) => (a && typeof (a as PromiseLike<unknown>).then === 'function' ? a : Promise.resolve(a))));
+        const resolved = await Promise.all(args.map((a) => Promise.resolve(a)));
         this.shown.push({ name, args: resolved });
         const next = this.queues.get(name)?.shift();
         return typeof next === 'function' ? (next as (...a: unknown[]) => unknown)(...resolved) : next;
@@ -282,7 +283,7 @@ describe('security: every command, then no secret in settings, state, logs, docu
       assert.equal((opts as vscode.InputBoxOptions).password, true, 'keys are typed into a password box');
       return value;
     });
-    await cmd.run(`apiWorkbench.${service}.setKey`, name);
+    await cmd.run(CONNECTION_COMMANDS[service].setKey, name);
     dialogs.assertDrained(`${service}.setKey`);
     const conn = api.services.connections.get(service, name);
     assert.ok(conn);
@@ -295,7 +296,7 @@ describe('security: every command, then no secret in settings, state, logs, docu
     process.env.API_WORKBENCH_SECURITY_KEY = value;
     dialogs.answer('showInputBox', 'API_WORKBENCH_SECURITY_KEY');
     try {
-      await cmd.run(`apiWorkbench.${service}.importKeyFromEnv`, name);
+      await cmd.run(CONNECTION_COMMANDS[service].importKeyFromEnv, name);
     } finally {
       delete process.env.API_WORKBENCH_SECURITY_KEY;
     }
@@ -307,7 +308,7 @@ describe('security: every command, then no secret in settings, state, logs, docu
   /** Switch Active Connection… picking `name`. */
   async function select(service: 'llm' | 'maps' | 'realtime', name: string): Promise<void> {
     dialogs.answer('showQuickPick', pick(name));
-    await cmd.run(`apiWorkbench.${service}.selectConnection`);
+    await cmd.run(CONNECTION_COMMANDS[service].selectConnection);
     dialogs.assertDrained(`${service}.selectConnection`);
     assert.equal(api.services.connections.active(service)?.name, name);
   }
@@ -315,10 +316,10 @@ describe('security: every command, then no secret in settings, state, logs, docu
   /** Clear Stored Key, then Remove Connection… (both confirmed). */
   async function clearAndRemove(service: 'llm' | 'maps' | 'realtime', name: string): Promise<void> {
     dialogs.answer('showWarningMessage', 'Remove');
-    await cmd.run(`apiWorkbench.${service}.clearKey`, name);
+    await cmd.run(CONNECTION_COMMANDS[service].clearKey, name);
     assert.equal(await api.services.secrets.get({ service, name }), undefined, 'the key is gone');
     dialogs.answer('showWarningMessage', 'Remove');
-    await cmd.run(`apiWorkbench.${service}.removeConnection`, name);
+    await cmd.run(CONNECTION_COMMANDS[service].removeConnection, name);
     dialogs.assertDrained(`${service} clear/remove`);
     await waitFor(`${name} removed`, () => api.services.connections.get(service, name) === undefined);
   }
@@ -326,7 +327,7 @@ describe('security: every command, then no secret in settings, state, logs, docu
   /** Copy as cURL: the command line on the clipboard reads the key from a variable and holds no secret. */
   async function copyAsCurl(service: 'llm' | 'maps', envVar: RegExp): Promise<string> {
     await vscode.env.clipboard.writeText('');
-    await cmd.run(`apiWorkbench.${service}.copyAsCurl`);
+    await cmd.run(COPY_AS_CURL_COMMANDS[service]);
     const text = await vscode.env.clipboard.readText();
     assert.match(text, /^curl /, `${service}: a curl command was copied`);
     assert.match(text, envVar, `${service}: the key is a variable reference`);
@@ -515,7 +516,7 @@ describe('security: every command, then no secret in settings, state, logs, docu
       await runCountedScenario(cmd);
       await waitFor('the WebSocket upgrade', () => server.upgrades > 0);
       await cmd.run('apiWorkbench.realtime.disconnect', COUNTED.realtime);
-      const auth = server.requests.map((r) => `${r.headers.authorization ?? ''} ${r.headers['x-goog-api-key'] ?? ''}`);
+      const auth = server.requests.map((r) => `${String(r.headers.authorization ?? '')} ${String(r.headers['x-goog-api-key'] ?? '')}`);
       assert.ok(auth.some((a) => a.includes(`Bearer ${COUNTED_LLM_KEY}`)), 'the LLM request carried its key');
       assert.ok(auth.some((a) => a.includes(COUNTED_MAPS_KEY)), 'the maps requests carried their key');
       const publish = server.requests.find((r) => r.url.startsWith(`/apps/${COUNTED_APP.appId}/events?`));
@@ -694,7 +695,7 @@ describe('security: restricted mode (untrusted workspace) — no request with a 
       http: new HttpClient({ service: 'probe', baseUrl: `http://${info.realtime.host}:${info.realtime.port}`, auth: { placement: 'none' } }),
       appId: info.realtime.appId,
       key: info.realtime.key,
-      secret: async () => info.realtime.secret,
+      secret: () => Promise.resolve(info.realtime.secret),
     });
     const channels = await rest.channels({ prefix: 'presence-' });
     assert.ok(!('presence-restricted-probe' in channels), 'the sandbox saw no subscription');

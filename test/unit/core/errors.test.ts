@@ -3,7 +3,6 @@ import * as z from 'zod/mini';
 import { ApiError, isApiError } from '../../../src/core/errors';
 import { HttpClient, type HttpClientOptions } from '../../../src/core/http';
 import { DEFAULT_RETRY } from '../../../src/core/retry';
-import { looseObject } from '../../../src/core/compiledObject';
 import { describeIssues, validate } from '../../../src/core/validate';
 import { ManualClock } from '../helpers/clock';
 import { FaultServer } from '../helpers/faultServer';
@@ -181,22 +180,5 @@ describe('core/errors and core/validate: the pieces', () => {
     assert.equal(v.ok, false);
     if (!v.ok) assert.equal(v.problem, 'a: expected string; b: expected number; c: expected boolean; and 1 more');
     assert.equal(describeIssues([{ code: 'invalid_value', path: ['k'], values: ['x', 'y'] }]), 'k: expected one of "x", "y"');
-  });
-
-  it('looseObject() (compiled) gives what z.looseObject gives: unknown fields kept, the same issues', () => {
-    const build = (obj: typeof z.looseObject) => {
-      const point = obj({ lat: z.optional(z.number()), lng: z.optional(z.number()) });
-      return obj({ name: z.string(), at: z.optional(point), tags: z.optional(z.array(z.string())), points: z.optional(z.array(point)) });
-    };
-    const compiled = build(looseObject);
-    const plain = build(z.looseObject);
-    const good = { name: 'Lyon', extra: { kept: true }, at: { lat: 45.7, lng: 4.8, alt: 170 }, points: [{ lat: 1 }, {}] };
-    assert.deepEqual(validate(compiled, good), validate(plain, good));
-    assert.deepEqual(validate(compiled, good), { ok: true, value: good });
-    for (const bad of [{ name: 3 }, { name: 'x', at: { lat: 'north' } }, { name: 'x', points: [{}, { lng: [] }], tags: [1] }, null, []]) {
-      const a = validate(compiled, bad);
-      assert.equal(a.ok, false, JSON.stringify(bad));
-      assert.deepEqual(a, validate(plain, bad));
-    }
   });
 });

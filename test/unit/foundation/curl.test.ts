@@ -167,7 +167,7 @@ describe('Copy as cURL: the HttpClient hook', () => {
       service: 'Test',
       baseUrl: server.url('/v1'),
       auth,
-      credentials: async () => KEY,
+      credentials: () => Promise.resolve(KEY),
       defaultHeaders: { 'x-client': 'workbench' },
       retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 1000 },
       onRequest: (r) => seen.push(r),

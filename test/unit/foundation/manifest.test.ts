@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { COMMAND_IDS } from '../../../src/editor/commandIds';
+import { CONFIG_SECTION, CONTEXT_KEYS, SETTING_KEYS, STATE_KEYS, VIEW_CONTAINER_ID, VIEW_IDS } from '../../../src/editor/ids';
 
 interface WalkthroughStep {
   id: string;
@@ -56,6 +57,33 @@ const contributed = manifest.contributes.commands.map((c) => c.command);
 describe('package.json manifest', () => {
   it('declares exactly the command ids the code knows (typed table)', () => {
     assert.deepEqual([...contributed].sort(), [...COMMAND_IDS].sort());
+  });
+
+  it('declares exactly the view ids and setting keys the code knows (typed tables)', () => {
+    assert.deepEqual(manifest.contributes.views[VIEW_CONTAINER_ID].map((v) => v.id).sort(), Object.values(VIEW_IDS).sort());
+    const settings = Object.keys(manifest.contributes.configuration.properties).map((k) => k.slice(CONFIG_SECTION.length + 1));
+    assert.deepEqual(settings.sort(), [...SETTING_KEYS].sort());
+  });
+
+  it('every apiWorkbench.* name in a `when` clause is a view id or a context key the code sets', () => {
+    const known = new Set<string>([...Object.values(VIEW_IDS), CONTEXT_KEYS.restricted, ...Object.values(CONTEXT_KEYS.hasConnection), CONTEXT_KEYS.realtimeConnected, CONTEXT_KEYS.webhookReceiverRunning]);
+    const whens = [...manifestText.matchAll(/"when":\s*"([^"]*)"/g)].map((m) => m[1]);
+    assert.ok(whens.length > 10);
+    for (const when of whens) for (const [name] of when.matchAll(/apiWorkbench(?:\.[A-Za-z]+)+/g)) assert.ok(known.has(name), `unknown context key or view in when clause: ${name}`);
+  });
+
+  it('builds no id from a template string: every id comes from a typed table (src/editor/ids.ts, commandIds.ts)', () => {
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const file = path.join(dir, name);
+        if (statSync(file).isDirectory()) walk(file);
+        else if (file.endsWith('.ts') && readFileSync(file, 'utf8').includes('`apiWorkbench.${')) offenders.push(path.relative(root, file));
+      }
+    };
+    walk(path.join(root, 'src'));
+    assert.deepEqual(offenders, []);
+    assert.ok(Object.values(STATE_KEYS).every((k) => k.startsWith(`${CONFIG_SECTION}.`)));
   });
 
   it('names commands <ext>.<service>.<verb> and gives each a category', () => {

@@ -29,7 +29,7 @@ export function httpClient(sb: MapsSandbox, extra: Partial<HttpClientOptions> = 
     service: 'Maps (sandbox)',
     baseUrl: sb.baseUrl,
     auth: HEADER_AUTH,
-    credentials: async () => key,
+    credentials: () => Promise.resolve(key),
     parseError: googleErrorParser,
     retry: { maxRetries: 2, baseDelayMs: 20, maxDelayMs: 100, maxRetryAfterMs: 10_000 },
     ...extra,

@@ -1,0 +1,103 @@
+// The ApiErrors HttpClient reports, built in one place so that every string in them (message,
+// service message, code, request id) has passed through the redactor: a server may echo the key
+// back in any of them.
+import type { Clock } from './clock';
+import { ApiError, type ApiErrorInit } from './errors';
+import { snippet, type Headers } from './httpExchange';
+import type { Redactor } from './redact';
+import { retryAfterFromHeaders } from './retry';
+import { parseJson } from './validate';
+
+/** What a service's error body says, in its own words (OpenAI `error.message`, Google `error.status`, …). */
+export interface ServiceErrorInfo {
+  code?: string;
+  message?: string;
+  retryAfterMs?: number;
+}
+
+export type ErrorParser = (status: number, body: unknown, headers: Headers) => ServiceErrorInfo;
+
+/** Why an attempt was stopped on our side, if it was. */
+export type Stop = 'timeout' | 'deadline' | 'cancelled' | undefined;
+
+/** Error codes of network failures that prove the request never left: retrying cannot repeat it. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+export function neverSent(err: ApiError): boolean {
+  return err.kind === 'network' && err.code !== undefined && NOT_SENT_CODES.has(err.code);
+}
+
+export class HttpErrors {
+  constructor(
+    private readonly service: string,
+    private readonly redactor: Redactor,
+    private readonly clock: Clock,
+    private readonly parseError: ErrorParser | undefined,
+  ) {}
+
+  make(kind: ApiError['kind'], message: string, extra: Partial<ApiErrorInit> = {}): ApiError {
+    const r = (s: string | undefined) => (s === undefined ? undefined : this.redactor.text(s));
+    return new ApiError({
+      ...extra,
+      kind,
+      service: this.service,
+      message: this.redactor.text(message),
+      serviceMessage: r(extra.serviceMessage),
+      code: r(extra.code),
+      requestId: r(extra.requestId),
+    });
+  }
+
+  /** A non-2xx answer, described from its body in the service's own words where it has them. */
+  http(status: number, text: string, headers: Headers, requestId: string | undefined): ApiError {
+    const parsed = parseJson(text);
+    let info: ServiceErrorInfo = {};
+    if (parsed.ok && this.parseError) {
+      try {
+        info = this.parseError(status, parsed.value, headers);
+      } catch {
+        info = {};
+      }
+    } else if (!parsed.ok && text.trim()) {
+      info = { message: snippet(text) };
+    }
+    const retryAfterMs = retryAfterFromHeaders(headers, this.clock.now()) ?? info.retryAfterMs;
+    const message = info.message ?? (parsed.ok ? undefined : text.trim() ? undefined : 'empty response body');
+    return this.make(status === 429 ? 'rate-limited' : 'http', `${this.service} HTTP ${status}${message ? `: ${message}` : ''}`, {
+      status,
+      code: info.code,
+      serviceMessage: message ?? `HTTP ${status}`,
+      requestId,
+      retryAfterMs,
+    });
+  }
+
+  tooLarge(e: Error, status: number | undefined, requestId: string | undefined): ApiError {
+    return this.make('invalid-response', `${this.service} sent a ${e.message}`, { status, requestId, serviceMessage: e.message, cause: e });
+  }
+
+  /** The error for an attempt that failed without a complete answer: our timer, the user's cancel, or the network. */
+  unanswered(e: unknown, stop: Stop, timeoutMs: number, requestId?: string, status?: number): ApiError {
+    if (e instanceof ApiError) return e;
+    if (stop === 'timeout' || stop === 'deadline') return this.make('timeout', `${this.service} did not answer within ${formatSeconds(timeoutMs)}`, { requestId, status, cause: e });
+    if (stop === 'cancelled') return this.make('cancelled', 'Cancelled', { requestId, status, cause: e });
+    const code = (e as { code?: string } | undefined)?.code;
+    const msg = e instanceof Error ? e.message : String(e);
+    return this.make('network', `${this.service} could not be reached: ${code ? `${code} ` : ''}${msg}`, { requestId, status, code, cause: e });
+  }
+
+  /** The error that ends a stream whose body had begun. */
+  stream(e: unknown, stop: Stop, deadlineMs: number, requestId: string | undefined, status: number): ApiError {
+    if (e instanceof ApiError) return e;
+    if (stop === 'deadline') return this.make('timeout', `${this.service} stream did not finish within ${formatSeconds(deadlineMs)}`, { requestId, status, cause: e });
+    if (stop === 'cancelled') return this.make('cancelled', 'Cancelled', { requestId, status, cause: e });
+    const code = (e as { code?: string } | undefined)?.code;
+    if (code === 'UND_ERR_BODY_TIMEOUT') return this.make('timeout', `${this.service} stream went quiet`, { requestId, status, cause: e });
+    const msg = e instanceof Error ? e.message : String(e);
+    return this.make('stream', `${this.service} stream broke: ${msg}`, { requestId, status, code, cause: e });
+  }
+}
+
+export function formatSeconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}

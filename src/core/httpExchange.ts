@@ -1,0 +1,158 @@
+// Sending a request and reading its answer, through undici's public request() API. HttpClient
+// decides what to send and what an outcome means; this module only moves bytes, within bounds.
+import { constants as bufferConstants } from 'node:buffer';
+import type { Dispatcher } from 'undici';
+import { undici } from './lazy';
+
+export type Headers = Record<string, string | string[] | undefined>;
+
+export interface SendInit {
+  method: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  /** Longest silence between two body chunks, or 0 for none (the caller's own timer covers the body). */
+  bodyTimeoutMs: number;
+}
+
+let sharedAgent: Dispatcher | undefined;
+
+/**
+ * The connection pool of every client without a dispatcher of its own. It is ours, not undici's
+ * global one: that global is shared with Node's built-in fetch (and whatever else sets it), so its
+ * settings and its bugs would be someone else's.
+ */
+export function defaultDispatcher(): Dispatcher {
+  return (sharedAgent ??= new (undici().Agent)());
+}
+
+/**
+ * Sends one request; resolves once the head has arrived. Aborting `signal` rejects at once with
+ * its reason, also while the request still waits for a free connection: undici only looks at the
+ * signal again when it gets one, and then drops the request without sending it.
+ */
+export function send(url: URL, init: SendInit, signal: AbortSignal, dispatcher: Dispatcher = defaultDispatcher()): Promise<Dispatcher.ResponseData> {
+  // Our own timer bounds the wait for the head; undici's would turn a slow answer into a network error.
+  const pending = undici().request(url, {
+    method: init.method,
+    headers: init.headers,
+    body: init.body,
+    signal,
+    dispatcher,
+    headersTimeout: 0,
+    bodyTimeout: init.bodyTimeoutMs,
+  });
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const onAbort = () => {
+      if (settled) return;
+      settled = true;
+      reject(asError(signal.reason));
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(
+      (res) => {
+        signal.removeEventListener('abort', onAbort);
+        if (settled) {
+          // The head won a race with the abort: nobody will read this body, so let the connection go.
+          res.body.destroy();
+          return;
+        }
+        settled = true;
+        resolve(res);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        if (settled) return;
+        settled = true;
+        reject(asError(e));
+      },
+    );
+  });
+}
+
+function asError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
+}
+
+/** A body larger than the client accepts. The connection has been cut when this is thrown. */
+export class ResponseTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`response too large (over ${formatBytes(maxBytes)})`);
+    this.name = 'ResponseTooLargeError';
+  }
+}
+
+/**
+ * The largest body read whole. A UTF-8 string of N bytes has at most N characters, so a cap at
+ * V8's string limit means decoding can never fail on length.
+ */
+export function boundedMaxBytes(requested: number | undefined): number {
+  return Math.min(requested ?? 64 * 1024 * 1024, bufferConstants.MAX_STRING_LENGTH);
+}
+
+/**
+ * Reads a whole body as UTF-8 (a byte order mark dropped), refusing more than `maxBytes`: past
+ * the cap, or when Content-Length announces more, the body is destroyed (which aborts the
+ * connection) and ResponseTooLargeError is thrown.
+ */
+export async function readText(body: Dispatcher.ResponseData['body'], headers: Headers, maxBytes: number): Promise<string> {
+  const declared = Number(headers['content-length']);
+  if (declared > maxBytes) {
+    body.destroy();
+    throw new ResponseTooLargeError(maxBytes);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      body.destroy();
+      throw new ResponseTooLargeError(maxBytes);
+    }
+    chunks.push(chunk);
+  }
+  const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+  const text = bytes.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** The first `maxBytes` of a body (for a snippet in an error), then the body is dropped. */
+export async function readStart(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= maxBytes) break;
+    }
+  } finally {
+    if (!body.destroyed) body.destroy();
+  }
+  // A multi-byte character cut at the end decodes to U+FFFD, harmless in a snippet.
+  return Buffer.concat(chunks, size).subarray(0, maxBytes).toString('utf8').replace(/^\uFEFF/, '');
+}
+
+/** The media type of a Content-Type header, lower case, without parameters ('' when absent). */
+export function mediaType(headers: Headers): string {
+  const v = headers['content-type'];
+  const raw = Array.isArray(v) ? v[0] : v;
+  return (raw ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/** True for an empty or whitespace-only body; stops at the first other character instead of copying the body as trim() would. */
+export function isBlank(text: string): boolean {
+  return !/\S/.test(text);
+}
+
+export function snippet(text: string, max = 200): string {
+  const t = text.trim().replace(/\s+/g, ' ');
+  return t.length > max ? `${t.slice(0, max)}…` : t;
+}
+
+function formatBytes(n: number): string {
+  const mb = n / (1024 * 1024);
+  if (mb >= 1) return `${Math.round(mb * 10) / 10} MB`;
+  return n >= 1024 ? `${Math.round(n / 102.4) / 10} KB` : `${n} bytes`;
+}

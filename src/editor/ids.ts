@@ -1,0 +1,109 @@
+// Every id the extension shares with VS Code besides commands (commandIds.ts): views, settings,
+// context keys for `when` clauses, memento keys and the SecretStorage prefix. Typed, so a typo fails
+// to compile; test/unit/foundation/manifest.test.ts checks them against package.json.
+// (vscode-free so the unit suite can import it.)
+import type { ServiceId } from '../core/connections';
+import type { CommandId } from './commandIds';
+
+export const VIEW_CONTAINER_ID = 'apiWorkbench';
+
+/** The tree view of each service. */
+export const VIEW_IDS = {
+  llm: 'apiWorkbench.llm',
+  maps: 'apiWorkbench.maps',
+  realtime: 'apiWorkbench.realtime',
+} as const satisfies Record<ServiceId, string>;
+
+/** The settings section; every key below is relative to it. */
+export const CONFIG_SECTION = 'apiWorkbench';
+
+export const SETTING_KEYS = [
+  'llm.connections',
+  'maps.connections',
+  'realtime.connections',
+  'sandbox.port',
+  'maps.fieldMaskPreset',
+  'maps.fieldMasks',
+  'maps.tileUrl',
+  'maps.tileAttribution',
+] as const;
+export type SettingKey = (typeof SETTING_KEYS)[number];
+
+export const CONNECTIONS_SETTING = {
+  llm: 'llm.connections',
+  maps: 'maps.connections',
+  realtime: 'realtime.connections',
+} as const satisfies Record<ServiceId, SettingKey>;
+
+/** Context keys set with `setContext` and read by `when` clauses in package.json. */
+export const CONTEXT_KEYS = {
+  restricted: 'apiWorkbench.restricted',
+  hasConnection: {
+    llm: 'apiWorkbench.llm.hasConnection',
+    maps: 'apiWorkbench.maps.hasConnection',
+    realtime: 'apiWorkbench.realtime.hasConnection',
+  } satisfies Record<ServiceId, string>,
+  realtimeConnected: 'apiWorkbench.realtime.connected',
+  webhookReceiverRunning: 'apiWorkbench.realtime.webhookReceiverRunning',
+} as const;
+
+/** globalState keys (never secrets: those go to SecretStorage under SECRET_KEY_PREFIX). */
+export const STATE_KEYS = {
+  activeConnection: 'apiWorkbench.activeConnection',
+  defaultModel: 'apiWorkbench.llm.defaultModel',
+  lastModel: 'apiWorkbench.llm.lastModel',
+  presenceUserId: 'apiWorkbench.realtime.presenceUserId',
+} as const;
+
+export const SECRET_KEY_PREFIX = 'apiWorkbench.secret.';
+
+/** Status bar item ids (users can hide each one by its id). */
+export const STATUS_BAR_IDS = {
+  llm: 'apiWorkbench.llm.status',
+  realtimeLog: 'apiWorkbench.realtime.log',
+} as const;
+
+/** "Copy as cURL" of the services whose requests can be copied. */
+export const COPY_AS_CURL_COMMANDS = {
+  llm: 'apiWorkbench.llm.copyAsCurl',
+  maps: 'apiWorkbench.maps.copyAsCurl',
+} as const satisfies Record<'llm' | 'maps', CommandId>;
+
+/** The service a command belongs to (`apiWorkbench.<service>.<verb>`), or undefined for global ones. */
+export function commandService(id: CommandId): ServiceId | undefined {
+  const part = id.split('.')[1];
+  return part === 'llm' || part === 'maps' || part === 'realtime' ? part : undefined;
+}
+
+/** The connection-management commands every service has, spelled out so each id is a typed literal. */
+export type ConnectionVerb = 'addConnection' | 'selectConnection' | 'setKey' | 'importKeyFromEnv' | 'clearKey' | 'removeConnection' | 'refresh';
+
+export const CONNECTION_COMMANDS = {
+  llm: {
+    addConnection: 'apiWorkbench.llm.addConnection',
+    selectConnection: 'apiWorkbench.llm.selectConnection',
+    setKey: 'apiWorkbench.llm.setKey',
+    importKeyFromEnv: 'apiWorkbench.llm.importKeyFromEnv',
+    clearKey: 'apiWorkbench.llm.clearKey',
+    removeConnection: 'apiWorkbench.llm.removeConnection',
+    refresh: 'apiWorkbench.llm.refresh',
+  },
+  maps: {
+    addConnection: 'apiWorkbench.maps.addConnection',
+    selectConnection: 'apiWorkbench.maps.selectConnection',
+    setKey: 'apiWorkbench.maps.setKey',
+    importKeyFromEnv: 'apiWorkbench.maps.importKeyFromEnv',
+    clearKey: 'apiWorkbench.maps.clearKey',
+    removeConnection: 'apiWorkbench.maps.removeConnection',
+    refresh: 'apiWorkbench.maps.refresh',
+  },
+  realtime: {
+    addConnection: 'apiWorkbench.realtime.addConnection',
+    selectConnection: 'apiWorkbench.realtime.selectConnection',
+    setKey: 'apiWorkbench.realtime.setKey',
+    importKeyFromEnv: 'apiWorkbench.realtime.importKeyFromEnv',
+    clearKey: 'apiWorkbench.realtime.clearKey',
+    removeConnection: 'apiWorkbench.realtime.removeConnection',
+    refresh: 'apiWorkbench.realtime.refresh',
+  },
+} as const satisfies Record<ServiceId, Record<ConnectionVerb, CommandId>>;

@@ -1,0 +1,26 @@
+import * as assert from 'node:assert/strict';
+import { ApiError, errorText, requestIdSuffix } from '../../../src/core/errors';
+
+describe('core/errors: errorText(), the one text a user sees for a failure', () => {
+  it('an ApiError shows its service, status, code, the service’s own words and the request id', () => {
+    const e = new ApiError({ kind: 'rate-limited', service: 'OpenAI', message: 'OpenAI HTTP 429', status: 429, code: 'rate_limit_exceeded', serviceMessage: 'Slow down', requestId: 'req_1' });
+    assert.equal(errorText(e), 'OpenAI 429 rate_limit_exceeded: Slow down (request id req_1)');
+  });
+
+  it('an ApiError from another bundle (same shape, other class) is described the same way', () => {
+    const foreign = Object.assign(new Error('m'), { name: 'ApiError', describe: () => 'Maps 403: API not enabled' });
+    assert.equal(errorText(foreign), 'Maps 403: API not enabled');
+  });
+
+  it('any other error gives its message; a thrown non-error its string', () => {
+    assert.equal(errorText(new TypeError('bad input')), 'bad input');
+    assert.equal(errorText('plain'), 'plain');
+    assert.equal(errorText(42), '42');
+  });
+
+  it('requestIdSuffix names the request only when there is an id', () => {
+    assert.equal(requestIdSuffix('abc'), ' (request id abc)');
+    assert.equal(requestIdSuffix(undefined), '');
+    assert.equal(requestIdSuffix(''), '');
+  });
+});
