@@ -245,4 +245,5 @@ export interface NotebookRunner {
 
 export { parseNotebook, serializeNotebook } from './format';
 export { createRunner, runNotebook } from './run';
-export { defaultHttpClient, connectionsHost, sandboxConnections, type ConnectionsHostOptions, type SandboxEndpoints } from './hosts';
+export { defaultHttpClient, connectionsHost, sandboxConnections, SANDBOX_CONNECTION_NAME, type ConnectionsHostOptions, type SandboxEndpoints } from './hosts';
+export { NotebookError } from './variables';
