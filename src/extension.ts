@@ -11,7 +11,7 @@ import { Config } from './editor/config';
 import { connectionCommands } from './editor/connectionCommands';
 import { ConnectionStore } from './editor/connections';
 import { CredentialGuard } from './editor/credentials';
-import { wireHistory, type HistoryModule } from './editor/history/feature';
+import { wireHistory, type HistoryModule, type NotebookTesting } from './editor/history/feature';
 import { HistoryStore } from './editor/history/store';
 import { DiagnosticsLog } from './editor/log';
 import { lazyService } from './editor/lazyService';
@@ -24,6 +24,8 @@ import { ServiceTreeProvider, type TreeNode } from './editor/tree';
 export interface ExtensionApi {
   services: Services;
   views: ServiceViews;
+  /** The notebook assertions in the Testing view. */
+  testing: NotebookTesting;
 }
 
 let services: Services | undefined;
@@ -91,7 +93,8 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
     context.subscriptions.push(provider, view, ...lazy.disposables);
     views[service] = { provider, view };
   }
-  context.subscriptions.push(...wireHistory(s, history, loadHistoryModule, log));
+  const { testing, disposables: historyDisposables } = wireHistory(s, history, loadHistoryModule, log);
+  context.subscriptions.push(...historyDisposables);
   context.subscriptions.push(
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       setRestricted();
@@ -103,7 +106,7 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
   await Promise.all(SERVICE_IDS.flatMap((id) => connections.list(id).map((c) => secrets.get(c))));
   await sandbox.adoptFromEnvironment();
   log.info(`Activated (VS Code ${vscode.version}${vscode.workspace.isTrusted ? '' : ', restricted mode'}).`);
-  return { services: s, views };
+  return { services: s, views, testing };
 }
 
 export async function deactivate(): Promise<void> {

@@ -24,7 +24,13 @@ export interface HistoryModule {
   activate(s: Services, store: HistoryStore, controller: vscode.TestController): HistoryActivation;
 }
 
-export function wireHistory(s: Services, store: HistoryStore, load: () => HistoryModule, log: DiagnosticsLog): vscode.Disposable[] {
+/** The Testing view's controller of notebook assertions and its run profile (for tests and other extensions). */
+export interface NotebookTesting {
+  controller: vscode.TestController;
+  profile: vscode.TestRunProfile;
+}
+
+export function wireHistory(s: Services, store: HistoryStore, load: () => HistoryModule, log: DiagnosticsLog): { testing: NotebookTesting; disposables: vscode.Disposable[] } {
   const tree = new HistoryTreeProvider(store);
   const view = vscode.window.createTreeView(HISTORY_VIEW_ID, { treeDataProvider: tree });
   const controller = vscode.tests.createTestController(NOTEBOOK_TEST_CONTROLLER_ID, 'API Notebooks');
@@ -51,5 +57,8 @@ export function wireHistory(s: Services, store: HistoryStore, load: () => Histor
       return handler(...args);
     }) as CommandHandler;
   }
-  return [tree, view, controller, profile, ...registerCommands(stubs, log), { dispose: () => activation?.disposables.forEach((d) => void d.dispose()) }];
+  return {
+    testing: { controller, profile },
+    disposables: [tree, view, controller, profile, ...registerCommands(stubs, log), { dispose: () => activation?.disposables.forEach((d) => void d.dispose()) }],
+  };
 }
