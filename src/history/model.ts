@@ -27,6 +27,8 @@ export interface HistoryEntry {
   at: string;
   /** Sent by a command (Ask, Search Places, Publish…) or by a notebook cell. */
   origin: 'command' | 'notebook';
+  /** The id of the command that sent it (origin 'command'). */
+  command?: string;
   service: ServiceId;
   connection?: string;
   /** Redacted. Realtime LISTEN: `<ws url>#<channel>` with method LISTEN. */
@@ -93,6 +95,7 @@ const entrySchema = z.object({
   id: z.string(),
   at: z.string(),
   origin: z.enum(['command', 'notebook']),
+  command: z.optional(z.string()),
   service: z.enum(['llm', 'maps', 'realtime']),
   connection: z.optional(z.string()),
   method: z.string(),

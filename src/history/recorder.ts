@@ -9,6 +9,7 @@ import { errorText, isApiError } from '../core/errors';
 import { HttpClient, type Headers, type HttpClientOptions, type HttpResponse, type OutgoingRequest, type RequestLogEntry, type RequestOptions, type StreamRequestOptions, type StreamResponse } from '../core/http';
 import type { Redactor } from '../core/redact';
 import { capText, newEntryId, type HistoryEntry, type HistoryLimits } from './model';
+import { currentCommand } from './scope';
 
 /** Where recorded entries go (the editor's history store). */
 export interface HistorySink {
@@ -20,9 +21,12 @@ export interface HistorySink {
 export interface RecordingMeta {
   service: ServiceId;
   connection: string;
+  /** Record only requests made by a command (see scope.ts), not a view's background loads. */
+  commandsOnly?: boolean;
 }
 
 interface Pending {
+  command: string | undefined;
   at: string;
   started: number;
   request?: OutgoingRequest;
@@ -75,6 +79,7 @@ export class RecordingHttpClient extends HttpClient {
 
   override async json<T = unknown>(req: RequestOptions<T>): Promise<HttpResponse<T>> {
     const pending = this.begin();
+    if (!pending) return super.json(req);
     try {
       const res = await current.run(pending, () => super.json(req));
       const keep = this.sink.limits().keepResponses;
@@ -95,6 +100,7 @@ export class RecordingHttpClient extends HttpClient {
 
   override async stream(req: StreamRequestOptions): Promise<StreamResponse> {
     const pending = this.begin();
+    if (!pending) return super.stream(req);
     let res: StreamResponse;
     try {
       res = await current.run(pending, () => super.stream(req));
@@ -105,8 +111,11 @@ export class RecordingHttpClient extends HttpClient {
     return { ...res, body: this.tee(res, pending, req) };
   }
 
-  private begin(): Pending {
-    return { at: new Date().toISOString(), started: performance.now() };
+  /** The record of a request about to start, or undefined when it is not one to keep. */
+  private begin(): Pending | undefined {
+    const command = currentCommand();
+    if (this.meta.commandsOnly && command === undefined) return undefined;
+    return { command, at: new Date().toISOString(), started: performance.now() };
   }
 
   /** Passes the stream through unchanged, keeping its first bytes; the entry is written when it ends. */
@@ -159,6 +168,7 @@ export class RecordingHttpClient extends HttpClient {
       id: newEntryId(),
       at: pending.at,
       origin: 'command',
+      ...(pending.command !== undefined && { command: pending.command }),
       service: this.meta.service,
       connection: this.meta.connection,
       method,

@@ -47,7 +47,8 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryEntry
   }
 
   getTreeItem(entry: HistoryEntry): vscode.TreeItem {
-    let path = entryPath(entry);
+    // Realtime's signing parameters say nothing to a reader (the signature is masked anyway).
+    let path = entryPath(entry).replace(/([?&])(auth_key|auth_timestamp|auth_version|auth_signature|body_md5)=[^&]*/g, '$1').replace(/[?&]+$/, '').replace(/\?&+/, '?').replace(/&&+/g, '&');
     if (path.length > MAX_LABEL_PATH) path = `${path.slice(0, MAX_LABEL_PATH - 1)}…`;
     const item = new vscode.TreeItem(`${entry.method} ${path}`, vscode.TreeItemCollapsibleState.None);
     item.id = entry.id;
@@ -77,7 +78,7 @@ function tooltip(entry: HistoryEntry): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, false);
   md.appendText(`${entry.method} ${entry.url}\n\n`);
   md.appendText(`${SERVICE_LABELS[entry.service]}${entry.connection ? ` (${entry.connection})` : ''} · ${new Date(entry.at).toLocaleString()}\n\n`);
-  md.appendText(`${outcomeText(entry)}${entry.requestId ? ` · request id ${entry.requestId}` : ''}\n\n`);
+  md.appendText(`${outcomeText(entry)}${entry.requestId ? ` · request id ${entry.requestId}` : ''}${entry.command ? ` · sent by ${entry.command}` : ''}\n\n`);
   if (entry.cell) md.appendText(`Notebook ${entry.cell.file}:${entry.cell.line} · ${entry.cell.passed} passed, ${entry.cell.failed} failed\n\n`);
   if (entry.error) md.appendText(entry.error);
   return md;

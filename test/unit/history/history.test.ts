@@ -6,6 +6,7 @@ import { historyEntryFromCellResult } from '../../../src/history/fromCellResult'
 import { capText, DEFAULT_HISTORY_LIMITS, HistoryList, type HistoryEntry, type HistoryLimits } from '../../../src/history/model';
 import { RecordingHttpClient, type HistorySink } from '../../../src/history/recorder';
 import { renderEntry } from '../../../src/history/render';
+import { runInCommand } from '../../../src/history/scope';
 import { connectionsHost, parseNotebook, runNotebook, sandboxConnections } from '../../../src/notebook/api';
 
 const LLM_KEY = 'sk-history-test-key-0123456789abcdef';
@@ -69,6 +70,22 @@ describe('request history against the sandbox', function () {
     assert.ok(sink.entries[0].error);
     assert.equal(sink.entries[1].status, 200);
     assert.ok(sink.entries.every((e) => e.response === undefined), 'no response is kept');
+  });
+
+  it('records only what a command sent when asked to: a view\'s background load stays out', async () => {
+    const sink = new MemorySink();
+    const http = new RecordingHttpClient(
+      { service: 'LLM', baseUrl: sandbox.info.llm.baseUrl, auth: { placement: 'bearer' }, credentials: () => Promise.resolve(LLM_KEY), redactor: new Redactor() },
+      { service: 'llm', connection: 'Local Sandbox', commandsOnly: true },
+      sink,
+    );
+    await http.json({ path: 'models' });
+    // The request starts after an await inside the command: the scope follows the async work.
+    await runInCommand('apiWorkbench.llm.ask', async () => {
+      await new Promise((r) => setTimeout(r, 1));
+      await http.json({ path: 'models' });
+    });
+    assert.deepEqual(sink.entries.map((e) => e.command), ['apiWorkbench.llm.ask']);
   });
 
   it('tees a stream: the caller reads every byte, the history keeps the first ones', async () => {
