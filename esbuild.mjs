@@ -29,7 +29,8 @@ const lazyVendorPlugin = {
   },
 };
 
-const SERVICE_CHUNKS = ['llm', 'maps', 'realtime'];
+// 'history' is the history's commands and notebook tests (with the notebook engine), not a service.
+const SERVICE_CHUNKS = ['llm', 'maps', 'realtime', 'history'];
 /** `require('./llm.js')` in src/extension.ts names the built chunk beside dist/extension.js. */
 const serviceChunkPlugin = {
   name: 'service-chunks',

@@ -11,6 +11,8 @@ import { Config } from './editor/config';
 import { connectionCommands } from './editor/connectionCommands';
 import { ConnectionStore } from './editor/connections';
 import { CredentialGuard } from './editor/credentials';
+import { wireHistory, type HistoryModule, type NotebookTesting } from './editor/history/feature';
+import { HistoryStore } from './editor/history/store';
 import { DiagnosticsLog } from './editor/log';
 import { lazyService } from './editor/lazyService';
 import { SandboxController } from './editor/sandbox';
@@ -22,6 +24,8 @@ import { ServiceTreeProvider, type TreeNode } from './editor/tree';
 export interface ExtensionApi {
   services: Services;
   views: ServiceViews;
+  /** The notebook assertions in the Testing view. */
+  testing: NotebookTesting;
 }
 
 let services: Services | undefined;
@@ -36,6 +40,8 @@ const SERVICE_MODULES: Record<ServiceId, () => ServiceModule> = {
   maps: () => require('./maps.js') as ServiceModule,
   realtime: () => require('./realtime.js') as ServiceModule,
 };
+/** The history's commands and notebook tests (they carry the notebook engine). */
+const loadHistoryModule = () => require('./history.js') as HistoryModule;
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 export async function activate(context: vscode.ExtensionContext): Promise<ExtensionApi | undefined> {
@@ -63,10 +69,13 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
   const connections = new ConnectionStore(config, context.globalState);
   const guard = new CredentialGuard(secrets);
   const http = new HttpClientFactory(guard, log, redactor);
+  // Every client the factory makes from now on records its requests (read lazily, on first use).
+  const history = new HistoryStore(context, config, log);
+  http.history = history;
   const sandbox = new SandboxController(context.extensionPath, connections, secrets, config, log);
-  context.subscriptions.push(config, secrets, connections, sandbox);
+  context.subscriptions.push(config, secrets, connections, sandbox, history);
 
-  const s: Services = { context, log, redactor, config, connections, secrets, guard, http, sandbox, trusted: () => vscode.workspace.isTrusted };
+  const s: Services = { context, log, redactor, config, connections, secrets, guard, http, sandbox, history, trusted: () => vscode.workspace.isTrusted };
 
   const setRestricted = () => void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.restricted, !vscode.workspace.isTrusted);
   setRestricted();
@@ -84,6 +93,8 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
     context.subscriptions.push(provider, view, ...lazy.disposables);
     views[service] = { provider, view };
   }
+  const { testing, disposables: historyDisposables } = wireHistory(s, history, loadHistoryModule, log);
+  context.subscriptions.push(...historyDisposables);
   context.subscriptions.push(
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       setRestricted();
@@ -95,10 +106,11 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
   await Promise.all(SERVICE_IDS.flatMap((id) => connections.list(id).map((c) => secrets.get(c))));
   await sandbox.adoptFromEnvironment();
   log.info(`Activated (VS Code ${vscode.version}${vscode.workspace.isTrusted ? '' : ', restricted mode'}).`);
-  return { services: s, views };
+  return { services: s, views, testing };
 }
 
 export async function deactivate(): Promise<void> {
   // Stopping clears the sandbox's keys from SecretStorage; they are useless once it is gone.
   await services?.sandbox.stop();
+  await services?.history.flush();
 }

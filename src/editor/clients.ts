@@ -1,5 +1,6 @@
 import { connectionId, type Connection, type HttpConnection } from '../core/connections';
 import { HttpClient, type HttpClientOptions } from '../core/http';
+import { RecordingHttpClient, type HistorySink } from '../history/recorder';
 import { ResourcesClient, resourcesHttpOptions } from '../services/resources';
 import type { Redactor } from '../core/redact';
 import { SlidingWindowLimiter } from '../core/rateLimiter';
@@ -9,11 +10,18 @@ import type { DiagnosticsLog } from './log';
 /** Realtime connections have no timeout setting; their REST calls use this one too. */
 const REALTIME_LISTING_TIMEOUT_MS = 30_000;
 
-export type ServiceHttpOptions = Pick<HttpClientOptions, 'parseError' | 'requestIdHeaders' | 'defaultHeaders' | 'retry' | 'onRequest'> & {
+export type ServiceHttpOptions = Pick<HttpClientOptions, 'parseError' | 'requestIdHeaders' | 'defaultHeaders' | 'retry' | 'onRequest' | 'credentials'> & {
   /** Which of the connection's base URLs to use (e.g. "routes"); the default base URL otherwise. */
   baseUrlKey?: string;
+  /** An explicit base URL (one of the connection's origins; the notebook engine picks it per cell). */
+  baseUrl?: string;
   /** Name shown in errors; defaults to the connection name. */
   label?: string;
+  /**
+   * false: the request history does not record this client's requests, because its caller records
+   * them itself (the notebook, with each cell's assertions).
+   */
+  history?: boolean;
 };
 
 /**
@@ -23,6 +31,8 @@ export type ServiceHttpOptions = Pick<HttpClientOptions, 'parseError' | 'request
  */
 export class HttpClientFactory {
   readonly limiter = new SlidingWindowLimiter();
+  /** Where every request lands (the History view); set once the history exists. */
+  history: HistorySink | undefined;
 
   constructor(
     private readonly guard: CredentialGuard,
@@ -31,10 +41,10 @@ export class HttpClientFactory {
   ) {}
 
   create(conn: HttpConnection, opts: ServiceHttpOptions = {}): HttpClient {
-    const { baseUrlKey, label, ...rest } = opts;
-    return new HttpClient({
+    const { baseUrlKey, baseUrl, label, history, ...rest } = opts;
+    return this.client(conn, history !== false, {
       service: label ?? conn.name,
-      baseUrl: (baseUrlKey && conn.baseUrls[baseUrlKey]) || conn.baseUrl,
+      baseUrl: baseUrl ?? ((baseUrlKey && conn.baseUrls[baseUrlKey]) || conn.baseUrl),
       auth: conn.auth,
       credentials: this.guard.forConnection(conn),
       timeoutMs: conn.timeoutMs,
@@ -63,6 +73,20 @@ export class HttpClientFactory {
         redactor: this.redactor,
       }),
     );
+  }
+
+  /**
+   * A client built from explicit options (realtime's signed REST client) whose requests still land
+   * in the history; logging and redaction are the caller's to set, as with `new HttpClient`.
+   */
+  custom(conn: Connection, options: HttpClientOptions): HttpClient {
+    return this.client(conn, true, { redactor: this.redactor, ...options });
+  }
+
+  private client(conn: Connection, recorded: boolean, options: HttpClientOptions): HttpClient {
+    const sink = this.history;
+    if (!recorded || !sink) return new HttpClient(options);
+    return new RecordingHttpClient({ ...options, redactor: options.redactor ?? this.redactor }, { service: conn.service, connection: conn.name, commandsOnly: true }, sink);
   }
 
   /** The limiter key of a connection's overall quota; per-model keys extend it (`<key>#<model>`). */

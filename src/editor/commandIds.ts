@@ -56,6 +56,11 @@ export const COMMAND_IDS = [
   'apiWorkbench.realtime.saveLog',
   'apiWorkbench.realtime.showLog',
   'apiWorkbench.realtime.copyChannelName',
+  'apiWorkbench.history.show',
+  'apiWorkbench.history.rerun',
+  'apiWorkbench.history.addToNotebook',
+  'apiWorkbench.history.saveLastAsCell',
+  'apiWorkbench.history.clear',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

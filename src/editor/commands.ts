@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { errorText, isApiError } from '../core/errors';
+import { runInCommand } from '../history/scope';
 import type { CommandId } from './commandIds';
 import type { DiagnosticsLog } from './log';
 
@@ -16,7 +17,8 @@ export function registerCommands(table: CommandTable, log: DiagnosticsLog): vsco
   return Object.entries(table).map(([id, handler]) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
-        return await (handler)(...args);
+        // The scope lets the request history tell a command's requests from a view's background loads.
+        return await runInCommand(id, () => handler(...args));
       } catch (e) {
         reportError(e, log, id);
         return undefined;

@@ -14,6 +14,18 @@ export const VIEW_IDS = {
   realtime: 'apiWorkbench.realtime',
 } as const satisfies Record<ServiceId, string>;
 
+/** The request history (every request from a command or a notebook). */
+export const HISTORY_VIEW_ID = 'apiWorkbench.history';
+
+/** Every view of the container, in the order package.json lists them. */
+export const ALL_VIEW_IDS: readonly string[] = [...Object.values(VIEW_IDS), HISTORY_VIEW_ID];
+
+/** The notebook type of `*.awb.md` files (package.json contributes.notebooks). */
+export const NOTEBOOK_TYPE = 'api-workbench-notebook';
+
+/** The Testing view's controller of notebook assertions. */
+export const NOTEBOOK_TEST_CONTROLLER_ID = 'apiWorkbench.notebookTests';
+
 /** The settings section; every key below is relative to it. */
 export const CONFIG_SECTION = 'apiWorkbench';
 
@@ -26,6 +38,8 @@ export const SETTING_KEYS = [
   'maps.fieldMasks',
   'maps.tileUrl',
   'maps.tileAttribution',
+  'history.keepResponses',
+  'history.maxEntries',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
@@ -64,6 +78,14 @@ export const STATUS_BAR_IDS = {
 } as const;
 
 /** "Copy as cURL" of the services whose requests can be copied. */
+export const HISTORY_COMMANDS = {
+  show: 'apiWorkbench.history.show',
+  rerun: 'apiWorkbench.history.rerun',
+  addToNotebook: 'apiWorkbench.history.addToNotebook',
+  saveLastAsCell: 'apiWorkbench.history.saveLastAsCell',
+  clear: 'apiWorkbench.history.clear',
+} as const satisfies Record<string, CommandId>;
+
 export const COPY_AS_CURL_COMMANDS = {
   llm: 'apiWorkbench.llm.copyAsCurl',
   maps: 'apiWorkbench.maps.copyAsCurl',

@@ -6,6 +6,7 @@ import type { HttpClientFactory } from './clients';
 import type { Config } from './config';
 import type { ConnectionStore } from './connections';
 import type { CredentialGuard } from './credentials';
+import type { HistoryStore } from './history/store';
 import type { DiagnosticsLog } from './log';
 import type { SandboxController } from './sandbox';
 import type { SecretStore } from './secrets';
@@ -25,6 +26,11 @@ export interface Services {
   readonly guard: CredentialGuard;
   readonly http: HttpClientFactory;
   readonly sandbox: SandboxController;
+  /**
+   * The request history (History view). Every HttpClient from `http` lands in it by itself; the
+   * notebook records its cells with `history.record(historyEntryFromCellResult(result))`.
+   */
+  readonly history: HistoryStore;
   /** Workspace trust; false = restricted mode (no stored key leaves). */
   trusted(): boolean;
 }

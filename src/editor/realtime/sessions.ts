@@ -52,7 +52,8 @@ export class RealtimeSession implements vscode.Disposable {
   ) {
     const service = `Realtime (${conn.name})`;
     const secret = async () => s.guard.keyFor(conn, conn.restBaseUrl);
-    const http = new HttpClient({
+    // Made by the factory so every publish lands in the request history.
+    const http = s.http.custom(conn, {
       service,
       baseUrl: conn.restBaseUrl,
       // The secret only signs; it never travels (see RealtimeRest).

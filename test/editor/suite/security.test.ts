@@ -445,6 +445,15 @@ describe('security: every command, then no secret in settings, state, logs, docu
     const shown = await cmd.run<MapRendered>('apiWorkbench.maps.showResult', route.results[0].id);
     assert.equal(shown?.lines, 1);
     await cmd.run('apiWorkbench.maps.clearResults');
+    // The history of those requests (typed key): shown, re-run, made into cells, cleared — the
+    // documents they open are among those checked for keys at the end.
+    await cmd.run('apiWorkbench.history.show');
+    await cmd.run('apiWorkbench.history.rerun');
+    await cmd.run('apiWorkbench.history.addToNotebook');
+    await cmd.run('apiWorkbench.history.saveLastAsCell');
+    await api.services.history.flush();
+    assertClean('the stored request history', Buffer.from(await vscode.workspace.fs.readFile(api.services.history.file)).toString('utf8'));
+    await cmd.run('apiWorkbench.history.clear');
 
     await clearAndRemove('maps', name);
   });

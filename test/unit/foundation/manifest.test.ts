@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { COMMAND_IDS } from '../../../src/editor/commandIds';
-import { CONFIG_SECTION, CONTEXT_KEYS, SETTING_KEYS, STATE_KEYS, VIEW_CONTAINER_ID, VIEW_IDS } from '../../../src/editor/ids';
+import { ALL_VIEW_IDS, CONFIG_SECTION, CONTEXT_KEYS, SETTING_KEYS, STATE_KEYS, VIEW_CONTAINER_ID } from '../../../src/editor/ids';
 
 interface WalkthroughStep {
   id: string;
@@ -60,13 +60,13 @@ describe('package.json manifest', () => {
   });
 
   it('declares exactly the view ids and setting keys the code knows (typed tables)', () => {
-    assert.deepEqual(manifest.contributes.views[VIEW_CONTAINER_ID].map((v) => v.id).sort(), Object.values(VIEW_IDS).sort());
+    assert.deepEqual(manifest.contributes.views[VIEW_CONTAINER_ID].map((v) => v.id).sort(), [...ALL_VIEW_IDS].sort());
     const settings = Object.keys(manifest.contributes.configuration.properties).map((k) => k.slice(CONFIG_SECTION.length + 1));
     assert.deepEqual(settings.sort(), [...SETTING_KEYS].sort());
   });
 
   it('every apiWorkbench.* name in a `when` clause is a view id or a context key the code sets', () => {
-    const known = new Set<string>([...Object.values(VIEW_IDS), CONTEXT_KEYS.restricted, ...Object.values(CONTEXT_KEYS.hasConnection), CONTEXT_KEYS.realtimeConnected, CONTEXT_KEYS.webhookReceiverRunning]);
+    const known = new Set<string>([...ALL_VIEW_IDS, CONTEXT_KEYS.restricted, ...Object.values(CONTEXT_KEYS.hasConnection), CONTEXT_KEYS.realtimeConnected, CONTEXT_KEYS.webhookReceiverRunning]);
     const whens = [...manifestText.matchAll(/"when":\s*"([^"]*)"/g)].map((m) => m[1]);
     assert.ok(whens.length > 10);
     for (const when of whens) for (const [name] of when.matchAll(/apiWorkbench(?:\.[A-Za-z]+)+/g)) assert.ok(known.has(name), `unknown context key or view in when clause: ${name}`);
@@ -88,7 +88,7 @@ describe('package.json manifest', () => {
 
   it('names commands <ext>.<service>.<verb> and gives each a category', () => {
     for (const c of manifest.contributes.commands) {
-      assert.match(c.command, /^apiWorkbench\.(?:(?:llm|maps|realtime|sandbox)\.[a-zA-Z]+|showLog|exportConnections)$/, c.command);
+      assert.match(c.command, /^apiWorkbench\.(?:(?:llm|maps|realtime|sandbox|history)\.[a-zA-Z]+|showLog|exportConnections)$/, c.command);
       assert.ok(c.category, `${c.command} has no category`);
     }
   });
@@ -162,9 +162,10 @@ describe('package.json manifest', () => {
     assert.ok(!(manifest.activationEvents ?? []).includes('*'));
   });
 
-  it('has one view per service, each with welcome content linking Connect… and the sandbox', () => {
-    const ids = manifest.contributes.views.apiWorkbench.map((v) => v.id);
-    assert.deepEqual(ids, ['apiWorkbench.llm', 'apiWorkbench.maps', 'apiWorkbench.realtime']);
+  it('has one view per service, each with welcome content linking Connect… and the sandbox, then the History', () => {
+    const all = manifest.contributes.views.apiWorkbench.map((v) => v.id);
+    assert.deepEqual(all, ['apiWorkbench.llm', 'apiWorkbench.maps', 'apiWorkbench.realtime', 'apiWorkbench.history']);
+    const ids = all.slice(0, 3);
     for (const id of ids) {
       const welcome = manifest.contributes.viewsWelcome.filter((w) => w.view === id).map((w) => w.contents).join('\n');
       assert.match(welcome, /\(command:apiWorkbench\.(llm|maps|realtime)\.addConnection\)/);

@@ -23,7 +23,8 @@ import { FaultServer } from '../helpers/faultServer';
 import { apiErrorOf, cancellationSource } from '../helpers/util';
 
 const KEY = 'sk-sandbox-llm-client-test';
-const WINDOW_MS = 300;
+// Long enough that three requests fit in one window on a loaded machine; each 429 test waits it out once.
+const WINDOW_MS = 1500;
 
 interface Collected {
   events: ChatStreamEvent[];

@@ -1,0 +1,152 @@
+import * as vscode from 'vscode';
+import { entryToCell, entryToCellText, NotACellError, type CellOptions } from '../../history/cell';
+import { historyEntryFromCellResult } from '../../history/fromCellResult';
+import type { HistoryEntry } from '../../history/model';
+import { renderEntry } from '../../history/render';
+import { createRunner, type NotebookCellData } from '../../notebook/api';
+import type { CommandTable } from '../commands';
+import { HISTORY_COMMANDS, NOTEBOOK_TYPE } from '../ids';
+import { editorNotebookHost } from '../notebookHost';
+import type { Services } from '../services';
+import type { HistoryStore } from './store';
+
+export const HISTORY_SCHEME = 'api-workbench-history';
+
+/** Where "Add to Notebook" put the cell: a notebook (cell index) or a text document (the cell's first line). */
+export interface AddedCell {
+  uri: vscode.Uri;
+  kind: 'notebook' | 'text';
+  /** The cell's text as the `*.awb.md` file has it. */
+  text: string;
+}
+
+/** Shows each entry as a read-only Markdown document (api-workbench-history:/<id>/<method path>.md). */
+export class HistoryDocuments implements vscode.TextDocumentContentProvider {
+  constructor(private readonly store: HistoryStore) {}
+
+  static uriOf(entry: HistoryEntry): vscode.Uri {
+    const title = `${entry.method} ${entry.url.replace(/^\w+:\/\/[^/]+/, '').split('?')[0]}`.replace(/[\\/:*?"<>|#%]+/g, ' ').trim().slice(0, 60);
+    return vscode.Uri.from({ scheme: HISTORY_SCHEME, path: `/${entry.id}/${title || 'request'}.md` });
+  }
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const id = uri.path.split('/')[1] ?? '';
+    const entry = await this.store.get(id);
+    return entry ? renderEntry(entry) : 'This request is no longer in the history.';
+  }
+}
+
+/** A tree node, a command link's argument or an id: whatever names an entry. */
+async function entryFromArg(store: HistoryStore, arg: unknown): Promise<HistoryEntry | undefined> {
+  if (typeof arg === 'string') return store.get(arg);
+  if (arg && typeof arg === 'object' && typeof (arg as { id?: unknown }).id === 'string') return store.get((arg as { id: string }).id);
+  return undefined;
+}
+
+export function historyCommands(s: Services, store: HistoryStore): CommandTable {
+  const need = async (arg: unknown): Promise<HistoryEntry> => {
+    const entry = (await entryFromArg(store, arg)) ?? (arg === undefined ? store.last() : undefined);
+    if (!entry) throw new Error(arg === undefined ? 'The history is empty: send a request first.' : 'This request is no longer in the history.');
+    return entry;
+  };
+
+  /** Which of the connection's base URLs the path is relative to, and whether the cell must name the connection. */
+  const cellOptions = (entry: HistoryEntry, pin: boolean): CellOptions => {
+    const conn = entry.connection === undefined ? undefined : s.connections.get(entry.service, entry.connection);
+    const baseUrls = conn && conn.service !== 'realtime' ? [conn.baseUrl, ...Object.values(conn.baseUrls)] : [];
+    const active = s.connections.active(entry.service);
+    return { baseUrls, connection: conn && (pin || active?.name !== conn.name) ? conn.name : undefined };
+  };
+
+  const show = async (arg?: unknown) => {
+    const entry = await need(arg);
+    const doc = await vscode.workspace.openTextDocument(HistoryDocuments.uriOf(entry));
+    await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: true });
+    return doc.uri;
+  };
+
+  const rerun = async (arg?: unknown): Promise<HistoryEntry | undefined> => {
+    const entry = await need(arg);
+    const cell = entryToCell(entry, cellOptions(entry, true));
+    let recorded: HistoryEntry | undefined;
+    const host = editorNotebookHost(s, {
+      onResult: (result) => {
+        const e = historyEntryFromCellResult(result);
+        // A re-run is the user's own request again, not a notebook's.
+        if (e) store.record((recorded = { ...e, origin: 'command', cell: undefined, connection: e.connection ?? entry.connection }));
+      },
+    });
+    const runner = createRunner([cell], { host, file: `History: ${entry.method} ${entry.url}` });
+    try {
+      const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Re-running ${entry.method} ${entry.url}`, cancellable: true }, (_p, token) => runner.runCell(0, token));
+      if (result.error !== undefined && !result.cancelled) void vscode.window.showErrorMessage(s.redactor.text(result.error));
+    } finally {
+      runner.dispose();
+    }
+    if (recorded) await show(recorded);
+    return recorded;
+  };
+
+  const addToNotebook = async (arg?: unknown): Promise<AddedCell | undefined> => {
+    const entry = await need(arg);
+    let cell: NotebookCellData;
+    try {
+      cell = entryToCell(entry, cellOptions(entry, false));
+    } catch (e) {
+      if (e instanceof NotACellError) return void vscode.window.showWarningMessage(e.message);
+      throw e;
+    }
+    return addCell(s, cell, entryToCellText(entry, cellOptions(entry, false)));
+  };
+
+  return {
+    [HISTORY_COMMANDS.show]: show,
+    [HISTORY_COMMANDS.rerun]: rerun,
+    [HISTORY_COMMANDS.addToNotebook]: addToNotebook,
+    [HISTORY_COMMANDS.saveLastAsCell]: () => addToNotebook(undefined),
+    [HISTORY_COMMANDS.clear]: async () => {
+      await store.clear();
+      vscode.window.setStatusBarMessage('$(clear-all) Cleared the request history', 3_000);
+    },
+  };
+}
+
+/** Whether this build contributes the `*.awb.md` notebook type (the notebook editor may not be there yet). */
+function notebookTypeContributed(s: Services): boolean {
+  const manifest = s.context.extension.packageJSON as { contributes?: { notebooks?: { type: string }[] } } | undefined;
+  return manifest?.contributes?.notebooks?.some((n) => n.type === NOTEBOOK_TYPE) ?? false;
+}
+
+/**
+ * Appends the cell to the `*.awb.md` notebook in front (or the `*.awb.md` text editor), otherwise
+ * to a new untitled notebook (a Markdown document with the notebook's text when the notebook
+ * type is not available).
+ */
+async function addCell(s: Services, cell: NotebookCellData, text: string): Promise<AddedCell> {
+  const nb = vscode.window.activeNotebookEditor?.notebook;
+  const data = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, cell.value, cell.language);
+  data.metadata = { ...cell.metadata };
+  if (nb && nb.notebookType === NOTEBOOK_TYPE) {
+    const edit = new vscode.WorkspaceEdit();
+    edit.set(nb.uri, [vscode.NotebookEdit.insertCells(nb.cellCount, [data])]);
+    await vscode.workspace.applyEdit(edit);
+    vscode.window.setStatusBarMessage(`$(notebook) Added the request to ${nb.uri.path.split('/').pop() ?? 'the notebook'}`, 4_000);
+    return { uri: nb.uri, kind: 'notebook', text };
+  }
+  const editor = vscode.window.activeTextEditor;
+  if (editor && editor.document.uri.path.endsWith('.awb.md')) {
+    const doc = editor.document;
+    const end = doc.lineAt(doc.lineCount - 1).range.end;
+    const sep = doc.getText() === '' ? '' : doc.getText().endsWith('\n') ? '\n' : '\n\n';
+    await editor.edit((b) => b.insert(end, sep + text));
+    return { uri: doc.uri, kind: 'text', text };
+  }
+  if (notebookTypeContributed(s)) {
+    const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, new vscode.NotebookData([data]));
+    await vscode.window.showNotebookDocument(doc);
+    return { uri: doc.uri, kind: 'notebook', text };
+  }
+  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: `# Requests\n\nSave this file as \`<name>.awb.md\` to open it as an API notebook.\n\n${text}` });
+  await vscode.window.showTextDocument(doc);
+  return { uri: doc.uri, kind: 'text', text };
+}

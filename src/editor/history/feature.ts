@@ -1,0 +1,64 @@
+// The request history's part of the foundation: the store (which the HttpClientFactory feeds),
+// the History view, and stubs for the commands and the Testing view's notebook tests, whose code
+// (with the notebook engine) is the separate bundle dist/history.js, required on first use.
+import * as vscode from 'vscode';
+import type { CommandHandler, CommandTable } from '../commands';
+import { registerCommands } from '../commands';
+import { HISTORY_COMMANDS, HISTORY_VIEW_ID, NOTEBOOK_TEST_CONTROLLER_ID } from '../ids';
+import type { DiagnosticsLog } from '../log';
+import type { Services } from '../services';
+import type { HistoryStore } from './store';
+import { HistoryTreeProvider } from './tree';
+
+export interface HistoryActivation {
+  commands: CommandTable;
+  tests: {
+    resolve(item: vscode.TestItem | undefined): Promise<void>;
+    run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void>;
+  };
+  disposables: vscode.Disposable[];
+}
+
+/** dist/history.js (src/editor/history/index.ts). */
+export interface HistoryModule {
+  activate(s: Services, store: HistoryStore, controller: vscode.TestController): HistoryActivation;
+}
+
+/** The Testing view's controller of notebook assertions and its run profile (for tests and other extensions). */
+export interface NotebookTesting {
+  controller: vscode.TestController;
+  profile: vscode.TestRunProfile;
+}
+
+export function wireHistory(s: Services, store: HistoryStore, load: () => HistoryModule, log: DiagnosticsLog): { testing: NotebookTesting; disposables: vscode.Disposable[] } {
+  const tree = new HistoryTreeProvider(store);
+  const view = vscode.window.createTreeView(HISTORY_VIEW_ID, { treeDataProvider: tree });
+  const controller = vscode.tests.createTestController(NOTEBOOK_TEST_CONTROLLER_ID, 'API Notebooks');
+
+  let activation: HistoryActivation | undefined;
+  const ensure = (): HistoryActivation => {
+    if (!activation) {
+      const started = Date.now();
+      activation = load().activate(s, store, controller);
+      log.debug(`Loaded the history module in ${Date.now() - started} ms.`);
+    }
+    return activation;
+  };
+
+  controller.resolveHandler = (item) => ensure().tests.resolve(item);
+  controller.refreshHandler = () => ensure().tests.resolve(undefined);
+  const profile = controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, (request, token) => ensure().tests.run(request, token), true);
+
+  const stubs: CommandTable = {};
+  for (const id of Object.values(HISTORY_COMMANDS)) {
+    stubs[id] = ((...args: unknown[]) => {
+      const handler = ensure().commands[id];
+      if (!handler) throw new Error(`The command ${id} is not available.`);
+      return handler(...args);
+    }) as CommandHandler;
+  }
+  return {
+    testing: { controller, profile },
+    disposables: [tree, view, controller, profile, ...registerCommands(stubs, log), { dispose: () => activation?.disposables.forEach((d) => void d.dispose()) }],
+  };
+}

@@ -1,0 +1,146 @@
+import * as vscode from 'vscode';
+import * as z from 'zod/mini';
+import { DEFAULT_HISTORY_LIMITS, HistoryList, MAX_HISTORY_ENTRIES, type HistoryEntry, type HistoryLimits } from '../../history/model';
+import type { HistorySink } from '../../history/recorder';
+import type { Config } from '../config';
+import type { DiagnosticsLog } from '../log';
+
+const FILE_NAME = 'request-history.json';
+/** Bursts of requests (a notebook run) are written once. */
+const WRITE_DELAY_MS = 750;
+
+/**
+ * The request history of this workspace, kept in a JSON file under the extension's workspace
+ * storage (not workspaceState: hundreds of bodies do not belong in the state database). Read on
+ * first use, written shortly after each change. Entries arrive redacted.
+ */
+export class HistoryStore implements HistorySink, vscode.Disposable {
+  private list: HistoryList | undefined;
+  private loading: Promise<HistoryList> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> = Promise.resolve();
+  private latest: HistoryEntry | undefined;
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private readonly sub: vscode.Disposable;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly config: Config,
+    private readonly log: DiagnosticsLog,
+  ) {
+    this.sub = config.onDidChange((e) => {
+      if (!e.affectsConfiguration('apiWorkbench.history')) return;
+      if (!this.list) return;
+      this.list.applyLimits(this.limits());
+      this.changedNow();
+    });
+  }
+
+  limits(): HistoryLimits {
+    return {
+      maxEntries: this.config.read('history.maxEntries', z.number().check(z.int(), z.minimum(1), z.maximum(MAX_HISTORY_ENTRIES)), DEFAULT_HISTORY_LIMITS.maxEntries),
+      keepResponses: this.config.read('history.keepResponses', z.boolean(), DEFAULT_HISTORY_LIMITS.keepResponses),
+      maxBodyBytes: DEFAULT_HISTORY_LIMITS.maxBodyBytes,
+    };
+  }
+
+  /** Adds an entry (already redacted). Synchronous for the caller; the file is written shortly after. */
+  record(entry: HistoryEntry): void {
+    this.latest = entry;
+    if (this.list) this.add(this.list, entry);
+    else void this.load().then((l) => this.add(l, entry));
+  }
+
+  /** The last entry recorded in this window (before it is even stored). */
+  last(): HistoryEntry | undefined {
+    return this.latest ?? this.list?.entries[0];
+  }
+
+  async entries(): Promise<readonly HistoryEntry[]> {
+    return (await this.load()).entries;
+  }
+
+  async get(id: string): Promise<HistoryEntry | undefined> {
+    return (await this.load()).get(id);
+  }
+
+  async clear(): Promise<void> {
+    (await this.load()).clear();
+    this.latest = undefined;
+    this.changedNow();
+  }
+
+  /** Resolves once what is recorded so far is on disk (tests; deactivation). */
+  async flush(): Promise<void> {
+    await this.load();
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      this.write();
+    }
+    await this.writing;
+  }
+
+  /** The file entries are kept in: per workspace, or per user in a window without a folder. */
+  get file(): vscode.Uri {
+    return vscode.Uri.joinPath(this.context.storageUri ?? this.context.globalStorageUri, FILE_NAME);
+  }
+
+  private add(list: HistoryList, entry: HistoryEntry): void {
+    list.add(entry, this.limits());
+    this.changedNow();
+  }
+
+  private load(): Promise<HistoryList> {
+    if (this.list) return Promise.resolve(this.list);
+    this.loading ??= (async () => {
+      let list: HistoryList;
+      try {
+        const bytes = await vscode.workspace.fs.readFile(this.file);
+        list = HistoryList.fromFile(JSON.parse(Buffer.from(bytes).toString('utf8')));
+        list.applyLimits(this.limits());
+      } catch (e) {
+        if (!(e instanceof vscode.FileSystemError && e.code === 'FileNotFound')) this.log.warn(`Could not read the request history (${this.file.fsPath}); starting a new one.`);
+        list = new HistoryList();
+      }
+      this.list = list;
+      return list;
+    })();
+    return this.loading;
+  }
+
+  private changedNow(): void {
+    this.changed.fire();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.write();
+    }, WRITE_DELAY_MS);
+  }
+
+  private write(): void {
+    const list = this.list;
+    if (!list) return;
+    const text = JSON.stringify(list.toFile());
+    const file = this.file;
+    this.writing = this.writing.then(async () => {
+      try {
+        await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(file, '..'));
+        await vscode.workspace.fs.writeFile(file, Buffer.from(text, 'utf8'));
+      } catch (e) {
+        this.log.warn(`Could not save the request history: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    });
+  }
+
+  dispose(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      this.write();
+    }
+    this.sub.dispose();
+    this.changed.dispose();
+  }
+}

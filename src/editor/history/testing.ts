@@ -1,0 +1,194 @@
+// The assertions of `*.awb.md` notebooks in VS Code's Testing view: one test per request cell,
+// grouped by file, run through the engine in file order (earlier cells feed later ones' variables),
+// failures shown with the expected and actual value at the assertion's line.
+import * as vscode from 'vscode';
+import { createRunner, parseNotebook, serializeNotebook, type CellResult, type NotebookCellData, type ParsedNotebook } from '../../notebook/api';
+import { editorNotebookHost } from '../notebookHost';
+import type { Services } from '../services';
+import { NOTEBOOK_TYPE } from '../ids';
+
+const GLOB = '**/*.awb.md';
+const EXCLUDE = '**/node_modules/**';
+
+/** 1-based line of each cell's first line (a code cell: its opening fence), from the parser's layout. */
+function cellLines(nb: ParsedNotebook): number[] {
+  const breaks = (t: string) => (t.match(/\r\n|\r|\n/g) ?? []).length;
+  let line = 1;
+  return nb.cells.map((c) => {
+    const l = c.metadata.layout;
+    const start = line + breaks(l?.before ?? '');
+    line = start + breaks(l?.core ?? '') + breaks(l?.after ?? '');
+    return start;
+  });
+}
+
+function cellLabel(cell: NotebookCellData, index: number): string {
+  const name = cell.metadata.attributes?.name;
+  const first = cell.value.split(/\r\n|\r|\n/).find((l) => l.trim() !== '' && !l.trim().startsWith('#'))?.trim() ?? '';
+  return name ? `${name}: ${first}` : first || `cell ${index + 1}`;
+}
+
+/** The cells of a notebook as the engine reads them (an open notebook's current cells, else the file). */
+async function readNotebook(uri: vscode.Uri): Promise<ParsedNotebook> {
+  const open = vscode.workspace.notebookDocuments.find((d) => d.notebookType === NOTEBOOK_TYPE && d.uri.toString() === uri.toString());
+  const text = open
+    ? serializeNotebook({
+        cells: open.getCells().map((c) => ({
+          kind: c.kind === vscode.NotebookCellKind.Code ? 'code' : 'markup',
+          language: c.document.languageId,
+          value: c.document.getText(),
+          metadata: { ...(c.metadata as NotebookCellData['metadata']) },
+        })),
+      })
+    : Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
+  return parseNotebook(text, uri.fsPath || uri.toString());
+}
+
+export class NotebookTests implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private watching = false;
+
+  constructor(
+    private readonly s: Services,
+    private readonly controller: vscode.TestController,
+    private readonly record: (result: CellResult) => void,
+  ) {}
+
+  /** The Testing view asks for the files (item undefined), or a file's cells. */
+  async resolve(item: vscode.TestItem | undefined): Promise<void> {
+    if (item) return this.refreshFile(item.uri!);
+    this.watch();
+    const files = await vscode.workspace.findFiles(GLOB, EXCLUDE);
+    for (const d of vscode.workspace.notebookDocuments) if (d.notebookType === NOTEBOOK_TYPE && !files.some((f) => f.toString() === d.uri.toString())) files.push(d.uri);
+    await Promise.all(files.map((f) => this.refreshFile(f)));
+  }
+
+  /** (Re)reads a file's request cells into test items; a file without any disappears. */
+  async refreshFile(uri: vscode.Uri): Promise<void> {
+    const id = uri.toString();
+    let nb: ParsedNotebook;
+    try {
+      nb = await readNotebook(uri);
+    } catch {
+      this.controller.items.delete(id);
+      return;
+    }
+    const lines = cellLines(nb);
+    const children: vscode.TestItem[] = [];
+    nb.cells.forEach((cell, index) => {
+      if (cell.kind !== 'code' || cell.language === 'vars') return;
+      const child = this.controller.createTestItem(`${id}#${index}`, cellLabel(cell, index), uri);
+      child.range = new vscode.Range(lines[index] - 1, 0, lines[index] - 1, 0);
+      children.push(child);
+    });
+    if (!children.length) {
+      this.controller.items.delete(id);
+      return;
+    }
+    const file = this.controller.items.get(id) ?? this.controller.createTestItem(id, uri.path.split('/').pop() ?? id, uri);
+    file.children.replace(children);
+    file.error = nb.problems.length ? new vscode.MarkdownString().appendText(nb.problems.map((p) => `line ${p.line}: ${p.message}`).join('\n')) : undefined;
+    this.controller.items.add(file);
+  }
+
+  private watch(): void {
+    if (this.watching) return;
+    this.watching = true;
+    const watcher = vscode.workspace.createFileSystemWatcher(GLOB);
+    this.disposables.push(
+      watcher,
+      watcher.onDidCreate((u) => void this.refreshFile(u)),
+      watcher.onDidChange((u) => void this.refreshFile(u)),
+      watcher.onDidDelete((u) => this.controller.items.delete(u.toString())),
+      vscode.workspace.onDidOpenNotebookDocument((d) => d.notebookType === NOTEBOOK_TYPE && void this.refreshFile(d.uri)),
+      vscode.workspace.onDidSaveNotebookDocument((d) => d.notebookType === NOTEBOOK_TYPE && void this.refreshFile(d.uri)),
+    );
+  }
+
+  /** Runs the requested cells; each file's cells run in order up to the last one asked for. */
+  async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+    const run = this.controller.createTestRun(request);
+    try {
+      if (!request.include) await this.resolve(undefined);
+      const wanted = new Map<string, Set<string>>();
+      const excluded = new Set((request.exclude ?? []).map((t) => t.id));
+      for (const item of request.include ?? [...this.collectRoots()]) {
+        const fileId = item.parent?.id ?? item.id;
+        const set = wanted.get(fileId) ?? new Set<string>();
+        if (item.parent) set.add(item.id);
+        else item.children.forEach((c) => void set.add(c.id));
+        wanted.set(fileId, set);
+      }
+      for (const [fileId, ids] of wanted) {
+        if (token.isCancellationRequested) break;
+        const file = this.controller.items.get(fileId);
+        if (file?.uri) await this.runFile(run, file, new Set([...ids].filter((i) => !excluded.has(i))), token);
+      }
+    } finally {
+      run.end();
+    }
+  }
+
+  private *collectRoots(): Generator<vscode.TestItem> {
+    for (const [, item] of this.controller.items) yield item;
+  }
+
+  private async runFile(run: vscode.TestRun, file: vscode.TestItem, ids: Set<string>, token: vscode.CancellationToken): Promise<void> {
+    const uri = file.uri!;
+    const nb = await readNotebook(uri);
+    const items = new Map<number, vscode.TestItem>();
+    file.children.forEach((c) => {
+      if (ids.has(c.id)) items.set(Number(c.id.slice(c.id.lastIndexOf('#') + 1)), c);
+    });
+    for (const item of items.values()) run.enqueued(item);
+    const last = Math.max(-1, ...items.keys());
+    const host = editorNotebookHost(this.s, { onResult: this.record });
+    const runner = createRunner(nb.cells, { host, file: uri.fsPath || uri.toString() });
+    try {
+      for (let i = 0; i <= last; i++) {
+        if (nb.cells[i]?.kind !== 'code') continue;
+        const item = items.get(i);
+        if (token.isCancellationRequested) {
+          if (item) run.skipped(item);
+          continue;
+        }
+        if (item) run.started(item);
+        const result = await runner.runCell(i, token);
+        if (item) this.report(run, item, uri, result);
+      }
+    } finally {
+      runner.dispose();
+    }
+  }
+
+  private report(run: vscode.TestRun, item: vscode.TestItem, uri: vscode.Uri, r: CellResult): void {
+    const at = (line: number) => new vscode.Location(uri, new vscode.Position(Math.max(0, line - 1), 0));
+    const summary = r.request ? `${r.request.method} ${r.request.url}${r.response ? ` → ${r.response.status} (${Math.round(r.response.durationMs)} ms)` : ''}` : '';
+    if (summary) run.appendOutput(`${summary}\r\n`, at(r.line), item);
+    if (r.skipped !== undefined || r.cancelled) return run.skipped(item);
+    if (r.ok) return run.passed(item, r.durationMs);
+    const failed = r.assertions.filter((a) => !a.passed);
+    const messages = failed.map((a) => {
+      // `== 200` against `404` reads best as 200 against 404; other operators keep theirs.
+      const m = vscode.TestMessage.diff(`${a.source.trim()}: expected ${a.expected}, got ${a.actual}`, a.expected.replace(/^== /, ''), a.actual);
+      m.location = at(a.line);
+      return m;
+    });
+    if (r.error !== undefined) {
+      const m = new vscode.TestMessage(r.error);
+      m.location = at(r.line);
+      return run.errored(item, [m, ...messages], r.durationMs);
+    }
+    if (!messages.length) {
+      // An HTTP error status and no `?? status` line: the request itself failed.
+      const m = new vscode.TestMessage(`${summary || 'The request'} did not succeed`);
+      m.location = at(r.line);
+      messages.push(m);
+    }
+    run.failed(item, messages, r.durationMs);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}

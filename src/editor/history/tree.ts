@@ -1,0 +1,85 @@
+import * as vscode from 'vscode';
+import { SERVICE_LABELS } from '../../core/connections';
+import { entryPath, type HistoryEntry } from '../../history/model';
+import { HISTORY_COMMANDS } from '../ids';
+import type { HistoryStore } from './store';
+
+export const HISTORY_ENTRY_CONTEXT = 'history.entry';
+const MAX_LABEL_PATH = 70;
+
+/** "200 · 132 ms", "failed · 3 ms", "cancelled". */
+export function outcomeText(entry: HistoryEntry): string {
+  const status = entry.error === 'Cancelled' ? 'cancelled' : entry.status !== undefined ? String(entry.status) : entry.error !== undefined ? 'failed' : '—';
+  return entry.durationMs === undefined ? status : `${status} · ${entry.durationMs} ms`;
+}
+
+function succeeded(entry: HistoryEntry): boolean {
+  const failedAssertions = (entry.cell?.failed ?? 0) > 0;
+  return entry.error === undefined && !failedAssertions && entry.status !== undefined && entry.status >= 200 && entry.status < 400;
+}
+
+function clock(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString(undefined, { hour12: false });
+}
+
+/** The History view: newest request first, one flat list. */
+export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryEntry>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly sub: vscode.Disposable;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly store: HistoryStore) {
+    // A notebook run adds many entries at once: one refresh for the burst.
+    this.sub = store.onDidChange(() => {
+      if (this.timer) return;
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.changed.fire(undefined);
+      }, 100);
+    });
+  }
+
+  async getChildren(element?: HistoryEntry): Promise<HistoryEntry[]> {
+    if (element) return [];
+    return [...(await this.store.entries())];
+  }
+
+  getTreeItem(entry: HistoryEntry): vscode.TreeItem {
+    // Realtime's signing parameters say nothing to a reader (the signature is masked anyway).
+    let path = entryPath(entry).replace(/([?&])(auth_key|auth_timestamp|auth_version|auth_signature|body_md5)=[^&]*/g, '$1').replace(/[?&]+$/, '').replace(/\?&+/, '?').replace(/&&+/g, '&');
+    if (path.length > MAX_LABEL_PATH) path = `${path.slice(0, MAX_LABEL_PATH - 1)}…`;
+    const item = new vscode.TreeItem(`${entry.method} ${path}`, vscode.TreeItemCollapsibleState.None);
+    item.id = entry.id;
+    const where = entry.cell ? `${entry.cell.name ?? 'cell'} · ${basename(entry.cell.file)}` : (entry.connection ?? SERVICE_LABELS[entry.service]);
+    item.description = `${outcomeText(entry)} · ${clock(entry.at)} · ${where}`;
+    const ok = succeeded(entry);
+    item.iconPath = new vscode.ThemeIcon(ok ? 'pass' : 'error', new vscode.ThemeColor(ok ? 'testing.iconPassed' : 'testing.iconFailed'));
+    item.contextValue = HISTORY_ENTRY_CONTEXT;
+    item.tooltip = tooltip(entry);
+    item.command = { command: HISTORY_COMMANDS.show, title: 'Show', arguments: [entry] };
+    item.accessibilityInformation = { label: `${entry.method} ${path}, ${outcomeText(entry)}, ${SERVICE_LABELS[entry.service]}` };
+    return item;
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.sub.dispose();
+    this.changed.dispose();
+  }
+}
+
+function basename(file: string): string {
+  return file.split(/[\\/]/).pop() ?? file;
+}
+
+function tooltip(entry: HistoryEntry): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, false);
+  md.appendText(`${entry.method} ${entry.url}\n\n`);
+  md.appendText(`${SERVICE_LABELS[entry.service]}${entry.connection ? ` (${entry.connection})` : ''} · ${new Date(entry.at).toLocaleString()}\n\n`);
+  md.appendText(`${outcomeText(entry)}${entry.requestId ? ` · request id ${entry.requestId}` : ''}${entry.command ? ` · sent by ${entry.command}` : ''}\n\n`);
+  if (entry.cell) md.appendText(`Notebook ${entry.cell.file}:${entry.cell.line} · ${entry.cell.passed} passed, ${entry.cell.failed} failed\n\n`);
+  if (entry.error) md.appendText(entry.error);
+  return md;
+}
