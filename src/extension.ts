@@ -11,6 +11,8 @@ import { ConnectionStore } from './editor/connections';
 import { CredentialGuard } from './editor/credentials';
 import { DiagnosticsLog } from './editor/log';
 import { lazyService } from './editor/lazyService';
+import type { NotebookFeature } from './editor/notebook/index';
+import { registerNotebook, type NotebookModule } from './editor/notebook/register';
 import { SandboxController } from './editor/sandbox';
 import { SecretStore } from './editor/secrets';
 import type { ServiceModule, Services, ServiceViews } from './editor/services';
@@ -20,6 +22,11 @@ import { ServiceTreeProvider, type TreeNode } from './editor/tree';
 export interface ExtensionApi {
   services: Services;
   views: ServiceViews;
+  /**
+   * The API notebook feature (loaded on first call): its controller's onDidFinishCell / runCell /
+   * runAll are the hooks for the history view and the Testing API.
+   */
+  notebook(): NotebookFeature;
 }
 
 let services: Services | undefined;
@@ -33,6 +40,8 @@ const SERVICE_MODULES: Record<ServiceId, () => ServiceModule> = {
   maps: () => require('./maps.js') as ServiceModule,
   realtime: () => require('./realtime.js') as ServiceModule,
 };
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a bundle of its own, loaded on first use (see SERVICE_MODULES)
+const NOTEBOOK_MODULE = () => require('./notebook.js') as NotebookModule;
 
 export async function activate(context: vscode.ExtensionContext): Promise<ExtensionApi | undefined> {
   const redactor = new Redactor();
@@ -80,6 +89,8 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
     context.subscriptions.push(provider, view, ...lazy.disposables);
     views[service] = { provider, view };
   }
+  const notebook = registerNotebook(s, NOTEBOOK_MODULE);
+  context.subscriptions.push(...notebook.disposables);
   context.subscriptions.push(
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       setRestricted();
@@ -91,7 +102,7 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
   await Promise.all(SERVICE_IDS.flatMap((id) => connections.list(id).map((c) => secrets.get(c))));
   await sandbox.adoptFromEnvironment();
   log.info(`Activated (VS Code ${vscode.version}${vscode.workspace.isTrusted ? '' : ', restricted mode'}).`);
-  return { services: s, views };
+  return { services: s, views, notebook: notebook.feature };
 }
 
 export async function deactivate(): Promise<void> {

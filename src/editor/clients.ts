@@ -6,6 +6,10 @@ import type { CredentialGuard } from './credentials';
 import type { DiagnosticsLog } from './log';
 
 export type ServiceHttpOptions = Pick<HttpClientOptions, 'parseError' | 'requestIdHeaders' | 'defaultHeaders' | 'retry' | 'onRequest'> & {
+  /** An explicit base URL (one of the connection's own, e.g. the notebook engine's choice); wins over baseUrlKey. */
+  baseUrl?: string;
+  /** Replaces the guard's credentials callback; the notebook engine's wraps the guard's (host.credentials). */
+  credentials?: HttpClientOptions['credentials'];
   /** Which of the connection's base URLs to use (e.g. "routes"); the default base URL otherwise. */
   baseUrlKey?: string;
   /** Name shown in errors; defaults to the connection name. */
@@ -27,12 +31,12 @@ export class HttpClientFactory {
   ) {}
 
   create(conn: HttpConnection, opts: ServiceHttpOptions = {}): HttpClient {
-    const { baseUrlKey, label, ...rest } = opts;
+    const { baseUrlKey, label, baseUrl, credentials, ...rest } = opts;
     return new HttpClient({
       service: label ?? conn.name,
-      baseUrl: (baseUrlKey && conn.baseUrls[baseUrlKey]) || conn.baseUrl,
+      baseUrl: baseUrl ?? ((baseUrlKey && conn.baseUrls[baseUrlKey]) || conn.baseUrl),
       auth: conn.auth,
-      credentials: this.guard.forConnection(conn),
+      credentials: credentials ?? this.guard.forConnection(conn),
       timeoutMs: conn.timeoutMs,
       rateLimit: { key: this.rateLimitKey(conn), perMinute: conn.rateLimitPerMinute },
       limiter: this.limiter,

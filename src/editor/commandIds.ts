@@ -55,6 +55,10 @@ export const COMMAND_IDS = [
   'apiWorkbench.realtime.saveLog',
   'apiWorkbench.realtime.showLog',
   'apiWorkbench.realtime.copyChannelName',
+  'apiWorkbench.notebook.new',
+  'apiWorkbench.notebook.openExample',
+  'apiWorkbench.notebook.selectEnvironment',
+  'apiWorkbench.notebook.openWholeBody',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];
