@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { COMMAND_IDS } from '../../../src/editor/commandIds';
+import { NOTEBOOK_CONTROLLER_ID, NOTEBOOK_FILE_PATTERN, NOTEBOOK_LANGUAGES, NOTEBOOK_TYPE, RESULT_MIME, RESULT_RENDERER_ID } from '../../../src/editor/ids';
 
 interface WalkthroughStep {
   id: string;
@@ -24,6 +25,10 @@ interface Manifest {
     viewsWelcome: { view: string; contents: string; when?: string }[];
     configuration: { properties: Record<string, { scope?: string }> };
     walkthroughs: { id: string; title: string; description: string; steps: WalkthroughStep[] }[];
+    notebooks: { type: string; selector: { filenamePattern: string }[]; priority?: string }[];
+    notebookRenderer: { id: string; entrypoint: string; mimeTypes: string[] }[];
+    languages: { id: string }[];
+    grammars: { language: string; path: string }[];
   };
   capabilities?: { untrustedWorkspaces?: { supported: boolean | string } };
 }
@@ -60,7 +65,7 @@ describe('package.json manifest', () => {
 
   it('names commands <ext>.<service>.<verb> and gives each a category', () => {
     for (const c of manifest.contributes.commands) {
-      assert.match(c.command, /^apiWorkbench\.(?:(?:llm|maps|realtime|sandbox)\.[a-zA-Z]+|showLog)$/, c.command);
+      assert.match(c.command, /^apiWorkbench\.(?:(?:llm|maps|realtime|sandbox|notebook)\.[a-zA-Z]+|showLog)$/, c.command);
       assert.ok(c.category, `${c.command} has no category`);
     }
   });
@@ -108,7 +113,7 @@ describe('package.json manifest', () => {
     assert.ok(walkthrough, 'no walkthrough');
     assert.deepEqual(
       walkthrough.steps.map((s) => s.id),
-      ['sandbox', 'connect', 'ask', 'route', 'watch', 'curl'],
+      ['sandbox', 'connect', 'ask', 'route', 'watch', 'curl', 'notebook'],
     );
     const known = new Set(contributed);
     for (const step of walkthrough.steps) {
@@ -155,6 +160,26 @@ describe('package.json manifest', () => {
     const minor = Number(/^\^1\.(\d+)/.exec(manifest.engines.vscode)![1]);
     assert.ok(minor <= 100);
     assert.match(manifest.devDependencies['@types/vscode'], new RegExp(`^~?1\\.${minor}\\.`));
+  });
+
+  it('declares the API notebook with the ids the code uses (type, renderer, mime, languages)', () => {
+    const [nb] = manifest.contributes.notebooks;
+    assert.equal(nb.type, NOTEBOOK_TYPE);
+    assert.deepEqual(nb.selector, [{ filenamePattern: NOTEBOOK_FILE_PATTERN }]);
+    assert.equal(nb.priority, 'default');
+    assert.ok((manifest.activationEvents ?? []).includes(`onNotebook:${NOTEBOOK_TYPE}`));
+    const [renderer] = manifest.contributes.notebookRenderer;
+    assert.equal(renderer.id, RESULT_RENDERER_ID);
+    assert.deepEqual(renderer.mimeTypes, [RESULT_MIME]);
+    assert.equal(renderer.entrypoint, './dist/webview/resultRenderer.js');
+    assert.deepEqual(manifest.contributes.languages.map((l) => l.id), [...NOTEBOOK_LANGUAGES]);
+    for (const g of manifest.contributes.grammars) {
+      assert.ok(NOTEBOOK_LANGUAGES.includes(g.language as never), g.language);
+      assert.ok(existsSync(path.join(root, g.path)), `${g.path} missing`);
+    }
+    assert.ok(NOTEBOOK_CONTROLLER_ID.length > 0);
+    const menus = JSON.stringify(manifest.contributes.menus);
+    assert.ok(menus.includes(`notebookType == ${NOTEBOOK_TYPE}`), 'notebook menus name the notebook type');
   });
 
   it('runs in restricted mode in untrusted workspaces', () => {
