@@ -243,6 +243,7 @@ export interface NotebookRunner {
 
 // --- entry points ------------------------------------------------------------------------------
 
-export { parseNotebook, serializeNotebook } from './format';
+export { parseNotebook, serializeNotebook, cellStartLines, notebookProblems } from './format';
 export { createRunner, runNotebook } from './run';
-export { defaultHttpClient, connectionsHost, sandboxConnections, type ConnectionsHostOptions, type SandboxEndpoints } from './hosts';
+export { defaultHttpClient, connectionsHost, sandboxConnections, SANDBOX_CONNECTION_NAME, type ConnectionsHostOptions, type SandboxEndpoints } from './hosts';
+export { NotebookError } from './variables';

@@ -194,6 +194,7 @@ export function parseNotebook(text: string, file = 'notebook.awb.md'): ParsedNot
   return { cells, metadata: { eol }, problems };
 }
 
+/** `starts`: the 0-based line each cell starts on. */
 function cellProblems(cells: readonly NotebookCellData[], starts: readonly number[], file: string): NotebookProblem[] {
   const out: NotebookProblem[] = [];
   const names = new Map<string, number>();
@@ -208,6 +209,11 @@ function cellProblems(cells: readonly NotebookCellData[], starts: readonly numbe
     else names.set(name, line);
   });
   return out.sort((a, b) => a.line - b.line);
+}
+
+/** The problems of cells as they are now (after edits in the editor), located in the file they serialise to. */
+export function notebookProblems(cells: readonly NotebookCellData[], file = 'notebook.awb.md'): NotebookProblem[] {
+  return cellProblems(cells, cellStartLines(cells).map((line) => line - 1), file);
 }
 
 /** Re-serialises one code cell from its value and attributes, keeping its fence style where it can. */

@@ -1,17 +1,284 @@
-import type { Cancel } from '../core/cancellation';
-import type { NotebookCellData, NotebookRunner, NotebookRunReport, RunOptions } from './api';
+// Runs notebook cells: one, or all in order, with variables flowing from cell to cell. Each run
+// gives a CellResult whose every string has passed the host's Redactor.
+import { toAbortSignal, type Cancel } from '../core/cancellation';
+import type { HttpConnection, RealtimeConnection } from '../core/connections';
+import { isApiError } from '../core/errors';
+import type { CellRef, CellResult, NotebookCellData, NotebookProblem, NotebookRunner, NotebookRunReport, RequestRecord, RunOptions } from './api';
+import { checkAssertion } from './assertions';
+import { analyseCell, type AnalysedCell, type HttpSpec } from './cells';
+import { cellStartLines, parseNotebook } from './format';
+import { resolveTarget, runHttpCell } from './httpCell';
+import { runListen, runPublish } from './realtimeCell';
+import { NotebookError, substitute, type VariableScope } from './variables';
+
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+interface Outcome {
+  request?: RequestRecord;
+  response?: CellResult['response'];
+  count?: number;
+  error?: unknown;
+  connection?: string;
+}
+
+class Runner implements NotebookRunner {
+  private cells: NotebookCellData[] = [];
+  private lines: number[] = [];
+  private readonly results = new Map<string, CellResult>();
+  private readonly running = new Set<AbortController>();
+
+  constructor(
+    cells: readonly NotebookCellData[],
+    private readonly opts: RunOptions,
+  ) {
+    this.setCells(cells);
+  }
+
+  setCells(cells: readonly NotebookCellData[]): void {
+    this.cells = [...cells];
+    this.lines = cellStartLines(this.cells);
+    const names = new Set(this.cells.map((c) => c.metadata.attributes?.name));
+    for (const name of [...this.results.keys()]) if (!names.has(name)) this.results.delete(name);
+  }
+
+  lastResult(name: string): CellResult | undefined {
+    return this.results.get(name);
+  }
+
+  async runAll(cancel?: Cancel): Promise<CellResult[]> {
+    const bridge = toAbortSignal(cancel);
+    const signal = bridge.signal;
+    try {
+      const out: CellResult[] = [];
+      for (let i = 0; i < this.cells.length; i++) {
+        if (this.cells[i].kind !== 'code') continue;
+        if (signal?.aborted) break;
+        out.push(await this.runCell(i, signal));
+      }
+      return out;
+    } finally {
+      bridge.dispose();
+    }
+  }
+
+  async runCell(index: number, cancel?: Cancel): Promise<CellResult> {
+    const cell = this.cells[index];
+    if (!cell || cell.kind !== 'code') throw new Error(`cell ${index} is not a code cell`);
+    const bridge = toAbortSignal(cancel);
+    const outer = bridge.signal;
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(outer?.reason);
+    if (outer?.aborted) controller.abort(outer.reason);
+    outer?.addEventListener('abort', onAbort, { once: true });
+    this.running.add(controller);
+    try {
+      const result = await this.execute(index, cell, controller.signal);
+      const redacted = this.redact(result);
+      if (redacted.name !== undefined && !redacted.skipped) this.results.set(redacted.name, redacted);
+      try {
+        this.opts.host.onResult?.(redacted);
+      } catch {
+        // A history bug must not fail the run it records.
+      }
+      return redacted;
+    } finally {
+      outer?.removeEventListener('abort', onAbort);
+      this.running.delete(controller);
+      bridge.dispose();
+    }
+  }
+
+  dispose(): void {
+    for (const c of this.running) c.abort();
+    this.running.clear();
+  }
+
+  // --- one cell ----------------------------------------------------------------------------------
+
+  private async execute(index: number, cell: NotebookCellData, signal: AbortSignal): Promise<CellResult> {
+    const t0 = performance.now();
+    const line = this.lines[index];
+    const analysed = analyseCell(cell, line);
+    const ref: CellRef = { file: this.opts.file, cellIndex: index, line, name: analysed.attributes.name };
+    const base: CellResult = { ...ref, service: cell.language as CellResult['service'], startedAt: new Date().toISOString(), ok: false, assertions: [], durationMs: 0 };
+    const done = (r: CellResult): CellResult => ({ ...r, durationMs: performance.now() - t0 });
+    if (analysed.problems.length) {
+      return done({ ...base, error: analysed.problems.map((p) => `${this.opts.file}:${p.line}: ${p.message}`).join('\n') });
+    }
+    if (analysed.spec?.kind === 'vars') {
+      const env = analysed.attributes.env;
+      if (env !== undefined && env !== this.opts.environment) return done({ ...base, ok: true, skipped: `applies to the environment "${env}" only` });
+      const variables = Object.fromEntries(analysed.spec.entries.map((e) => [e.name, e.value]));
+      return done({ ...base, ok: true, variables });
+    }
+
+    let scope: VariableScope;
+    let outcome: Outcome;
+    try {
+      scope = this.scope();
+      outcome = await this.send(ref, analysed, scope, signal);
+    } catch (e) {
+      return done({ ...base, error: describe(e) });
+    }
+    const result: CellResult = { ...base, connection: outcome.connection, request: outcome.request, response: outcome.response, count: outcome.count };
+    const error = outcome.error;
+    if (error !== undefined) {
+      result.error = describe(error);
+      if (isApiError(error) && error.kind === 'cancelled') result.cancelled = true;
+      // An HTTP error answer is still an answer: its status can be asserted on.
+      if (!result.response && isApiError(error) && error.status !== undefined && (error.kind === 'http' || error.kind === 'rate-limited')) {
+        const text = error.serviceMessage ?? '';
+        result.response = { status: error.status, headers: {}, text, size: Buffer.byteLength(text), truncated: false, durationMs: performance.now() - t0, requestId: error.requestId };
+      }
+    }
+    for (const a of analysed.assertions) {
+      try {
+        result.assertions.push(checkAssertion(a, substitute(a.value, a.line, scope), result));
+      } catch (e) {
+        result.assertions.push({ source: a.source, line: a.line, passed: false, expected: a.value, actual: describe(e) });
+      }
+    }
+    const answered = result.response !== undefined && !result.cancelled;
+    const statusAsserted = analysed.assertions.some((a) => a.subject.kind === 'status');
+    const statusOk = result.response !== undefined && result.response.status < 400;
+    const completed = answered && (statusOk ? !result.error : statusAsserted);
+    result.ok = completed && result.assertions.every((a) => a.passed);
+    return done(result);
+  }
+
+  private async send(ref: CellRef, analysed: AnalysedCell, scope: VariableScope, signal: AbortSignal): Promise<Outcome> {
+    const spec = analysed.spec;
+    const service = analysed.language as 'llm' | 'maps' | 'realtime';
+    const name = analysed.attributes.connection;
+    const conn = this.opts.host.connection(service, name);
+    if (!conn || conn.service !== service) {
+      const known = this.opts.host.connectionNames?.(service) ?? [];
+      const detail =
+        name === undefined
+          ? `no ${service} connection is set up: add one (or start the sandbox)`
+          : `no ${service} connection is named "${name}"${known.length ? ` (there are: ${known.map((k) => `"${k}"`).join(', ')})` : ''}`;
+      throw new NotebookError(this.opts.file, ref.line, detail);
+    }
+    const onRequest = (request: RequestRecord) => this.notifyRequest(ref, request);
+    if (spec?.kind === 'http') return { connection: conn.name, ...(await this.sendHttp(ref, spec, conn as HttpConnection, scope, signal, onRequest)) };
+    const rt = { conn: conn as RealtimeConnection, host: this.opts.host, signal, onRequest };
+    if (spec?.kind === 'publish') {
+      const channel = substitute(spec.channel, spec.line, scope);
+      const event = substitute(spec.event, spec.line, scope);
+      return { connection: conn.name, ...(await runPublish(rt, channel, event, substitute(spec.data, spec.line + 1, scope))) };
+    }
+    if (spec?.kind === 'listen') {
+      const channel = substitute(spec.channel, spec.line, scope);
+      return {
+        connection: conn.name,
+        ...(await runListen(rt, channel, spec.durationMs, (message, count) => this.progress({ kind: 'message', cell: ref, message: this.redactValue(message), count }))),
+      };
+    }
+    throw new NotebookError(this.opts.file, ref.line, 'the cell has nothing to run');
+  }
+
+  private async sendHttp(ref: CellRef, spec: HttpSpec, conn: HttpConnection, scope: VariableScope, signal: AbortSignal, onRequest: (r: RequestRecord) => void) {
+    const fail = (detail: string): never => {
+      throw new NotebookError(this.opts.file, spec.line, detail);
+    };
+    // The host is fixed here, from the text as written; substitution comes after.
+    const target = resolveTarget(conn, spec.target, fail);
+    const headers: Record<string, string> = {};
+    for (const h of spec.headers) headers[h.name.toLowerCase()] = substitute(h.value, h.line, scope);
+    const bodyLine = spec.headers.length ? spec.headers[spec.headers.length - 1].line + 2 : spec.line + 2;
+    return runHttpCell({
+      spec,
+      conn,
+      host: this.opts.host,
+      target,
+      path: substitute(spec.target, spec.line, scope),
+      headers,
+      body: spec.body === undefined ? undefined : substitute(spec.body, bodyLine, scope),
+      maxBodyBytes: this.opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      signal,
+      file: this.opts.file,
+      onRequest,
+      onText: (delta, text) => this.progress({ kind: 'text', cell: ref, delta: this.opts.host.redactor.text(delta), text: this.opts.host.redactor.text(text) }),
+    });
+  }
+
+  /** Variables visible to cell `index`: vars cells of the notebook (plain, then the environment's), then extra ones. */
+  private scope(): VariableScope {
+    const plain = new Map<string, string>();
+    const forEnv = new Map<string, string>();
+    const cellNames = new Set<string>();
+    this.cells.forEach((cell, i) => {
+      if (cell.kind !== 'code') return;
+      const name = cell.metadata.attributes?.name;
+      if (name !== undefined && cell.language !== 'vars') cellNames.add(name);
+      if (cell.language !== 'vars') return;
+      const env = cell.metadata.attributes?.env;
+      if (env !== undefined && env !== this.opts.environment) return;
+      const analysed = analyseCell(cell, this.lines[i]);
+      if (analysed.spec?.kind !== 'vars') return;
+      for (const e of analysed.spec.entries) {
+        if (this.opts.host.redactor.text(e.value) !== e.value) throw new NotebookError(this.opts.file, e.line, `the value of "${e.name}" is a secret: secrets never go in vars`);
+        (env === undefined ? plain : forEnv).set(e.name, e.value);
+      }
+    });
+    const variables = new Map([...plain, ...forEnv, ...Object.entries(this.opts.variables ?? {})]);
+    return { file: this.opts.file, variables, cellNames, result: (name) => this.results.get(name) };
+  }
+
+  private notifyRequest(cell: CellRef, request: RequestRecord): void {
+    try {
+      this.opts.host.onRequest?.(cell, request);
+    } catch {
+      // An observer's bug must not fail the request.
+    }
+    this.progress({ kind: 'request', cell, request });
+  }
+
+  private progress(p: Parameters<NonNullable<RunOptions['onProgress']>>[0]): void {
+    try {
+      this.opts.onProgress?.(p);
+    } catch {
+      // A display bug must not stop the run.
+    }
+  }
+
+  private redact(result: CellResult): CellResult {
+    return this.redactValue(result);
+  }
+
+  /** Every string anywhere in `value` through the Redactor (keys in answers, URLs, errors). */
+  private redactValue<T>(value: T): T {
+    const r = this.opts.host.redactor;
+    const walk = (v: unknown): unknown => {
+      if (typeof v === 'string') return r.text(v);
+      if (Array.isArray(v)) return v.map(walk);
+      if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [r.text(k), walk(x)]));
+      return v;
+    };
+    return walk(value) as T;
+  }
+}
+
+function describe(e: unknown): string {
+  if (e instanceof NotebookError) return e.message;
+  if (isApiError(e)) return e.describe();
+  return e instanceof Error ? e.message : String(e);
+}
 
 /** A runner over a notebook's cells (the editor keeps one per open notebook). */
 export function createRunner(cells: readonly NotebookCellData[], opts: RunOptions): NotebookRunner {
-  void cells;
-  void opts;
-  throw new Error('not implemented');
+  return new Runner(cells, opts);
 }
 
 /** Parses `text` and runs every code cell in order (the CLI). Parse problems fail the report. */
-export function runNotebook(text: string, opts: RunOptions, cancel?: Cancel): Promise<NotebookRunReport> {
-  void text;
-  void opts;
-  void cancel;
-  throw new Error('not implemented');
+export async function runNotebook(text: string, opts: RunOptions, cancel?: Cancel): Promise<NotebookRunReport> {
+  const parsed = parseNotebook(text, opts.file);
+  const runner = createRunner(parsed.cells, opts);
+  try {
+    const results = await runner.runAll(cancel);
+    const problems: NotebookProblem[] = parsed.problems;
+    return { file: opts.file, ok: problems.length === 0 && results.every((r) => r.ok), problems, results };
+  } finally {
+    runner.dispose();
+  }
 }

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { NotebookCellData, NotebookData } from '../../../src/notebook/api';
-import { cellStartLines, parseNotebook, serializeNotebook } from '../../../src/notebook/format';
+import { cellStartLines, notebookProblems, parseNotebook, serializeNotebook } from '../../../src/notebook/format';
 
 /** What VS Code hands back to a serializer: kind, language, value and metadata (as plain JSON). */
 function throughVsCode(data: NotebookData): NotebookData {
@@ -124,6 +124,12 @@ describe('notebook format', () => {
     assert.match(nb.problems[1].message, /operator/);
     assert.match(nb.problems[2].message, /listening time/);
     assert.equal(serializeNotebook(nb), text);
+    // After the editor fixes one cell, the problems are those of the cells as they are now.
+    const fixed = nb.cells.map((c, i) => (i === 1 ? { ...c, value: 'GET /models' } : c));
+    assert.deepEqual(
+      notebookProblems(fixed, 'bad.awb.md').map((p) => p.line),
+      [9, 13],
+    );
   });
 
   it('new cells from the editor are written with blank lines between them and read back as cells', () => {

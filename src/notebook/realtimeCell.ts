@@ -1,0 +1,155 @@
+// Runs a realtime cell: PUBLISH through the signed REST API, LISTEN with a RealtimeClient that
+// collects what arrives for a while. Private and presence channels are authorised as in the
+// rest of the extension (the app secret signs locally, or the app's auth endpoint answers).
+import type { RealtimeConnection } from '../core/connections';
+import { ApiError } from '../core/errors';
+import { HttpClient, type OutgoingRequest } from '../core/http';
+import { endpointAuthorizer, localAuthorizer, type ChannelAuthorizer } from '../services/realtime/auth';
+import { RealtimeClient } from '../services/realtime/client';
+import { RealtimeRest } from '../services/realtime/rest';
+import type { ListenMessage, NotebookHost, RequestRecord, ResponseRecord } from './api';
+
+export interface RealtimeCellContext {
+  conn: RealtimeConnection;
+  host: NotebookHost;
+  signal: AbortSignal;
+  onRequest(request: RequestRecord): void;
+}
+
+export interface RealtimeCellOutput {
+  request?: RequestRecord;
+  response?: ResponseRecord;
+  count?: number;
+  error?: unknown;
+}
+
+const LISTEN_USER = { id: 'api-workbench-notebook', info: { name: 'API Workbench notebook' } };
+
+function serviceLabel(conn: RealtimeConnection): string {
+  return `Realtime (${conn.name})`;
+}
+
+function secretReader(ctx: RealtimeCellContext): () => Promise<string | undefined> {
+  return async () => {
+    const secret = await ctx.host.credentials({ connection: ctx.conn, url: new URL(ctx.conn.restBaseUrl), signal: ctx.signal });
+    ctx.host.redactor.addSecret(secret);
+    return secret;
+  };
+}
+
+/** PUBLISH <channel> <event> with the cell's data (JSON when it parses, text otherwise). */
+export async function runPublish(ctx: RealtimeCellContext, channel: string, event: string, dataText: string): Promise<RealtimeCellOutput> {
+  const { conn, host } = ctx;
+  const out: RealtimeCellOutput = {};
+  const http = new HttpClient({
+    service: serviceLabel(conn),
+    baseUrl: conn.restBaseUrl,
+    auth: { placement: 'none' },
+    redactor: host.redactor,
+    onRequest: (r: OutgoingRequest) => {
+      out.request = { method: r.method, url: host.redactor.url(r.url), headers: host.redactor.headers(r.headers), body: r.body === undefined ? undefined : host.redactor.text(r.body) };
+      ctx.onRequest(out.request);
+    },
+  });
+  const rest = new RealtimeRest({ http, appId: conn.appId, key: conn.key, secret: secretReader(ctx) });
+  let data: unknown = dataText;
+  try {
+    data = JSON.parse(dataText);
+  } catch {
+    // Plain text is published as it is.
+  }
+  const started = performance.now();
+  try {
+    const channels = await rest.publish({ channels: [channel], name: event, data }, ctx.signal);
+    const text = JSON.stringify({ channels });
+    out.response = { status: 200, headers: {}, text, json: { channels }, size: Buffer.byteLength(text), truncated: false, durationMs: performance.now() - started };
+  } catch (e) {
+    out.error = e;
+  }
+  return out;
+}
+
+function authorizerFor(ctx: RealtimeCellContext): ChannelAuthorizer {
+  const { conn, host } = ctx;
+  if (conn.authEndpoint) {
+    // The app's own endpoint decides; the stored secret is not involved (and never sent to it).
+    return endpointAuthorizer(new HttpClient({ service: `${serviceLabel(conn)} auth endpoint`, baseUrl: conn.authEndpoint, auth: { placement: 'none' }, redactor: host.redactor, timeoutMs: 15_000 }));
+  }
+  return localAuthorizer({ service: serviceLabel(conn), key: conn.key, secret: secretReader(ctx), user: LISTEN_USER });
+}
+
+function decode(data: unknown): unknown {
+  if (typeof data !== 'string') return data;
+  try {
+    return JSON.parse(data);
+  } catch {
+    return data;
+  }
+}
+
+/**
+ * LISTEN <channel> <time>: subscribes and collects the channel's events until the time is up or
+ * the run is cancelled; what arrived stays in the result either way.
+ */
+export async function runListen(ctx: RealtimeCellContext, channel: string, durationMs: number, onMessage: (m: ListenMessage, count: number) => void): Promise<RealtimeCellOutput> {
+  const { conn, host } = ctx;
+  const messages: ListenMessage[] = [];
+  const out: RealtimeCellOutput = {};
+  const started = performance.now();
+  let subscribedAt = started;
+  const finish = () => {
+    const text = JSON.stringify(messages);
+    out.count = messages.length;
+    out.response = { status: 200, headers: {}, text, json: messages, size: Buffer.byteLength(text), truncated: false, durationMs: performance.now() - started };
+  };
+  let client: RealtimeClient | undefined;
+  try {
+    host.assertMayConnect?.(conn);
+    client = new RealtimeClient({ key: conn.key, host: conn.host, port: conn.port, useTLS: conn.useTLS, service: serviceLabel(conn), authorize: authorizerFor(ctx), client: { name: 'api-workbench-notebook', version: '1' } });
+    out.request = { method: 'LISTEN', url: host.redactor.url(`${conn.wsUrl}#${channel}`), headers: {} };
+    ctx.onRequest(out.request);
+    client.on('message', (m) => {
+      if (m.channel !== channel || m.event.startsWith('pusher')) return;
+      const message: ListenMessage = { channel, event: m.event, data: decode(m.data), atMs: Math.round(performance.now() - subscribedAt) };
+      messages.push(message);
+      onMessage(message, messages.length);
+    });
+    client.connect();
+    await untilAborted(client.subscribe(channel), ctx.signal);
+    subscribedAt = performance.now();
+    await sleep(durationMs, ctx.signal);
+  } catch (e) {
+    out.error = e;
+  } finally {
+    client?.dispose();
+    finish();
+  }
+  return out;
+}
+
+const cancelled = (service: string) => new ApiError({ kind: 'cancelled', service, message: 'Cancelled' });
+
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(cancelled('Realtime'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(cancelled('Realtime'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** Waits `ms`; a cancel ends the wait early (what arrived so far is the result). */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal.aborted) return reject(cancelled('Realtime'));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(cancelled('Realtime'));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
