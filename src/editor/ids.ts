@@ -4,6 +4,8 @@
 import { CODE_LANGUAGES, type CodeLanguage } from '../notebook/api';
 import { RESULT_MIME } from '../webview/result/protocol';
 
+/** `<publisher>.<name>` of package.json. */
+export const EXTENSION_ID = 'api-workbench.api-workbench';
 export const NOTEBOOK_TYPE = 'api-workbench-notebook';
 export const NOTEBOOK_FILE_PATTERN = '*.awb.md';
 export const NOTEBOOK_CONTROLLER_ID = 'api-workbench-notebook-controller';

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { createRunner, type CellProgress, type CellResult, type CodeLanguage, type NotebookRunner } from '../../notebook/api';
 import { RESULT_MIME, type ResultPayload } from '../../webview/result/protocol';
-import { NOTEBOOK_CONTROLLER_ID, NOTEBOOK_LANGUAGES, NOTEBOOK_TYPE } from '../ids';
+import { EXTENSION_ID, NOTEBOOK_CONTROLLER_ID, NOTEBOOK_LANGUAGES, NOTEBOOK_TYPE } from '../ids';
 import type { Services } from '../services';
 import type { Environments } from './environments';
 import { editorHost } from './host';
@@ -33,6 +33,7 @@ interface LiveCell extends LiveState {
   service: CodeLanguage;
   name?: string;
   timer?: NodeJS.Timeout;
+  token?: vscode.CancellationToken;
 }
 
 /** One open notebook: its runner, re-fed with the cells after every edit. */
@@ -40,6 +41,8 @@ class Session implements vscode.Disposable {
   runner: NotebookRunner;
   stale = false;
   readonly live = new Map<number, LiveCell>();
+  /** Cancelled by stop(); a fresh one for the next run. */
+  stop = new vscode.CancellationTokenSource();
 
   constructor(
     readonly doc: vscode.NotebookDocument,
@@ -60,7 +63,22 @@ class Session implements vscode.Disposable {
     this.stale = false;
   }
 
+  /** The token a run honours: the cell's own (VS Code's stop button) or stop() of the notebook. */
+  token(execution: vscode.NotebookCellExecution): vscode.CancellationToken {
+    if (this.stop.token.isCancellationRequested) {
+      this.stop.dispose();
+      this.stop = new vscode.CancellationTokenSource();
+    }
+    const both = new vscode.CancellationTokenSource();
+    const subs = [execution.token.onCancellationRequested(() => both.cancel()), this.stop.token.onCancellationRequested(() => both.cancel())];
+    if (execution.token.isCancellationRequested) both.cancel();
+    void both.token.onCancellationRequested(() => subs.forEach((d) => void d.dispose()));
+    return both.token;
+  }
+
   dispose(): void {
+    this.stop.cancel();
+    this.stop.dispose();
     this.runner.dispose();
   }
 }
@@ -75,6 +93,9 @@ export class NotebookRunController implements vscode.Disposable {
   /** The result id last shown in each cell. */
   private readonly cellResults = new WeakMap<vscode.NotebookCell, string>();
   private readonly disposables: vscode.Disposable[] = [];
+  /** Notebooks this controller is selected for (VS Code only lets a selected controller run cells). */
+  private readonly selected = new Set<string>();
+  private readonly selectionChanged = new vscode.EventEmitter<void>();
   private executionOrder = 0;
   private nextResult = 0;
 
@@ -92,6 +113,14 @@ export class NotebookRunController implements vscode.Disposable {
     this.disposables.push(
       this.controller,
       this.finished,
+      this.selectionChanged,
+      this.controller.onDidChangeSelectedNotebooks(({ notebook, selected }) => {
+        if (selected) this.selected.add(notebook.uri.toString());
+        else this.selected.delete(notebook.uri.toString());
+        this.selectionChanged.fire();
+      }),
+      // The only controller for API notebooks: VS Code picks it without asking.
+      vscode.workspace.onDidOpenNotebookDocument((doc) => this.prefer(doc)),
       vscode.workspace.onDidChangeNotebookDocument((e) => {
         const session = this.sessions.get(e.notebook.uri.toString());
         if (session && (e.contentChanges.length || e.cellChanges.some((c) => c.document || c.metadata))) session.stale = true;
@@ -102,16 +131,47 @@ export class NotebookRunController implements vscode.Disposable {
       }),
       environments.onDidChange((uri) => this.sessions.get(uri.toString())?.recreate()),
     );
+    vscode.workspace.notebookDocuments.forEach((doc) => this.prefer(doc));
+  }
+
+  private prefer(doc: vscode.NotebookDocument): void {
+    if (doc.notebookType === NOTEBOOK_TYPE) this.controller.updateNotebookAffinity(doc, vscode.NotebookControllerAffinity.Preferred);
+  }
+
+  /** Selects this controller for a notebook (shown in an editor) when VS Code has not yet. */
+  private async ensureSelected(notebook: vscode.NotebookDocument): Promise<void> {
+    const key = notebook.uri.toString();
+    if (this.selected.has(key)) return;
+    const editor = vscode.window.visibleNotebookEditors.find((e) => e.notebook === notebook) ?? (await vscode.window.showNotebookDocument(notebook, { preserveFocus: true }));
+    if (vscode.window.activeNotebookEditor !== editor) await vscode.window.showNotebookDocument(notebook, { viewColumn: editor.viewColumn, preserveFocus: false });
+    const done = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => void sub.dispose(), 5_000);
+      const sub = this.selectionChanged.event(() => {
+        if (!this.selected.has(key)) return;
+        clearTimeout(timer);
+        sub.dispose();
+        resolve();
+      });
+    });
+    await vscode.commands.executeCommand('notebook.selectKernel', { id: NOTEBOOK_CONTROLLER_ID, extension: EXTENSION_ID });
+    if (!this.selected.has(key)) await Promise.race([done, new Promise((r) => setTimeout(r, 5_000))]);
+  }
+
+  /** Stops every running cell of a notebook (as the stop button does); what arrived stays. */
+  stop(notebook: vscode.NotebookDocument): void {
+    this.sessions.get(notebook.uri.toString())?.stop.cancel();
   }
 
   /** Runs one cell of a notebook as the run button would (output, execution order, events). */
   async runCell(notebook: vscode.NotebookDocument, index: number): Promise<CellResult | undefined> {
+    await this.ensureSelected(notebook);
     const results = await this.execute([notebook.cellAt(index)], notebook);
     return results[0];
   }
 
   /** Runs every code cell in order, as "Run All" does. */
-  runAll(notebook: vscode.NotebookDocument): Promise<CellResult[]> {
+  async runAll(notebook: vscode.NotebookDocument): Promise<CellResult[]> {
+    await this.ensureSelected(notebook);
     return this.execute(
       notebook.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code),
       notebook,
@@ -152,7 +212,7 @@ export class NotebookRunController implements vscode.Disposable {
     const results: CellResult[] = [];
     let stopped = false;
     for (const { cell, execution } of queue) {
-      if (stopped) {
+      if (stopped || execution.token.isCancellationRequested) {
         // The user stopped a cell of this run: the cells queued after it do not run.
         execution.start(Date.now());
         execution.end(undefined, Date.now());
@@ -160,7 +220,7 @@ export class NotebookRunController implements vscode.Disposable {
       }
       const result = await this.runOne(session, cell, execution);
       if (result) results.push(result);
-      if (execution.token.isCancellationRequested) stopped = true;
+      if (result?.cancelled) stopped = true;
     }
     return results;
   }
@@ -176,7 +236,9 @@ export class NotebookRunController implements vscode.Disposable {
     try {
       await execution.clearOutput();
       session.sync();
-      const result = await session.runner.runCell(cell.index, execution.token);
+      const token = session.token(execution);
+      live.token = token;
+      const result = await session.runner.runCell(cell.index, token);
       clearTimeout(live.timer);
       this.keepBody(resultId, result);
       this.cellResults.set(cell, resultId);

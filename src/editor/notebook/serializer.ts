@@ -2,7 +2,7 @@
 // Cell metadata carries the engine's CellMetadata untouched: VS Code hands it back on save, which
 // is how an unchanged cell is written back byte for byte. Outputs never go into the file.
 import * as vscode from 'vscode';
-import { CODE_LANGUAGES, parseNotebook, serializeNotebook, type NotebookCellData, type NotebookProblem } from '../../notebook/api';
+import { cellStartLines, notebookProblems, parseNotebook, serializeNotebook, type NotebookCellData, type NotebookProblem } from '../../notebook/api';
 
 /** Keeps a leading BOM in the text, so it is written back too. */
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -43,26 +43,18 @@ export function engineCells(doc: vscode.NotebookDocument): NotebookCellData[] {
   });
 }
 
-const FENCE = new RegExp(`^ {0,3}(\`{3,}|~{3,})\\s*(${CODE_LANGUAGES.join('|')})(?:\\s|$)`);
-
 /**
  * The parse problems of a document as it is now, each placed in its cell: `line` is 0-based in the
- * cell's text (code cells start after their opening fence).
+ * cell's text (a code cell's text starts on the line after its opening fence).
  */
 export function documentProblems(doc: vscode.NotebookDocument): Array<{ cell: vscode.NotebookCell; line: number; message: string }> {
   const cells = engineCells(doc);
-  const text = serializeNotebook({ cells, metadata: doc.metadata });
-  const parsed = parseNotebook(text, doc.uri.toString());
-  // The k-th opening fence of a cell language is the k-th code cell's (1-based file lines).
-  const fenceLines = text.split(/\r\n|\r|\n/).flatMap((l, i) => (FENCE.test(l) ? [i + 1] : []));
-  const codeOrdinal = new Map<number, number>();
-  cells.forEach((c, i) => c.kind === 'code' && codeOrdinal.set(i, codeOrdinal.size));
-  return parsed.problems.flatMap((p: NotebookProblem) => {
-    const cell = doc.cellAt(p.cellIndex);
+  const starts = cellStartLines(cells);
+  return notebookProblems(cells, doc.uri.toString()).flatMap((p: NotebookProblem) => {
+    const cell = p.cellIndex < doc.cellCount ? doc.cellAt(p.cellIndex) : undefined;
     if (!cell) return [];
-    const ordinal = codeOrdinal.get(p.cellIndex);
-    const fence = ordinal === undefined ? undefined : fenceLines[ordinal];
-    const line = fence === undefined ? 0 : Math.max(0, Math.min(p.line - fence - 1, cell.document.lineCount - 1));
+    const offset = cells[p.cellIndex].kind === 'code' ? 1 : 0;
+    const line = Math.max(0, Math.min(p.line - starts[p.cellIndex] - offset, cell.document.lineCount - 1));
     return [{ cell, line, message: p.message }];
   });
 }
