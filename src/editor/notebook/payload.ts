@@ -79,9 +79,8 @@ function title(r: CellResult): string {
   if (r.cancelled) return 'Stopped';
   if (r.variables) return `${Object.keys(r.variables).length} variable${Object.keys(r.variables).length === 1 ? '' : 's'} set`;
   const failed = r.assertions.filter((a) => !a.passed).length;
-  const status = r.response ? `${r.response.status}` : 'Failed';
-  const checks = r.assertions.length ? ` · ${r.assertions.length - failed}/${r.assertions.length} assertions` : '';
-  return `${status}${checks}`;
+  if (r.assertions.length) return failed ? `${failed} of ${r.assertions.length} assertions failed` : `${r.assertions.length}/${r.assertions.length} assertions passed`;
+  return r.response ? (r.ok ? 'Done' : 'HTTP error') : 'Failed';
 }
 
 function clip(text: string): string {
@@ -104,18 +103,20 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 
 /** Token counts (and a cost when the service reports one) of a chat answer, plain or streamed. */
 export function usageOf(json: unknown): ResultPayload['usage'] {
-  let usage: unknown = isRecord(json) ? json.usage : undefined;
-  if (usage === undefined && isRecord(json) && Array.isArray(json.events)) {
-    for (const e of json.events as unknown[]) if (isRecord(e) && isRecord(e.usage)) usage = e.usage;
-  }
+  const usage: unknown = isRecord(json) ? json.usage : undefined;
   if (!isRecord(usage)) return undefined;
   const out = { promptTokens: num(usage.prompt_tokens), completionTokens: num(usage.completion_tokens), totalTokens: num(usage.total_tokens), cost: num(usage.cost) };
   const known = Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
   return Object.keys(known).length ? known : undefined;
 }
 
+/** The answer text of a chat completion: a streamed one's assembled content, or a plain one's first message. */
 function streamedContent(json: unknown): string | undefined {
-  return isRecord(json) && Array.isArray(json.events) && typeof json.content === 'string' ? json.content : undefined;
+  if (!isRecord(json)) return undefined;
+  if (typeof json.content === 'string' && 'finishReason' in json) return json.content;
+  const first: unknown = Array.isArray(json.choices) ? json.choices[0] : undefined;
+  const message = isRecord(first) ? first.message : undefined;
+  return isRecord(message) && typeof message.content === 'string' ? message.content : undefined;
 }
 
 /**

@@ -6,7 +6,10 @@
 const MAX_CHILDREN = 300;
 const MAX_MATCHES = 200;
 const MAX_TEXT_LINES = 4000;
+/** Levels shown open at first: more for a small body, so its values are visible at a glance. */
 const AUTO_OPEN_DEPTH = 2;
+const SMALL_BODY_OPEN_DEPTH = 4;
+const SMALL_BODY_CHARS = 4096;
 
 type Path = string;
 
@@ -70,7 +73,7 @@ function findMatches(root: unknown, query: string): { open: Set<Path>; count: nu
   return { open, count, capped: count >= MAX_MATCHES };
 }
 
-function node(key: string | number | undefined, v: unknown, path: Path, depth: number, ctx: { query: string; open: Set<Path> | undefined }): HTMLElement {
+function node(key: string | number | undefined, v: unknown, path: Path, depth: number, ctx: { query: string; open: Set<Path> | undefined; openDepth: number }): HTMLElement {
   const row = el('div', 'json-row');
   const keyEl = () => {
     const k = el('span', 'json-key');
@@ -100,7 +103,7 @@ function node(key: string | number | undefined, v: unknown, path: Path, depth: n
     details.append(box);
   };
   details.addEventListener('toggle', () => details.open && build());
-  const shouldOpen = ctx.open ? ctx.open.has(path) : depth < AUTO_OPEN_DEPTH && entries.length <= MAX_CHILDREN;
+  const shouldOpen = ctx.open ? ctx.open.has(path) : depth < ctx.openDepth && entries.length <= MAX_CHILDREN;
   if (shouldOpen) {
     build();
     details.open = true;
@@ -175,7 +178,7 @@ export function bodyView(json: unknown, text: string, looksJson: boolean): HTMLE
     if (json !== undefined) {
       const matches = query ? findMatches(json, query) : undefined;
       info.textContent = matches ? `${matches.count}${matches.capped ? '+' : ''} match${matches.count === 1 ? '' : 'es'}` : '';
-      content.append(node(undefined, json, '', 0, { query, open: matches?.open }));
+      content.append(node(undefined, json, '', 0, { query, open: matches?.open, openDepth: text.length <= SMALL_BODY_CHARS ? SMALL_BODY_OPEN_DEPTH : AUTO_OPEN_DEPTH }));
       return;
     }
     const shown = pretty ?? { text, capped: false };

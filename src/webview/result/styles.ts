@@ -24,13 +24,14 @@ export const VIEWER_CSS = `
 .awb-answer { white-space: pre-wrap; font-family: var(--vscode-font-family); line-height: 1.45; margin: 4px 0; }
 .awb-answer.running::after { content: '▍'; opacity: .6; }
 .awb-table { border-collapse: collapse; font-family: var(--vscode-editor-font-family); }
-.awb-table td { padding: 1px 12px 1px 0; vertical-align: top; overflow-wrap: anywhere; }
+.awb-table td { padding: 1px 12px 1px 0; vertical-align: top; text-align: left; overflow-wrap: anywhere; }
 .awb-table td:first-child { color: var(--vscode-symbolIcon-propertyForeground, #75beff); white-space: nowrap; }
 .awb-map { height: 360px; background: #dfe6e9; }
 .awb-map.no-tiles { background-color: #e8edf0; background-image: linear-gradient(#0000000d 1px, transparent 1px), linear-gradient(90deg, #0000000d 1px, transparent 1px); background-size: 40px 40px; }
 .search-bar { display: flex; gap: 8px; align-items: center; margin-bottom: 4px; }
 .search { background: var(--vscode-input-background); color: var(--vscode-input-foreground); border: 1px solid var(--vscode-input-border, #8886); padding: 2px 6px; width: 18em; font: inherit; }
 .search-info { color: var(--vscode-descriptionForeground); }
+.body-content { padding-left: 1em; }
 .body-content, .body-text { font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size, 12px); }
 .body-text { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 .json-children { padding-left: 1.2em; border-left: 1px solid #8883; margin-left: .3em; }

@@ -2,12 +2,14 @@
 // green, no key in any output, byte-identical round trip), a malformed cell that fails alone,
 // stopping a LISTEN cell, the response viewer's tabs (screenshots), and restricted mode.
 import * as assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import { NOTEBOOK_TYPE, RESULT_MIME } from '../../../src/editor/ids';
 import type { ResultPayload } from '../../../src/webview/result/protocol';
-import { isTrustedRun, settle, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, sandboxKeys, startSandboxRecordingKeys, waitFor } from './kit';
+import { isTrustedRun, recordSecret, settle, takeScreenshot } from '../harness/suiteApi';
+import { activateExtension, sandboxKeys, startSandboxRecordingKeys, userConfig, waitFor } from './kit';
 
 const decoder = new TextDecoder();
 
@@ -109,6 +111,7 @@ describe('API notebook', function () {
     editor.revealRange(new vscode.NotebookRange(placeCell.index, placeCell.index + 1), vscode.NotebookEditorRevealType.AtTop);
     const feature = api.notebook();
     await waitFor('the viewer to render the place result', () => feature.rendered.some((m) => m.resultId === place.resultId), 30_000).catch(() => undefined);
+    await vscode.commands.executeCommand('notifications.clearAll');
     await settle(1500);
     await takeScreenshot('notebook-json');
     await feature.showTab('headers', place.resultId);
@@ -195,6 +198,41 @@ describe('API notebook', function () {
     assert.equal(body.languageId, 'json');
     assert.match(body.getText(), /"data"/);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('a 20 MB answer: the output carries a preview, the whole body opens in an editor', async () => {
+    const big = JSON.stringify({ data: Array.from({ length: 160_000 }, (_, i) => ({ id: `item-${i}`, text: 'x'.repeat(100) })) });
+    assert.ok(big.length > 20_000_000);
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'req-big-1' });
+      res.end(big);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      await userConfig().update('llm.connections', [{ name: 'Big', baseUrl: `${origin}/v1` }], vscode.ConfigurationTarget.Global);
+      const conn = await waitFor('the Big connection', () => api.services.connections.get('llm', 'Big'));
+      const key = `sk-big-${Date.now()}`;
+      recordSecret(key);
+      await api.services.secrets.set(conn, key, [origin]);
+      const doc = await openNotebook('big.awb.md', '```llm connection=Big\nGET /big\n\n?? status == 200\n?? json.data[159999].id == item-159999\n```\n');
+      const [result] = await api.notebook().controller.runAll(doc);
+      assert.ok(result?.ok, JSON.stringify(result?.error ?? result?.assertions));
+      const output = doc.cellAt(0).outputs[0].items.find((i) => i.mime === RESULT_MIME);
+      assert.ok(output && output.data.byteLength < 1_000_000, `the output is ${output?.data.byteLength} bytes`);
+      const p = payloads(doc.cellAt(0))[0];
+      assert.equal(p.body?.partial, true);
+      assert.equal(p.body?.size, big.length);
+      await vscode.commands.executeCommand('notifications.clearAll');
+      await settle(1500);
+      await takeScreenshot('notebook-big');
+      const whole = await vscode.commands.executeCommand<vscode.TextDocument>('apiWorkbench.notebook.openWholeBody', doc.cellAt(0));
+      assert.equal(whole.getText().length, big.length);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    } finally {
+      await userConfig().update('llm.connections', undefined, vscode.ConfigurationTarget.Global);
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 
   it('New API Notebook opens an untitled notebook from the template', async () => {

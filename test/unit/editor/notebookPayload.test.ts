@@ -27,7 +27,7 @@ describe('notebook output payload (what the response viewer gets)', () => {
     assert.deepEqual(p.body?.json, { a: 1 });
     assert.equal(p.status, 404);
     assert.equal(p.requestId, 'req_1');
-    assert.equal(p.title, '404 · 0/1 assertions');
+    assert.equal(p.title, '1 of 1 assertions failed');
   });
 
   it('finds places and route lines for the map tab', () => {
@@ -40,9 +40,16 @@ describe('notebook output payload (what the response viewer gets)', () => {
     assert.deepEqual(geometryOf({ routes: [{ polyline: { encodedPolyline: '\u0000bad' } }] }).lines, []);
   });
 
+  it('shows the answer of a streamed and of a plain chat completion', () => {
+    const streamed = resultPayload('r3', result({ service: 'llm', response: { status: 200, headers: {}, text: 'Hello', json: { content: 'Hello', finishReason: 'stop', model: 'm', events: 3 }, size: 99, truncated: false, durationMs: 9 } }));
+    assert.equal(streamed.answer, 'Hello');
+    const plain = resultPayload('r4', result({ service: 'llm', response: { status: 200, headers: {}, text: '{}', json: { choices: [{ message: { content: 'Hi there' } }], usage: { total_tokens: 4 } }, size: 2, truncated: false, durationMs: 9 } }));
+    assert.equal(plain.answer, 'Hi there');
+    assert.deepEqual(plain.usage, { totalTokens: 4 });
+  });
+
   it('reads token usage of plain and streamed answers', () => {
     assert.deepEqual(usageOf({ usage: { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8 } }), { promptTokens: 3, completionTokens: 5, totalTokens: 8 });
-    assert.deepEqual(usageOf({ content: 'hi', events: [{}, { usage: { completion_tokens: 2 } }] }), { completionTokens: 2 });
-    assert.equal(usageOf({ content: 'hi', events: [] }), undefined);
+    assert.equal(usageOf({ content: 'hi', finishReason: 'stop', events: 3 }), undefined);
   });
 });
