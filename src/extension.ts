@@ -12,7 +12,7 @@ import { CredentialGuard } from './editor/credentials';
 import { DiagnosticsLog } from './editor/log';
 import { lazyService } from './editor/lazyService';
 import type { NotebookFeature } from './editor/notebook/index';
-import { registerNotebook, type NotebookModule } from './editor/notebook/register';
+import { openNotebookFromEnvironment, registerNotebook, type NotebookModule } from './editor/notebook/register';
 import { SandboxController } from './editor/sandbox';
 import { SecretStore } from './editor/secrets';
 import type { ServiceModule, Services, ServiceViews } from './editor/services';
@@ -101,6 +101,7 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
   // Primes the redactor with every stored key, so even a line logged before the first request is clean.
   await Promise.all(SERVICE_IDS.flatMap((id) => connections.list(id).map((c) => secrets.get(c))));
   await sandbox.adoptFromEnvironment();
+  void openNotebookFromEnvironment(s);
   log.info(`Activated (VS Code ${vscode.version}${vscode.workspace.isTrusted ? '' : ', restricted mode'}).`);
   return { services: s, views, notebook: notebook.feature };
 }

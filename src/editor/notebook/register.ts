@@ -12,6 +12,27 @@ export interface NotebookModule {
   activate(s: Services): NotebookFeature;
 }
 
+/** `npm start` names the example notebook here: the workbench cannot open a notebook before extensions load. */
+export const OPEN_NOTEBOOK_ENV = 'API_WORKBENCH_OPEN_NOTEBOOK';
+
+/**
+ * Opens the notebook `npm start` asked for (once per window: skipped when VS Code already restored
+ * it from the last session).
+ */
+export async function openNotebookFromEnvironment(s: Services): Promise<void> {
+  const file = process.env[OPEN_NOTEBOOK_ENV];
+  if (!file) return;
+  const uri = vscode.Uri.file(file);
+  const open = vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputNotebook && t.input.uri.toString() === uri.toString()));
+  if (open) return;
+  try {
+    // Pinned: a preview tab would give way to the next editor the workbench opens at startup.
+    await vscode.commands.executeCommand('vscode.openWith', uri, NOTEBOOK_TYPE, { preview: false });
+  } catch (e) {
+    s.log.warn(`Could not open ${file}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
 export function registerNotebook(s: Services, load: () => NotebookModule): { feature: () => NotebookFeature; disposables: vscode.Disposable[] } {
   let feature: NotebookFeature | undefined;
   const ensure = (): NotebookFeature => {

@@ -195,15 +195,13 @@ export function installExtension(extension: string, dirs: { userDataDir: string;
 /** The workbench URL that opens `folder` and, for tests, loads an extension from source and runs a suite. */
 export function workbenchUrl(
   base: string,
-  opts: { folder?: string; extensionDevelopmentPath?: string; extensionTestsPath?: string; openFile?: string },
+  opts: { folder?: string; extensionDevelopmentPath?: string; extensionTestsPath?: string },
 ): string {
   const authority = new URL(base).host;
   const remote = (p: string) => `vscode-remote://${authority}${path.resolve(p)}`;
   const payload: [string, string][] = [];
   if (opts.extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(opts.extensionDevelopmentPath)]);
   if (opts.extensionTestsPath) payload.push(['extensionTestsPath', remote(opts.extensionTestsPath)]);
-  // The web workbench opens this file once the folder is open (its `openFile` payload entry).
-  if (opts.openFile) payload.push(['openFile', remote(opts.openFile)]);
   const q = new URLSearchParams();
   if (opts.folder) q.set('folder', path.resolve(opts.folder));
   if (payload.length) q.set('payload', JSON.stringify(payload));

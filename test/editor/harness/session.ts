@@ -110,7 +110,9 @@ export async function startSession(opts: SessionOptions): Promise<number> {
     if (!sandbox) throw new Error('the sandbox exited before it was ready (see its output above)');
     log('[start] sandbox ready; its URLs and keys go to the extension in API_WORKBENCH_SANDBOX');
 
-    const common = { userDataDir, extensionsDir, workspace, trusted: true, configFile: path.join(base, 'config.yaml'), logFile: path.join(base, 'code-server.log'), root, env: { API_WORKBENCH_SANDBOX: sandbox.line } };
+    // The extension opens the example notebook (a workbench opens files before notebook types are known).
+    const env: Record<string, string> = { API_WORKBENCH_SANDBOX: sandbox.line, ...(notebook ? { API_WORKBENCH_OPEN_NOTEBOOK: notebook } : {}) };
+    const common = { userDataDir, extensionsDir, workspace, trusted: true, configFile: path.join(base, 'config.yaml'), logFile: path.join(base, 'code-server.log'), root, env };
     try {
       server = await startCodeServer({ ...common, port: opts.port });
     } catch (e) {
@@ -118,7 +120,7 @@ export async function startSession(opts: SessionOptions): Promise<number> {
       log(`[start] port ${opts.port} is taken: using a free port instead`);
       server = await startCodeServer({ ...common, port: 0 });
     }
-    const url = workbenchUrl(server.url, { folder: workspace, ...(notebook ? { openFile: notebook } : {}) });
+    const url = workbenchUrl(server.url, { folder: workspace });
     log(`[start] code-server ${server.url} with ${id} from ${root} (log: ${path.relative(root, common.logFile)})`);
 
     if (opts.screenshot) return await screenshotSession(url, opts.screenshot, log);
