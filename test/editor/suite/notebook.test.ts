@@ -183,6 +183,20 @@ describe('API notebook', function () {
     assert.equal(stoppedBy, 'ui', "VS Code's stop (notebook.cancelExecution) stopped the cell");
   });
 
+  it('an LLM answer streams into the cell while it arrives, then shows in full', async () => {
+    const doc = await openNotebook(
+      'stream.awb.md',
+      '```llm name=chat\nPOST /chat/completions\nContent-Type: application/json\n\n{"model": "sandbox-chat", "stream": true, "messages": [{"role": "user", "content": "Tell me a long story about Lisbon"}]}\n\n?? status == 200\n```\n',
+    );
+    const running = api.notebook().controller.runCell(doc, 0);
+    const live = await waitFor('part of the answer while it streams', () => payloads(doc.cellAt(0)).find((p) => p.state === 'running' && (p.answer?.length ?? 0) > 0), 20_000);
+    const result = await running;
+    assert.ok(result?.ok);
+    const final = payloads(doc.cellAt(0))[0];
+    assert.equal(final.state, 'done');
+    assert.ok(final.answer && final.answer.length >= (live.answer ?? '').length && final.answer.startsWith(live.answer ?? ''), 'the final answer continues the streamed text');
+  });
+
   it('picks the environment from vars env=… cells and runs with it', async () => {
     const doc = await openNotebook('envs.awb.md', '```vars\ncity = Lisbon\n```\n\n```vars env=north\ncity = Porto\n```\n\n```maps name=place\nPOST /v1/places:searchText\nX-Goog-FieldMask: places.displayName\n\n{"textQuery": "{{city}}"}\n\n?? json.places[0].displayName.text contains Porto\n```\n');
     await vscode.commands.executeCommand('apiWorkbench.notebook.selectEnvironment', doc.uri, 'north');

@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { COMMAND_IDS } from '../../../src/editor/commandIds';
+import { CODE_LANGUAGES } from '../../../src/notebook/api';
+import { RESULT_MIME as VIEWER_MIME } from '../../../src/webview/result/protocol';
 import { NOTEBOOK_CONTROLLER_ID, NOTEBOOK_FILE_PATTERN, NOTEBOOK_LANGUAGES, NOTEBOOK_TYPE, RESULT_MIME, RESULT_RENDERER_ID } from '../../../src/editor/ids';
 
 interface WalkthroughStep {
@@ -178,6 +180,8 @@ describe('package.json manifest', () => {
       assert.ok(existsSync(path.join(root, g.path)), `${g.path} missing`);
     }
     assert.ok(NOTEBOOK_CONTROLLER_ID.length > 0);
+    assert.deepEqual([...NOTEBOOK_LANGUAGES], [...CODE_LANGUAGES], 'the engine and the editor agree on the cell languages');
+    assert.equal(RESULT_MIME, VIEWER_MIME);
     const menus = JSON.stringify(manifest.contributes.menus);
     assert.ok(menus.includes(`notebookType == ${NOTEBOOK_TYPE}`), 'notebook menus name the notebook type');
   });
