@@ -29,8 +29,9 @@ const lazyVendorPlugin = {
   },
 };
 
-// 'history' is the history's commands and notebook tests (with the notebook engine), not a service.
-const SERVICE_CHUNKS = ['llm', 'maps', 'realtime', 'history'];
+// Bundles of their own, required on first use: the three services, the API notebook ('notebook')
+// and the history's commands and notebook tests ('history'); both of the last carry the engine.
+const SERVICE_CHUNKS = ['llm', 'maps', 'realtime', 'notebook', 'history'];
 /** `require('./llm.js')` in src/extension.ts names the built chunk beside dist/extension.js. */
 const serviceChunkPlugin = {
   name: 'service-chunks',
@@ -84,13 +85,18 @@ const builds = [
 ];
 
 const webviewDir = 'src/webview';
+/** Entries of src/webview that are notebook renderers (package.json contributes.notebookRenderer). */
+const NOTEBOOK_RENDERERS = ['resultRenderer.ts'];
 if (existsSync(webviewDir)) {
   for (const f of readdirSync(webviewDir).filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))) {
     builds.push({
       ...common,
       platform: 'browser',
       target: 'es2022',
-      format: 'iife',
+      // Notebook renderers are ES modules VS Code imports; webview pages load plain scripts.
+      format: NOTEBOOK_RENDERERS.includes(f) ? 'esm' : 'iife',
+      // The renderer injects Leaflet's stylesheet itself (it has no page of its own to link it from).
+      loader: { '.css': 'text' },
       entryPoints: [path.join(webviewDir, f)],
       outfile: `dist/webview/${f.replace(/\.ts$/, '.js')}`,
     });

@@ -15,6 +15,8 @@ import { wireHistory, type HistoryModule, type NotebookTesting } from './editor/
 import { HistoryStore } from './editor/history/store';
 import { DiagnosticsLog } from './editor/log';
 import { lazyService } from './editor/lazyService';
+import type { NotebookFeature } from './editor/notebook/index';
+import { openNotebookFromEnvironment, registerNotebook, type NotebookModule } from './editor/notebook/register';
 import { SandboxController } from './editor/sandbox';
 import { SecretStore } from './editor/secrets';
 import type { ServiceModule, Services, ServiceViews } from './editor/services';
@@ -26,6 +28,11 @@ export interface ExtensionApi {
   views: ServiceViews;
   /** The notebook assertions in the Testing view. */
   testing: NotebookTesting;
+  /**
+   * The API notebook feature (loaded on first call): its controller's onDidFinishCell / runCell /
+   * runAll are the hooks for the history view and the Testing API.
+   */
+  notebook(): NotebookFeature;
 }
 
 let services: Services | undefined;
@@ -42,6 +49,8 @@ const SERVICE_MODULES: Record<ServiceId, () => ServiceModule> = {
 };
 /** The history's commands and notebook tests (they carry the notebook engine). */
 const loadHistoryModule = () => require('./history.js') as HistoryModule;
+/** The API notebook: serializer, controller and viewer glue. */
+const NOTEBOOK_MODULE = () => require('./notebook.js') as NotebookModule;
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 export async function activate(context: vscode.ExtensionContext): Promise<ExtensionApi | undefined> {
@@ -95,6 +104,8 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
   }
   const { testing, disposables: historyDisposables } = wireHistory(s, history, loadHistoryModule, log);
   context.subscriptions.push(...historyDisposables);
+  const notebook = registerNotebook(s, NOTEBOOK_MODULE);
+  context.subscriptions.push(...notebook.disposables);
   context.subscriptions.push(
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       setRestricted();
@@ -105,8 +116,9 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
   // Primes the redactor with every stored key, so even a line logged before the first request is clean.
   await Promise.all(SERVICE_IDS.flatMap((id) => connections.list(id).map((c) => secrets.get(c))));
   await sandbox.adoptFromEnvironment();
+  void openNotebookFromEnvironment(s);
   log.info(`Activated (VS Code ${vscode.version}${vscode.workspace.isTrusted ? '' : ', restricted mode'}).`);
-  return { services: s, views, testing };
+  return { services: s, views, testing, notebook: notebook.feature };
 }
 
 export async function deactivate(): Promise<void> {

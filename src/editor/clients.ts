@@ -41,12 +41,12 @@ export class HttpClientFactory {
   ) {}
 
   create(conn: HttpConnection, opts: ServiceHttpOptions = {}): HttpClient {
-    const { baseUrlKey, baseUrl, label, history, ...rest } = opts;
+    const { baseUrlKey, baseUrl, label, history, credentials, ...rest } = opts;
     return this.client(conn, history !== false, {
       service: label ?? conn.name,
       baseUrl: baseUrl ?? ((baseUrlKey && conn.baseUrls[baseUrlKey]) || conn.baseUrl),
       auth: conn.auth,
-      credentials: this.guard.forConnection(conn),
+      credentials: credentials ?? this.guard.forConnection(conn),
       timeoutMs: conn.timeoutMs,
       rateLimit: { key: this.rateLimitKey(conn), perMinute: conn.rateLimitPerMinute },
       limiter: this.limiter,

@@ -61,6 +61,10 @@ export const COMMAND_IDS = [
   'apiWorkbench.history.addToNotebook',
   'apiWorkbench.history.saveLastAsCell',
   'apiWorkbench.history.clear',
+  'apiWorkbench.notebook.new',
+  'apiWorkbench.notebook.openExample',
+  'apiWorkbench.notebook.selectEnvironment',
+  'apiWorkbench.notebook.openWholeBody',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

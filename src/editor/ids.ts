@@ -2,7 +2,9 @@
 // context keys for `when` clauses, memento keys and the SecretStorage prefix. Typed, so a typo fails
 // to compile; test/unit/foundation/manifest.test.ts checks them against package.json.
 // (vscode-free so the unit suite can import it.)
+// Type-only imports: this file is in the activation bundle, which must not pull in the engine.
 import type { ServiceId } from '../core/connections';
+import type { CodeLanguage } from '../notebook/api';
 import type { CommandId } from './commandIds';
 
 export const VIEW_CONTAINER_ID = 'apiWorkbench';
@@ -20,8 +22,19 @@ export const HISTORY_VIEW_ID = 'apiWorkbench.history';
 /** Every view of the container, in the order package.json lists them. */
 export const ALL_VIEW_IDS: readonly string[] = [...Object.values(VIEW_IDS), HISTORY_VIEW_ID];
 
-/** The notebook type of `*.awb.md` files (package.json contributes.notebooks). */
+/** `<publisher>.<name>` of package.json. */
+export const EXTENSION_ID = 'api-workbench.api-workbench';
+
+/** The notebook type of `*.awb.md` files (package.json contributes.notebooks), its controller and viewer. */
 export const NOTEBOOK_TYPE = 'api-workbench-notebook';
+export const NOTEBOOK_FILE_PATTERN = '*.awb.md';
+export const NOTEBOOK_CONTROLLER_ID = 'api-workbench-notebook-controller';
+export const RESULT_RENDERER_ID = 'api-workbench.result-viewer';
+export const RESULT_MIME = 'application/vnd.api-workbench.result+json';
+/** The language ids of code cells: the fence languages themselves (the engine's CODE_LANGUAGES; checked by the unit test). */
+export const NOTEBOOK_LANGUAGES = ['llm', 'maps', 'realtime', 'vars'] as const satisfies readonly CodeLanguage[];
+/** Context key: the active notebook is an API notebook with environments to pick from. */
+export const CONTEXT_HAS_ENVIRONMENTS = 'apiWorkbench.notebook.hasEnvironments';
 
 /** The Testing view's controller of notebook assertions. */
 export const NOTEBOOK_TEST_CONTROLLER_ID = 'apiWorkbench.notebookTests';
@@ -77,7 +90,7 @@ export const STATUS_BAR_IDS = {
   realtimeLog: 'apiWorkbench.realtime.log',
 } as const;
 
-/** "Copy as cURL" of the services whose requests can be copied. */
+/** The History view's commands. */
 export const HISTORY_COMMANDS = {
   show: 'apiWorkbench.history.show',
   rerun: 'apiWorkbench.history.rerun',
@@ -86,6 +99,7 @@ export const HISTORY_COMMANDS = {
   clear: 'apiWorkbench.history.clear',
 } as const satisfies Record<string, CommandId>;
 
+/** "Copy as cURL" of the services whose requests can be copied. */
 export const COPY_AS_CURL_COMMANDS = {
   llm: 'apiWorkbench.llm.copyAsCurl',
   maps: 'apiWorkbench.maps.copyAsCurl',

@@ -5,6 +5,7 @@
 import * as L from 'leaflet';
 import { validate } from '../core/validate';
 import { hostToMapSchema, type MapToHost, type ShowMessage } from '../services/maps/mapMessages';
+import { drawGeometry, tileLayer } from './lib/draw';
 
 interface VsCodeApi {
   postMessage(message: MapToHost): void;
@@ -22,9 +23,6 @@ const titleEl = document.getElementById('title');
 const statusEl = document.getElementById('status');
 let tiles: L.TileLayer | undefined;
 let tileTemplate: string | null | undefined;
-let tileState: 'loaded' | 'failed' | undefined;
-
-const LINE_COLORS = ['#1a73e8', '#e8710a', '#188038', '#a142f4'];
 
 function setStatus(text: string): void {
   if (statusEl) statusEl.textContent = text;
@@ -35,54 +33,20 @@ function setTiles(template: string | null, attribution: string): void {
   tileTemplate = template;
   tiles?.remove();
   tiles = undefined;
-  tileState = undefined;
   document.body.classList.toggle('no-tiles', template === null);
   if (template === null) return;
-  tiles = L.tileLayer(template, { attribution, maxZoom: 19, crossOrigin: false });
-  tiles.on('tileerror', () => {
-    if (tileState !== undefined) return;
-    tileState = 'failed';
-    document.body.classList.add('no-tiles');
-    setStatus('Map tiles unavailable (offline?): showing the geometry on a plain background.');
-    post({ type: 'tiles', state: 'failed' });
-  });
-  tiles.on('tileload', () => {
-    if (tileState === 'loaded') return;
-    tileState = 'loaded';
-    document.body.classList.remove('no-tiles');
-    setStatus('');
-    post({ type: 'tiles', state: 'loaded' });
+  tiles = tileLayer(template, attribution, (state) => {
+    document.body.classList.toggle('no-tiles', state === 'failed');
+    setStatus(state === 'failed' ? 'Map tiles unavailable (offline?): showing the geometry on a plain background.' : '');
+    post({ type: 'tiles', state });
   });
   tiles.addTo(map);
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function show(m: ShowMessage): void {
   if (titleEl) titleEl.textContent = m.title;
   setTiles(m.tileUrl, m.attribution);
-  drawn.clearLayers();
-  m.lines.forEach((line, i) => {
-    L.polyline(line.points, { color: LINE_COLORS[i % LINE_COLORS.length], weight: 5, opacity: 0.85 })
-      .bindTooltip(escapeHtml(line.label), { sticky: true })
-      .addTo(drawn);
-  });
-  for (const mk of m.markers) {
-    L.circleMarker([mk.latitude, mk.longitude], { radius: 7, color: '#ffffff', weight: 2, fillColor: '#d93025', fillOpacity: 0.95 })
-      .bindTooltip(`<b>${escapeHtml(mk.label)}</b>${mk.detail ? `<br>${escapeHtml(mk.detail)}` : ''}`)
-      .addTo(drawn);
-  }
-  let bounds: [[number, number], [number, number]] | null = null;
-  if (m.markers.length || m.lines.length) {
-    const b = drawn.getBounds();
-    map.fitBounds(b, { padding: [32, 32], maxZoom: m.lines.length ? 16 : 11, animate: false });
-    bounds = [
-      [b.getSouth(), b.getWest()],
-      [b.getNorth(), b.getEast()],
-    ];
-  }
+  const bounds = drawGeometry(map, drawn, m.markers, m.lines);
   vscode.setState(m);
   post({ type: 'rendered', markers: m.markers.length, lines: m.lines.length, bounds });
 }

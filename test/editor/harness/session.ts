@@ -2,7 +2,7 @@
 // (code-server) with the extension installed from the checkout and the sandbox's keys handed to it,
 // for a person to use in their browser. Not a test: state persists in .vscode-test/start/.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as z from 'zod/mini';
@@ -88,6 +88,7 @@ export async function startSession(opts: SessionOptions): Promise<number> {
   const extensionsDir = path.join(base, 'extensions');
   const workspace = path.join(root, '.vscode-test', 'demo-workspace');
   if (!existsSync(workspace)) createSampleWorkspace(workspace);
+  const notebook = prepareDemoWorkspace(root, workspace, log);
   if (!existsSync(path.join(userDataDir, 'User', 'settings.json'))) writeUserSettings(userDataDir, DEFAULT_USER_SETTINGS);
   const id = linkExtension(root, extensionsDir);
 
@@ -109,7 +110,9 @@ export async function startSession(opts: SessionOptions): Promise<number> {
     if (!sandbox) throw new Error('the sandbox exited before it was ready (see its output above)');
     log('[start] sandbox ready; its URLs and keys go to the extension in API_WORKBENCH_SANDBOX');
 
-    const common = { userDataDir, extensionsDir, workspace, trusted: true, configFile: path.join(base, 'config.yaml'), logFile: path.join(base, 'code-server.log'), root, env: { API_WORKBENCH_SANDBOX: sandbox.line } };
+    // The extension opens the example notebook (a workbench opens files before notebook types are known).
+    const env: Record<string, string> = { API_WORKBENCH_SANDBOX: sandbox.line, ...(notebook ? { API_WORKBENCH_OPEN_NOTEBOOK: notebook } : {}) };
+    const common = { userDataDir, extensionsDir, workspace, trusted: true, configFile: path.join(base, 'config.yaml'), logFile: path.join(base, 'code-server.log'), root, env };
     try {
       server = await startCodeServer({ ...common, port: opts.port });
     } catch (e) {
@@ -122,7 +125,7 @@ export async function startSession(opts: SessionOptions): Promise<number> {
 
     if (opts.screenshot) return await screenshotSession(url, opts.screenshot, log);
 
-    log(`\n  Open ${url}\n  in your browser. The API Workbench views (activity bar) show the "Local Sandbox" connections.\n  Ctrl-C stops the editor and the sandbox.\n`);
+    log(`\n  Open ${url}\n  in your browser. It opens on the example notebook (${EXAMPLE_NOTEBOOK}): press Run All.\n  The API Workbench views (activity bar) show the "Local Sandbox" connections.\n  Ctrl-C stops the editor and the sandbox.\n`);
     const running = server;
     const ended = await new Promise<string>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));
@@ -135,6 +138,45 @@ export async function startSession(opts: SessionOptions): Promise<number> {
   } finally {
     if (!stopping) await stopAll();
   }
+}
+
+const EXAMPLE_NOTEBOOK = 'sandbox-tour.awb.md';
+
+const DEMO_README = `# API Workbench demo workspace
+
+This folder was opened by \`npm start\`. The local sandbox is running and every API Workbench view
+uses its "Local Sandbox" connections: no account, key or internet needed.
+
+## Try it
+
+- **${EXAMPLE_NOTEBOOK}** is an API notebook: Markdown with runnable requests to a language model,
+  a maps service and a realtime channel. Press **Run All** at the top of the notebook. Each result
+  shows its status, time and request id, the checks (\`??\` lines) with ✓ or ✗, and tabs for the
+  body, the headers and, for maps answers, a map.
+- Change \`city\` in the first cell and run everything again: later cells use the answers of earlier
+  ones (\`{{place.json.places[0].id}}\`).
+- **API Workbench: New API Notebook** (Command Palette) starts a notebook of your own.
+- The API Workbench icon in the activity bar opens the three views: models, maps and channels.
+
+Keys never go into a notebook file: requests take them from the connection. Outputs are not
+saved either, so a notebook stays clean in version control.
+`;
+
+/**
+ * The demo workspace holds the example notebook (copied once, so a person's edits survive the next
+ * start) and a README for a person. Returns the notebook to open, if the example exists.
+ */
+function prepareDemoWorkspace(root: string, workspace: string, log: (l: string) => void): string | undefined {
+  const readme = path.join(workspace, 'README.md');
+  if (!existsSync(readme) || readFileSync(readme, 'utf8').startsWith('# Sample workspace')) writeFileSync(readme, DEMO_README);
+  const source = path.join(root, 'examples', EXAMPLE_NOTEBOOK);
+  const target = path.join(workspace, EXAMPLE_NOTEBOOK);
+  if (!existsSync(source)) {
+    log(`[start] ${path.relative(root, source)} is missing: the workspace opens without the example notebook`);
+    return existsSync(target) ? target : undefined;
+  }
+  if (!existsSync(target)) copyFileSync(source, target);
+  return target;
 }
 
 /** Headless proof that the session works: the workbench with the API Workbench views open. */

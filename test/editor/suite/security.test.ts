@@ -559,6 +559,25 @@ describe('security: every command, then no secret in settings, state, logs, docu
     sandboxSecrets(info, 'restarted');
   });
 
+  it('API notebook: the example (untitled), run all, environment, whole body, new notebook; no key in any output', async () => {
+    const example = await cmd.run<vscode.NotebookDocument>('apiWorkbench.notebook.openExample');
+    assert.equal(example.isUntitled, true, 'the example opens as a copy');
+    const results = await api.notebook().controller.runAll(example);
+    assert.ok(results.length >= 5 && results.every((r) => r.ok), JSON.stringify(results.map((r) => [r.name, r.ok, r.error])));
+    const outputs = example.getCells().flatMap((c) => c.outputs.flatMap((o) => o.items.map((i) => new TextDecoder().decode(i.data))));
+    assert.ok(outputs.length >= results.length);
+    for (const o of outputs) assertClean('a notebook output', o);
+    dialogs.answer('showQuickPick', pick('(no environment)'));
+    await cmd.run('apiWorkbench.notebook.selectEnvironment', example.uri);
+    dialogs.assertDrained('notebook.selectEnvironment');
+    const models = example.getCells().find((c) => (c.metadata.attributes as Record<string, string> | undefined)?.name === 'models');
+    assert.ok(models);
+    const body = await cmd.run<vscode.TextDocument>('apiWorkbench.notebook.openWholeBody', models);
+    assertClean('the whole body', body.getText());
+    const fresh = await cmd.run<vscode.NotebookDocument>('apiWorkbench.notebook.new');
+    assert.equal(fresh.isUntitled, true);
+  });
+
   it('no secret in any apiWorkbench setting at any level', () => {
     // Also checked while each user connection existed (after its key was typed): see the service tests.
     assertSettingsClean('at the end');

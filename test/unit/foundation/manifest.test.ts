@@ -2,7 +2,9 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { COMMAND_IDS } from '../../../src/editor/commandIds';
-import { ALL_VIEW_IDS, CONFIG_SECTION, CONTEXT_KEYS, SETTING_KEYS, STATE_KEYS, VIEW_CONTAINER_ID } from '../../../src/editor/ids';
+import { ALL_VIEW_IDS, CONFIG_SECTION, CONTEXT_HAS_ENVIRONMENTS, CONTEXT_KEYS, NOTEBOOK_CONTROLLER_ID, NOTEBOOK_FILE_PATTERN, NOTEBOOK_LANGUAGES, NOTEBOOK_TYPE, RESULT_MIME, RESULT_RENDERER_ID, SETTING_KEYS, STATE_KEYS, VIEW_CONTAINER_ID } from '../../../src/editor/ids';
+import { CODE_LANGUAGES } from '../../../src/notebook/api';
+import { RESULT_MIME as VIEWER_MIME } from '../../../src/webview/result/protocol';
 
 interface WalkthroughStep {
   id: string;
@@ -25,6 +27,10 @@ interface Manifest {
     viewsWelcome: { view: string; contents: string; when?: string }[];
     configuration: { properties: Record<string, { scope?: string }> };
     walkthroughs: { id: string; title: string; description: string; steps: WalkthroughStep[] }[];
+    notebooks: { type: string; selector: { filenamePattern: string }[]; priority?: string }[];
+    notebookRenderer: { id: string; entrypoint: string; mimeTypes: string[] }[];
+    languages: { id: string }[];
+    grammars: { language: string; path: string }[];
   };
   capabilities?: { untrustedWorkspaces?: { supported: boolean | string } };
 }
@@ -66,7 +72,7 @@ describe('package.json manifest', () => {
   });
 
   it('every apiWorkbench.* name in a `when` clause is a view id or a context key the code sets', () => {
-    const known = new Set<string>([...ALL_VIEW_IDS, CONTEXT_KEYS.restricted, ...Object.values(CONTEXT_KEYS.hasConnection), CONTEXT_KEYS.realtimeConnected, CONTEXT_KEYS.webhookReceiverRunning]);
+    const known = new Set<string>([...ALL_VIEW_IDS, CONTEXT_KEYS.restricted, ...Object.values(CONTEXT_KEYS.hasConnection), CONTEXT_KEYS.realtimeConnected, CONTEXT_KEYS.webhookReceiverRunning, CONTEXT_HAS_ENVIRONMENTS]);
     const whens = [...manifestText.matchAll(/"when":\s*"([^"]*)"/g)].map((m) => m[1]);
     assert.ok(whens.length > 10);
     for (const when of whens) for (const [name] of when.matchAll(/apiWorkbench(?:\.[A-Za-z]+)+/g)) assert.ok(known.has(name), `unknown context key or view in when clause: ${name}`);
@@ -88,7 +94,7 @@ describe('package.json manifest', () => {
 
   it('names commands <ext>.<service>.<verb> and gives each a category', () => {
     for (const c of manifest.contributes.commands) {
-      assert.match(c.command, /^apiWorkbench\.(?:(?:llm|maps|realtime|sandbox|history)\.[a-zA-Z]+|showLog|exportConnections)$/, c.command);
+      assert.match(c.command, /^apiWorkbench\.(?:(?:llm|maps|realtime|sandbox|history|notebook)\.[a-zA-Z]+|showLog|exportConnections)$/, c.command);
       assert.ok(c.category, `${c.command} has no category`);
     }
   });
@@ -136,7 +142,7 @@ describe('package.json manifest', () => {
     assert.ok(walkthrough, 'no walkthrough');
     assert.deepEqual(
       walkthrough.steps.map((s) => s.id),
-      ['sandbox', 'connect', 'ask', 'route', 'watch', 'curl'],
+      ['sandbox', 'connect', 'ask', 'route', 'watch', 'curl', 'notebook'],
     );
     const known = new Set(contributed);
     for (const step of walkthrough.steps) {
@@ -184,6 +190,28 @@ describe('package.json manifest', () => {
     const minor = Number(/^\^1\.(\d+)/.exec(manifest.engines.vscode)![1]);
     assert.ok(minor <= 100);
     assert.match(manifest.devDependencies['@types/vscode'], new RegExp(`^~?1\\.${minor}\\.`));
+  });
+
+  it('declares the API notebook with the ids the code uses (type, renderer, mime, languages)', () => {
+    const [nb] = manifest.contributes.notebooks;
+    assert.equal(nb.type, NOTEBOOK_TYPE);
+    assert.deepEqual(nb.selector, [{ filenamePattern: NOTEBOOK_FILE_PATTERN }]);
+    assert.equal(nb.priority, 'default');
+    assert.ok((manifest.activationEvents ?? []).includes(`onNotebook:${NOTEBOOK_TYPE}`));
+    const [renderer] = manifest.contributes.notebookRenderer;
+    assert.equal(renderer.id, RESULT_RENDERER_ID);
+    assert.deepEqual(renderer.mimeTypes, [RESULT_MIME]);
+    assert.equal(renderer.entrypoint, './dist/webview/resultRenderer.js');
+    assert.deepEqual(manifest.contributes.languages.map((l) => l.id), [...NOTEBOOK_LANGUAGES]);
+    for (const g of manifest.contributes.grammars) {
+      assert.ok(NOTEBOOK_LANGUAGES.includes(g.language as never), g.language);
+      assert.ok(existsSync(path.join(root, g.path)), `${g.path} missing`);
+    }
+    assert.ok(NOTEBOOK_CONTROLLER_ID.length > 0);
+    assert.deepEqual([...NOTEBOOK_LANGUAGES], [...CODE_LANGUAGES], 'the engine and the editor agree on the cell languages');
+    assert.equal(RESULT_MIME, VIEWER_MIME);
+    const menus = JSON.stringify(manifest.contributes.menus);
+    assert.ok(menus.includes(`notebookType == ${NOTEBOOK_TYPE}`), 'notebook menus name the notebook type');
   });
 
   it('runs in restricted mode in untrusted workspaces', () => {

@@ -1,0 +1,318 @@
+// The notebook controller: runs cells through one engine runner per open notebook (kept in step
+// with edits), streams LLM text and LISTEN messages into the cell while it runs, and stops a cell
+// when the user presses stop (what arrived stays). Other features hook in through onDidFinishCell
+// and runCell (history, Testing API).
+import * as vscode from 'vscode';
+import * as z from 'zod/mini';
+import { createRunner, type CellProgress, type CellResult, type CodeLanguage, type NotebookRunner } from '../../notebook/api';
+import { RESULT_MIME, type ResultPayload } from '../../webview/result/protocol';
+import { EXTENSION_ID, NOTEBOOK_CONTROLLER_ID, NOTEBOOK_LANGUAGES, NOTEBOOK_TYPE } from '../ids';
+import type { Services } from '../services';
+import type { Environments } from './environments';
+import { editorHost } from './host';
+import { resultPayload, runningPayload, type LiveState } from './payload';
+import { engineCells } from './serializer';
+
+/** Bytes of a body the engine keeps per result: enough for "Open Whole Body in Editor" on big answers. */
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** How many whole bodies stay in memory for "Open Whole Body in Editor" (the newest). */
+const KEPT_BODIES = 20;
+/** Live output is replaced at most this often while a cell streams. */
+const LIVE_UPDATE_MS = 150;
+const DEFAULT_TILES = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+
+export interface FinishedCell {
+  notebook: vscode.NotebookDocument;
+  cell: vscode.NotebookCell;
+  result: CellResult;
+}
+
+interface LiveCell extends LiveState {
+  execution: vscode.NotebookCellExecution;
+  resultId: string;
+  service: CodeLanguage;
+  name?: string;
+  timer?: NodeJS.Timeout;
+  token?: vscode.CancellationToken;
+}
+
+/** One open notebook: its runner, re-fed with the cells after every edit. */
+class Session implements vscode.Disposable {
+  runner: NotebookRunner;
+  stale = false;
+  readonly live = new Map<number, LiveCell>();
+  /** Cancelled by stop(); a fresh one for the next run. */
+  stop = new vscode.CancellationTokenSource();
+
+  constructor(
+    readonly doc: vscode.NotebookDocument,
+    private readonly make: (session: Session) => NotebookRunner,
+  ) {
+    this.runner = make(this);
+  }
+
+  /** A new runner (the environment changed): named results of the old one are gone. */
+  recreate(): void {
+    this.runner.dispose();
+    this.runner = this.make(this);
+  }
+
+  sync(): void {
+    if (!this.stale) return;
+    this.runner.setCells(engineCells(this.doc));
+    this.stale = false;
+  }
+
+  /** The token a run honours: the cell's own (VS Code's stop button) or stop() of the notebook. */
+  token(execution: vscode.NotebookCellExecution): vscode.CancellationToken {
+    if (this.stop.token.isCancellationRequested) {
+      this.stop.dispose();
+      this.stop = new vscode.CancellationTokenSource();
+    }
+    const both = new vscode.CancellationTokenSource();
+    const subs = [execution.token.onCancellationRequested(() => both.cancel()), this.stop.token.onCancellationRequested(() => both.cancel())];
+    if (execution.token.isCancellationRequested) both.cancel();
+    void both.token.onCancellationRequested(() => subs.forEach((d) => void d.dispose()));
+    return both.token;
+  }
+
+  dispose(): void {
+    this.stop.cancel();
+    this.stop.dispose();
+    this.runner.dispose();
+  }
+}
+
+export class NotebookRunController implements vscode.Disposable {
+  readonly controller: vscode.NotebookController;
+  private readonly sessions = new Map<string, Session>();
+  private readonly finished = new vscode.EventEmitter<FinishedCell>();
+  /** A cell finished (its output is final): for the history view and the Testing API. */
+  readonly onDidFinishCell = this.finished.event;
+  private readonly bodies = new Map<string, { text: string; json: boolean }>();
+  /** The result id last shown in each cell. */
+  private readonly cellResults = new WeakMap<vscode.NotebookCell, string>();
+  private readonly disposables: vscode.Disposable[] = [];
+  /** Notebooks this controller is selected for (VS Code only lets a selected controller run cells). */
+  private readonly selected = new Set<string>();
+  private readonly selectionChanged = new vscode.EventEmitter<void>();
+  private executionOrder = 0;
+  private nextResult = 0;
+
+  constructor(
+    private readonly s: Services,
+    private readonly environments: Environments,
+  ) {
+    this.controller = vscode.notebooks.createNotebookController(NOTEBOOK_CONTROLLER_ID, NOTEBOOK_TYPE, 'API Workbench');
+    this.controller.supportedLanguages = [...NOTEBOOK_LANGUAGES];
+    this.controller.supportsExecutionOrder = true;
+    this.controller.description = 'Runs LLM, maps and realtime cells';
+    this.controller.executeHandler = async (cells, notebook) => {
+      await this.execute(cells, notebook);
+    };
+    this.disposables.push(
+      this.controller,
+      this.finished,
+      this.selectionChanged,
+      this.controller.onDidChangeSelectedNotebooks(({ notebook, selected }) => {
+        if (selected) this.selected.add(notebook.uri.toString());
+        else this.selected.delete(notebook.uri.toString());
+        this.selectionChanged.fire();
+      }),
+      // The only controller for API notebooks: VS Code picks it without asking.
+      vscode.workspace.onDidOpenNotebookDocument((doc) => this.prefer(doc)),
+      vscode.workspace.onDidChangeNotebookDocument((e) => {
+        const session = this.sessions.get(e.notebook.uri.toString());
+        if (session && (e.contentChanges.length || e.cellChanges.some((c) => c.document || c.metadata))) session.stale = true;
+      }),
+      vscode.workspace.onDidCloseNotebookDocument((doc) => {
+        this.sessions.get(doc.uri.toString())?.dispose();
+        this.sessions.delete(doc.uri.toString());
+      }),
+      environments.onDidChange((uri) => this.sessions.get(uri.toString())?.recreate()),
+    );
+    vscode.workspace.notebookDocuments.forEach((doc) => this.prefer(doc));
+  }
+
+  private prefer(doc: vscode.NotebookDocument): void {
+    if (doc.notebookType === NOTEBOOK_TYPE) this.controller.updateNotebookAffinity(doc, vscode.NotebookControllerAffinity.Preferred);
+  }
+
+  /** Selects this controller for a notebook (shown in an editor) when VS Code has not yet. */
+  private async ensureSelected(notebook: vscode.NotebookDocument): Promise<void> {
+    const key = notebook.uri.toString();
+    if (this.selected.has(key)) return;
+    const editor = vscode.window.visibleNotebookEditors.find((e) => e.notebook === notebook) ?? (await vscode.window.showNotebookDocument(notebook, { preserveFocus: true }));
+    if (vscode.window.activeNotebookEditor !== editor) await vscode.window.showNotebookDocument(notebook, { viewColumn: editor.viewColumn, preserveFocus: false });
+    const done = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => void sub.dispose(), 5_000);
+      const sub = this.selectionChanged.event(() => {
+        if (!this.selected.has(key)) return;
+        clearTimeout(timer);
+        sub.dispose();
+        resolve();
+      });
+    });
+    await vscode.commands.executeCommand('notebook.selectKernel', { id: NOTEBOOK_CONTROLLER_ID, extension: EXTENSION_ID });
+    if (!this.selected.has(key)) await Promise.race([done, new Promise((r) => setTimeout(r, 5_000))]);
+  }
+
+  /** Stops every running cell of a notebook (as the stop button does); what arrived stays. */
+  stop(notebook: vscode.NotebookDocument): void {
+    this.sessions.get(notebook.uri.toString())?.stop.cancel();
+  }
+
+  /** Runs one cell of a notebook as the run button would (output, execution order, events). */
+  async runCell(notebook: vscode.NotebookDocument, index: number): Promise<CellResult | undefined> {
+    await this.ensureSelected(notebook);
+    const results = await this.execute([notebook.cellAt(index)], notebook);
+    return results[0];
+  }
+
+  /** Runs every code cell in order, as "Run All" does. */
+  async runAll(notebook: vscode.NotebookDocument): Promise<CellResult[]> {
+    await this.ensureSelected(notebook);
+    return this.execute(
+      notebook.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code),
+      notebook,
+    );
+  }
+
+  /** The whole (redacted) body of a result, for "Open Whole Body in Editor". */
+  body(resultId: string): { text: string; json: boolean } | undefined {
+    return this.bodies.get(resultId);
+  }
+
+  /** The result id last shown in a cell. */
+  resultOf(cell: vscode.NotebookCell): string | undefined {
+    return this.cellResults.get(cell);
+  }
+
+  private session(doc: vscode.NotebookDocument): Session {
+    const key = doc.uri.toString();
+    let session = this.sessions.get(key);
+    if (!session) {
+      session = new Session(doc, (sess) =>
+        createRunner(engineCells(doc), {
+          host: editorHost(this.s),
+          file: doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.toString(),
+          environment: this.environments.get(doc.uri),
+          maxBodyBytes: MAX_BODY_BYTES,
+          onProgress: (p) => this.progress(sess, p),
+        }),
+      );
+      this.sessions.set(key, session);
+    }
+    return session;
+  }
+
+  private async execute(cells: readonly vscode.NotebookCell[], notebook: vscode.NotebookDocument): Promise<CellResult[]> {
+    const session = this.session(notebook);
+    const queue = cells.filter((c) => c.kind === vscode.NotebookCellKind.Code).map((cell) => ({ cell, execution: this.controller.createNotebookCellExecution(cell) }));
+    const results: CellResult[] = [];
+    let stopped = false;
+    for (const { cell, execution } of queue) {
+      if (stopped || execution.token.isCancellationRequested) {
+        // The user stopped a cell of this run: the cells queued after it do not run.
+        execution.start(Date.now());
+        execution.end(undefined, Date.now());
+        continue;
+      }
+      const result = await this.runOne(session, cell, execution);
+      if (result) results.push(result);
+      if (result?.cancelled) stopped = true;
+    }
+    return results;
+  }
+
+  private async runOne(session: Session, cell: vscode.NotebookCell, execution: vscode.NotebookCellExecution): Promise<CellResult | undefined> {
+    execution.executionOrder = ++this.executionOrder;
+    execution.start(Date.now());
+    const resultId = `r${Date.now().toString(36)}-${++this.nextResult}`;
+    const service = cell.document.languageId as CodeLanguage;
+    const name = (cell.metadata.attributes as Record<string, string> | undefined)?.name;
+    const live: LiveCell = { execution, resultId, service, ...(name ? { name } : {}) };
+    session.live.set(cell.index, live);
+    try {
+      await execution.clearOutput();
+      session.sync();
+      const token = session.token(execution);
+      live.token = token;
+      const result = await session.runner.runCell(cell.index, token);
+      clearTimeout(live.timer);
+      this.keepBody(resultId, result);
+      this.cellResults.set(cell, resultId);
+      await execution.replaceOutput(this.output(resultPayload(resultId, result, live, result.service === 'maps' ? this.tiles() : undefined)));
+      execution.end(result.cancelled ? undefined : result.ok, Date.now());
+      this.finished.fire({ notebook: session.doc, cell, result });
+      return result;
+    } catch (e) {
+      clearTimeout(live.timer);
+      // The engine reports request failures in the result; this is a failure of the engine itself.
+      const text = this.s.redactor.text(e instanceof Error ? e.message : String(e));
+      this.s.log.error(`Notebook cell ${cell.index + 1} failed: ${text}`);
+      await execution.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.error({ name: 'Error', message: text })]));
+      execution.end(false, Date.now());
+      return undefined;
+    } finally {
+      session.live.delete(cell.index);
+    }
+  }
+
+  private progress(session: Session, p: CellProgress): void {
+    const live = session.live.get(p.cell.cellIndex);
+    if (!live) return;
+    if (p.kind === 'text') live.answer = p.text;
+    else if (p.kind === 'message') {
+      (live.messages ??= []).push(p.message);
+      if (live.messages.length > 1000) live.messages.splice(0, live.messages.length - 500);
+      live.count = p.count;
+    } else return;
+    live.timer ??= setTimeout(() => {
+      live.timer = undefined;
+      if (!session.live.has(p.cell.cellIndex)) return;
+      void live.execution.replaceOutput(this.output(runningPayload(live.resultId, live.service, live.name, live)));
+    }, LIVE_UPDATE_MS);
+  }
+
+  /** The map tab's tiles: the maps panel's settings (user settings only: a workspace cannot redirect them). */
+  private tiles(): { url: string | null; attribution: string } {
+    const url = this.s.config.read('maps.tileUrl', z.string(), DEFAULT_TILES, { userOnly: true }).trim();
+    const attribution = this.s.config.read('maps.tileAttribution', z.string(), '© OpenStreetMap contributors', { userOnly: true });
+    return { url: /^https:\/\/[^\s]+$/.test(url) ? url : null, attribution: attribution.slice(0, 500) };
+  }
+
+  private keepBody(resultId: string, result: CellResult): void {
+    if (!result.response) return;
+    this.bodies.set(resultId, { text: result.response.text, json: result.response.json !== undefined });
+    for (const key of this.bodies.keys()) {
+      if (this.bodies.size <= KEPT_BODIES) break;
+      this.bodies.delete(key);
+    }
+  }
+
+  /** The viewer's payload plus a plain-text summary for any other viewer; redacted once more. */
+  private output(p: ResultPayload): vscode.NotebookCellOutput {
+    const json = this.s.redactor.text(JSON.stringify(p));
+    const summary = this.s.redactor.text(plainSummary(p));
+    return new vscode.NotebookCellOutput(
+      [new vscode.NotebookCellOutputItem(new TextEncoder().encode(json), RESULT_MIME), vscode.NotebookCellOutputItem.text(summary, 'text/plain')],
+      { resultId: p.resultId },
+    );
+  }
+
+  dispose(): void {
+    for (const s of this.sessions.values()) s.dispose();
+    this.sessions.clear();
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+export function plainSummary(p: ResultPayload): string {
+  const lines = [[p.title, p.durationMs !== undefined ? `${Math.round(p.durationMs)} ms` : '', p.requestId ? `request id ${p.requestId}` : ''].filter(Boolean).join(' · ')];
+  if (p.error) lines.push(p.error);
+  if (p.answer !== undefined) lines.push(p.answer);
+  for (const a of p.assertions) lines.push(`${a.passed ? '✓' : '✗'} ${a.source}${a.passed ? '' : ` (expected ${a.expected}, actual ${a.actual})`}`);
+  if (p.body && p.answer === undefined) lines.push(p.body.text.slice(0, 2000));
+  return lines.join('\n');
+}

@@ -1,0 +1,120 @@
+// The API notebook feature (its own bundle, dist/notebook.js, loaded when an `*.awb.md` notebook
+// opens or a notebook command runs): controller, environments, problems as diagnostics, the
+// response viewer's messages and the notebook commands.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { validate } from '../../core/validate';
+import { rendererMessageSchema, type HostMessage, type RendererMessage } from '../../webview/result/protocol';
+import type { CommandTable } from '../commands';
+import { NOTEBOOK_TYPE, RESULT_RENDERER_ID } from '../ids';
+import type { Services } from '../services';
+import { NotebookRunController } from './controller';
+import { Environments, notebookOf } from './environments';
+import { AwbSerializer, documentProblems } from './serializer';
+import { NEW_NOTEBOOK_TEMPLATE } from './template';
+
+export { type FinishedCell } from './controller';
+
+export interface NotebookFeature {
+  serializer: AwbSerializer;
+  controller: NotebookRunController;
+  environments: Environments;
+  commands: CommandTable;
+  /** What the response viewer reported (newest last; for tests and diagnostics). */
+  rendered: Array<Extract<RendererMessage, { type: 'rendered' }>>;
+  /** Switches the response viewer to a tab ('body', 'headers', 'map', …) of every result, or of one. */
+  showTab(tab: string, resultId?: string): Thenable<boolean>;
+  disposables: vscode.Disposable[];
+}
+
+const PROBLEMS_DEBOUNCE_MS = 300;
+
+export function activate(s: Services): NotebookFeature {
+  const serializer = new AwbSerializer();
+  const environments = new Environments(s.context.workspaceState);
+  const controller = new NotebookRunController(s, environments);
+  const diagnostics = vscode.languages.createDiagnosticCollection('api-workbench-notebook');
+  const messaging = vscode.notebooks.createRendererMessaging(RESULT_RENDERER_ID);
+  const rendered: NotebookFeature['rendered'] = [];
+
+  const showProblems = (doc: vscode.NotebookDocument) => {
+    if (doc.notebookType !== NOTEBOOK_TYPE) return;
+    for (const cell of doc.getCells()) diagnostics.delete(cell.document.uri);
+    const byCell = new Map<vscode.NotebookCell, vscode.Diagnostic[]>();
+    for (const p of documentProblems(doc)) {
+      const d = new vscode.Diagnostic(p.cell.document.lineAt(p.line).range, p.message, vscode.DiagnosticSeverity.Error);
+      d.source = 'API notebook';
+      byCell.set(p.cell, [...(byCell.get(p.cell) ?? []), d]);
+    }
+    for (const [cell, ds] of byCell) diagnostics.set(cell.document.uri, ds);
+  };
+  const pending = new Map<string, NodeJS.Timeout>();
+  const scheduleProblems = (doc: vscode.NotebookDocument) => {
+    clearTimeout(pending.get(doc.uri.toString()));
+    pending.set(doc.uri.toString(), setTimeout(() => showProblems(doc), PROBLEMS_DEBOUNCE_MS));
+  };
+  vscode.workspace.notebookDocuments.forEach(showProblems);
+
+  const commands: CommandTable = {
+    'apiWorkbench.notebook.new': async () => {
+      const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, serializer.deserializeNotebook(new TextEncoder().encode(NEW_NOTEBOOK_TEMPLATE)));
+      await vscode.window.showNotebookDocument(doc);
+      return doc;
+    },
+    'apiWorkbench.notebook.openExample': async () => {
+      // The example as an untitled copy: running or editing it never writes into the extension's folder.
+      const file = vscode.Uri.file(path.join(s.context.extensionPath, 'examples', 'sandbox-tour.awb.md'));
+      const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, serializer.deserializeNotebook(await vscode.workspace.fs.readFile(file)));
+      await vscode.window.showNotebookDocument(doc);
+      return doc;
+    },
+    'apiWorkbench.notebook.selectEnvironment': (target?: unknown, name?: string) => environments.pick(target, name),
+    'apiWorkbench.notebook.openWholeBody': async (target?: unknown) => {
+      const resultId = resultIdOf(target, controller);
+      if (!resultId) throw new Error('Select a notebook cell with a response first.');
+      const body = controller.body(resultId);
+      if (!body) throw new Error('That response is no longer kept in memory: run the cell again.');
+      const doc = await vscode.workspace.openTextDocument({ language: body.json ? 'json' : 'plaintext', content: body.text });
+      await vscode.window.showTextDocument(doc, { preview: false });
+      return doc;
+    },
+  };
+
+  const disposables: vscode.Disposable[] = [
+    environments,
+    controller,
+    diagnostics,
+    vscode.workspace.onDidOpenNotebookDocument(showProblems),
+    vscode.workspace.onDidChangeNotebookDocument((e) => scheduleProblems(e.notebook)),
+    vscode.workspace.onDidCloseNotebookDocument((doc) => doc.getCells().forEach((c) => diagnostics.delete(c.document.uri))),
+    messaging.onDidReceiveMessage(({ message }) => {
+      const v = validate(rendererMessageSchema, message);
+      if (!v.ok) {
+        s.log.warn(`Response viewer: ignored a malformed message (${v.problem})`);
+        return;
+      }
+      if (v.value.type === 'openBody') void vscode.commands.executeCommand('apiWorkbench.notebook.openWholeBody', { resultId: v.value.resultId });
+      else {
+        rendered.push(v.value);
+        if (rendered.length > 200) rendered.splice(0, 100);
+      }
+    }),
+    { dispose: () => pending.forEach((t) => clearTimeout(t)) },
+  ];
+  const showTab = (tab: string, resultId?: string) => messaging.postMessage({ type: 'selectTab', tab, ...(resultId ? { resultId } : {}) } satisfies HostMessage);
+  return { serializer, controller, environments, commands, rendered, showTab, disposables };
+}
+
+/** `{ resultId }` (the viewer's button), a cell (cell toolbar), or the active notebook's selected cell. */
+function resultIdOf(target: unknown, controller: NotebookRunController): string | undefined {
+  if (typeof target === 'object' && target !== null && typeof (target as { resultId?: unknown }).resultId === 'string') return (target as { resultId: string }).resultId;
+  const editor = vscode.window.activeNotebookEditor;
+  const cell = isCell(target) ? target : editor && notebookOf(editor.notebook.uri) ? editor.notebook.cellAt(editor.selection.start) : undefined;
+  if (!cell) return undefined;
+  const fromOutput = cell.outputs.map((o): unknown => o.metadata?.resultId).find((id): id is string => typeof id === 'string');
+  return fromOutput ?? controller.resultOf(cell);
+}
+
+function isCell(v: unknown): v is vscode.NotebookCell {
+  return typeof v === 'object' && v !== null && 'notebook' in v && 'document' in v && 'index' in v;
+}

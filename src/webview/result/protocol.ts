@@ -1,0 +1,71 @@
+// What a notebook cell's output carries to the response viewer (the notebook renderer), and the
+// messages the viewer sends back. Shared by the extension (src/editor/notebook) and the renderer
+// bundle: no vscode or node imports here.
+import * as z from 'zod/mini';
+import type { AssertionResult, CodeLanguage, ListenMessage } from '../../notebook/api';
+import type { MapLine, MapMarker } from '../../services/maps/mapMessages';
+
+/** The custom mime type of a cell result; outputs also carry text/plain (and JSON) for other viewers. */
+export const RESULT_MIME = 'application/vnd.api-workbench.result+json';
+
+/**
+ * Bytes of a body the output carries. Outputs are kept in the editor's memory and sent to the
+ * renderer's webview, so a big body is previewed; "Open Whole Body in Editor" shows all of it.
+ */
+export const PREVIEW_BYTES = 256 * 1024;
+/** Messages of a LISTEN cell carried in the output (the count is always exact). */
+export const PREVIEW_MESSAGES = 500;
+
+export interface ResultBody {
+  /** The (redacted) body text, at most PREVIEW_BYTES of it. */
+  text: string;
+  /** The parsed body when it is JSON and small enough to show as a tree. */
+  json?: unknown;
+  /** Bytes of the whole body. */
+  size: number;
+  /** The preview is not all of the body (or the engine kept only part of it). */
+  partial: boolean;
+}
+
+export interface ResultPayload {
+  /** Identifies the body kept in the extension for "Open Whole Body in Editor". */
+  resultId: string;
+  service: CodeLanguage;
+  name?: string;
+  /** 'running' while an LLM answer streams in or a LISTEN collects messages. */
+  state: 'running' | 'done';
+  ok: boolean;
+  title: string;
+  skipped?: string;
+  cancelled?: boolean;
+  error?: string;
+  status?: number;
+  durationMs?: number;
+  requestId?: string;
+  request?: { method: string; url: string };
+  headers?: Record<string, string>;
+  body?: ResultBody;
+  /** A streamed LLM answer: the text as it arrived so far. */
+  answer?: string;
+  usage?: { promptTokens?: number; completionTokens?: number; totalTokens?: number; cost?: number };
+  messages?: { count: number; items: ListenMessage[] };
+  assertions: AssertionResult[];
+  variables?: Record<string, string>;
+  /** Maps results: what the map tab draws. */
+  geometry?: { markers: MapMarker[]; lines: MapLine[]; tiles?: { url: string | null; attribution: string } };
+}
+
+/** Renderer → extension. */
+export const rendererMessageSchema = z.union([
+  z.object({ type: z.literal('openBody'), resultId: z.string().check(z.maxLength(100)) }),
+  z.object({ type: z.literal('rendered'), resultId: z.string().check(z.maxLength(100)), tab: z.string().check(z.maxLength(40)) }),
+]);
+export type RendererMessage = z.infer<typeof rendererMessageSchema>;
+
+/** Extension → renderer: show this tab of every rendered result (or of one). */
+export const hostMessageSchema = z.object({
+  type: z.literal('selectTab'),
+  tab: z.string().check(z.maxLength(40)),
+  resultId: z.optional(z.string().check(z.maxLength(100))),
+});
+export type HostMessage = z.infer<typeof hostMessageSchema>;

@@ -1,0 +1,215 @@
+/// <reference lib="dom" />
+// The response viewer: a notebook renderer (an ES module VS Code loads into the notebook's output
+// webview) for application/vnd.api-workbench.result+json. Status, time, size and request id on
+// top; assertions; tabs for the body (folding, searchable JSON), headers, the map of a maps answer,
+// LISTEN messages. It talks to the extension only through the typed RendererMessage.
+import * as L from 'leaflet';
+import leafletCss from 'leaflet/dist/leaflet.css';
+import { drawGeometry, tileLayer } from './lib/draw';
+import { bodyView } from './result/jsonView';
+import { validate } from '../core/validate';
+import { hostMessageSchema, type RendererMessage, type ResultPayload } from './result/protocol';
+import { VIEWER_CSS } from './result/styles';
+
+interface OutputItem {
+  readonly id: string;
+  readonly mime: string;
+  json(): unknown;
+}
+interface RendererContext {
+  postMessage?(message: unknown): void;
+  onDidReceiveMessage?(listener: (message: unknown) => void): { dispose(): void };
+}
+
+/** Tab selectors of the outputs on screen (by output item id), for the extension's selectTab message. */
+const selectors = new Map<string, { resultId: string; select: (tab: string) => void }>();
+
+const DEFAULT_TILES = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function meta(label: string, value: string): HTMLElement {
+  const span = el('span', 'awb-meta', `${label} `);
+  span.append(el('b', undefined, value));
+  return span;
+}
+
+function injectStyles(): void {
+  if (document.getElementById('awb-result-styles')) return;
+  const style = el('style');
+  style.id = 'awb-result-styles';
+  style.textContent = `${leafletCss}\n${VIEWER_CSS}`;
+  document.head.append(style);
+}
+
+function table(rows: Array<[string, string]>): HTMLElement {
+  const t = el('table', 'awb-table');
+  for (const [k, v] of rows) {
+    const tr = el('tr');
+    tr.append(el('td', undefined, k), el('td', undefined, v));
+    t.append(tr);
+  }
+  return t;
+}
+
+function header(p: ResultPayload): HTMLElement {
+  const head = el('div', 'awb-head');
+  const neutral = p.state === 'running' || p.skipped !== undefined || p.cancelled;
+  const badge = p.status !== undefined ? String(p.status) : p.state === 'running' ? 'Running' : p.cancelled ? 'Stopped' : p.skipped ? 'Skipped' : p.ok ? 'OK' : 'Failed';
+  head.append(el('span', `awb-badge${neutral ? ' neutral' : p.ok ? '' : ' fail'}`, badge), el('span', undefined, p.title));
+  if (p.durationMs !== undefined) head.append(meta('time', `${Math.round(p.durationMs)} ms`));
+  if (p.body) head.append(meta('size', size(p.body.size)));
+  if (p.requestId) head.append(meta('request id', p.requestId));
+  if (p.usage?.totalTokens !== undefined || p.usage?.completionTokens !== undefined) {
+    const u = p.usage;
+    head.append(meta('tokens', `${u.promptTokens ?? '?'} in · ${u.completionTokens ?? '?'} out`));
+  }
+  if (p.usage?.cost !== undefined) head.append(meta('cost', `$${p.usage.cost.toFixed(4)}`));
+  return head;
+}
+
+function assertions(p: ResultPayload): HTMLElement | undefined {
+  if (!p.assertions.length) return undefined;
+  const box = el('div', 'awb-asserts');
+  for (const a of p.assertions) {
+    const row = el('div', `awb-assert ${a.passed ? 'pass' : 'fail'}`);
+    row.append(el('span', 'mark', a.passed ? '✓' : '✗'), el('span', undefined, a.source));
+    row.append(el('div', 'detail', `expected ${a.expected} · actual ${a.actual}`));
+    box.append(row);
+  }
+  return box;
+}
+
+function mapPanel(p: NonNullable<ResultPayload['geometry']>, onDrawn: () => void): HTMLElement {
+  const box = el('div', 'awb-map no-tiles');
+  let map: L.Map | undefined;
+  // Leaflet needs the element's size: the map is made when its tab is first shown.
+  (box as HTMLElement & { awbShow?: () => void }).awbShow = () => {
+    if (map) {
+      map.invalidateSize();
+      return;
+    }
+    map = L.map(box, { zoomControl: true, worldCopyJump: true, attributionControl: true }).setView([20, 0], 2);
+    const template = p.tiles?.url === undefined ? DEFAULT_TILES : p.tiles.url;
+    if (template) tileLayer(template, p.tiles?.attribution ?? '© OpenStreetMap contributors', (state) => box.classList.toggle('no-tiles', state === 'failed')).addTo(map);
+    drawGeometry(map, L.featureGroup().addTo(map), p.markers, p.lines);
+    onDrawn();
+  };
+  return box;
+}
+
+function render(p: ResultPayload, element: HTMLElement, post: (m: RendererMessage) => void): ((tab: string) => void) | undefined {
+  let selectTab: ((tab: string) => void) | undefined;
+  const root = el('div', 'awb-result');
+  root.append(header(p));
+  if (p.request) root.append(el('div', 'awb-request', `${p.request.method} ${p.request.url}`));
+  if (p.error) root.append(el('div', 'awb-error', p.error));
+  if (p.skipped) root.append(el('div', 'awb-meta', p.skipped));
+  const checks = assertions(p);
+  if (checks) root.append(checks);
+  if (p.variables) root.append(table(Object.entries(p.variables)));
+
+  const tabs: Array<{ id: string; label: string; make: () => HTMLElement }> = [];
+  if (p.answer !== undefined) tabs.push({ id: 'answer', label: 'Answer', make: () => el('div', `awb-answer${p.state === 'running' ? ' running' : ''}`, p.answer) });
+  if (p.messages) {
+    const m = p.messages;
+    tabs.push({
+      id: 'messages',
+      label: `Messages (${m.count})`,
+      make: () => table(m.items.map((x) => [`+${(x.atMs / 1000).toFixed(1)} s ${x.channel} ${x.event}`, typeof x.data === 'string' ? x.data : JSON.stringify(x.data)])),
+    });
+  }
+  if (p.body && !p.messages) {
+    const b = p.body;
+    tabs.push({
+      id: 'body',
+      label: 'Body',
+      make: () => {
+        const box = el('div');
+        if (b.partial) {
+          const banner = el('div', 'awb-banner', `Showing the first ${size(b.text.length)} of ${size(b.size)}.`);
+          const open = el('button', undefined, 'Open Whole Body in Editor');
+          open.addEventListener('click', () => post({ type: 'openBody', resultId: p.resultId }));
+          banner.append(open);
+          box.append(banner);
+        }
+        box.append(bodyView(b.json, b.text, /^\s*[[{]/.test(b.text)));
+        return box;
+      },
+    });
+  }
+  if (p.headers) {
+    const h = p.headers;
+    tabs.push({ id: 'headers', label: `Headers (${Object.keys(h).length})`, make: () => table(Object.entries(h)) });
+  }
+  if (p.geometry) {
+    const g = p.geometry;
+    tabs.push({ id: 'map', label: 'Map', make: () => mapPanel(g, () => post({ type: 'rendered', resultId: p.resultId, tab: 'map-drawn' })) });
+  }
+
+  if (tabs.length) {
+    const bar = el('div', 'awb-tabs');
+    bar.setAttribute('role', 'tablist');
+    const panel = el('div', 'awb-panel');
+    const made = new Map<string, HTMLElement>();
+    const buttons: HTMLButtonElement[] = [];
+    const select = (id: string) => {
+      const tab = tabs.find((t) => t.id === id) ?? tabs[0];
+      let content = made.get(tab.id);
+      if (!content) {
+        content = tab.make();
+        made.set(tab.id, content);
+      }
+      panel.replaceChildren(content);
+      for (const b of buttons) b.setAttribute('aria-selected', String(b.dataset.tab === tab.id));
+      (content as HTMLElement & { awbShow?: () => void }).awbShow?.();
+      if (p.state === 'done') post({ type: 'rendered', resultId: p.resultId, tab: tab.id });
+    };
+    for (const t of tabs) {
+      const b = el('button', 'awb-tab', t.label);
+      b.dataset.tab = t.id;
+      b.setAttribute('role', 'tab');
+      b.addEventListener('click', () => select(t.id));
+      buttons.push(b);
+      bar.append(b);
+    }
+    root.append(bar, panel);
+    select(tabs[0].id);
+    selectTab = (id) => tabs.some((t) => t.id === id) && select(id);
+  } else if (p.state === 'done') post({ type: 'rendered', resultId: p.resultId, tab: 'none' });
+  element.replaceChildren(root);
+  return selectTab;
+}
+
+export function activate(ctx: RendererContext) {
+  injectStyles();
+  const post = (m: RendererMessage) => ctx.postMessage?.(m);
+  ctx.onDidReceiveMessage?.((message) => {
+    const v = validate(hostMessageSchema, message);
+    if (!v.ok) return;
+    for (const { resultId, select } of selectors.values()) if (!v.value.resultId || v.value.resultId === resultId) select(v.value.tab);
+  });
+  return {
+    renderOutputItem(item: OutputItem, element: HTMLElement): void {
+      const p = item.json() as ResultPayload;
+      const select = render(p, element, post);
+      if (select) selectors.set(item.id, { resultId: p.resultId, select });
+      else selectors.delete(item.id);
+    },
+    disposeOutputItem(id?: string): void {
+      if (id === undefined) selectors.clear();
+      else selectors.delete(id);
+    },
+  };
+}
