@@ -70,6 +70,7 @@ export function historyCommands(s: Services, store: HistoryStore): CommandTable 
     const cell = entryToCell(entry, cellOptions(entry, true));
     let recorded: HistoryEntry | undefined;
     const host = editorNotebookHost(s, {
+      recordInHistory: false,
       onResult: (result) => {
         const e = historyEntryFromCellResult(result);
         // A re-run is the user's own request again, not a notebook's.

@@ -2,8 +2,6 @@
 // they carry the notebook engine: loaded the first time one of them is used, never at activation.
 // The store, the recorder and the tree are part of the foundation (see feature.ts).
 import * as vscode from 'vscode';
-import type { CellResult } from '../../notebook/api';
-import { historyEntryFromCellResult } from '../../history/fromCellResult';
 import type { Services } from '../services';
 import { historyCommands, HistoryDocuments, HISTORY_SCHEME } from './commands';
 import type { HistoryActivation } from './feature';
@@ -11,11 +9,7 @@ import type { HistoryStore } from './store';
 import { NotebookTests } from './testing';
 
 export function activate(s: Services, store: HistoryStore, controller: vscode.TestController): HistoryActivation {
-  const record = (result: CellResult) => {
-    const entry = historyEntryFromCellResult(result);
-    if (entry) store.record(entry);
-  };
-  const tests = new NotebookTests(s, controller, record);
+  const tests = new NotebookTests(s, controller);
   return {
     commands: historyCommands(s, store),
     tests,

@@ -51,7 +51,6 @@ export class NotebookTests implements vscode.Disposable {
   constructor(
     private readonly s: Services,
     private readonly controller: vscode.TestController,
-    private readonly record: (result: CellResult) => void,
   ) {}
 
   /** The Testing view asks for the files (item undefined), or a file's cells. */
@@ -142,7 +141,7 @@ export class NotebookTests implements vscode.Disposable {
     });
     for (const item of items.values()) run.enqueued(item);
     const last = Math.max(-1, ...items.keys());
-    const host = editorNotebookHost(this.s, { onResult: this.record });
+    const host = editorNotebookHost(this.s);
     const runner = createRunner(nb.cells, { host, file: uri.fsPath || uri.toString() });
     try {
       for (let i = 0; i <= last; i++) {

@@ -9,7 +9,7 @@ import { RESULT_MIME, type ResultPayload } from '../../webview/result/protocol';
 import { EXTENSION_ID, NOTEBOOK_CONTROLLER_ID, NOTEBOOK_LANGUAGES, NOTEBOOK_TYPE } from '../ids';
 import type { Services } from '../services';
 import type { Environments } from './environments';
-import { editorHost } from './host';
+import { editorNotebookHost } from '../notebookHost';
 import { resultPayload, runningPayload, type LiveState } from './payload';
 import { engineCells } from './serializer';
 
@@ -194,7 +194,7 @@ export class NotebookRunController implements vscode.Disposable {
     if (!session) {
       session = new Session(doc, (sess) =>
         createRunner(engineCells(doc), {
-          host: editorHost(this.s),
+          host: editorNotebookHost(this.s),
           file: doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.toString(),
           environment: this.environments.get(doc.uri),
           maxBodyBytes: MAX_BODY_BYTES,
