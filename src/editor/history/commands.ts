@@ -97,7 +97,7 @@ export function historyCommands(s: Services, store: HistoryStore): CommandTable 
       if (e instanceof NotACellError) return void vscode.window.showWarningMessage(e.message);
       throw e;
     }
-    return addCell(s, cell, entryToCellText(entry, cellOptions(entry, false)));
+    return addCell(cell, entryToCellText(entry, cellOptions(entry, false)));
   };
 
   return {
@@ -112,18 +112,11 @@ export function historyCommands(s: Services, store: HistoryStore): CommandTable 
   };
 }
 
-/** Whether this build contributes the `*.awb.md` notebook type (the notebook editor may not be there yet). */
-function notebookTypeContributed(s: Services): boolean {
-  const manifest = s.context.extension.packageJSON as { contributes?: { notebooks?: { type: string }[] } } | undefined;
-  return manifest?.contributes?.notebooks?.some((n) => n.type === NOTEBOOK_TYPE) ?? false;
-}
-
 /**
  * Appends the cell to the `*.awb.md` notebook in front (or the `*.awb.md` text editor), otherwise
- * to a new untitled notebook (a Markdown document with the notebook's text when the notebook
- * type is not available).
+ * to a new untitled API notebook.
  */
-async function addCell(s: Services, cell: NotebookCellData, text: string): Promise<AddedCell> {
+async function addCell(cell: NotebookCellData, text: string): Promise<AddedCell> {
   const nb = vscode.window.activeNotebookEditor?.notebook;
   const data = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, cell.value, cell.language);
   data.metadata = { ...cell.metadata };
@@ -142,12 +135,7 @@ async function addCell(s: Services, cell: NotebookCellData, text: string): Promi
     await editor.edit((b) => b.insert(end, sep + text));
     return { uri: doc.uri, kind: 'text', text };
   }
-  if (notebookTypeContributed(s)) {
-    const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, new vscode.NotebookData([data]));
-    await vscode.window.showNotebookDocument(doc);
-    return { uri: doc.uri, kind: 'notebook', text };
-  }
-  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: `# Requests\n\nSave this file as \`<name>.awb.md\` to open it as an API notebook.\n\n${text}` });
-  await vscode.window.showTextDocument(doc);
-  return { uri: doc.uri, kind: 'text', text };
+  const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, new vscode.NotebookData([data]));
+  await vscode.window.showNotebookDocument(doc);
+  return { uri: doc.uri, kind: 'notebook', text };
 }

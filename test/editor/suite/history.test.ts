@@ -69,8 +69,12 @@ describe('history', function () {
   it('adds an entry to a notebook as a request cell the engine parses', async () => {
     const added = await vscode.commands.executeCommand<AddedCell | undefined>('apiWorkbench.history.addToNotebook', searched);
     assert.ok(added);
-    const doc = await vscode.workspace.openTextDocument(added.uri);
-    const nb = parseNotebook(doc.getText(), 'added.awb.md');
+    // No notebook was in front: a new untitled API notebook holds the cell.
+    assert.equal(added.kind, 'notebook');
+    const notebook = vscode.workspace.notebookDocuments.find((n) => n.uri.toString() === added.uri.toString());
+    assert.ok(notebook && notebook.cellCount === 1, 'the new notebook holds the cell');
+    assert.equal(notebook.cellAt(0).document.languageId, 'maps');
+    const nb = parseNotebook(added.text, 'added.awb.md');
     assert.deepEqual(nb.problems, []);
     const cells = nb.cells.filter((c) => c.kind === 'code');
     assert.equal(cells.length, 1);
@@ -78,7 +82,7 @@ describe('history', function () {
     assert.match(cells[0].value, /^POST \/v1\/places:searchText\n/);
     assert.match(cells[0].value, /"textQuery": "Lyon"/);
     assert.match(cells[0].value, /\?\? status == 200$/);
-    for (const key of sandboxKeys(info)) assert.ok(!doc.getText().includes(key));
+    for (const key of sandboxKeys(info)) assert.ok(!added.text.includes(key) && !notebook.cellAt(0).document.getText().includes(key));
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
