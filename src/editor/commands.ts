@@ -27,6 +27,22 @@ export function registerCommands(table: CommandTable, log: DiagnosticsLog): vsco
   );
 }
 
+/**
+ * Commands whose code lives in a bundle loaded on first use: each id runs `load().commands[id]`, so
+ * the command that loads the bundle still runs (services, the notebook, the history).
+ */
+export function lazyCommandStubs(ids: readonly CommandId[], load: () => { commands: CommandTable }): CommandTable {
+  const stubs: CommandTable = {};
+  for (const id of ids) {
+    stubs[id] = ((...args: unknown[]) => {
+      const handler = load().commands[id];
+      if (!handler) throw new Error(`The command ${id} is not available.`);
+      return handler(...args);
+    }) as CommandHandler;
+  }
+  return stubs;
+}
+
 /** Shows an error to the user the one consistent way: the ApiError's description, or the message. */
 export function reportError(e: unknown, log: DiagnosticsLog, context?: string): void {
   if (isApiError(e) && e.kind === 'cancelled') return;

@@ -2,7 +2,7 @@ import type * as vscode from 'vscode';
 import type { ServiceId } from '../core/connections';
 import { COMMAND_IDS } from './commandIds';
 import { commandService } from './ids';
-import { registerCommands, type CommandHandler, type CommandTable } from './commands';
+import { lazyCommandStubs, registerCommands } from './commands';
 import type { DiagnosticsLog } from './log';
 import type { ServiceActivation, ServiceModule, Services, ServiceView } from './services';
 import type { ChildSource } from './tree';
@@ -45,14 +45,7 @@ export function lazyService(
   };
 
   const ids = COMMAND_IDS.filter((id) => commandService(id) === service && !alreadyRegistered.has(id));
-  const stubs: CommandTable = {};
-  for (const id of ids) {
-    stubs[id] = ((...args: unknown[]) => {
-      const handler = ensure().commands[id];
-      if (!handler) throw new Error(`The command ${id} is not available.`);
-      return handler(...args);
-    }) as CommandHandler;
-  }
+  const stubs = lazyCommandStubs(ids, ensure);
 
   return { source: placeholder, disposables: [...registerCommands(stubs, log), { dispose: () => activation?.disposables.forEach((d) => void d.dispose()) }] };
 }

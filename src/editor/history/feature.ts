@@ -2,8 +2,7 @@
 // the History view, and stubs for the commands and the Testing view's notebook tests, whose code
 // (with the notebook engine) is the separate bundle dist/history.js, required on first use.
 import * as vscode from 'vscode';
-import type { CommandHandler, CommandTable } from '../commands';
-import { registerCommands } from '../commands';
+import { lazyCommandStubs, registerCommands, type CommandTable } from '../commands';
 import { HISTORY_COMMANDS, HISTORY_VIEW_ID, NOTEBOOK_TEST_CONTROLLER_ID } from '../ids';
 import type { DiagnosticsLog } from '../log';
 import type { Services } from '../services';
@@ -49,14 +48,7 @@ export function wireHistory(s: Services, store: HistoryStore, load: () => Histor
   controller.refreshHandler = () => ensure().tests.resolve(undefined);
   const profile = controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, (request, token) => ensure().tests.run(request, token), true);
 
-  const stubs: CommandTable = {};
-  for (const id of Object.values(HISTORY_COMMANDS)) {
-    stubs[id] = ((...args: unknown[]) => {
-      const handler = ensure().commands[id];
-      if (!handler) throw new Error(`The command ${id} is not available.`);
-      return handler(...args);
-    }) as CommandHandler;
-  }
+  const stubs = lazyCommandStubs(Object.values(HISTORY_COMMANDS), ensure);
   return {
     testing: { controller, profile },
     disposables: [tree, view, controller, profile, ...registerCommands(stubs, log), { dispose: () => activation?.disposables.forEach((d) => void d.dispose()) }],

@@ -3,7 +3,7 @@
 // first time a notebook opens or a command runs, so activation stays light.
 import * as vscode from 'vscode';
 import { COMMAND_IDS } from '../commandIds';
-import { registerCommands, type CommandHandler, type CommandTable } from '../commands';
+import { lazyCommandStubs, registerCommands } from '../commands';
 import { NOTEBOOK_TYPE } from '../ids';
 import type { Services } from '../services';
 import type { NotebookFeature } from './index';
@@ -49,14 +49,7 @@ export function registerNotebook(s: Services, load: () => NotebookModule): { fea
     serializeNotebook: (data) => ensure().serializer.serializeNotebook(data),
   };
 
-  const stubs: CommandTable = {};
-  for (const id of COMMAND_IDS.filter((c) => c.startsWith('apiWorkbench.notebook.'))) {
-    stubs[id] = ((...args: unknown[]) => {
-      const handler = ensure().commands[id];
-      if (!handler) throw new Error(`The command ${id} is not available.`);
-      return handler(...args);
-    }) as CommandHandler;
-  }
+  const stubs = lazyCommandStubs(COMMAND_IDS.filter((c) => c.startsWith('apiWorkbench.notebook.')), ensure);
 
   return {
     feature: ensure,

@@ -29,10 +29,6 @@ function endlessBody(closed: { at?: number }, headers: Record<string, string> = 
   };
 }
 
-/** Every string of an error a user or a log can see. */
-function visible(err: ApiError): string {
-  return [err.message, err.serviceMessage, err.code, err.requestId, err.describe()].join(' | ');
-}
 
 describe('core/http: hostile servers', function () {
   this.timeout(5000);
@@ -209,7 +205,7 @@ describe('core/http: hostile servers', function () {
       });
       const err = await apiErrorOf(client({ parseError: openAiErrorParser }).json({ path: 'x' }));
       assert.equal(err.status, 401);
-      assert.ok(!visible(err).includes(KEY), visible(err));
+      assert.ok(!visibleText(err).includes(KEY), visibleText(err));
       assert.match(err.describe(), /Incorrect API key provided: \*\*\*/);
       assert.equal(err.requestId, 'req-***');
       assert.ok(!JSON.stringify(log).includes(KEY));
@@ -240,7 +236,7 @@ describe('core/http: hostile servers', function () {
       const res = await client().stream({ path: 'y', body: {} });
       const { error } = await drain(res.body);
       assert.equal((error as ApiError).kind, 'stream');
-      assert.ok(!visible(error as ApiError).includes(KEY));
+      assert.ok(!visibleText(error as ApiError).includes(KEY));
     });
   });
 });

@@ -5,6 +5,11 @@ import { ApiError } from '../../../src/core/errors';
 /** Deterministic PRNG (mulberry32), so a property test that fails can be replayed from its seed. */
 export { seededRandom } from '../../../src/core/random';
 
+/** Every string of an error a user or a log can see (for secret scans). */
+export function visibleText(err: ApiError): string {
+  return [err.message, err.serviceMessage, err.code, err.requestId, err.describe()].join(' | ');
+}
+
 /** Awaits `p`, which must reject with an ApiError, and returns that error. */
 export async function apiErrorOf(p: Promise<unknown>): Promise<ApiError> {
   try {

@@ -7,6 +7,7 @@ import { HttpClient, type HttpClientOptions, type RequestLogEntry } from '../../
 import { LlmClient, openAiErrorParser, type ChatStreamEvent } from '../../../src/services/llm';
 import { ManualClock } from '../helpers/clock';
 import { FaultServer } from '../helpers/faultServer';
+import { visibleText } from '../helpers/util';
 
 const KEY = 'sk-proj-Echoed0Key0abcdefghij';
 const CHUNK = (text: string) => `data: ${JSON.stringify({ id: 'c1', model: 'm', choices: [{ index: 0, delta: { content: text } }] })}\n\n`;
@@ -30,9 +31,6 @@ async function failureOf(stream: AsyncIterable<ChatStreamEvent>): Promise<{ erro
   assert.fail('the stream ended without an error');
 }
 
-function visible(err: ApiError): string {
-  return [err.message, err.serviceMessage, err.code, err.requestId, err.describe()].join(' | ');
-}
 
 describe('llm/client: chatStream against hostile servers', function () {
   this.timeout(5000);
@@ -95,7 +93,7 @@ describe('llm/client: chatStream against hostile servers', function () {
     const { error, text } = await failureOf(chat(llm()));
     assert.equal(error.kind, 'stream');
     assert.equal(text, 'partial');
-    assert.ok(!visible(error).includes(KEY), visible(error));
+    assert.ok(!visibleText(error).includes(KEY), visibleText(error));
     assert.match(error.describe(), /key \*\*\* was revoked/);
   });
 
@@ -105,7 +103,7 @@ describe('llm/client: chatStream against hostile servers', function () {
     const garbage = await failureOf(chat(llm()));
     assert.equal(named.error.kind, 'stream');
     assert.equal(garbage.error.kind, 'invalid-response');
-    for (const { error } of [named, garbage]) assert.ok(!visible(error).includes(KEY), visible(error));
+    for (const { error } of [named, garbage]) assert.ok(!visibleText(error).includes(KEY), visibleText(error));
     assert.match(garbage.error.message, /unauthorised: \*\*\*/);
   });
 
@@ -113,7 +111,7 @@ describe('llm/client: chatStream against hostile servers', function () {
     server.script({ status: 401, headers: { 'x-request-id': KEY }, body: { error: { message: `Incorrect API key provided: ${KEY}`, code: KEY } } });
     const { error } = await failureOf(chat(llm()));
     assert.equal(error.status, 401);
-    assert.ok(!visible(error).includes(KEY), visible(error));
+    assert.ok(!visibleText(error).includes(KEY), visibleText(error));
     assert.ok(!JSON.stringify(log).includes(KEY));
   });
 });
