@@ -9,7 +9,7 @@ import { DEFAULT_RETRY } from '../../../src/core/retry';
 import { openAiErrorParser } from '../../../src/services/llm';
 import { ManualClock } from '../helpers/clock';
 import { FaultServer } from '../helpers/faultServer';
-import { apiErrorOf, drain } from '../helpers/util';
+import { apiErrorOf, drain, visibleText } from '../helpers/util';
 
 const KEY = 'sk-live-Echoed0Key0123456789';
 const MiB = 1024 * 1024;
