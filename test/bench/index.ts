@@ -28,6 +28,7 @@ const benchModuleSchema = z.object({ default: z.custom<(r: BenchReporter) => Pro
 
 /** Child: run one benchmark file's default export, sending each figure to the parent. */
 async function runOne(file: string): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- each benchmark is a built CommonJS file chosen at run time
   const loaded = validate(benchModuleSchema, require(file));
   if (!loaded.ok) throw new Error(`${path.basename(file)} has no default export function (${loaded.problem})`);
   // process.exit() can drop IPC messages still queued, so every send is awaited before the child exits.
@@ -115,5 +116,5 @@ if (process.argv[2] === RUN_FLAG) {
     },
   );
 } else {
-  main().then((code) => process.exit(code));
+  void main().then((code) => process.exit(code));
 }

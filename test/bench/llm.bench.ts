@@ -58,7 +58,7 @@ export default async function llmBench(r: BenchReporter): Promise<void> {
         service: 'LLM (bench)',
         baseUrl,
         auth: { placement: 'bearer' },
-        credentials: async () => KEY,
+        credentials: () => Promise.resolve(KEY),
         parseError: openAiErrorParser,
         // The production path: a limiter is always there (with a limit that never binds here).
         rateLimit: { key: 'bench', perMinute: 1_000_000 },

@@ -65,7 +65,7 @@ interface Consumer {
  * Counts arrivals for a consumer: `arrived()` on each app event (cheap: the hot path), and
  * `received(n)` resolves once n have arrived, after `before` (e.g. flushing the log).
  */
-function arrivalCounter(before?: () => void): { arrived(): void; received(n: number): Promise<void> } {
+function arrivalCounter(before?: () => void): { arrived: () => void; received: (n: number) => Promise<void> } {
   let count = 0;
   let target = Infinity;
   let done: (() => void) | undefined;
@@ -130,7 +130,7 @@ function raw(info: Info, channel: string): Consumer {
   const counter = arrivalCounter();
   let onReady: (() => void) | undefined;
   ws.on('message', (d) => {
-    const f = JSON.parse(d.toString()) as { event: string; channel?: string };
+    const f = JSON.parse((d as Buffer).toString()) as { event: string; channel?: string };
     if (f.event === 'pusher:connection_established') ws.send(JSON.stringify({ event: 'pusher:subscribe', data: { channel } }));
     else if (f.event === 'pusher_internal:subscription_succeeded') onReady?.();
     else if (f.channel === channel && !f.event.startsWith('pusher')) counter.arrived();
@@ -207,7 +207,7 @@ async function fanOut(r: BenchReporter, info: Info): Promise<void> {
             return new Promise<void>((resolve, reject) => {
               ws.on('error', reject);
               ws.on('message', (d) => {
-                const text = d.toString();
+                const text = (d as Buffer).toString();
                 if (text.includes('pusher:connection_established')) ws.send(JSON.stringify({ event: 'pusher:subscribe', data: { channel } }));
                 else if (text.includes('subscription_succeeded')) resolve();
                 else if (text.includes('"event":"update"')) {
@@ -222,7 +222,7 @@ async function fanOut(r: BenchReporter, info: Info): Promise<void> {
       );
     }
     const http = new HttpClient({ service: 'bench', baseUrl: restBaseUrl({ key: APP.key, host: info.host, port: info.port, useTLS: false }), auth: { placement: 'none' } });
-    const rest = new RealtimeRest({ http, appId: APP.appId, key: APP.key, secret: async () => APP.secret });
+    const rest = new RealtimeRest({ http, appId: APP.appId, key: APP.key, secret: () => Promise.resolve(APP.secret) });
     const expected = FANOUT_EVENTS * FANOUT_SUBSCRIBERS;
     const t0 = performance.now();
     const all = new Promise<void>((resolve) => {

@@ -66,6 +66,7 @@ async function resolveExecutable(root: string): Promise<string> {
       `could not download VS Code ${version}: ${e instanceof Error ? e.message : String(e)}\n` +
         'This machine has no desktop VS Code to test with. Either set VSCODE_EXECUTABLE=/path/to/code, ' +
         'or run the same suite in code-server: npm run test:editor',
+      { cause: e },
     );
   } finally {
     clearTimeout(timer);

@@ -73,7 +73,7 @@ export function parse(addr: NonNullable<ValidateAddressRequest['address']>): Par
     if (!p.country && g.countryCode(token) && tokens.length > 1 && !(token.length === 2 && US_STATES[token.toUpperCase()])) p.country = token;
     else if ((m = US_STATE_ZIP.exec(token)) && US_STATES[m[1].toUpperCase()]) [p.state, p.postalCode] = [m[1], m[2]];
     else if (POSTAL.test(token) && !p.postalCode) p.postalCode = token;
-    else if ((m = SUBPREMISE.exec(token))) p.subpremise = token;
+    else if (SUBPREMISE.test(token)) p.subpremise = token;
     else if (!p.route && (m = NUMBER_FIRST.exec(token))) [p.streetNumber, p.route, p.numberFirst] = [m[1], m[2], true];
     else if (!p.route && (m = NUMBER_LAST.exec(token)) && /\p{L}/u.test(m[1])) [p.route, p.streetNumber, p.numberFirst] = [m[1], m[2], false];
     else if (!p.state && US_STATES[token.toUpperCase()]) p.state = token;

@@ -13,7 +13,7 @@ describe('core/auth: where the key goes on the wire', () => {
   afterEach(() => server.close());
 
   async function send(auth: AuthPlacement, key: string | undefined) {
-    const client = new HttpClient({ service: 'Test', baseUrl: server.url('/v1'), auth, credentials: async () => key });
+    const client = new HttpClient({ service: 'Test', baseUrl: server.url('/v1'), auth, credentials: () => Promise.resolve(key) });
     await client.json({ path: 'models', query: { limit: 5 } });
     assert.equal(server.count, 1);
     return server.requests[0];
@@ -65,9 +65,9 @@ describe('core/auth: where the key goes on the wire', () => {
       service: 'Test',
       baseUrl: server.url('/openai/v1/'),
       auth: { placement: 'bearer' },
-      credentials: async (url) => {
+      credentials: (url) => {
         seen.push(url.toString());
-        return KEY;
+        return Promise.resolve(KEY);
       },
     });
     await client.json({ path: '/chat/completions', body: { a: 1 } });
@@ -79,9 +79,9 @@ describe('core/auth: where the key goes on the wire', () => {
   });
 
   it('paths with a colon (Google custom methods) stay paths under the base URL', async () => {
-    const places = new HttpClient({ service: 'Maps', baseUrl: server.url('/v1'), auth: { placement: 'header', name: 'X-Goog-Api-Key' }, credentials: async () => KEY });
+    const places = new HttpClient({ service: 'Maps', baseUrl: server.url('/v1'), auth: { placement: 'header', name: 'X-Goog-Api-Key' }, credentials: () => Promise.resolve(KEY) });
     await places.json({ path: 'places:searchText', body: { textQuery: 'x' } });
-    const root = new HttpClient({ service: 'Maps', baseUrl: server.url(), auth: { placement: 'query', name: 'key' }, credentials: async () => KEY });
+    const root = new HttpClient({ service: 'Maps', baseUrl: server.url(), auth: { placement: 'query', name: 'key' }, credentials: () => Promise.resolve(KEY) });
     await root.json({ path: '/v1:validateAddress', body: {} });
     await root.json({ path: 'directions/v2:computeRoutes', body: {} });
     assert.deepEqual(
@@ -95,7 +95,7 @@ describe('core/auth: where the key goes on the wire', () => {
       service: 'Test',
       baseUrl: server.url(),
       auth: { placement: 'bearer' },
-      credentials: async () => KEY,
+      credentials: () => Promise.resolve(KEY),
       defaultHeaders: { 'x-client': 'workbench' },
     });
     await client.json({ path: 'x', headers: { 'x-extra': '1', authorization: 'Bearer stale' } });

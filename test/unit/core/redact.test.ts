@@ -112,7 +112,7 @@ describe('core/http: the request log never contains the key', () => {
         service: 'S',
         baseUrl: server.url('/v1'),
         auth,
-        credentials: async () => KEY,
+        credentials: () => Promise.resolve(KEY),
         clock: ManualClock.instant(),
         log: (e) => entries.push(e),
         retry: { ...DEFAULT_RETRY, maxRetries: 1 },
@@ -152,7 +152,7 @@ describe('core/http: the request log never contains the key', () => {
     const redactor = new Redactor();
     redactor.addSecret(KEY);
     server.script({ status: 401, headers: { 'content-type': 'text/plain' }, body: `Invalid key ${KEY}` });
-    const c = new HttpClient({ service: 'S', baseUrl: server.url(), auth: { placement: 'bearer' }, credentials: async () => KEY, redactor });
+    const c = new HttpClient({ service: 'S', baseUrl: server.url(), auth: { placement: 'bearer' }, credentials: () => Promise.resolve(KEY), redactor });
     const err = await apiErrorOf(c.json({ path: 'x' }));
     assert.ok(!err.describe().includes(KEY));
     assert.ok(!err.message.includes(KEY));

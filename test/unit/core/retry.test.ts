@@ -159,7 +159,7 @@ describe('core/retry: waiting and trying again', () => {
 
   it('the retried request carries the same method, body and credentials', async () => {
     server.script({ status: 500 }, { body: { ok: true } });
-    const c = client({ auth: { placement: 'bearer' }, credentials: async () => 'sk-same' });
+    const c = client({ auth: { placement: 'bearer' }, credentials: () => Promise.resolve('sk-same') });
     await c.json({ path: 'chat/completions', body: { model: 'm', n: 1 } });
     assert.equal(server.count, 2);
     for (const r of server.requests) {

@@ -31,7 +31,7 @@ describe('core/http: stream()', function () {
   afterEach(() => server.close());
 
   function client(extra: Partial<HttpClientOptions> = {}): HttpClient {
-    return new HttpClient({ service: 'LLM', baseUrl: server.url('/v1'), auth: { placement: 'bearer' }, credentials: async () => 'sk-s', clock: ManualClock.instant(), ...extra });
+    return new HttpClient({ service: 'LLM', baseUrl: server.url('/v1'), auth: { placement: 'bearer' }, credentials: () => Promise.resolve('sk-s'), clock: ManualClock.instant(), ...extra });
   }
 
   it('delivers the bytes as they arrive, with status, headers and request id', async () => {

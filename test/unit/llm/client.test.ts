@@ -73,7 +73,7 @@ describe('llm/client: LlmClient against the sandbox', function () {
         service: 'Sandbox LLM',
         baseUrl: base,
         auth: { placement: 'bearer' },
-        credentials: async () => KEY,
+        credentials: () => Promise.resolve(KEY),
         parseError: openAiErrorParser,
         log: (e) => log.push(e),
         ...http,
@@ -212,7 +212,7 @@ describe('llm/client: LlmClient against the sandbox', function () {
     }));
 
   it('errors carry status, OpenAI code, message and request id: 401, 404, 400', async () => {
-    const unauthorised = await apiErrorOf(client({ credentials: async () => 'sk-wrong-key-999' }).listModels());
+    const unauthorised = await apiErrorOf(client({ credentials: () => Promise.resolve('sk-wrong-key-999') }).listModels());
     assert.deepEqual([unauthorised.kind, unauthorised.status, unauthorised.code], ['http', 401, 'invalid_api_key']);
     assert.match(unauthorised.serviceMessage ?? '', /Incorrect API key provided/);
     assert.match(unauthorised.requestId ?? '', /^req_/);

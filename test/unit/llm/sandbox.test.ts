@@ -30,7 +30,7 @@ describe('llm sandbox: the official openai client works against it unchanged', f
 
   const recordingFetch: typeof fetch = async (input, init) => {
     const res = await fetch(input, init);
-    seen.push({ status: res.status, requestId: res.headers.get('x-request-id'), url: String(input) });
+    seen.push({ status: res.status, requestId: res.headers.get('x-request-id'), url: typeof input === 'string' ? input : input instanceof URL ? input.href : input.url });
     return res;
   };
 

@@ -139,7 +139,7 @@ describe('maps/client: every operation against the sandbox', function () {
     assert.equal(verdict?.hasSpellCorrectedComponents, true, 'Mountian → Mountain');
     assert.equal(verdict?.hasInferredComponents, true, 'country inferred');
     assert.equal(address?.formattedAddress, '1600 Amphitheatre Pkwy, Mountain View, CA 94043, USA');
-    const byType = Object.fromEntries((address?.addressComponents ?? []).map((c) => [c.componentType, c]));
+    const byType = Object.fromEntries((address?.addressComponents ?? []).map((c) => [c.componentType, c])) as Record<string, { confirmationLevel?: string; spellCorrected?: boolean; replaced?: boolean; inferred?: boolean }>;
     assert.equal(byType.locality.confirmationLevel, 'CONFIRMED');
     assert.equal(byType.locality.spellCorrected, true);
     assert.equal(byType.administrative_area_level_1.replaced, true);

@@ -97,7 +97,7 @@ describe('realtime frame fuzz', function () {
       polite(ws, n);
       sock = ws;
     });
-    const client = new RealtimeClient({ key: APP.key, host: '127.0.0.1', port: server.port, useTLS: false, authorize: async ({ socketId, channel }) => ({ auth: `${APP.key}:${socketId}${channel}`, channel_data: '{"user_id":"me"}' }) });
+    const client = new RealtimeClient({ key: APP.key, host: '127.0.0.1', port: server.port, useTLS: false, authorize: ({ socketId, channel }) => Promise.resolve({ auth: `${APP.key}:${socketId}${channel}`, channel_data: '{"user_id":"me"}' }) });
     try {
       const errors: string[] = [];
       client.on('error', (e) => errors.push(e.message));

@@ -91,7 +91,7 @@ describe('realtime REST client against the sandbox', function () {
       fs.script({ status: 200, body: {} });
       const http = new HttpClient({ service: 'rt', baseUrl: fs.url(), auth: { placement: 'none' } });
       const now = 1_700_000_000_000;
-      const rest = new RealtimeRest({ http, appId: APP.appId, key: APP.key, secret: async () => APP.secret, now: () => now });
+      const rest = new RealtimeRest({ http, appId: APP.appId, key: APP.key, secret: () => Promise.resolve(APP.secret), now: () => now });
       await rest.publish({ channels: ['c'], name: 'e', data: { a: 1 } });
       const sent = fs.requests[0];
       const url = new URL(sent.url, fs.url());

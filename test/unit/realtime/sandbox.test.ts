@@ -84,7 +84,7 @@ describe('realtime sandbox with the official pusher-js and pusher clients', func
     const chA = ada.subscribe('presence-room') as PresenceChannel;
     const membersA = (await subscribed(chA)) as Members;
     assert.equal(membersA.count, 1);
-    assert.equal(membersA.me?.id, 'ada');
+    assert.equal((membersA.me as { id?: string } | undefined)?.id, 'ada');
 
     const added = nextEvent(chA, 'pusher:member_added');
     const grace = rig.pusherJs({ id: 'grace', info: { name: 'Grace' } });
@@ -95,7 +95,7 @@ describe('realtime sandbox with the official pusher-js and pusher clients', func
     assert.deepEqual((await added).data, { id: 'grace', info: { name: 'Grace' } });
 
     // The REST API sees the same people.
-    const users = await (await rig.server().get({ path: '/channels/presence-room/users' })).json();
+    const users = (await (await rig.server().get({ path: '/channels/presence-room/users' })).json()) as unknown;
     assert.deepEqual(users, { users: [{ id: 'ada' }, { id: 'grace' }] });
 
     const removed = nextEvent(chA, 'pusher:member_removed');
@@ -237,12 +237,12 @@ describe('realtime sandbox with the official pusher-js and pusher clients', func
       const server = rig.server();
       const all = (await (await server.get({ path: '/channels' })).json()) as { channels: Record<string, unknown> };
       assert.deepEqual(Object.keys(all.channels).sort(), ['presence-lobby', 'private-x', 'ticker']);
-      const presence = await (await server.get({ path: '/channels', params: { filter_by_prefix: 'presence-', info: 'user_count' } })).json();
+      const presence = (await (await server.get({ path: '/channels', params: { filter_by_prefix: 'presence-', info: 'user_count' } })).json()) as unknown;
       assert.deepEqual(presence, { channels: { 'presence-lobby': { user_count: 2 } } });
       const bad = await failure(server.get({ path: '/channels', params: { info: 'user_count' } }));
       assert.equal(bad.status, 400);
 
-      const info = await (await server.get({ path: '/channels/presence-lobby', params: { info: 'user_count,subscription_count' } })).json();
+      const info = (await (await server.get({ path: '/channels/presence-lobby', params: { info: 'user_count,subscription_count' } })).json()) as unknown;
       assert.deepEqual(info, { occupied: true, user_count: 2, subscription_count: 2 });
       assert.deepEqual(await (await server.get({ path: '/channels/empty' })).json(), { occupied: false });
       assert.equal((await failure(server.get({ path: '/channels/ticker/users' }))).status, 400);

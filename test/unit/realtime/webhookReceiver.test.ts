@@ -17,7 +17,7 @@ describe('realtime webhook receiver', function () {
     notify = [];
     secret = APP.secret;
     receiver = await startWebhookReceiver({
-      app: async () => (secret ? { key: APP.key, secret } : undefined),
+      app: () => Promise.resolve(secret ? { key: APP.key, secret } : undefined),
       onWebhook: (w) => {
         got.push(w);
         for (const n of notify.splice(0)) n();
