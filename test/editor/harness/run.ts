@@ -143,6 +143,8 @@ export async function scanRunForSecrets(dirs: RunDirs, log: (line: string) => vo
 
 export interface SuiteOutcome {
   label: string;
+  /** The editor the suite ran in, e.g. { vscode: '1.100.3', codeServer: '4.100.3' }; codeServer absent under Electron. */
+  editor?: { vscode: string; codeServer?: string };
   passed: number;
   failed: number;
   pending: number;
@@ -158,11 +160,12 @@ export interface SuiteOutcome {
 /** Adds up the suite's results and the harness's findings; the secret scan counts as one test. */
 export function composeOutcome(
   dirs: RunDirs,
-  parts: { results?: ResultsFile; harnessFailures: SuiteFailure[]; scan?: SecretScanResult; screenshots: string[]; startedAt: number },
+  parts: { editor?: SuiteOutcome['editor']; results?: ResultsFile; harnessFailures: SuiteFailure[]; scan?: SecretScanResult; screenshots: string[]; startedAt: number },
 ): SuiteOutcome {
   const { results, harnessFailures, scan } = parts;
   return {
     label: dirs.label,
+    ...(parts.editor ? { editor: { vscode: parts.editor.vscode, ...(parts.editor.codeServer ? { codeServer: parts.editor.codeServer } : {}) } } : {}),
     passed: (results?.passed ?? 0) + (scan && scan.hits.length === 0 ? 1 : 0),
     failed: (results?.failed ?? 0) + harnessFailures.length,
     pending: results?.pending ?? 0,
