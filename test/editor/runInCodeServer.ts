@@ -15,7 +15,7 @@
 //     --summary <file>            also write the outcome as JSON (scripts/test.mjs reads it)
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { describeHost, editorHost } from './harness/paths';
+import { editorHost } from './harness/paths';
 import { runSuite, type RunSuiteOptions } from './harness/runSuite';
 
 async function main(): Promise<number> {
@@ -55,7 +55,8 @@ async function main(): Promise<number> {
   const outcome = await runSuite(opts);
   if (values.summary) writeFileSync(values.summary, JSON.stringify(outcome, null, 2));
   console.log(
-    `[${outcome.label}] on ${describeHost(editor)}: ${outcome.passed} passed, ${outcome.failed} failed${outcome.pending ? `, ${outcome.pending} pending` : ''} in ${(outcome.durationMs / 1000).toFixed(1)} s`,
+    // outcome.editor.vscode is what the extension host reported (runSuite fails the run if it is not the listed one).
+    `[${outcome.label}] on VS Code ${outcome.editor?.vscode ?? editor.vscode} (code-server ${editor.codeServer}): ${outcome.passed} passed, ${outcome.failed} failed${outcome.pending ? `, ${outcome.pending} pending` : ''} in ${(outcome.durationMs / 1000).toFixed(1)} s`,
   );
   return outcome.failed === 0 ? 0 : 1;
 }

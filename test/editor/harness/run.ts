@@ -143,7 +143,10 @@ export async function scanRunForSecrets(dirs: RunDirs, log: (line: string) => vo
 
 export interface SuiteOutcome {
   label: string;
-  /** The editor the suite ran in, e.g. { vscode: '1.100.3', codeServer: '4.100.3' }; codeServer absent under Electron. */
+  /**
+   * The editor the suite ran in: vscode as the extension host reported it (else the version the driver
+   * started), codeServer absent under Electron.
+   */
   editor?: { vscode: string; codeServer?: string };
   passed: number;
   failed: number;
@@ -157,6 +160,12 @@ export interface SuiteOutcome {
   runDir: string;
 }
 
+function editorOf(started: SuiteOutcome['editor'], results: ResultsFile | undefined): Pick<SuiteOutcome, 'editor'> {
+  const vscode = results?.editorVersion ?? started?.vscode;
+  if (!vscode) return {};
+  return { editor: { vscode, ...(started?.codeServer ? { codeServer: started.codeServer } : {}) } };
+}
+
 /** Adds up the suite's results and the harness's findings; the secret scan counts as one test. */
 export function composeOutcome(
   dirs: RunDirs,
@@ -165,7 +174,7 @@ export function composeOutcome(
   const { results, harnessFailures, scan } = parts;
   return {
     label: dirs.label,
-    ...(parts.editor ? { editor: { vscode: parts.editor.vscode, ...(parts.editor.codeServer ? { codeServer: parts.editor.codeServer } : {}) } } : {}),
+    ...editorOf(parts.editor, results),
     passed: (results?.passed ?? 0) + (scan && scan.hits.length === 0 ? 1 : 0),
     failed: (results?.failed ?? 0) + harnessFailures.length,
     pending: results?.pending ?? 0,

@@ -247,6 +247,10 @@ export async function runSuite(opts: RunSuiteOptions = {}): Promise<SuiteOutcome
     }
     tail.stop();
     results = readResults(dirs.files.results);
+    if (results?.editorVersion && results.editorVersion !== editor.vscode) {
+      // The summary names the versions that ran: a different install must not pass for the listed one.
+      failures.push({ title: 'editor version', message: `expected VS Code ${editor.vscode} (code-server ${editor.codeServer}), the extension host reports ${results.editorVersion}` });
+    }
     if (exitCode !== undefined) {
       stage = 'finished';
       if (!results?.done) failures.push({ title: 'editor suite', message: `the workbench reported exit code ${exitCode} but the suite wrote no results` });
@@ -264,7 +268,7 @@ export async function runSuite(opts: RunSuiteOptions = {}): Promise<SuiteOutcome
   // Only now: the browser and server are gone, so everything they buffered is on disk.
   const { scan, failure } = await scanRunForSecrets(dirs, log, scanExclude);
   if (failure) failures.push(failure);
-  const outcome = composeOutcome(dirs, { editor, ...(results ? { results } : {}), harnessFailures: failures, ...(scan ? { scan } : {}), screenshots: shots?.taken ?? [], startedAt });
+  const outcome = composeOutcome(dirs, { editor: { vscode: editor.vscode, codeServer: editor.codeServer }, ...(results ? { results } : {}), harnessFailures: failures, ...(scan ? { scan } : {}), screenshots: shots?.taken ?? [], startedAt });
   finishRun(dirs, outcome, opts.keepDirs ?? false, log);
   return outcome;
 }
