@@ -3,19 +3,23 @@
 # already has (safe to run again):
 #   1. Debian packages: Chromium (the editor's window in tests), ripgrep, and what code-server's
 #      native modules compile against. apt runs only when one is missing (as root, or via sudo).
-#   2. code-server 4.100.3 (= VS Code 1.100.3, needs Node 20) into .vscode-test/ (git-ignored).
-#      Offline-safe: its ripgrep download is answered from a local cache made from Debian's rg.
+#   2. Every code-server build in scripts/editor-hosts.json into .vscode-test/ (git-ignored):
+#      oldest 4.100.3 (= VS Code 1.100.3, on this machine's Node 20; its ripgrep download is answered
+#      from a local cache made from Debian's rg) and newest (needs Node 24: the npm package
+#      node@<version> is installed beside it, and code-server is installed and runs under that).
+#      Each step is skipped when its result is already there, so a second run needs no network.
 # See ../shared/vscode-host.md for why each step is needed.
-#   bash scripts/setup.sh
+#   bash scripts/setup.sh            every editor build
+#   bash scripts/setup.sh oldest     only the builds named (ids in scripts/editor-hosts.json)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-CS_VERSION=4.100.3
-CS_CACHE="$ROOT/.vscode-test/code-server-$CS_VERSION"
-CS_DIR="$CS_CACHE/node_modules/code-server"
+CACHE="$ROOT/.vscode-test"
+HOSTS_FILE="$ROOT/scripts/editor-hosts.json"
 # build-essential/python3: node-gyp builds code-server's native modules (kerberos, node-pty, ...).
 APT_PACKAGES=(chromium ripgrep libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev pkg-config build-essential python3)
-# @vscode/ripgrep as pinned by code-server 4.100.3's VS Code, and the asset its postinstall fetches.
+# @vscode/ripgrep as pinned by code-server 4.100.3's VS Code, and the asset its postinstall fetches
+# (newer code-server ships @vscode/ripgrep-universal with the binaries inside: no download).
 RIPGREP_PKG_VERSION=1.15.11
 RIPGREP_ASSET_VERSION=v13.0.0-10
 
@@ -25,7 +29,8 @@ die() { printf '[setup] ERROR: %s\n' "$*" >&2; exit 1; }
 # --- Node ------------------------------------------------------------------------------------------
 command -v node >/dev/null || die "node is not installed (Node 20 is required)"
 NODE_MAJOR="$(node -p 'process.versions.node.split(".")[0]')"
-[ "$NODE_MAJOR" = 20 ] || die "code-server $CS_VERSION needs Node 20; this is Node $(node -v)"
+# The project builds and tests on Node 20, and the oldest code-server runs on it.
+[ "$NODE_MAJOR" = 20 ] || die "the project and code-server 4.100.3 need Node 20; this is Node $(node -v)"
 
 # --- Debian packages -------------------------------------------------------------------------------
 missing=()
@@ -45,76 +50,161 @@ else
 fi
 [ -x /usr/bin/chromium ] || die "/usr/bin/chromium is missing after installing the chromium package"
 
-# --- code-server -----------------------------------------------------------------------------------
-cs_ok() {
-  [ -f "$CS_DIR/out/node/entry.js" ] &&
-    [ -L "$CS_DIR/lib/vscode/node_modules.asar" ] &&
-    [ -x "$CS_DIR/lib/vscode/node_modules/@vscode/ripgrep/bin/rg" ] &&
-    [ -f "$CS_DIR/lib/vscode/node_modules/node-pty/build/Release/pty.node" ] &&
-    [ "$(node -p "require('$CS_DIR/package.json').version" 2>/dev/null)" = "$CS_VERSION" ]
-}
-
-if cs_ok; then
-  say "code-server $CS_VERSION present in ${CS_DIR#"$ROOT"/}"
-  exit 0
-fi
-
+# --- ripgrep cache (code-server 4.100.3) -------------------------------------------------------------
 # @vscode/ripgrep's postinstall downloads rg from GitHub, which this machine cannot reach. It looks in
 # this cache first, so a tarball with Debian's rg at its root makes the install work offline.
-case "$(uname -m)" in
-  x86_64) RG_TARGET=x86_64-unknown-linux-musl ;;
-  aarch64 | arm64) RG_TARGET=aarch64-unknown-linux-musl ;;
-  *) die "no ripgrep cache recipe for $(uname -m)" ;;
-esac
-RG_CACHE_DIR="${TMPDIR:-/tmp}/vscode-ripgrep-cache-$RIPGREP_PKG_VERSION"
-RG_TARBALL="$RG_CACHE_DIR/ripgrep-$RIPGREP_ASSET_VERSION-$RG_TARGET.tar.gz"
-if [ -s "$RG_TARBALL" ]; then
-  say "ripgrep cache present: $RG_TARBALL"
-else
-  RG_BIN="$(command -v rg)" || die "rg not found (package ripgrep)"
-  mkdir -p "$RG_CACHE_DIR"
-  tar czf "$RG_TARBALL" -C "$(dirname "$(readlink -f "$RG_BIN")")" "$(basename "$(readlink -f "$RG_BIN")")"
-  # The tarball must hold a file named rg at its root.
-  tar tzf "$RG_TARBALL" | grep -qx rg || { rm -f "$RG_TARBALL"; die "could not build the ripgrep cache tarball from $RG_BIN"; }
-  say "ripgrep cache made from $RG_BIN: $RG_TARBALL"
-fi
-
-# node-gyp needs Node's headers; offline it must find them locally instead of downloading them.
-configured_nodedir="$(npm config get nodedir 2>/dev/null || true)"
-if [ -z "${npm_config_nodedir:-}" ] && { [ -z "$configured_nodedir" ] || [ "$configured_nodedir" = undefined ] || [ "$configured_nodedir" = null ]; }; then
-  NODE_PREFIX="$(dirname "$(dirname "$(readlink -f "$(command -v node)")")")"
-  if [ -f "$NODE_PREFIX/include/node/node.h" ]; then
-    export npm_config_nodedir="$NODE_PREFIX"
-    say "node-gyp will use the headers in $NODE_PREFIX/include/node"
+make_ripgrep_cache() {
+  local rg_target rg_cache_dir rg_bin
+  case "$(uname -m)" in
+    x86_64) rg_target=x86_64-unknown-linux-musl ;;
+    aarch64 | arm64) rg_target=aarch64-unknown-linux-musl ;;
+    *) die "no ripgrep cache recipe for $(uname -m)" ;;
+  esac
+  rg_cache_dir="${TMPDIR:-/tmp}/vscode-ripgrep-cache-$RIPGREP_PKG_VERSION"
+  RG_TARBALL="$rg_cache_dir/ripgrep-$RIPGREP_ASSET_VERSION-$rg_target.tar.gz"
+  if [ -s "$RG_TARBALL" ]; then
+    say "ripgrep cache present: $RG_TARBALL"
+    return
   fi
-fi
+  rg_bin="$(command -v rg)" || die "rg not found (package ripgrep)"
+  mkdir -p "$rg_cache_dir"
+  tar czf "$RG_TARBALL" -C "$(dirname "$(readlink -f "$rg_bin")")" "$(basename "$(readlink -f "$rg_bin")")"
+  # The tarball must hold a file named rg at its root.
+  tar tzf "$RG_TARBALL" | grep -qx rg || { rm -f "$RG_TARBALL"; die "could not build the ripgrep cache tarball from $rg_bin"; }
+  say "ripgrep cache made from $rg_bin: $RG_TARBALL"
+}
 
-say "installing code-server $CS_VERSION into ${CS_CACHE#"$ROOT"/} (about a minute)"
-rm -rf "$CS_CACHE/node_modules"
-mkdir -p "$CS_CACHE"
-# A project of its own (not the extension's devDependencies: 180 MB with native builds). allowScripts
-# approves the install scripts code-server needs for npm versions that gate them.
-cat >"$CS_CACHE/package.json" <<EOF
+# --- Node for a newer code-server ------------------------------------------------------------------
+# The npm package node@<version> (a preinstall fetches the matching node-<os>-<arch> package, headers
+# included). Sets HOST_NODE (the binary) and HOST_NODEDIR (its headers, for node-gyp offline).
+install_node() {
+  local version="$1" dir="$CACHE/node-$1"
+  HOST_NODE="$dir/node_modules/node/bin/node"
+  node_ok() {
+    [ -x "$HOST_NODE" ] && [ "$("$HOST_NODE" -v 2>/dev/null)" = "v$version" ] &&
+      HOST_NODEDIR="$(dirname "$(dirname "$(dirname "$(find "$dir/node_modules" -path '*/include/node/node.h' -print -quit)")")")" &&
+      [ -f "$HOST_NODEDIR/include/node/node.h" ]
+  }
+  if node_ok; then
+    say "Node $version present in ${dir#"$ROOT"/}"
+    return
+  fi
+  say "installing Node $version (npm package node@$version) into ${dir#"$ROOT"/}"
+  rm -rf "$dir/node_modules"
+  mkdir -p "$dir"
+  cat >"$dir/package.json" <<JSON
+{
+  "name": "node-cache",
+  "private": true,
+  "dependencies": { "node": "$version" },
+  "allowScripts": { "node": true }
+}
+JSON
+  (cd "$dir" && npm install --no-audit --no-fund --loglevel=warn) || die "npm install node@$version failed (see above)"
+  node_ok || die "node@$version is installed incompletely in $dir (no bin/node reporting v$version, or no headers)"
+}
+
+# --- code-server -----------------------------------------------------------------------------------
+# What code-server's postinstall produces (it installs VS Code's own dependencies and native modules
+# in lib/vscode, then lib/vscode/extensions): npm 11 may skip install scripts ("not yet covered by
+# allowScripts") and still exit 0, so check the results instead of trusting the exit code.
+cs_problems() {
+  local dir="$1" version="$2"
+  local vscode="$dir/lib/vscode"
+  [ -f "$dir/out/node/entry.js" ] || echo "missing: out/node/entry.js"
+  [ "$(node -p "require('$dir/package.json').version" 2>/dev/null)" = "$version" ] || echo "not version $version: $dir/package.json"
+  # 4.100's postinstall links node_modules.asar; newer ones have no such step.
+  if grep -q 'node_modules.asar' "$dir/postinstall.sh" 2>/dev/null && [ ! -L "$vscode/node_modules.asar" ]; then
+    echo "missing: lib/vscode/node_modules.asar symlink (code-server's postinstall did not run or failed)"
+  fi
+  [ -f "$vscode/node_modules/@vscode/spdlog/build/Release/spdlog.node" ] || echo "missing: VS Code's native modules (lib/vscode/node_modules/@vscode/spdlog was not built)"
+  [ -d "$vscode/extensions/node_modules" ] || echo "missing: lib/vscode/extensions/node_modules (the postinstall's last step)"
+  [ -n "$(find "$vscode/node_modules/@vscode" -maxdepth 4 -path '*ripgrep*/bin*' -name rg -perm -u+x -print -quit 2>/dev/null)" ] ||
+    echo "missing: ripgrep's rg (@vscode/ripgrep's postinstall did not run or could not use the cache tarball)"
+  [ -n "$(find "$vscode/node_modules/node-pty" \( -path '*/build/Release/pty.node' -o -path "*/prebuilds/linux-*/pty.node" \) -print -quit 2>/dev/null)" ] ||
+    echo "missing: node-pty's native module"
+}
+
+install_code_server() {
+  local version="$1" node_version="$2"
+  local cs_cache="$CACHE/code-server-$version"
+  local cs_dir="$cs_cache/node_modules/code-server"
+  local node_bin="node" nodedir="" started problems
+
+  if [ "$node_version" != - ]; then
+    install_node "$node_version"
+    node_bin="$HOST_NODE"
+    nodedir="$HOST_NODEDIR"
+  fi
+
+  if problems="$(cs_problems "$cs_dir" "$version")" && [ -z "$problems" ]; then
+    say "code-server $version present in ${cs_dir#"$ROOT"/}"
+  else
+    if [ "$node_version" = - ]; then
+      make_ripgrep_cache
+      # node-gyp needs Node's headers; offline it must find them locally instead of downloading them.
+      local configured_nodedir
+      configured_nodedir="$(npm config get nodedir 2>/dev/null || true)"
+      if [ -z "${npm_config_nodedir:-}" ] && { [ -z "$configured_nodedir" ] || [ "$configured_nodedir" = undefined ] || [ "$configured_nodedir" = null ]; }; then
+        local node_prefix
+        node_prefix="$(dirname "$(dirname "$(readlink -f "$(command -v node)")")")"
+        [ -f "$node_prefix/include/node/node.h" ] && nodedir="$node_prefix"
+      fi
+    fi
+    say "installing code-server $version into ${cs_cache#"$ROOT"/} under Node $("$node_bin" -v) (a few minutes)"
+    rm -rf "$cs_cache/node_modules"
+    mkdir -p "$cs_cache"
+    # A project of its own (not the extension's devDependencies: 180+ MB with native builds). allowScripts
+    # approves the install scripts code-server needs for npm versions that gate them.
+    cat >"$cs_cache/package.json" <<JSON
 {
   "name": "code-server-cache",
   "private": true,
-  "dependencies": { "code-server": "$CS_VERSION" },
+  "dependencies": { "code-server": "$version" },
   "allowScripts": { "code-server": true, "argon2": true }
 }
-EOF
-started=$(date +%s)
-# --unsafe-perm: as root, npm would otherwise run the postinstall without the rights it needs.
-# npm_config_yes: node-pty's build runs `npx node-gyp`, which must not stop to ask.
-if ! (cd "$CS_CACHE" && npm_config_yes=true npm install --unsafe-perm --no-audit --no-fund --loglevel=warn); then
-  die "npm install code-server@$CS_VERSION failed (see above)"
-fi
+JSON
+    started=$(date +%s)
+    # npm itself runs under the build's Node (first on PATH): code-server's postinstall checks the Node
+    # major in npm's user agent, and the native modules are built for that Node.
+    # --unsafe-perm: as root, npm would otherwise run the postinstall without the rights it needs.
+    # npm_config_yes: node-pty's build runs `npx node-gyp`, which must not stop to ask.
+    if ! (
+      cd "$cs_cache"
+      [ "$node_bin" = node ] || export PATH="$(dirname "$node_bin"):$PATH"
+      [ -z "$nodedir" ] || export npm_config_nodedir="$nodedir"
+      npm_config_yes=true npm install --unsafe-perm --no-audit --no-fund --loglevel=warn
+    ); then
+      die "npm install code-server@$version failed (see above)"
+    fi
+    problems="$(cs_problems "$cs_dir" "$version")" || problems="${problems:-could not check the install}"
+    if [ -n "$problems" ]; then
+      printf '[setup] %s\n' "$problems"
+      die "code-server $version is installed incompletely in $cs_dir; fix the cause above and run this script again"
+    fi
+    say "code-server $version installed in $(($(date +%s) - started)) s"
+  fi
 
-# npm 11 may skip dependency install scripts ("not yet covered by allowScripts") and still exit 0:
-# check what code-server's postinstall produces instead of trusting the exit code.
-if ! cs_ok; then
-  [ -L "$CS_DIR/lib/vscode/node_modules.asar" ] || say "missing: lib/vscode/node_modules.asar symlink (code-server's postinstall did not run or failed)"
-  [ -x "$CS_DIR/lib/vscode/node_modules/@vscode/ripgrep/bin/rg" ] || say "missing: @vscode/ripgrep's rg (its postinstall did not run or could not use $RG_TARBALL)"
-  [ -f "$CS_DIR/lib/vscode/node_modules/node-pty/build/Release/pty.node" ] || say "missing: node-pty's native build"
-  die "code-server $CS_VERSION is installed incompletely in $CS_DIR; fix the cause above and run this script again"
-fi
-say "code-server $CS_VERSION installed in $(($(date +%s) - started)) s"
+  # It must start under its Node (a config file of its own: code-server writes ~/.config/code-server otherwise).
+  [ -f "$cs_cache/config.yaml" ] || printf 'auth: none\ncert: false\n' >"$cs_cache/config.yaml"
+  local reported
+  reported="$("$node_bin" "$cs_dir/out/node/entry.js" --config "$cs_cache/config.yaml" --version 2>&1 | tail -1)" || true
+  case "$reported" in
+    "$version "*) say "code-server runs under Node $("$node_bin" -v): $reported" ;;
+    *) die "code-server $version does not run under $node_bin: $reported" ;;
+  esac
+}
+
+mapfile -t HOSTS < <(node -e '
+  for (const h of JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).hosts) console.log(h.id, h.codeServer, h.node ?? "-");
+' "$HOSTS_FILE")
+[ "${#HOSTS[@]}" -gt 0 ] || die "no editor builds listed in $HOSTS_FILE"
+for wanted in "$@"; do
+  printf '%s\n' "${HOSTS[@]}" | grep -q "^$wanted " || die "unknown editor build \"$wanted\" (see $HOSTS_FILE)"
+done
+for host in "${HOSTS[@]}"; do
+  read -r id version node_version <<<"$host"
+  if [ "$#" -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$id"; then continue; fi
+  say "editor build \"$id\": code-server $version"
+  install_code_server "$version" "$node_version"
+done

@@ -1,10 +1,12 @@
 // `npm start`: build, start the local sandbox and a real VS Code (code-server) with the extension
 // installed from this checkout and the sandbox connections ready, and print the URL to open.
-//   node scripts/start.mjs [--port 8080] [--screenshot <file.png>]
+//   node scripts/start.mjs [--port 8080] [--editor oldest|newest] [--screenshot <file.png>]
+// --editor: which code-server build (scripts/editor-hosts.json): oldest (default) = VS Code 1.100,
+// the oldest the extension supports; newest = the newest code-server (runs under Node 24).
 // --screenshot: for machines without a desktop: open the workbench in headless Chromium, save a
 // screenshot, stop. Installs code-server first (scripts/setup.sh) if it is missing.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,11 +15,11 @@ import * as esbuild from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
-const USAGE = 'usage: node scripts/start.mjs [--port 8080] [--screenshot <file.png>]';
+const USAGE = 'usage: node scripts/start.mjs [--port 8080] [--editor oldest|newest] [--screenshot <file.png>]';
 
 let values;
 try {
-  ({ values } = parseArgs({ options: { port: { type: 'string' }, screenshot: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
+  ({ values } = parseArgs({ options: { port: { type: 'string' }, editor: { type: 'string' }, screenshot: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
 } catch (e) {
   console.error(`${e.message}\n${USAGE}`);
   process.exit(2);
@@ -40,10 +42,18 @@ function run(cmd, args) {
   }
 }
 
-const codeServer = path.join(root, '.vscode-test', 'code-server-4.100.3', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
-if (!existsSync(codeServer)) {
-  console.log('[start] code-server is not installed yet: running scripts/setup.sh');
-  run('bash', [path.join(root, 'scripts', 'setup.sh')]);
+const hosts = JSON.parse(readFileSync(path.join(root, 'scripts', 'editor-hosts.json'), 'utf8')).hosts;
+const host = hosts.find((h) => h.id === (values.editor ?? 'oldest'));
+if (!host) {
+  console.error(`--editor must be one of ${hosts.map((h) => h.id).join(', ')}, got ${values.editor}\n${USAGE}`);
+  process.exit(2);
+}
+const cache = path.join(root, '.vscode-test');
+const codeServer = path.join(cache, `code-server-${host.codeServer}`, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+const hostNode = host.node === null || existsSync(path.join(cache, `node-${host.node}`, 'node_modules', 'node', 'bin', 'node'));
+if (!existsSync(codeServer) || !hostNode) {
+  console.log(`[start] code-server ${host.codeServer} is not installed yet: running scripts/setup.sh ${host.id}`);
+  run('bash', [path.join(root, 'scripts', 'setup.sh'), host.id]);
 }
 
 console.log('[start] building the extension and the sandbox');
@@ -64,7 +74,7 @@ await esbuild.build({
 
 const { startSession } = createRequire(import.meta.url)(sessionJs);
 try {
-  const code = await startSession({ port, ...(values.screenshot ? { screenshot: values.screenshot } : {}) });
+  const code = await startSession({ port, editorHost: host.id, ...(values.screenshot ? { screenshot: values.screenshot } : {}) });
   process.exit(code);
 } catch (e) {
   console.error(`[start] ${e instanceof Error ? e.message : String(e)}`);

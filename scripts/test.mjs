@@ -1,6 +1,8 @@
 // `npm test`: type-check, build, the unit suite (plain mocha), then the in-editor suite inside a
-// real VS Code (code-server + Chromium), trusted and untrusted. The last line printed is always
-// `N passed, N failed` (tests of every suite; a failed type-check or build counts as a failure).
+// real VS Code (code-server + Chromium), trusted and untrusted, on every editor build in
+// scripts/editor-hosts.json (the oldest supported VS Code and the newest code-server), then the
+// packaged .vsix on the oldest. The last line printed is always `N passed, N failed` (tests of every
+// suite; a failed type-check or build, or an editor build that could not run, counts as a failure).
 //   node scripts/test.mjs [--skip-editor] [--skip-typecheck]
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -19,20 +21,37 @@ for (const a of args) {
 }
 
 /**
- * Editor runs: the whole suite in a trusted workspace, then the restricted-mode tests untrusted;
- * then (packagedRun) the whole suite again against the packaged .vsix installed.
+ * Editor runs, on each editor build: the whole suite in a trusted workspace, then the restricted-mode
+ * tests untrusted. Then (packagedRun) the whole suite again against the packaged .vsix installed, on
+ * the oldest build only (the engines.vscode floor it must install on; a third full run would push
+ * `npm test` towards 15 minutes).
  */
 const EDITOR_RUNS = [
-  { label: 'editor', args: ['--timeout', '360'] },
+  { label: 'trusted', args: ['--timeout', '360'] },
   { label: 'untrusted', args: ['--untrusted', '--grep', 'restricted mode', '--timeout', '180'] },
 ];
 const UNIT_TIMEOUT_MS = 5 * 60_000;
 const VSIX_BUDGET_MB = 1.5;
-const CODE_SERVER = path.join(root, '.vscode-test', 'code-server-4.100.3', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+const EDITOR_HOSTS = JSON.parse(readFileSync(path.join(root, 'scripts', 'editor-hosts.json'), 'utf8')).hosts;
+const VSIX_HOST = 'oldest';
+
+/** What scripts/setup.sh installs for a build: code-server, and the Node it runs under when not ours. */
+function hostInstalled(host) {
+  const cache = path.join(root, '.vscode-test');
+  const entry = path.join(cache, `code-server-${host.codeServer}`, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+  const node = host.node === null || existsSync(path.join(cache, `node-${host.node}`, 'node_modules', 'node', 'bin', 'node'));
+  return existsSync(entry) && node;
+}
+
+function hostName(host) {
+  return `VS Code ${host.vscode} (code-server ${host.codeServer})`;
+}
 
 const started = Date.now();
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'awb-npm-test-'));
 const totals = { passed: 0, failed: 0 };
+/** Per editor build: { passed, failed, vscode (as the extension host reported it) }. */
+const editorTotals = new Map();
 /** One row per step for the summary: [name, result, seconds]. */
 const rows = [];
 
@@ -172,17 +191,27 @@ if (built === 'ok') {
   });
 
   if (!args.has('--skip-editor')) {
-    let ready = existsSync(CODE_SERVER);
-    if (!ready) {
-      ready = await step('setup (code-server missing)', async () => {
-        const r = await run('bash', [path.join(root, 'scripts', 'setup.sh')], { timeoutMs: 15 * 60_000 });
-        if (r.code === 0 && existsSync(CODE_SERVER)) return 'ok';
-        totals.failed++;
-        return 'FAILED';
-      }) === 'ok';
+    const missing = EDITOR_HOSTS.filter((h) => !hostInstalled(h));
+    if (missing.length > 0) {
+      await step(`setup (missing: ${missing.map(hostName).join(', ')})`, async () => {
+        const r = await run('bash', [path.join(root, 'scripts', 'setup.sh'), ...missing.map((h) => h.id)], { timeoutMs: 20 * 60_000 });
+        return r.code === 0 ? 'ok' : `FAILED (exit ${r.timedOut ? 'timeout' : r.code})`;
+      });
     }
-    for (const er of ready ? EDITOR_RUNS : []) await editorRun(er.label, er.args);
-    if (ready) await packagedRun();
+    for (const host of EDITOR_HOSTS) {
+      if (!hostInstalled(host)) {
+        // Never skipped silently: an editor build that is not there is a failure with its name on it.
+        await step(`in-editor on ${hostName(host)}`, async () => {
+          totals.failed++;
+          editorTotals.set(host.id, { passed: 0, failed: 1, runs: [] });
+          return 'FAILED: not installed (scripts/setup.sh failed, see above)';
+        });
+        continue;
+      }
+      for (const er of EDITOR_RUNS) await editorRun(host, er.label, er.args);
+    }
+    const vsixHost = EDITOR_HOSTS.find((h) => h.id === VSIX_HOST);
+    if (vsixHost && hostInstalled(vsixHost)) await packagedRun(vsixHost);
   }
 }
 
@@ -190,7 +219,7 @@ if (built === 'ok') {
  * The product as users get it: `npm run package` builds the .vsix (within its size budget), then the
  * whole in-editor suite runs against that .vsix installed into a fresh editor, not the checkout.
  */
-async function packagedRun() {
+async function packagedRun(host) {
   const vsix = path.join(tmp, 'api-workbench.vsix');
   const packaged = await step('package (.vsix)', async () => {
     const r = await run(npm, ['run', 'package', '--', '-o', vsix], { timeoutMs: 5 * 60_000 });
@@ -207,24 +236,32 @@ async function packagedRun() {
     return `ok, ${mb.toFixed(2)} MB (budget ${VSIX_BUDGET_MB} MB)`;
   });
   if (!packaged.startsWith('ok')) return;
-  await editorRun('installed .vsix', ['--install-extension', vsix, '--no-dev-extension', '--timeout', '360'], 'vsix');
+  await editorRun(host, 'installed .vsix', ['--install-extension', vsix, '--no-dev-extension', '--timeout', '360'], 'vsix');
 }
 
 /** One run of the in-editor suite in a fresh code-server; its counts go into the totals. */
-function editorRun(title, args, label = title) {
-  return step(`in-editor suite: ${title} (code-server)`, async () => {
-    const summary = path.join(tmp, `${label}.json`);
-    const r = await run(node, [path.join(root, 'out', 'test', 'editor', 'runInCodeServer.js'), '--label', label, '--summary', summary, ...args], {
+function editorRun(host, title, args, label = title) {
+  return step(`in-editor on ${hostName(host)}: ${title}`, async () => {
+    const summary = path.join(tmp, `${host.id}-${label}.json`);
+    const r = await run(node, [path.join(root, 'out', 'test', 'editor', 'runInCodeServer.js'), '--editor', host.id, '--label', label, '--summary', summary, '--screenshots-dir', path.join(root, 'out', 'screenshots', host.id), ...args], {
       // The driver has its own timeout and reports what it saw; this only catches a wedged driver.
       timeoutMs: 12 * 60_000,
     });
     const s = readJson(summary);
+    const sum = editorTotals.get(host.id) ?? { passed: 0, failed: 0, runs: [] };
+    editorTotals.set(host.id, sum);
+    sum.runs.push(label);
     if (!s) {
       totals.failed++;
+      sum.failed++;
       return `FAILED: the driver ended without a summary (exit ${r.timedOut ? 'timeout' : r.code})`;
     }
     totals.passed += s.passed;
     totals.failed += s.failed;
+    sum.passed += s.passed;
+    sum.failed += s.failed;
+    // The version the extension host reported (the driver fails the run if it is not the listed one).
+    if (s.editor?.vscode) sum.vscode = s.editor.vscode;
     return `${s.passed} passed, ${s.failed} failed${s.pending ? `, ${s.pending} pending` : ''}`;
   });
 }
@@ -233,5 +270,13 @@ rmSync(tmp, { recursive: true, force: true });
 banner(`summary (${secs(Date.now() - started)})`);
 const width = Math.max(...rows.map((r) => r[0].length));
 for (const [name, result, time] of rows) console.log(`  ${name.padEnd(width)}  ${time.padStart(8)}  ${result}`);
+if (!args.has('--skip-editor') && built === 'ok') {
+  console.log('');
+  for (const host of EDITOR_HOSTS) {
+    const t = editorTotals.get(host.id);
+    if (!t) console.log(`in-editor on ${hostName(host)}: did not run`);
+    else console.log(`in-editor on VS Code ${t.vscode ?? `${host.vscode} (not reached)`} (code-server ${host.codeServer}): ${t.passed} passed, ${t.failed} failed (${t.runs.join(' + ') || 'no run'})`);
+  }
+}
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.exitCode = totals.failed === 0 ? 0 : 1;

@@ -1,5 +1,7 @@
 // `npm run test:editor`: the in-editor suite inside a real VS Code (code-server + Debian Chromium).
 //   node out/test/editor/runInCodeServer.js [options]
+//     --editor <oldest|newest>    which code-server build (scripts/editor-hosts.json; default oldest,
+//                                 VS Code 1.100, the engines.vscode floor)
 //     --untrusted                 open the workspace in restricted mode (Workspace Trust on)
 //     --workspace <dir>           folder to open (default: a fresh sample folder)
 //     --suite <index.js>          compiled suite module (default out/test/editor/suite/index.js)
@@ -13,11 +15,13 @@
 //     --summary <file>            also write the outcome as JSON (scripts/test.mjs reads it)
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { editorHost } from './harness/paths';
 import { runSuite, type RunSuiteOptions } from './harness/runSuite';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
+      editor: { type: 'string' },
       untrusted: { type: 'boolean' },
       workspace: { type: 'string' },
       suite: { type: 'string' },
@@ -34,7 +38,9 @@ async function main(): Promise<number> {
   });
   const timeoutS = values.timeout === undefined ? undefined : Number(values.timeout);
   if (timeoutS !== undefined && !(timeoutS > 0)) throw new Error(`--timeout must be a positive number of seconds, got ${values.timeout}`);
+  const editor = editorHost(values.editor);
   const opts: RunSuiteOptions = {
+    editorHost: editor.id,
     trusted: !values.untrusted,
     label: values.label ?? (values.untrusted ? 'untrusted' : 'editor'),
     ...(values.workspace ? { workspace: values.workspace } : {}),
@@ -49,7 +55,8 @@ async function main(): Promise<number> {
   const outcome = await runSuite(opts);
   if (values.summary) writeFileSync(values.summary, JSON.stringify(outcome, null, 2));
   console.log(
-    `[${outcome.label}] ${outcome.passed} passed, ${outcome.failed} failed${outcome.pending ? `, ${outcome.pending} pending` : ''} in ${(outcome.durationMs / 1000).toFixed(1)} s`,
+    // outcome.editor.vscode is what the extension host reported (runSuite fails the run if it is not the listed one).
+    `[${outcome.label}] on VS Code ${outcome.editor?.vscode ?? editor.vscode} (code-server ${editor.codeServer}): ${outcome.passed} passed, ${outcome.failed} failed${outcome.pending ? `, ${outcome.pending} pending` : ''} in ${(outcome.durationMs / 1000).toFixed(1)} s`,
   );
   return outcome.failed === 0 ? 0 : 1;
 }

@@ -2,13 +2,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, writeFileSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
-import { codeServerEntry, repoRoot } from './paths';
+import { codeServerEntry, hostNode, repoRoot, type EditorHost } from './paths';
 
 export interface CodeServerOptions {
+  /** Which code-server build (and the Node it needs) to run. */
+  editor: EditorHost;
   userDataDir: string;
   extensionsDir: string;
   /** Folder opened by default (also given in the workbench URL). */
   workspace?: string;
+  /** true when the workbench URL will carry a test payload (adds the host's testArgs). */
+  extensionTests?: boolean;
   /** false = leave Workspace Trust on, so the folder opens in restricted mode until trusted. */
   trusted: boolean;
   /** Added to this process's environment; the extension host inherits code-server's environment. */
@@ -99,6 +103,7 @@ export function codeServerArgs(opts: CodeServerOptions): string[] {
     '--disable-update-check',
     '--disable-getting-started-override',
     ...(opts.trusted ? ['--disable-workspace-trust'] : []),
+    ...(opts.extensionTests ? opts.editor.testArgs : []),
     '--user-data-dir', opts.userDataDir,
     '--extensions-dir', opts.extensionsDir,
     ...(opts.workspace ? [opts.workspace] : []),
@@ -112,9 +117,9 @@ function ensureConfig(configFile: string): void {
 
 export function startCodeServer(opts: CodeServerOptions): Promise<RunningCodeServer> {
   const root = opts.root ?? repoRoot();
-  const entry = codeServerEntry(root);
+  const entry = codeServerEntry(opts.editor, root);
   ensureConfig(opts.configFile);
-  const child: ChildProcess = spawn(process.execPath, [entry, ...codeServerArgs(opts)], {
+  const child: ChildProcess = spawn(hostNode(opts.editor, root), [entry, ...codeServerArgs(opts)], {
     cwd: opts.workspace ?? root,
     env: childEnv(opts.env),
     // Own process group, so stop() reaches the extension host and helpers too.
@@ -169,11 +174,11 @@ export function startCodeServer(opts: CodeServerOptions): Promise<RunningCodeSer
 }
 
 /** `code-server --install-extension <vsix|id>` into the given dirs (the installed-.vsix test run). */
-export function installExtension(extension: string, dirs: { userDataDir: string; extensionsDir: string; configFile: string }, root = repoRoot()): Promise<void> {
+export function installExtension(editor: EditorHost, extension: string, dirs: { userDataDir: string; extensionsDir: string; configFile: string }, root = repoRoot()): Promise<void> {
   ensureConfig(dirs.configFile);
   const args = ['--config', dirs.configFile, '--user-data-dir', dirs.userDataDir, '--extensions-dir', dirs.extensionsDir, '--install-extension', path.resolve(extension), '--force'];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [codeServerEntry(root), ...args], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(hostNode(editor, root), [codeServerEntry(editor, root), ...args], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const out: string[] = [];
     child.stdout?.on('data', lineSplitter((l) => out.push(l)));
     child.stderr?.on('data', lineSplitter((l) => out.push(l)));

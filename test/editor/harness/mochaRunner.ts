@@ -9,6 +9,8 @@ import { ENV, type ResultsFile, type SuiteFailure } from './protocol';
 export interface MochaSuiteOptions {
   /** Per-test timeout; generous because the first command of a suite may activate the extension. */
   timeoutMs?: number;
+  /** vscode.version (the suite index passes it: this module does not import vscode). */
+  editorVersion?: string;
 }
 
 function firstLines(text: string, n: number): string {
@@ -25,7 +27,7 @@ export function runMochaSuite(dir: string, opts: MochaSuiteOptions = {}): Promis
   const resultsFile = env[ENV.results];
   const logFile = env[ENV.log];
   const consoleLog = console.log.bind(console);
-  const results: ResultsFile = { started: true, done: false, passed: 0, failed: 0, pending: 0, failures: [] };
+  const results: ResultsFile = { started: true, done: false, passed: 0, failed: 0, pending: 0, failures: [], ...(opts.editorVersion ? { editorVersion: opts.editorVersion } : {}) };
   const save = () => {
     if (!resultsFile) return;
     try {

@@ -1,8 +1,40 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import hostsManifest from '../../../scripts/editor-hosts.json';
 
-/** The code-server release the project tests against (VS Code 1.100.3, the oldest supported; needs Node 20). */
-export const CODE_SERVER_VERSION = '4.100.3';
+/**
+ * A code-server build the suite runs on: the oldest supported VS Code and the newest the npm
+ * registry has (scripts/editor-hosts.json, shared with scripts/setup.sh and scripts/test.mjs).
+ */
+export interface EditorHost {
+  /** "oldest" or "newest". */
+  id: string;
+  codeServer: string;
+  /** The VS Code version that code-server release is built from (checked against the install). */
+  vscode: string;
+  /** Version of the npm package `node` that code-server runs under; null = the Node running us. */
+  node: string | null;
+  /**
+   * Extra code-server arguments when a test suite runs. Newer VS Code honours the URL payload's
+   * extensionDevelopmentPath/extensionTestsPath only with the server's enable-smoke-test-driver
+   * (its web environment service ignores them in a built product otherwise).
+   */
+  testArgs: string[];
+}
+
+export const EDITOR_HOSTS: readonly EditorHost[] = hostsManifest.hosts;
+
+/** By id ("oldest", "newest") or code-server version; undefined = the oldest (the engines.vscode floor). */
+export function editorHost(idOrVersion?: string): EditorHost {
+  const wanted = idOrVersion ?? 'oldest';
+  const host = EDITOR_HOSTS.find((h) => h.id === wanted || h.codeServer === wanted);
+  if (!host) throw new Error(`unknown editor host "${wanted}": one of ${EDITOR_HOSTS.map((h) => `${h.id} (${h.codeServer})`).join(', ')}`);
+  return host;
+}
+
+export function describeHost(host: EditorHost): string {
+  return `VS Code ${host.vscode} (code-server ${host.codeServer})`;
+}
 
 /**
  * The checkout root, found by walking up from the running bundle: the same code runs from
@@ -20,16 +52,24 @@ export function repoRoot(from: string = __dirname): string {
 }
 
 /** Where scripts/setup.sh installs code-server (git-ignored cache). */
-export function codeServerDir(root: string = repoRoot()): string {
-  return path.join(root, '.vscode-test', `code-server-${CODE_SERVER_VERSION}`, 'node_modules', 'code-server');
+export function codeServerDir(host: EditorHost, root: string = repoRoot()): string {
+  return path.join(root, '.vscode-test', `code-server-${host.codeServer}`, 'node_modules', 'code-server');
 }
 
-export function codeServerEntry(root: string = repoRoot()): string {
-  const entry = path.join(codeServerDir(root), 'out', 'node', 'entry.js');
+export function codeServerEntry(host: EditorHost, root: string = repoRoot()): string {
+  const entry = path.join(codeServerDir(host, root), 'out', 'node', 'entry.js');
   if (!existsSync(entry)) {
-    throw new Error(`code-server ${CODE_SERVER_VERSION} is not installed at ${codeServerDir(root)}: run scripts/setup.sh first`);
+    throw new Error(`code-server ${host.codeServer} is not installed at ${codeServerDir(host, root)}: run scripts/setup.sh first`);
   }
   return entry;
+}
+
+/** The Node binary code-server runs under: ours, or the one scripts/setup.sh installed from npm `node@<version>`. */
+export function hostNode(host: EditorHost, root: string = repoRoot()): string {
+  if (host.node === null) return process.execPath;
+  const bin = path.join(root, '.vscode-test', `node-${host.node}`, 'node_modules', 'node', 'bin', 'node');
+  if (!existsSync(bin)) throw new Error(`Node ${host.node} for code-server ${host.codeServer} is not installed at ${bin}: run scripts/setup.sh first`);
+  return bin;
 }
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -40,6 +40,8 @@ export const resultsSchema = z.object({
   failures: z.array(failureSchema),
   /** Title of the test running or last finished: tells a timeout where it stopped. */
   current: z.optional(z.string()),
+  /** vscode.version as the extension host reports it: which editor the suite really ran in. */
+  editorVersion: z.optional(z.string()),
 });
 export type ResultsFile = z.infer<typeof resultsSchema>;
 

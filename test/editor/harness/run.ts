@@ -143,6 +143,11 @@ export async function scanRunForSecrets(dirs: RunDirs, log: (line: string) => vo
 
 export interface SuiteOutcome {
   label: string;
+  /**
+   * The editor the suite ran in: vscode as the extension host reported it (else the version the driver
+   * started), codeServer absent under Electron.
+   */
+  editor?: { vscode: string; codeServer?: string };
   passed: number;
   failed: number;
   pending: number;
@@ -155,14 +160,21 @@ export interface SuiteOutcome {
   runDir: string;
 }
 
+function editorOf(started: SuiteOutcome['editor'], results: ResultsFile | undefined): Pick<SuiteOutcome, 'editor'> {
+  const vscode = results?.editorVersion ?? started?.vscode;
+  if (!vscode) return {};
+  return { editor: { vscode, ...(started?.codeServer ? { codeServer: started.codeServer } : {}) } };
+}
+
 /** Adds up the suite's results and the harness's findings; the secret scan counts as one test. */
 export function composeOutcome(
   dirs: RunDirs,
-  parts: { results?: ResultsFile; harnessFailures: SuiteFailure[]; scan?: SecretScanResult; screenshots: string[]; startedAt: number },
+  parts: { editor?: SuiteOutcome['editor']; results?: ResultsFile; harnessFailures: SuiteFailure[]; scan?: SecretScanResult; screenshots: string[]; startedAt: number },
 ): SuiteOutcome {
   const { results, harnessFailures, scan } = parts;
   return {
     label: dirs.label,
+    ...editorOf(parts.editor, results),
     passed: (results?.passed ?? 0) + (scan && scan.hits.length === 0 ? 1 : 0),
     failed: (results?.failed ?? 0) + harnessFailures.length,
     pending: results?.pending ?? 0,

@@ -5,7 +5,7 @@ import { closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readSy
 import path from 'node:path';
 import { launchWorkbenchBrowser, type Workbench } from './browser';
 import { installExtension, startCodeServer, workbenchUrl, type RunningCodeServer } from './codeServer';
-import { repoRoot } from './paths';
+import { describeHost, editorHost, repoRoot } from './paths';
 import { ENV, type ResultsFile, type SuiteFailure } from './protocol';
 import { composeOutcome, createEmptyExtension, finishRun, prepareRun, readResults, scanRunForSecrets, suiteEnv, type SuiteOutcome } from './run';
 import { startScreenshotServer, type ScreenshotServer } from './screenshotServer';
@@ -13,6 +13,8 @@ import { startScreenshotServer, type ScreenshotServer } from './screenshotServer
 export type { SuiteOutcome } from './run';
 
 export interface RunSuiteOptions {
+  /** Which code-server build: "oldest" (default, VS Code 1.100) or "newest" (see scripts/editor-hosts.json). */
+  editorHost?: string;
   /** Folder to open. Default: a fresh folder with a few sample files, deleted afterwards. */
   workspace?: string;
   /** Default true. false = Workspace Trust stays on and the folder opens in restricted mode. */
@@ -116,6 +118,7 @@ const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 export async function runSuite(opts: RunSuiteOptions = {}): Promise<SuiteOutcome> {
   const root = repoRoot();
+  const editor = editorHost(opts.editorHost);
   const label = opts.label ?? 'editor';
   const log = opts.log ?? ((line: string) => process.stdout.write(line + '\n'));
   const startedAt = Date.now();
@@ -170,7 +173,7 @@ export async function runSuite(opts: RunSuiteOptions = {}): Promise<SuiteOutcome
     for (const ext of opts.installExtensions ?? []) {
       stage = `installing ${ext}`;
       const before = new Set(readdirSync(dirs.extensionsDir));
-      await installExtension(ext, dirOpts, root);
+      await installExtension(editor, ext, dirOpts, root);
       installedDirs.push(...readdirSync(dirs.extensionsDir).filter((f) => !before.has(f) && statSync(path.join(dirs.extensionsDir, f)).isDirectory()).map((f) => path.join(dirs.extensionsDir, f)));
       log(`[${label}] installed ${ext}`);
     }
@@ -184,8 +187,8 @@ export async function runSuite(opts: RunSuiteOptions = {}): Promise<SuiteOutcome
     stage = 'starting code-server';
     const installed: Record<string, string> = opts.extensionPath === null && installedDirs.length > 0 ? { [ENV.installedDir]: installedDirs[0] } : {};
     const env = { ...opts.env, ...installed, ...suiteEnv(dirs, { trusted, host: 'code-server', screenshotUrl: shots.url, ...(opts.grep ? { grep: opts.grep } : {}) }) };
-    server = await startCodeServer({ ...dirOpts, workspace: dirs.workspace, trusted, env, logFile: dirs.files.codeServerLog, root });
-    log(`[${label}] code-server ${server.url} ready after ${secs(Date.now() - startedAt)}; workspace ${trusted ? 'trusted' : 'NOT trusted'}`);
+    server = await startCodeServer({ ...dirOpts, editor, extensionTests: true, workspace: dirs.workspace, trusted, env, logFile: dirs.files.codeServerLog, root });
+    log(`[${label}] ${describeHost(editor)} at ${server.url} ready after ${secs(Date.now() - startedAt)}; workspace ${trusted ? 'trusted' : 'NOT trusted'}`);
 
     stage = 'launching Chromium';
     wb = await launchWorkbenchBrowser(dirs.browserDir);
@@ -244,6 +247,10 @@ export async function runSuite(opts: RunSuiteOptions = {}): Promise<SuiteOutcome
     }
     tail.stop();
     results = readResults(dirs.files.results);
+    if (results?.editorVersion && results.editorVersion !== editor.vscode) {
+      // The summary names the versions that ran: a different install must not pass for the listed one.
+      failures.push({ title: 'editor version', message: `expected VS Code ${editor.vscode} (code-server ${editor.codeServer}), the extension host reports ${results.editorVersion}` });
+    }
     if (exitCode !== undefined) {
       stage = 'finished';
       if (!results?.done) failures.push({ title: 'editor suite', message: `the workbench reported exit code ${exitCode} but the suite wrote no results` });
@@ -261,7 +268,7 @@ export async function runSuite(opts: RunSuiteOptions = {}): Promise<SuiteOutcome
   // Only now: the browser and server are gone, so everything they buffered is on disk.
   const { scan, failure } = await scanRunForSecrets(dirs, log, scanExclude);
   if (failure) failures.push(failure);
-  const outcome = composeOutcome(dirs, { ...(results ? { results } : {}), harnessFailures: failures, ...(scan ? { scan } : {}), screenshots: shots?.taken ?? [], startedAt });
+  const outcome = composeOutcome(dirs, { editor: { vscode: editor.vscode, codeServer: editor.codeServer }, ...(results ? { results } : {}), harnessFailures: failures, ...(scan ? { scan } : {}), screenshots: shots?.taken ?? [], startedAt });
   finishRun(dirs, outcome, opts.keepDirs ?? false, log);
   return outcome;
 }

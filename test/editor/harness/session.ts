@@ -1,6 +1,6 @@
 // `npm start` (scripts/start.mjs builds and calls this): the local sandbox plus a real VS Code
 // (code-server) with the extension installed from the checkout and the sandbox's keys handed to it,
-// for a person to use in their browser. Not a test: state persists in .vscode-test/start/.
+// for a person to use in their browser. Not a test: state persists in .vscode-test/start-<editor>/.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -10,10 +10,12 @@ import { sandboxInfoSchema } from '../../../src/sandbox/info';
 import { parseJson, validate } from '../../../src/core/validate';
 import { launchWorkbenchBrowser } from './browser';
 import { startCodeServer, workbenchUrl, type RunningCodeServer } from './codeServer';
-import { repoRoot } from './paths';
+import { describeHost, editorHost, repoRoot } from './paths';
 import { createSampleWorkspace, DEFAULT_USER_SETTINGS, writeUserSettings } from './run';
 
 export interface SessionOptions {
+  /** Which code-server build ("oldest" by default: VS Code 1.100, the oldest the extension supports). */
+  editorHost?: string;
   /** code-server port; taken if free, else any free port. */
   port: number;
   /** Headless check: open the workbench in Chromium, save a screenshot here, stop. */
@@ -83,7 +85,9 @@ function linkExtension(root: string, extensionsDir: string): string {
 export async function startSession(opts: SessionOptions): Promise<number> {
   const log = opts.log ?? ((l: string) => process.stdout.write(l + '\n'));
   const root = repoRoot();
-  const base = path.join(root, '.vscode-test', 'start');
+  const editor = editorHost(opts.editorHost);
+  // Per editor build: a newer VS Code's user data is not for an older one to open.
+  const base = path.join(root, '.vscode-test', `start-${editor.id}`);
   const userDataDir = path.join(base, 'user-data');
   const extensionsDir = path.join(base, 'extensions');
   const workspace = path.join(root, '.vscode-test', 'demo-workspace');
@@ -112,7 +116,7 @@ export async function startSession(opts: SessionOptions): Promise<number> {
 
     // The extension opens the example notebook (a workbench opens files before notebook types are known).
     const env: Record<string, string> = { API_WORKBENCH_SANDBOX: sandbox.line, ...(notebook ? { API_WORKBENCH_OPEN_NOTEBOOK: notebook } : {}) };
-    const common = { userDataDir, extensionsDir, workspace, trusted: true, configFile: path.join(base, 'config.yaml'), logFile: path.join(base, 'code-server.log'), root, env };
+    const common = { editor, userDataDir, extensionsDir, workspace, trusted: true, configFile: path.join(base, 'config.yaml'), logFile: path.join(base, 'code-server.log'), root, env };
     try {
       server = await startCodeServer({ ...common, port: opts.port });
     } catch (e) {
@@ -121,7 +125,7 @@ export async function startSession(opts: SessionOptions): Promise<number> {
       server = await startCodeServer({ ...common, port: 0 });
     }
     const url = workbenchUrl(server.url, { folder: workspace });
-    log(`[start] code-server ${server.url} with ${id} from ${root} (log: ${path.relative(root, common.logFile)})`);
+    log(`[start] ${describeHost(editor)} at ${server.url} with ${id} from ${root} (log: ${path.relative(root, common.logFile)})`);
 
     if (opts.screenshot) return await screenshotSession(url, opts.screenshot, log);
 

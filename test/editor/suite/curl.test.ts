@@ -295,12 +295,16 @@ describe('Get Started walkthrough', function () {
 
   it('opens, with each step and its media (screenshots)', async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    // Room for the two-column layout (steps left, media right), and no toasts over it.
+    // Room for the two-column layout (steps left, media right), and no toasts over it. Newer VS Code
+    // opens the Chat view in the secondary side bar, which leaves too little room for the media column.
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
     await vscode.commands.executeCommand('notifications.clearAll');
     await vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH, false);
     const tab = await waitFor('the walkthrough editor', () => vscode.window.tabGroups.activeTabGroup.activeTab ?? undefined);
-    assert.match(tab.label, /Walkthrough/i);
+    // The Getting Started editor's title: "Walkthrough: <title>" on VS Code 1.100, "Welcome" on newer
+    // releases (the same editor; the screenshots below show our walkthrough's steps in it).
+    assert.match(tab.label, /^(Walkthrough\b.*|Welcome)$/i);
     await settle(1500);
     await takeScreenshot('walkthrough');
     for (const step of ['connect', 'route', 'curl']) {
