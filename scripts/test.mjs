@@ -1,9 +1,9 @@
-// `npm test`: type-check, build, the unit suite (plain mocha), then the in-editor suite inside a
+// `npm test`: type-check, lint, build, the unit suite (plain mocha), then the in-editor suite inside a
 // real VS Code (code-server + Chromium), trusted and untrusted, on every editor build in
 // scripts/editor-hosts.json (the oldest supported VS Code and the newest code-server), then the
 // packaged .vsix on the oldest. The last line printed is always `N passed, N failed` (tests of every
-// suite; a failed type-check or build, or an editor build that could not run, counts as a failure).
-//   node scripts/test.mjs [--skip-editor] [--skip-typecheck]
+// suite; a failed type-check or build, each lint problem, or an editor build that could not run, counts as a failure).
+//   node scripts/test.mjs [--skip-editor] [--skip-typecheck] [--skip-lint]
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -14,8 +14,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 const args = new Set(process.argv.slice(2));
 for (const a of args) {
-  if (!['--skip-editor', '--skip-typecheck'].includes(a)) {
-    console.error(`unknown option ${a}\nusage: node scripts/test.mjs [--skip-editor] [--skip-typecheck]`);
+  if (!['--skip-editor', '--skip-typecheck', '--skip-lint'].includes(a)) {
+    console.error(`unknown option ${a}\nusage: node scripts/test.mjs [--skip-editor] [--skip-typecheck] [--skip-lint]`);
     process.exit(2);
   }
 }
@@ -154,6 +154,30 @@ if (!args.has('--skip-typecheck')) {
     if (r.code === 0) return 'ok';
     totals.failed++;
     return 'FAILED';
+  });
+}
+
+// Lint: each file ESLint checks clean counts as passed, each problem it reports as failed.
+if (!args.has('--skip-lint')) {
+  await step('lint (eslint, typescript-eslint type-checked)', async () => {
+    const report = path.join(tmp, 'eslint.json');
+    const r = await run(node, [path.join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'), '.', '--format', 'json', '--output-file', report], { timeoutMs: 5 * 60_000 });
+    const files = readJson(report);
+    if (!Array.isArray(files)) {
+      totals.failed++;
+      return `FAILED (eslint exited ${r.code} without a report)`;
+    }
+    let problems = 0;
+    for (const f of files) {
+      const n = f.errorCount + f.warningCount;
+      if (n === 0) continue;
+      problems += n;
+      for (const m of f.messages) console.log(`${path.relative(root, f.filePath)}:${m.line}:${m.column}  ${m.message}  ${m.ruleId ?? ''}`);
+    }
+    totals.passed += files.length - files.filter((f) => f.errorCount + f.warningCount > 0).length;
+    totals.failed += problems;
+    console.log(`${files.length} files linted, ${problems} problem(s)`);
+    return problems === 0 ? `ok (${files.length} files)` : `FAILED (${problems} problems)`;
   });
 }
 
