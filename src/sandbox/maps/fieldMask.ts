@@ -148,6 +148,15 @@ export const PLACE: FieldTree = {
   consumerAlert: 'opaque', movedPlace: 'leaf', movedPlaceId: 'leaf',
 };
 
+const FORMATTABLE_TEXT: FieldTree = { text: 'leaf', matches: { startOffset: 'leaf', endOffset: 'leaf' } };
+const STRUCTURED_FORMAT: FieldTree = { mainText: FORMATTABLE_TEXT, secondaryText: FORMATTABLE_TEXT };
+export const AUTOCOMPLETE_RESPONSE: FieldTree = {
+  suggestions: {
+    placePrediction: { place: 'leaf', placeId: 'leaf', text: FORMATTABLE_TEXT, structuredFormat: STRUCTURED_FORMAT, types: 'leaf', distanceMeters: 'leaf' },
+    queryPrediction: { text: FORMATTABLE_TEXT, structuredFormat: STRUCTURED_FORMAT },
+  },
+};
+
 export const SEARCH_PLACES_RESPONSE: FieldTree = { places: PLACE, nextPageToken: 'leaf', routingSummaries: 'opaque', contextualContents: 'opaque', searchUri: 'leaf' };
 
 const LOCATION: FieldTree = { latLng: LAT_LNG, heading: 'leaf' };
