@@ -145,7 +145,7 @@ export const PLACE: FieldTree = {
   accessibilityOptions: 'opaque', fuelOptions: 'opaque', evChargeOptions: 'opaque', generativeSummary: 'opaque',
   containingPlaces: 'opaque', pureServiceAreaBusiness: 'leaf', addressDescriptor: 'opaque', googleMapsLinks: 'opaque',
   priceRange: 'opaque', reviewSummary: 'opaque', evChargeAmenitySummary: 'opaque', neighborhoodSummary: 'opaque',
-  consumerAlert: 'opaque', movedPlace: 'leaf', movedPlaceId: 'leaf',
+  consumerAlert: 'opaque', movedPlace: 'leaf', movedPlaceId: 'leaf', openingDate: 'opaque',
 };
 
 const FORMATTABLE_TEXT: FieldTree = { text: 'leaf', matches: { startOffset: 'leaf', endOffset: 'leaf' } };

@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { MapsClient, newSessionToken } from '../../../src/services/maps/client';
 import { KNOWN_PLACE_KINDS } from '../../../src/sandbox/maps/kinds';
+import { PLACE_FIELD_TIERS, skuOf } from '../../../src/services/maps/sku';
 import { apiErrorOf } from '../helpers/util';
 import { KEY, mapsClient, raw, startSandbox, type MapsSandbox } from './helpers';
 
@@ -88,6 +89,17 @@ describe('maps: autocomplete, kinds of places, route matrix', function () {
     const nothing = await maps.searchText({ textQuery: 'pizza in Qwxyzzy' });
     assert.deepEqual(nothing.data, {});
     assert.ok(KNOWN_PLACE_KINDS.some((k) => k.type === 'pharmacy' && k.words.includes('pharmacy')));
+  });
+
+  it('details accepts every field the SKU tables list, and a generated place fills most of them', async () => {
+    const fields = Object.values(PLACE_FIELD_TIERS)
+      .flat()
+      .filter((f) => f !== 'routingSummaries');
+    const found = await maps.searchText({ textQuery: 'cafe in Lyon', maxResultCount: 1 }, { fieldMask: 'places.id' });
+    const r = await maps.getPlace(found.data.places![0].id!, { fieldMask: fields });
+    assert.equal(r.status, 200);
+    assert.ok(Object.keys(r.data).length >= 25);
+    assert.equal(skuOf('getPlace', r.fieldMask).sku, 'Place Details Enterprise + Atmosphere');
   });
 
   it('nearby search with includedTypes answers places of that kind inside the circle', async () => {
