@@ -32,6 +32,7 @@ import { computeRouteMatrix, ComputeRouteMatrixRequest, computeRoutes, ComputeRo
 import { googleError, invalidArgument, parseBody, RpcError, sendRpcError } from './rpc';
 
 export { googleError } from './rpc';
+export { KNOWN_PLACE_KINDS } from './kinds';
 
 export interface MapsQuota {
   /** Requests allowed per key in any window. */

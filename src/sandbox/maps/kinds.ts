@@ -76,10 +76,14 @@ const BY_WORD = new Map<string, PlaceKind>();
 for (const k of PLACE_KINDS) for (const w of k.words) BY_WORD.set(normalize(w), k);
 const BY_TYPE = new Map(PLACE_KINDS.map((k) => [k.primaryType, k]));
 
-/** The kinds a Places type names: its own primary type, or every kind listing it ("restaurant", "food"). */
+/** Every kind whose places carry a Places type ("restaurant" → restaurants and pizza places). */
 export function kindsOfType(type: string): PlaceKind[] {
-  const own = BY_TYPE.get(type);
-  return own ? [own] : PLACE_KINDS.filter((k) => k.types.includes(type));
+  return PLACE_KINDS.filter((k) => k.types.includes(type));
+}
+
+/** The kind whose primary type this is, if any. */
+export function kindOfPrimaryType(type: string): PlaceKind | undefined {
+  return BY_TYPE.get(type);
 }
 
 export interface KindQuery {

@@ -3,7 +3,7 @@
 import * as z from 'zod/mini';
 import { countryInAddress, countryName, formattedAddress, gazetteer, placeIdOf, stateName, type City, type SearchFilter } from './gazetteer';
 import { distanceMeters, inViewport, plusCode, viewportAround, type LatLng, type Viewport } from './geo';
-import { kindsOfType, parseKindQuery, poiByPlaceId, poiJson, poiOpenNow, poiPriceLevel, poisNear, poisOf, reachOf, type KindQuery, type Poi } from './kinds';
+import { kindOfPrimaryType, kindsOfType, parseKindQuery, poiByPlaceId, poiJson, poiOpenNow, poiPriceLevel, poisNear, poisOf, reachOf, type KindQuery, type Poi } from './kinds';
 import { invalidArgument, RpcError } from './rpc';
 
 const latLng = z.strictObject({ latitude: z.optional(z.number()), longitude: z.optional(z.number()) });
@@ -214,8 +214,8 @@ export function searchText(req: SearchTextRequest): Record<string, unknown> {
 
 /** "Mountain View" with includedType "cafe" asks for cafes there, as "cafe in Mountain View" does. */
 function kindByIncludedType(type: string | undefined, where: string): KindQuery | undefined {
-  const kinds = type ? kindsOfType(type) : [];
-  return kinds.length === 1 ? { kind: kinds[0], where } : undefined;
+  const kind = type ? (kindOfPrimaryType(type) ?? kindsOfType(type)[0]) : undefined;
+  return kind ? { kind, where } : undefined;
 }
 
 /** How far around a city (beyond its own reach) a kind search also looks. */

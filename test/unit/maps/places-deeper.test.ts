@@ -138,6 +138,11 @@ describe('maps: autocomplete, kinds of places, route matrix', function () {
     assert.match(sf.duration ?? '', /^\d+s$/);
     const viaClient = await maps.computeRouteMatrix(body);
     assert.equal(viaClient.data.length, 6);
+    // A place found by a kind search is a waypoint like any other.
+    const museum = (await maps.searchText({ textQuery: 'museum in San Jose, CA', maxResultCount: 1 }, { fieldMask: 'places.id' })).data.places![0].id!;
+    const toMuseum = await maps.computeRouteMatrix({ origins: [{ waypoint: { location: { latLng: MOUNTAIN_VIEW } } }], destinations: [{ waypoint: { placeId: museum } }] });
+    assert.equal(toMuseum.data[0].condition, 'ROUTE_EXISTS');
+    assert.ok(toMuseum.data[0].distanceMeters! > 10_000);
     const e = await apiErrorOf(maps.computeRouteMatrix({ origins: [], destinations: body.destinations }));
     assert.equal(e.status, 400);
   });
