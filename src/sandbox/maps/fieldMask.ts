@@ -145,7 +145,16 @@ export const PLACE: FieldTree = {
   accessibilityOptions: 'opaque', fuelOptions: 'opaque', evChargeOptions: 'opaque', generativeSummary: 'opaque',
   containingPlaces: 'opaque', pureServiceAreaBusiness: 'leaf', addressDescriptor: 'opaque', googleMapsLinks: 'opaque',
   priceRange: 'opaque', reviewSummary: 'opaque', evChargeAmenitySummary: 'opaque', neighborhoodSummary: 'opaque',
-  consumerAlert: 'opaque', movedPlace: 'leaf', movedPlaceId: 'leaf',
+  consumerAlert: 'opaque', movedPlace: 'leaf', movedPlaceId: 'leaf', openingDate: 'opaque',
+};
+
+const FORMATTABLE_TEXT: FieldTree = { text: 'leaf', matches: { startOffset: 'leaf', endOffset: 'leaf' } };
+const STRUCTURED_FORMAT: FieldTree = { mainText: FORMATTABLE_TEXT, secondaryText: FORMATTABLE_TEXT };
+export const AUTOCOMPLETE_RESPONSE: FieldTree = {
+  suggestions: {
+    placePrediction: { place: 'leaf', placeId: 'leaf', text: FORMATTABLE_TEXT, structuredFormat: STRUCTURED_FORMAT, types: 'leaf', distanceMeters: 'leaf' },
+    queryPrediction: { text: FORMATTABLE_TEXT, structuredFormat: STRUCTURED_FORMAT },
+  },
 };
 
 export const SEARCH_PLACES_RESPONSE: FieldTree = { places: PLACE, nextPageToken: 'leaf', routingSummaries: 'opaque', contextualContents: 'opaque', searchUri: 'leaf' };

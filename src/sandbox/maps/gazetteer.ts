@@ -129,6 +129,16 @@ export class Gazetteer {
     this.countriesByName.set('us', 'US').set('united states of america', 'US').set('america', 'US').set('great britain', 'GB').set('england', 'GB');
   }
 
+  byGeonameId(id: number): City | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Places whose name starts with what was typed so far ("San Fr"), most populous first. */
+  complete(typed: string, within?: SearchFilter['within'], limit = 5): City[] {
+    const q = normalize(typed);
+    return q ? this.prefix(q, within, limit) : [];
+  }
+
   byPlaceId(placeId: string): City | undefined {
     const id = geonameIdOf(placeId);
     return id === undefined ? undefined : this.byId.get(id);

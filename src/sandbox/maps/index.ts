@@ -8,8 +8,10 @@ import { listen } from '../listen';
 import { requestUrl, Router, type PathParams } from '../router';
 import type { ListenOptions, RunningService } from '../types';
 import { validateAddress, ValidateAddressRequest } from './addressValidation';
+import { autocomplete, AutocompleteRequest, checkSessionToken } from './autocomplete';
 import {
   applyMask,
+  AUTOCOMPLETE_RESPONSE,
   COMPUTE_ROUTES_RESPONSE,
   GEOCODE_PLACE_RESPONSE,
   GEOCODE_RESPONSE,
@@ -30,6 +32,7 @@ import { computeRouteMatrix, ComputeRouteMatrixRequest, computeRoutes, ComputeRo
 import { googleError, invalidArgument, parseBody, RpcError, sendRpcError } from './rpc';
 
 export { googleError } from './rpc';
+export { KNOWN_PLACE_KINDS } from './kinds';
 
 export interface MapsQuota {
   /** Requests allowed per key in any window. */
@@ -46,7 +49,7 @@ export interface MapsSandboxOptions extends ListenOptions {
 }
 
 export const MAPS_CAPABILITIES: SandboxResource[] = [
-  { id: 'places', kind: 'capability', name: 'Places', detail: 'places:searchText, places:searchNearby, places/{id}' },
+  { id: 'places', kind: 'capability', name: 'Places', detail: 'places:autocomplete, places:searchText, places:searchNearby, places/{id}' },
   { id: 'routes', kind: 'capability', name: 'Routes', detail: 'directions/v2:computeRoutes, distanceMatrix/v2:computeRouteMatrix' },
   { id: 'addressValidation', kind: 'capability', name: 'Address Validation', detail: 'v1:validateAddress' },
   { id: 'geocoding', kind: 'capability', name: 'Geocoding', detail: 'v4/geocode/address, v4/geocode/location' },
@@ -70,11 +73,22 @@ interface Endpoint {
   /** An example mask for the "FieldMask is a required parameter" message. */
   maskExample?: string;
   tree: FieldTree;
+  /** A server-streaming method: the answer is a JSON array written element by element, as Google's REST front end does. */
+  streamed?: boolean;
   /** The answer body, or a promise of it. */
   handle(call: Call): unknown;
 }
 
 const ENDPOINTS: Endpoint[] = [
+  {
+    // The one Places method that takes no mask (all of the answer unless one is given).
+    method: 'POST',
+    paths: ['/v1/places:autocomplete'],
+    service: 'places.googleapis.com',
+    maskRequired: false,
+    tree: AUTOCOMPLETE_RESPONSE,
+    handle: async (c) => autocomplete(parseBody(AutocompleteRequest, await c.body())),
+  },
   {
     method: 'POST',
     paths: ['/v1/places:searchText'],
@@ -100,7 +114,11 @@ const ENDPOINTS: Endpoint[] = [
     maskRequired: true,
     maskExample: "'displayName', 'id' to ask for the display name and the place id of a place",
     tree: PLACE,
-    handle: (c) => getPlace(c.params.place),
+    // sessionToken ends an autocomplete session (billing only: the answer is the same).
+    handle: (c) => {
+      checkSessionToken(c.url.searchParams.get('sessionToken') ?? undefined);
+      return getPlace(c.params.place);
+    },
   },
   {
     method: 'POST',
@@ -118,6 +136,7 @@ const ENDPOINTS: Endpoint[] = [
     maskRequired: true,
     maskExample: "'originIndex,destinationIndex,status,condition,distanceMeters,duration' to ask for the route distance and duration of each element in the response",
     tree: ROUTE_MATRIX_ELEMENT,
+    streamed: true,
     handle: async (c) => computeRouteMatrix(parseBody(ComputeRouteMatrixRequest, await c.body())),
   },
   {
@@ -224,6 +243,7 @@ export async function startMapsSandbox(opts: MapsSandboxOptions): Promise<Runnin
       const body = await endpoint.handle({ params: route.params, url, body: () => readBody(req) });
       // A mask applies to each element when the response is a list (computeRouteMatrix).
       const filtered = mask ? applyMask(body, mask.selection) : body;
+      if (endpoint.streamed && Array.isArray(filtered)) return sendJsonArray(res, filtered, requestId);
       return sendJson(res, 200, filtered, { 'x-request-id': requestId });
     } catch (e) {
       if (e instanceof RpcError) return sendRpcError(res, e, requestId);
@@ -231,4 +251,12 @@ export async function startMapsSandbox(opts: MapsSandboxOptions): Promise<Runnin
       return googleError(res, 500, 'INTERNAL', `Internal error encountered: ${e instanceof Error ? e.message : String(e)}`, requestId);
     }
   });
+}
+
+/** A JSON array sent in chunks ("[{…}\n,{…}\n]"), without a content-length, as Google streams one. */
+function sendJsonArray(res: ServerResponse, items: readonly unknown[], requestId: string): void {
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });
+  res.write('[');
+  items.forEach((item, i) => res.write(`${i ? '\n,' : ''}${JSON.stringify(item)}`));
+  res.end(items.length ? '\n]' : ']');
 }

@@ -3,6 +3,7 @@
 import * as z from 'zod/mini';
 import { countryInAddress, countryName, formattedAddress, gazetteer, placeIdOf, stateName, type City, type SearchFilter } from './gazetteer';
 import { distanceMeters, inViewport, plusCode, viewportAround, type LatLng, type Viewport } from './geo';
+import { kindOfPrimaryType, kindsOfType, parseKindQuery, poiByPlaceId, poiJson, poiOpenNow, poiPriceLevel, poisNear, poisOf, reachOf, type KindQuery, type Poi } from './kinds';
 import { invalidArgument, RpcError } from './rpc';
 
 const latLng = z.strictObject({ latitude: z.optional(z.number()), longitude: z.optional(z.number()) });
@@ -165,25 +166,42 @@ export function searchText(req: SearchTextRequest): Record<string, unknown> {
   const restriction = req.locationRestriction?.rectangle ? rect(req.locationRestriction.rectangle, 'location_restriction.rectangle') : undefined;
   if (req.rankPreference === 'DISTANCE' && !near && !restriction) throw invalidArgument('rank_preference DISTANCE requires location_bias or location_restriction.');
 
-  const filter: SearchFilter = {
-    near,
-    within: (c) =>
-      (!restriction || inViewport(c.location, restriction)) &&
-      (!req.includedType || typesOf(c).includes(req.includedType)) &&
-      (req.minRating === undefined || ratingOf(c) >= req.minRating) &&
-      // Cities have no opening hours or price level, so these filters leave nothing.
-      !req.openNow &&
-      !(req.priceLevels && req.priceLevels.length),
-  };
-  let found = gazetteer().search(query, filter, MAX_TOTAL);
-  const region = req.regionCode?.toUpperCase();
-  if (region) found = [...found.filter((c) => c.country === region), ...found.filter((c) => c.country !== region)];
+  const kindQuery = parseKindQuery(query) ?? kindByIncludedType(req.includedType, query);
   const center = near ?? (restriction && { latitude: (restriction.low.latitude + restriction.high.latitude) / 2, longitude: (restriction.low.longitude + restriction.high.longitude) / 2 });
-  if (req.rankPreference === 'DISTANCE' && center) found.sort((a, b) => distanceMeters(center, a.location) - distanceMeters(center, b.location));
+  let found: Array<() => Record<string, unknown>>;
+  if (kindQuery) {
+    const now = new Date();
+    const pois = searchKind(kindQuery, near ?? center).filter(
+      (p) =>
+        (!restriction || inViewport(p.location, restriction)) &&
+        (!req.includedType || p.kind.types.includes(req.includedType)) &&
+        (req.minRating === undefined || p.rating >= req.minRating) &&
+        (!req.openNow || poiOpenNow(p, now)) &&
+        (!req.priceLevels?.length || req.priceLevels.includes(poiPriceLevel(p) ?? '')),
+    );
+    if (req.rankPreference === 'DISTANCE' && center) pois.sort((a, b) => distanceMeters(center, a.location) - distanceMeters(center, b.location));
+    found = pois.slice(0, MAX_TOTAL).map((p) => () => poiJson(p, now));
+  } else {
+    const filter: SearchFilter = {
+      near,
+      within: (c) =>
+        (!restriction || inViewport(c.location, restriction)) &&
+        (!req.includedType || typesOf(c).includes(req.includedType)) &&
+        (req.minRating === undefined || ratingOf(c) >= req.minRating) &&
+        // Cities have no opening hours or price level, so these filters leave nothing.
+        !req.openNow &&
+        !(req.priceLevels && req.priceLevels.length),
+    };
+    let cities = gazetteer().search(query, filter, MAX_TOTAL);
+    const region = req.regionCode?.toUpperCase();
+    if (region) cities = [...cities.filter((c) => c.country === region), ...cities.filter((c) => c.country !== region)];
+    if (req.rankPreference === 'DISTANCE' && center) cities.sort((a, b) => distanceMeters(center, a.location) - distanceMeters(center, b.location));
+    found = cities.map((c) => () => placeJson(c));
+  }
 
   // maxResultCount (older) caps the answer with no further pages; pageSize pages through ≤ 60.
   if (req.maxResultCount !== undefined && req.pageSize === undefined) {
-    const places = found.slice(0, resultCount(req.maxResultCount, 'max_result_count')).map(placeJson);
+    const places = found.slice(0, resultCount(req.maxResultCount, 'max_result_count')).map((json) => json());
     return places.length ? { places } : {};
   }
   const size = resultCount(req.pageSize, 'page_size');
@@ -191,7 +209,32 @@ export function searchText(req: SearchTextRequest): Record<string, unknown> {
   const page = found.slice(offset, offset + size);
   if (!page.length) return {};
   const more = offset + size < found.length;
-  return { places: page.map(placeJson), ...(more ? { nextPageToken: encodeToken({ q: query, o: offset + size }) } : {}) };
+  return { places: page.map((json) => json()), ...(more ? { nextPageToken: encodeToken({ q: query, o: offset + size }) } : {}) };
+}
+
+/** "Mountain View" with includedType "cafe" asks for cafes there, as "cafe in Mountain View" does. */
+function kindByIncludedType(type: string | undefined, where: string): KindQuery | undefined {
+  const kind = type ? (kindOfPrimaryType(type) ?? kindsOfType(type)[0]) : undefined;
+  return kind ? { kind, where } : undefined;
+}
+
+/** How far around a city (beyond its own reach) a kind search also looks. */
+const AROUND_M = 10_000;
+
+/**
+ * The places of a kind in the named city first (best rated first), then in the towns around it,
+ * nearest first. Without a place name, around the bias centre; without either, nothing.
+ */
+function searchKind(q: KindQuery, near: LatLng | undefined): Poi[] {
+  const city = q.where ? gazetteer().search(q.where, { near }, 1)[0] : undefined;
+  if (q.where && !city) return [];
+  const center = city?.location ?? near;
+  if (!center) return [];
+  const own = city ? poisOf(city, q.kind).sort((a, b) => b.rating - a.rating || b.userRatingCount - a.userRatingCount) : [];
+  const around = poisNear(center, (city ? reachOf(city) : 0) + AROUND_M, [q.kind])
+    .map((h) => h.poi)
+    .filter((p) => p.city !== city);
+  return [...own, ...around];
 }
 
 export function searchNearby(req: SearchNearbyRequest): Record<string, unknown> {
@@ -202,6 +245,19 @@ export function searchNearby(req: SearchNearbyRequest): Record<string, unknown> 
   if (!(radius > 0 && radius <= MAX_RADIUS_M)) throw invalidArgument(`Invalid radius: must be greater than 0 and at most ${MAX_RADIUS_M} meters, got ${radius}.`);
   const max = resultCount(req.maxResultCount, 'max_result_count');
   const has = (list: readonly string[] | undefined, ts: readonly string[]) => list?.some((t) => ts.includes(t));
+  const kinds = [...new Set([...(req.includedTypes ?? []), ...(req.includedPrimaryTypes ?? [])].flatMap(kindsOfType))];
+  if (kinds.length) {
+    let pois = poisNear(center, radius, kinds).filter(({ poi }) => {
+      if (req.includedTypes?.length && !has(req.includedTypes, poi.kind.types)) return false;
+      if (req.includedPrimaryTypes?.length && !req.includedPrimaryTypes.includes(poi.kind.primaryType)) return false;
+      return !has(req.excludedTypes, poi.kind.types) && !req.excludedPrimaryTypes?.includes(poi.kind.primaryType);
+    });
+    // POPULARITY (the default): the most reviewed first.
+    if (req.rankPreference !== 'DISTANCE') pois = pois.sort((a, b) => b.poi.userRatingCount - a.poi.userRatingCount);
+    const now = new Date();
+    const places = pois.slice(0, max).map((h) => poiJson(h.poi, now));
+    return places.length ? { places } : {};
+  }
   let hits = gazetteer()
     .within(center, radius)
     .filter(({ city }) => {
@@ -221,6 +277,8 @@ export function getPlace(id: string): Record<string, unknown> {
   const g = gazetteer();
   const city = g.byPlaceId(id);
   if (city) return placeJson(city);
+  const poi = poiByPlaceId(id);
+  if (poi) return poiJson(poi);
   if (/^ChIJ[A-Za-z0-9_-]+$/.test(id)) throw new RpcError('NOT_FOUND', 'Requested entity was not found.');
   throw invalidArgument(`Not a valid Place ID: ${id}`);
 }

@@ -5,6 +5,7 @@ import * as z from 'zod/mini';
 import { encodePolyline } from '../../services/maps/polyline';
 import { gazetteer, placeIdOf } from './gazetteer';
 import { bearing, boundsOf, compassWord, distanceMeters, durationString, interpolate, pathLength, roadPath, type LatLng } from './geo';
+import { poiByPlaceId, poiName } from './kinds';
 import { badRequest, invalidArgument } from './rpc';
 
 const latLng = z.strictObject({ latitude: z.optional(z.number()), longitude: z.optional(z.number()) });
@@ -116,8 +117,11 @@ function resolve(w: Waypoint | undefined, field: string): Resolution {
   const g = gazetteer();
   if (w.placeId !== undefined) {
     const city = g.byPlaceId(w.placeId);
-    if (!city) return { ok: false, message: `Place ID "${w.placeId}" was not found.` };
-    return { ok: true, value: { point: city.location, name: city.name, geocoded: { placeId: w.placeId, types: ['locality', 'political'] } } };
+    if (city) return { ok: true, value: { point: city.location, name: city.name, geocoded: { placeId: w.placeId, types: ['locality', 'political'] } } };
+    // A place from autocomplete or a kind search ("pizza in Mountain View").
+    const poi = poiByPlaceId(w.placeId);
+    if (poi) return { ok: true, value: { point: poi.location, name: poiName(poi), geocoded: { placeId: w.placeId, types: [...poi.kind.types] } } };
+    return { ok: false, message: `Place ID "${w.placeId}" was not found.` };
   }
   if (w.address !== undefined) {
     const m = LAT_LNG_TEXT.exec(w.address);

@@ -1,18 +1,21 @@
 // Client for the Google Maps Platform REST APIs (Places v1, Routes v2, Address Validation v1,
 // Geocoding v4) on top of the shared HttpClient: key placement, quotas, retries honouring
 // RetryInfo, field masks and zod-validated responses. No vscode import: tested in plain mocha.
+import { randomUUID } from 'node:crypto';
 import type { Cancel } from '../../core/cancellation';
 import type { HttpClient, HttpResponse, RetryNotice } from '../../core/http';
 import type { Schema } from '../../core/validate';
 import { fieldMaskFor, type MapsOperation, type MaskChoice } from './fieldMasks';
 import { decodePolyline, PolylineError, type LatLngLiteral } from './polyline';
 import {
+  autocompleteResponseSchema,
   computeRoutesResponseSchema,
   geocodeResponseSchema,
   placeSchema,
   routeMatrixResponseSchema,
   searchPlacesResponseSchema,
   validateAddressResponseSchema,
+  type AutocompleteResponse,
   type ComputeRoutesResponse,
   type GeocodeResponse,
   type Place,
@@ -50,6 +53,32 @@ export interface Circle {
 export interface Rectangle {
   low: LatLngInput;
   high: LatLngInput;
+}
+
+export interface AutocompleteRequest {
+  input: string;
+  /** One token for all the calls of one search, ended by a Place Details call with it (see newSessionToken). */
+  sessionToken?: string;
+  locationBias?: { circle: Circle } | { rectangle: Rectangle };
+  locationRestriction?: { circle: Circle } | { rectangle: Rectangle };
+  /** At most 5 types, or "(cities)" / "(regions)". */
+  includedPrimaryTypes?: string[];
+  /** At most 15 CLDR region codes. */
+  includedRegionCodes?: string[];
+  languageCode?: string;
+  regionCode?: string;
+  /** Predictions then carry distanceMeters from here. */
+  origin?: LatLngInput;
+  inputOffset?: number;
+  includeQueryPredictions?: boolean;
+}
+
+/**
+ * A new autocomplete session token: a UUIDv4, as Google recommends (URL-safe, 36 characters).
+ * Use one per search; end the session with getPlace(id, { sessionToken }) and start a new one.
+ */
+export function newSessionToken(): string {
+  return randomUUID();
 }
 
 export interface SearchTextRequest {
@@ -165,6 +194,12 @@ export class MapsClient {
     };
   }
 
+  /** Autocomplete (New): predictions for a partial input; billed per request or per session. */
+  async autocomplete(req: AutocompleteRequest, opts: MapsCallOptions = {}): Promise<MapsResult<AutocompleteResponse>> {
+    if (!req.input.trim()) throw new MapsInputError('the text to complete is empty');
+    return this.call('places', 'autocomplete', { method: 'POST', path: 'v1/places:autocomplete', body: req }, autocompleteResponseSchema, opts);
+  }
+
   searchText(req: SearchTextRequest, opts: MapsCallOptions = {}): Promise<MapsResult<SearchPlacesResponse>> {
     return this.call('places', 'searchText', { method: 'POST', path: 'v1/places:searchText', body: req }, searchPlacesResponseSchema, opts);
   }
@@ -173,11 +208,15 @@ export class MapsClient {
     return this.call('places', 'searchNearby', { method: 'POST', path: 'v1/places:searchNearby', body: req }, searchPlacesResponseSchema, opts);
   }
 
-  /** Place Details; `id` is a place id ("ChIJ…") or resource name ("places/ChIJ…"). */
-  async getPlace(id: string, opts: MapsCallOptions & { languageCode?: string; regionCode?: string } = {}): Promise<MapsResult<Place>> {
+  /**
+   * Place Details; `id` is a place id ("ChIJ…") or resource name ("places/ChIJ…"). A
+   * `sessionToken` from autocomplete ends that session (the details call is then what is billed).
+   */
+  async getPlace(id: string, opts: MapsCallOptions & { languageCode?: string; regionCode?: string; sessionToken?: string } = {}): Promise<MapsResult<Place>> {
     const placeId = id.trim().replace(/^places\//, '');
     if (!placeId || /[/?#\s]/.test(placeId)) throw new MapsInputError(`"${id}" is not a place id`);
-    return this.call('places', 'getPlace', { method: 'GET', path: `v1/places/${encodeURIComponent(placeId)}`, query: { languageCode: opts.languageCode, regionCode: opts.regionCode } }, placeSchema, opts);
+    const query = { languageCode: opts.languageCode, regionCode: opts.regionCode, sessionToken: opts.sessionToken };
+    return this.call('places', 'getPlace', { method: 'GET', path: `v1/places/${encodeURIComponent(placeId)}`, query }, placeSchema, opts);
   }
 
   computeRoutes(req: ComputeRoutesRequest, opts: MapsCallOptions = {}): Promise<MapsResult<ComputeRoutesResponse>> {

@@ -2,9 +2,12 @@
 // "everything" (or types their own mask). Places and Routes require a mask; a smaller one is
 // cheaper (Google bills by the fields requested) and faster.
 
-export type MapsOperation = 'searchText' | 'searchNearby' | 'getPlace' | 'computeRoutes' | 'computeRouteMatrix' | 'validateAddress' | 'geocode';
+export type MapsOperation = 'autocomplete' | 'searchText' | 'searchNearby' | 'getPlace' | 'computeRoutes' | 'computeRouteMatrix' | 'validateAddress' | 'geocode';
 export type MaskPreset = 'basic' | 'contact' | 'everything';
 export const MASK_PRESETS: readonly MaskPreset[] = ['basic', 'contact', 'everything'];
+
+// Autocomplete bills per request (or per session), never by field: the basic preset is all of it.
+const AUTOCOMPLETE = ['suggestions.placePrediction', 'suggestions.queryPrediction'];
 
 const PLACE_BASIC = ['id', 'displayName', 'formattedAddress', 'location', 'viewport', 'types', 'primaryType', 'rating', 'userRatingCount'];
 const PLACE_CONTACT = [...PLACE_BASIC, 'nationalPhoneNumber', 'internationalPhoneNumber', 'websiteUri', 'googleMapsUri', 'regularOpeningHours'];
@@ -29,6 +32,7 @@ const prefixed = (prefix: string, fields: readonly string[]) => fields.map((f) =
 
 /** The mask of each preset per operation; operations without contact fields use basic for it. */
 const PRESET_FIELDS: Record<MapsOperation, Record<'basic' | 'contact', readonly string[]>> = {
+  autocomplete: { basic: AUTOCOMPLETE, contact: AUTOCOMPLETE },
   searchText: { basic: prefixed('places.', PLACE_BASIC), contact: [...prefixed('places.', PLACE_CONTACT), 'nextPageToken'] },
   searchNearby: { basic: prefixed('places.', PLACE_BASIC), contact: prefixed('places.', PLACE_CONTACT) },
   getPlace: { basic: PLACE_BASIC, contact: PLACE_CONTACT },

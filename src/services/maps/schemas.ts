@@ -32,8 +32,26 @@ export const placeSchema = z.looseObject({
   nationalPhoneNumber: opt(z.string()),
   internationalPhoneNumber: opt(z.string()),
   businessStatus: opt(z.string()),
+  priceLevel: opt(z.string()),
+  regularOpeningHours: opt(z.looseObject({ openNow: opt(z.boolean()), weekdayDescriptions: opt(z.array(z.string())) })),
 });
 export type Place = z.infer<typeof placeSchema>;
+
+const formattableText = z.looseObject({ text: opt(z.string()), matches: opt(z.array(z.looseObject({ startOffset: opt(z.number()), endOffset: opt(z.number()) }))) });
+const structuredFormat = z.looseObject({ mainText: opt(formattableText), secondaryText: opt(formattableText) });
+export const placePredictionSchema = z.looseObject({
+  place: opt(z.string()),
+  placeId: opt(z.string()),
+  text: opt(formattableText),
+  structuredFormat: opt(structuredFormat),
+  types: opt(z.array(z.string())),
+  distanceMeters: opt(z.number()),
+});
+export type PlacePrediction = z.infer<typeof placePredictionSchema>;
+export const autocompleteResponseSchema = z.looseObject({
+  suggestions: opt(z.array(z.looseObject({ placePrediction: opt(placePredictionSchema), queryPrediction: opt(z.looseObject({ text: opt(formattableText), structuredFormat: opt(structuredFormat) })) }))),
+});
+export type AutocompleteResponse = z.infer<typeof autocompleteResponseSchema>;
 
 export const searchPlacesResponseSchema = z.looseObject({ places: opt(z.array(placeSchema)), nextPageToken: opt(z.string()) });
 export type SearchPlacesResponse = z.infer<typeof searchPlacesResponseSchema>;
