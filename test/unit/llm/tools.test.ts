@@ -6,6 +6,7 @@ import OpenAI from 'openai';
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/host';
 import { sandboxAnswer, SLOW_MODEL } from '../../../src/sandbox/llm';
+import { TRIP_SCHEMA } from './llmSchemas';
 
 const KEY = 'sk-sandbox-tools-test';
 const MODEL = 'sandbox-chat';
@@ -24,25 +25,6 @@ const WEATHER: ChatCompletionTool = { type: 'function', function: { name: 'get_w
 const TIME: ChatCompletionTool = {
   type: 'function',
   function: { name: 'get_time', description: 'Local time in a timezone', parameters: { type: 'object', properties: { timezone: { type: 'string' } }, required: ['timezone'], additionalProperties: false } },
-};
-
-/** A strict structured-output schema: nested objects, arrays, enums, nullable and numbers. */
-export const TRIP_SCHEMA = {
-  type: 'object',
-  properties: {
-    destination: { type: 'string' },
-    nights: { type: 'integer', minimum: 1, maximum: 30 },
-    budget: { type: ['number', 'null'] },
-    season: { type: 'string', enum: ['spring', 'summer', 'autumn', 'winter'] },
-    stops: {
-      type: 'array',
-      items: { type: 'object', properties: { name: { type: 'string' }, hours: { type: 'number' }, booked: { type: 'boolean' } }, required: ['name', 'hours', 'booked'], additionalProperties: false },
-    },
-    traveller: { $ref: '#/$defs/person' },
-  },
-  required: ['destination', 'nights', 'budget', 'season', 'stops', 'traveller'],
-  additionalProperties: false,
-  $defs: { person: { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer', minimum: 0 } }, required: ['name', 'age'], additionalProperties: false } },
 };
 
 const ajv = new Ajv({ strict: false, allErrors: true });
