@@ -7,7 +7,8 @@ import { faultAfterTokens } from './models';
 import { chatRequestSchema, parseRequest, type ChatRequestBody } from './requests';
 import { SANDBOX_HEADERS, MAX_ANSWER_TOKENS } from './sandboxHeaders';
 import { AZURE_FILTER_RESULTS, MID_STREAM_ERROR, writeStream, type Usage } from './stream';
-import { jsonFragments, planToolCalls, structuredAnswer, type ToolChoiceSpec } from './tools';
+import { SchemaTooLargeError } from './schemaValue';
+import { jsonFragments, planToolCalls, schemaRefusal, structuredAnswer, type ToolChoiceSpec } from './tools';
 
 function toolChoiceOf(body: ChatRequestBody): ToolChoiceSpec {
   const c = body.tool_choice;
@@ -55,10 +56,20 @@ export async function chatCompletions(svc: LlmService, ctx: Ctx): Promise<void> 
     return openAiError(ctx, 400, invalid("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.", 'tool_choice', null));
   }
 
+  const format = body.response_format?.type === 'json_schema' ? body.response_format.json_schema : undefined;
+  const refusal = schemaRefusal(tools, (i) => `tools[${i}].function.parameters`, format);
+  if (refusal) return openAiError(ctx, 400, invalid(refusal.message, refusal.param));
+
   const answerOpts = { tokens: answerTokens, maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined };
-  const planned = planToolCalls(body.messages, tools, choice, body.parallel_tool_calls ?? true);
-  const toolCalls = planned.map((c) => ({ id: newId('call_'), ...c }));
-  const text = toolCalls.length > 0 ? { tokens: [], finishReason: 'tool_calls' as const } : textTokens(body, modelId, answerOpts);
+  let toolCalls: { id: string; name: string; arguments: string }[];
+  let text: { tokens: string[]; finishReason: 'stop' | 'length' | 'tool_calls' };
+  try {
+    toolCalls = planToolCalls(body.messages, tools, choice, body.parallel_tool_calls ?? true).map((c) => ({ id: newId('call_'), ...c }));
+    text = toolCalls.length > 0 ? { tokens: [], finishReason: 'tool_calls' } : textTokens(body, modelId, answerOpts);
+  } catch (e) {
+    if (e instanceof SchemaTooLargeError) return openAiError(ctx, 400, invalid(e.message, body.response_format ? 'response_format' : 'tools'));
+    throw e;
+  }
   const completionTokens = toolCalls.length > 0 ? toolCalls.reduce((n, c) => n + 4 + estimateTokens(c.name + c.arguments), 0) : text.tokens.length;
   const promptTokens = estimatePromptTokens(body.messages);
   const admitted = admit(svc, ctx, modelId, 'chat', promptTokens + completionTokens);
@@ -77,6 +88,7 @@ export async function chatCompletions(svc: LlmService, ctx: Ctx): Promise<void> 
 
   if (body.stream) {
     const streamed = toolCalls.length > 0 ? toolCalls.map((c) => ({ id: c.id, name: c.name, fragments: jsonFragments(c.arguments) })) : undefined;
+    const finishReason = text.finishReason;
     const length = streamed ? streamed.reduce((n, c) => n + 1 + c.fragments.length, -1) : text.tokens.length;
     const cut = faultAfterTokens(length);
     return writeStream(
@@ -87,7 +99,7 @@ export async function chatCompletions(svc: LlmService, ctx: Ctx): Promise<void> 
         model: model.id,
         tokens: text.tokens,
         toolCalls: streamed,
-        finishReason: text.finishReason,
+        finishReason,
         usage: body.stream_options?.include_usage ? usage : undefined,
         azure: ctx.azure,
         tokenRate: rate ?? model.tokenRate ?? svc.defaultRate,

@@ -8,7 +8,8 @@ import { estimatePromptTokens, estimateTokens, sandboxAnswerTokens, sandboxFinis
 import { admit, baseHeaders, invalid, numberHeader, openAiError, readJson, type Ctx, type LlmService } from './context';
 import { parseRequest, responsesRequestSchema, type ResponseInputItem, type ResponsesRequestBody } from './requests';
 import { SANDBOX_HEADERS } from './sandboxHeaders';
-import { jsonFragments, planToolCalls, structuredAnswer, type ToolChoiceSpec, type ToolSpec } from './tools';
+import { SchemaTooLargeError } from './schemaValue';
+import { jsonFragments, planToolCalls, schemaRefusal, structuredAnswer, type ToolChoiceSpec, type ToolSpec } from './tools';
 
 const MIN_TICK_MS = 15;
 
@@ -41,8 +42,12 @@ interface Planned {
   outputTokens: number;
 }
 
+function functionTools(body: ResponsesRequestBody): ToolSpec[] {
+  return (body.tools ?? []).filter((t) => t.type === 'function' && t.name).map((t) => ({ name: t.name ?? '', description: t.description, parameters: t.parameters, strict: t.strict }));
+}
+
 function plan(body: ResponsesRequestBody, messages: SandboxMessage[], modelId: string): Planned {
-  const tools: ToolSpec[] = (body.tools ?? []).filter((t) => t.type === 'function' && t.name).map((t) => ({ name: t.name ?? '', description: t.description, parameters: t.parameters, strict: t.strict }));
+  const tools = functionTools(body);
   const c = body.tool_choice;
   const choice: ToolChoiceSpec = c === undefined ? 'auto' : typeof c === 'string' ? c : { name: c.name };
   const calls = planToolCalls(messages, tools, choice, true);
@@ -76,8 +81,17 @@ export async function responses(svc: LlmService, ctx: Ctx): Promise<void> {
   const modelId = ctx.deployment ?? body.model;
   const rate = numberHeader(ctx.req, SANDBOX_HEADERS.tokenRate);
   if (rate === 'invalid') return openAiError(ctx, 400, invalid(`Invalid ${SANDBOX_HEADERS.tokenRate}: expected tokens per second (0 = unthrottled).`));
+  const format = body.text?.format?.type === 'json_schema' ? body.text.format : undefined;
+  const refusal = schemaRefusal(functionTools(body), (i) => `tools[${i}].parameters`, format);
+  if (refusal) return openAiError(ctx, 400, invalid(refusal.message.replace("response_format '", "text.format '"), refusal.param === 'response_format' ? 'text.format.schema' : refusal.param));
   const messages = responsesMessages(body);
-  const planned = plan(body, messages, modelId);
+  let planned: Planned;
+  try {
+    planned = plan(body, messages, modelId);
+  } catch (e) {
+    if (e instanceof SchemaTooLargeError) return openAiError(ctx, 400, invalid(e.message, format ? 'text.format.schema' : 'tools'));
+    throw e;
+  }
   const inputTokens = estimatePromptTokens(messages);
   const admitted = admit(svc, ctx, modelId, 'chat', inputTokens + planned.outputTokens);
   if (!admitted) return;

@@ -8,6 +8,17 @@ import { fnv1a } from './answer';
 type Schema = Readonly<Record<string, unknown>>;
 
 const MAX_DEPTH = 10;
+/** Values one answer may hold: a schema asking for more (minItems: 1e9) is refused, not attempted. */
+const MAX_VALUES = 5_000;
+const MAX_STRING = 10_000;
+
+/** The schema asks for more than the sandbox will build; the route answers 400. */
+export class SchemaTooLargeError extends Error {
+  constructor() {
+    super(`The schema asks for more than ${MAX_VALUES} values or strings over ${MAX_STRING} characters, more than the sandbox builds.`);
+    this.name = 'SchemaTooLargeError';
+  }
+}
 
 function isSchema(v: unknown): v is Schema {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -23,16 +34,25 @@ class PromptFacts {
   readonly names: string[];
   readonly words: string[];
 
+  readonly lower: string;
+
   constructor(readonly text: string) {
+    this.lower = text.toLowerCase();
     this.numbers = (text.match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number);
-    const words = text.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
-    this.words = words;
-    // Capitalised words other than the first of a sentence: usually the place or name asked about.
-    this.names = words.filter((w, i) => i > 0 && /^\p{Lu}/u.test(w) && !/[.!?]\s*$/.test(text.slice(0, text.indexOf(w))));
+    this.words = [];
+    this.names = [];
+    for (const m of text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)) {
+      let j = m.index - 1;
+      while (j >= 0 && /\s/.test(text[j])) j--;
+      // Capitalised words other than the first of a sentence: usually the place or name asked about.
+      if (this.words.length > 0 && /^\p{Lu}/u.test(m[0]) && !'.!?'.includes(text[j] ?? '.')) this.names.push(m[0]);
+      this.words.push(m[0]);
+    }
   }
 
   /** `key: value` or `key=value` written in the prompt, if any. */
   explicit(key: string): string | undefined {
+    if (!this.lower.includes(key.toLowerCase())) return undefined;
     const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const m = new RegExp(`\\b${escaped}\\s*[:=]\\s*("([^"]*)"|[^,;\\n]+)`, 'i').exec(this.text);
     return m ? (m[2] ?? m[1]).trim() : undefined;
@@ -60,7 +80,10 @@ class Generator {
     private readonly allProperties: boolean,
   ) {}
 
+  private budget = MAX_VALUES;
+
   value(schema: Schema, key: string, depth: number): unknown {
+    if (--this.budget < 0) throw new SchemaTooLargeError();
     const s = this.resolve(schema);
     if ('const' in s) return s.const;
     if (Array.isArray(s.enum) && s.enum.length > 0) return this.pickEnum(s.enum, key);
@@ -106,7 +129,7 @@ class Generator {
     const out: Record<string, unknown> = {};
     for (const [name, sub] of Object.entries(props)) {
       // Optional properties appear when the prompt mentions them, so the choice stays predictable.
-      const wanted = required.has(name) || this.allProperties || this.facts.text.toLowerCase().includes(name.toLowerCase());
+      const wanted = required.has(name) || this.allProperties || this.facts.lower.includes(name.toLowerCase());
       if (wanted) out[name] = this.value(isSchema(sub) ? sub : {}, name, depth + 1);
     }
     return out;
@@ -114,6 +137,7 @@ class Generator {
 
   private array(s: Schema, key: string, depth: number): unknown[] {
     const min = Math.max(0, numberOr(s.minItems, 0));
+    if (min > this.budget) throw new SchemaTooLargeError();
     const max = Math.max(min, numberOr(s.maxItems, Math.max(min, 3)));
     const count = Math.min(max, Math.max(min, 1 + Math.floor(this.random() * 3)));
     const item = isSchema(s.items) ? s.items : {};
@@ -123,8 +147,7 @@ class Generator {
   }
 
   private pickEnum(values: readonly unknown[], key: string): unknown {
-    const lower = this.facts.text.toLowerCase();
-    const named = values.find((v) => typeof v === 'string' && v !== '' && lower.includes(v.toLowerCase()));
+    const named = values.find((v) => typeof v === 'string' && v !== '' && this.facts.lower.includes(v.toLowerCase()));
     return named !== undefined ? named : values[fnv1a(`${key}\n${this.facts.text}`) % values.length];
   }
 
@@ -157,10 +180,12 @@ class Generator {
   private string(s: Schema, key: string): string {
     let text = this.facts.explicit(key) ?? this.formatted(s.format) ?? this.fromPrompt(key);
     const min = numberOr(s.minLength, 0);
+    if (min > MAX_STRING) throw new SchemaTooLargeError();
     const max = numberOr(s.maxLength, Infinity);
     const chars = Array.from(text);
     if (chars.length > max) text = chars.slice(0, max).join('');
-    while (Array.from(text).length < min) text += ' sandbox'.slice(0, min - Array.from(text).length);
+    const short = min - Array.from(text).length;
+    if (short > 0) text += ' sandbox'.repeat(Math.ceil(short / 8)).slice(0, short);
     return text;
   }
 
@@ -192,4 +217,37 @@ class Generator {
     if (flat.length <= 40) return flat || key;
     return words.slice(0, 6).join(' ');
   }
+}
+
+/**
+ * Why a schema is not valid for OpenAI's strict mode, in OpenAI's wording, or undefined if it is:
+ * every object must set `additionalProperties: false` and list every property in `required`.
+ */
+export function strictSchemaProblem(schema: unknown): string | undefined {
+  const walk = (node: unknown, context: string[], depth: number): string | undefined => {
+    if (!isSchema(node) || depth > MAX_DEPTH * 4) return undefined;
+    const where = `In context=(${context.map((c) => `'${c}'`).join(', ')}${context.length === 1 ? ',' : ''})`;
+    const types = Array.isArray(node.type) ? node.type : [node.type];
+    if (types.includes('object') || isSchema(node.properties)) {
+      if (node.additionalProperties !== false) return `${where}, 'additionalProperties' is required to be supplied and to be false.`;
+      const props = isSchema(node.properties) ? Object.keys(node.properties) : [];
+      const required = Array.isArray(node.required) ? node.required : [];
+      const missing = props.find((p) => !required.includes(p));
+      if (missing !== undefined) return `${where}, 'required' is required to be supplied and to be an array including every key in properties. Missing '${missing}'.`;
+    }
+    const children: [string[], unknown][] = [];
+    if (isSchema(node.properties)) for (const [k, v] of Object.entries(node.properties)) children.push([[...context, 'properties', k], v]);
+    if (node.items !== undefined) children.push([[...context, 'items'], node.items]);
+    for (const key of ['anyOf', '$defs', 'definitions'] as const) {
+      const group = node[key];
+      if (Array.isArray(group)) group.forEach((v, i) => children.push([[...context, key, String(i)], v]));
+      else if (isSchema(group)) for (const [k, v] of Object.entries(group)) children.push([[...context, key, k], v]);
+    }
+    for (const [ctx, child] of children) {
+      const problem = walk(child, ctx, depth + 1);
+      if (problem) return problem;
+    }
+    return undefined;
+  };
+  return walk(schema, [], 0);
 }

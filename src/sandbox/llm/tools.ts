@@ -6,7 +6,7 @@
 //   auto (the default with tools) → a call while the conversation ends with the user; once it ends
 //                                    with a tool result, a text answer quoting that result
 import { messageText, type SandboxMessage } from './answer';
-import { valueForSchema } from './schemaValue';
+import { strictSchemaProblem, valueForSchema } from './schemaValue';
 
 export interface ToolSpec {
   name: string;
@@ -78,4 +78,22 @@ export function jsonFragments(text: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < chars.length; i += FRAGMENT_CHARS) out.push(chars.slice(i, i + FRAGMENT_CHARS).join(''));
   return out;
+}
+
+/**
+ * The 400 OpenAI gives for a strict schema that strict mode cannot enforce (wording as OpenAI's;
+ * the code OpenAI sends with it is not known here, so it is null). `toolParam` names a tool's
+ * schema: `tools[i].function.parameters` in chat, `tools[i].parameters` in the Responses API.
+ */
+export function schemaRefusal(
+  tools: readonly ToolSpec[],
+  toolParam: (index: number) => string,
+  format: { name: string; schema?: Readonly<Record<string, unknown>>; strict?: boolean | null } | undefined,
+): { message: string; param: string } | undefined {
+  for (const [i, t] of tools.entries()) {
+    const problem = t.strict === true ? strictSchemaProblem(t.parameters ?? {}) : undefined;
+    if (problem) return { message: `Invalid schema for function '${t.name}': ${problem}`, param: toolParam(i) };
+  }
+  const problem = format?.strict === true ? strictSchemaProblem(format.schema ?? {}) : undefined;
+  return problem && format ? { message: `Invalid schema for response_format '${format.name}': ${problem}`, param: 'response_format' } : undefined;
 }

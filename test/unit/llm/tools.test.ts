@@ -197,7 +197,7 @@ describe('llm sandbox: tools, structured outputs and the Responses API through t
     const res = await sdk.responses.create({
       model: MODEL,
       input: ask,
-      tools: [{ type: 'function', name: 'get_weather', parameters: weatherParameters, strict: true }],
+      tools: [{ type: 'function', name: 'get_weather', parameters: weatherParameters, strict: false }],
     });
     const call = res.output[0];
     assert.ok(call.type === 'function_call');
@@ -209,6 +209,33 @@ describe('llm sandbox: tools, structured outputs and the Responses API through t
     assert.ok(answer.output_text.includes('“Sunny, 24 degrees”'));
     const structured = await sdk.responses.create({ model: MODEL, input: 'Plan 4 nights in Lisbon.', text: { format: { type: 'json_schema', name: 'trip', schema: TRIP_SCHEMA, strict: true } } });
     assertValid(TRIP_SCHEMA, JSON.parse(structured.output_text));
+  });
+
+  it('refuses strict schemas strict mode cannot enforce, and schemas asking for too much, with a 400', async () => {
+    const loose = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'object', properties: { c: { type: 'string' } }, required: ['c'] } }, required: ['a', 'b'], additionalProperties: false };
+    const refusal = async (request: Promise<unknown>): Promise<InstanceType<typeof OpenAI.BadRequestError>> => {
+      try {
+        await request;
+      } catch (e) {
+        assert.ok(e instanceof OpenAI.BadRequestError, String(e));
+        return e;
+      }
+      assert.fail('expected a 400');
+    };
+    const messages = [{ role: 'user' as const, content: 'hi' }];
+    const format = await refusal(sdk.chat.completions.create({ model: MODEL, messages, response_format: { type: 'json_schema', json_schema: { name: 'x', schema: loose, strict: true } } }));
+    assert.equal(format.param, 'response_format');
+    assert.match(format.message, /^400 Invalid schema for response_format 'x': In context=\('properties', 'b'\), 'additionalProperties' is required to be supplied and to be false\.$/);
+    const tool = await refusal(sdk.chat.completions.create({ model: MODEL, messages, tools: [{ type: 'function', function: { name: 'get_weather', parameters: weatherParameters, strict: true } }] }));
+    assert.equal(tool.param, 'tools[0].function.parameters');
+    assert.match(tool.message, /Missing 'days'/);
+    // Not strict: the same schema is accepted.
+    await sdk.chat.completions.create({ model: MODEL, messages, response_format: { type: 'json_schema', json_schema: { name: 'x', schema: loose } } });
+    const huge = { type: 'object', properties: { xs: { type: 'array', minItems: 1_000_000_000, items: { type: 'string' } } }, required: ['xs'], additionalProperties: false };
+    const t0 = Date.now();
+    await refusal(sdk.chat.completions.create({ model: MODEL, messages, response_format: { type: 'json_schema', json_schema: { name: 'huge', schema: huge, strict: true } } }));
+    await refusal(sdk.responses.create({ model: MODEL, input: 'hi', text: { format: { type: 'json_schema', name: 'huge', schema: huge, strict: true } } }));
+    assert.ok(Date.now() - t0 < 2_000, 'refused at once');
   });
 
   it('streams the slow model at reading pace, in readable sentences about the prompt', async () => {
