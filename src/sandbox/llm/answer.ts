@@ -67,7 +67,52 @@ function promptSeed(messages: readonly SandboxMessage[], model: string): number 
 
 /** The full answer length before any max_tokens cut. */
 export function sandboxAnswerLength(messages: readonly SandboxMessage[], model: string, tokens?: number): number {
-  return tokens ?? 48 + (promptSeed(messages, model) % 48);
+  if (tokens !== undefined) return tokens;
+  return model.includes('slow') ? readableSentences(messages, model).join(' ').split(' ').length : 48 + (promptSeed(messages, model) % 48);
+}
+
+/** The text the user asked (or, right after a tool ran, what the tool returned) that the answer names. */
+function answerIntro(messages: readonly SandboxMessage[], model: string): string {
+  const last = messages[messages.length - 1];
+  // After a tool result the answer quotes it, as a model answering from the tool's output would.
+  if (last?.role === 'tool') return `Sandbox answer from ${model} using the tool result “${excerpt(messageText(last))}”:`;
+  const lastUser = [...messages].reverse().find((m) => m.role === 'user');
+  return `Sandbox answer from ${model} to “${excerpt(lastUser ? messageText(lastUser) : '')}”:`;
+}
+
+const READABLE = [
+  'This answer comes from the slow sandbox model.',
+  'It arrives at about the pace a person reads.',
+  'Press Stop whenever you like to end it early.',
+  'Nothing here leaves your machine, and it costs nothing.',
+  'The same prompt always gets these same words.',
+  'Each sentence is short, so you can follow along.',
+  'A real model would be thinking about your question here.',
+  'Try asking something else to hear a different order.',
+];
+
+/** The slow model's answer: a handful of short sentences a person can read as they arrive. */
+function readableSentences(messages: readonly SandboxMessage[], model: string): string[] {
+  const random = seededRandom(promptSeed(messages, model));
+  const pool = [...READABLE];
+  const picked: string[] = [];
+  while (picked.length < 5) picked.push(pool.splice(Math.floor(random() * pool.length), 1)[0]);
+  const last = messages[messages.length - 1];
+  const about = last?.role === 'tool' ? `The tool said “${excerpt(messageText(last))}”.` : `You asked: “${excerpt(lastUserText(messages))}”.`;
+  return [about, ...picked];
+}
+
+function lastUserText(messages: readonly SandboxMessage[]): string {
+  const lastUser = [...messages].reverse().find((m) => m.role === 'user');
+  return lastUser ? messageText(lastUser) : '';
+}
+
+function readableTokens(messages: readonly SandboxMessage[], model: string, total: number): string[] {
+  const words = wordTokens(readableSentences(messages, model).join(' '));
+  // An x-sandbox-answer-tokens length longer than the text repeats its sentences.
+  const out: string[] = [];
+  for (let i = 0; out.length < total; i++) out.push(i < words.length ? words[i] : ` ${words[i % words.length].trim()}`);
+  return out;
 }
 
 /**
@@ -77,8 +122,8 @@ export function sandboxAnswerLength(messages: readonly SandboxMessage[], model: 
 export function sandboxAnswerTokens(messages: readonly SandboxMessage[], model: string, opts: AnswerOptions = {}): string[] {
   const total = sandboxAnswerLength(messages, model, opts.tokens);
   const limit = opts.maxTokens === undefined ? total : Math.min(total, opts.maxTokens);
-  const lastUser = [...messages].reverse().find((m) => m.role === 'user');
-  const out = wordTokens(`Sandbox answer from ${model} to “${excerpt(lastUser ? messageText(lastUser) : '')}”:`).slice(0, limit);
+  if (model.includes('slow')) return readableTokens(messages, model, total).slice(0, limit);
+  const out = wordTokens(answerIntro(messages, model)).slice(0, limit);
   const random = seededRandom(promptSeed(messages, model));
   let sentenceLeft = 0;
   while (out.length < limit) {

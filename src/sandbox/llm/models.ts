@@ -14,11 +14,16 @@ export interface SandboxModel {
   failsMidStream?: boolean;
   /** Embedding size when the request gives no `dimensions`. */
   dimensions?: number;
+  /** Streams at this many tokens per second whatever the server's default (x-sandbox-token-rate still wins). */
+  tokenRate?: number;
 }
 
 export const LIMITED_MODEL = 'sandbox-chat-limited';
 export const FAULTY_MODEL = 'sandbox-chat-faulty';
 export const EMBEDDING_MODEL = 'sandbox-embed';
+export const SLOW_MODEL = 'sandbox-chat-slow';
+/** Words per second of the slow model: reading pace, so Stop can be tried by hand. */
+export const SLOW_TOKEN_RATE = 12;
 export const MAX_EMBEDDING_DIMENSIONS = 1536;
 
 export const LLM_MODELS: readonly SandboxModel[] = [
@@ -26,6 +31,7 @@ export const LLM_MODELS: readonly SandboxModel[] = [
   { id: 'sandbox-chat-mini', owned_by: 'sandbox', created: 1_710_000_000, kind: 'chat', requestsPerWindow: 10_000 },
   { id: LIMITED_MODEL, owned_by: 'sandbox-labs', created: 1_715_000_000, kind: 'chat', requestsPerWindow: 2, tightLimit: true },
   { id: FAULTY_MODEL, owned_by: 'sandbox-labs', created: 1_720_000_000, kind: 'chat', requestsPerWindow: 10_000, failsMidStream: true },
+  { id: SLOW_MODEL, owned_by: 'sandbox', created: 1_725_000_000, kind: 'chat', requestsPerWindow: 10_000, tokenRate: SLOW_TOKEN_RATE },
   { id: EMBEDDING_MODEL, owned_by: 'sandbox', created: 1_705_000_000, kind: 'embedding', requestsPerWindow: 10_000, dimensions: 256 },
 ];
 

@@ -4,13 +4,50 @@ import * as z from 'zod/mini';
 
 const textPart = z.object({ type: z.string(), text: z.optional(z.string()) });
 
+const toolCall = z.object({
+  id: z.string(),
+  type: z.literal('function'),
+  function: z.object({ name: z.string(), arguments: z.string() }),
+});
+
 const message = z.object({
   role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']),
   content: z.optional(z.nullable(z.union([z.string(), z.array(textPart)]))),
   name: z.optional(z.string()),
+  tool_calls: z.optional(z.array(toolCall)),
+  tool_call_id: z.optional(z.string()),
 });
 
 const positiveInt = z.int().check(z.gte(1));
+const jsonObject = z.record(z.string(), z.unknown());
+
+const functionTool = z.object({
+  type: z.literal('function'),
+  function: z.object({
+    name: z.string().check(z.regex(/^[a-zA-Z0-9_-]{1,64}$/)),
+    description: z.optional(z.string()),
+    parameters: z.optional(jsonObject),
+    strict: z.optional(z.nullable(z.boolean())),
+  }),
+});
+export type FunctionTool = z.infer<typeof functionTool>;
+
+const toolChoice = z.union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) })]);
+export type ToolChoice = z.infer<typeof toolChoice>;
+
+const jsonSchemaFormat = z.object({
+  name: z.string().check(z.regex(/^[a-zA-Z0-9_-]{1,64}$/)),
+  description: z.optional(z.string()),
+  schema: z.optional(jsonObject),
+  strict: z.optional(z.nullable(z.boolean())),
+});
+
+const responseFormat = z.union([
+  z.object({ type: z.literal('text') }),
+  z.object({ type: z.literal('json_object') }),
+  z.object({ type: z.literal('json_schema'), json_schema: jsonSchemaFormat }),
+]);
+export type ResponseFormat = z.infer<typeof responseFormat>;
 
 export const chatRequestSchema = z.object({
   model: z.string(),
@@ -22,6 +59,10 @@ export const chatRequestSchema = z.object({
   temperature: z.optional(z.nullable(z.number().check(z.gte(0), z.lte(2)))),
   top_p: z.optional(z.nullable(z.number().check(z.gte(0), z.lte(1)))),
   n: z.optional(z.nullable(z.literal(1))),
+  tools: z.optional(z.array(functionTool)),
+  tool_choice: z.optional(toolChoice),
+  parallel_tool_calls: z.optional(z.boolean()),
+  response_format: z.optional(responseFormat),
 });
 export type ChatRequestBody = z.infer<typeof chatRequestSchema>;
 
@@ -38,6 +79,54 @@ export const embeddingsRequestSchema = z.object({
   user: z.optional(z.string()),
 });
 export type EmbeddingsRequestBody = z.infer<typeof embeddingsRequestSchema>;
+
+const inputText = z.union([z.string(), z.array(z.object({ type: z.string(), text: z.optional(z.string()) }))]);
+
+/** Items of the Responses API `input` the sandbox understands; other item types are ignored. */
+const responseInputItem = z.object({
+  type: z.optional(z.string()),
+  role: z.optional(z.enum(['system', 'developer', 'user', 'assistant'])),
+  content: z.optional(inputText),
+  call_id: z.optional(z.string()),
+  name: z.optional(z.string()),
+  arguments: z.optional(z.string()),
+  output: z.optional(z.string()),
+});
+
+/** Responses API tools are flat: `{type, name, parameters}`, not nested under `function`. */
+const responseTool = z.object({
+  type: z.string(),
+  name: z.optional(z.string()),
+  description: z.optional(z.nullable(z.string())),
+  parameters: z.optional(z.nullable(jsonObject)),
+  strict: z.optional(z.nullable(z.boolean())),
+});
+
+export const responsesRequestSchema = z.object({
+  model: z.string(),
+  input: z.union([z.string(), z.array(responseInputItem).check(z.minLength(1))]),
+  instructions: z.optional(z.nullable(z.string())),
+  stream: z.optional(z.nullable(z.boolean())),
+  max_output_tokens: z.optional(z.nullable(positiveInt)),
+  temperature: z.optional(z.nullable(z.number().check(z.gte(0), z.lte(2)))),
+  tools: z.optional(z.array(responseTool)),
+  tool_choice: z.optional(z.union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), name: z.string() })])),
+  text: z.optional(
+    z.object({
+      format: z.optional(
+        z.union([
+          z.object({ type: z.literal('text') }),
+          z.object({ type: z.literal('json_object') }),
+          z.object({ type: z.literal('json_schema'), name: z.string(), description: z.optional(z.string()), schema: z.optional(jsonObject), strict: z.optional(z.nullable(z.boolean())) }),
+        ]),
+      ),
+    }),
+  ),
+  previous_response_id: z.optional(z.nullable(z.string())),
+  store: z.optional(z.nullable(z.boolean())),
+});
+export type ResponsesRequestBody = z.infer<typeof responsesRequestSchema>;
+export type ResponseInputItem = z.infer<typeof responseInputItem>;
 
 export interface OpenAiErrorBody {
   message: string;

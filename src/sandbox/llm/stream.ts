@@ -16,7 +16,9 @@ export interface StreamPlan {
   created: number;
   model: string;
   tokens: readonly string[];
-  finishReason: 'stop' | 'length';
+  finishReason: 'stop' | 'length' | 'tool_calls';
+  /** Tool calls instead of text: streamed as OpenAI does, a header delta per call, then argument fragments. */
+  toolCalls?: readonly StreamedToolCall[];
   /** Present when the request asked for `stream_options.include_usage`. */
   usage?: Usage;
   azure: boolean;
@@ -26,6 +28,25 @@ export interface StreamPlan {
   errorAfter?: number;
   /** Cut the connection after this many content tokens (x-sandbox-fault: disconnect). */
   disconnectAfter?: number;
+}
+
+export interface StreamedToolCall {
+  id: string;
+  name: string;
+  /** The arguments JSON already cut into the fragments the stream carries. */
+  fragments: readonly string[];
+}
+
+/** Deltas of tool calls: the first names the call (id, type, name, empty arguments), the rest add arguments. */
+function toolCallDeltas(calls: readonly StreamedToolCall[]): string[] {
+  const deltas: string[] = [];
+  calls.forEach((call, index) => {
+    const head = { index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } };
+    // The very first delta also carries the role, as OpenAI's does.
+    deltas.push(index === 0 ? JSON.stringify({ role: 'assistant', content: null, tool_calls: [head], refusal: null }) : JSON.stringify({ tool_calls: [head] }));
+    for (const piece of call.fragments) deltas.push(JSON.stringify({ tool_calls: [{ index, function: { arguments: piece } }] }));
+  });
+  return deltas;
 }
 
 const SAFE_FILTER = { filtered: false, severity: 'safe' };
@@ -65,9 +86,15 @@ export function buildFrames(plan: StreamPlan): { head: string; tokens: string[];
       }),
     );
   }
-  head += frame(`${prefix}"delta":{"role":"assistant","content":"","refusal":null},"logprobs":null,"finish_reason":null}]${usageField}}`);
-
-  const tokens = plan.tokens.map((t) => frame(`${prefix}"delta":{"content":${JSON.stringify(t)}},"logprobs":null,"finish_reason":null${filter}}]${usageField}}`));
+  let tokens: string[];
+  if (plan.toolCalls) {
+    const deltas = toolCallDeltas(plan.toolCalls);
+    head += frame(`${prefix}"delta":${deltas[0]},"logprobs":null,"finish_reason":null}]${usageField}}`);
+    tokens = deltas.slice(1).map((d) => frame(`${prefix}"delta":${d},"logprobs":null,"finish_reason":null${filter}}]${usageField}}`));
+  } else {
+    head += frame(`${prefix}"delta":{"role":"assistant","content":"","refusal":null},"logprobs":null,"finish_reason":null}]${usageField}}`);
+    tokens = plan.tokens.map((t) => frame(`${prefix}"delta":{"content":${JSON.stringify(t)}},"logprobs":null,"finish_reason":null${filter}}]${usageField}}`));
+  }
 
   let tail = '';
   if (plan.azure) {

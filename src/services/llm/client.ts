@@ -2,25 +2,18 @@
 // sandbox). Built on the HTTP core: auth placement, the connection's rate limit plus one per model,
 // retries with Retry-After (never once a stream has begun), one error type.
 import { CancelledError, toAbortSignal, type Cancel } from '../../core/cancellation';
-import { ApiError } from '../../core/errors';
 import type { HttpClient, RateLimit, RetryNotice } from '../../core/http';
-import { parseJson, validate } from '../../core/validate';
-import { errorInfo } from './errors';
-import { chatChunkSchema, chatCompletionSchema, embeddingsSchema, modelListSchema, openAiErrorBodySchema, type ModelInfo, type TokenUsage } from './schemas';
-import { SseError, SseParser } from './sse';
+import { ChatStreamDecoder } from './chatStream';
+import { responseObjectSchema, responseRequestBody, responseResult, ResponsesStreamDecoder, type ResponseRequest, type ResponseResult, type ResponseStreamEvent } from './responses';
+import { chatCompletionSchema, embeddingsSchema, modelListSchema, type ModelInfo, type TokenUsage } from './schemas';
+import { chatRequestBody, type ChatRequest, type ChatResult, type ChatStreamEvent, type StreamTimings } from './types';
 
-export type ChatRole = 'system' | 'developer' | 'user' | 'assistant';
-
-export interface ChatMessage {
-  role: ChatRole;
-  content: string;
-}
-
-export interface ChatRequest {
-  model: string;
-  messages: readonly ChatMessage[];
-  maxTokens?: number;
-  temperature?: number;
+/** What eventStream needs of a stream decoder. */
+interface EventDecoder<E> {
+  push(chunk: Uint8Array, out: E[]): void;
+  throwIfFailed(): void;
+  /** The stream's own end marker has arrived. */
+  readonly finished: boolean;
 }
 
 export interface CallOptions {
@@ -36,39 +29,6 @@ export interface CallOptions {
 export interface StreamOptions extends CallOptions {
   /** Ask for the final usage chunk (`stream_options.include_usage`); default true. */
   includeUsage?: boolean;
-}
-
-export interface StreamTimings {
-  /** From the call to the response head (includes client-side queueing and retries). */
-  headersMs: number;
-  /** From the call to the first content delta, if any arrived. */
-  firstTokenMs?: number;
-  totalMs: number;
-}
-
-export type ChatStreamEvent =
-  | { type: 'start'; requestId?: string; status: number }
-  | { type: 'delta'; text: string; index: number }
-  | { type: 'refusal'; text: string; index: number }
-  | { type: 'usage'; usage: TokenUsage }
-  | {
-      type: 'done';
-      finishReason?: string;
-      id?: string;
-      model?: string;
-      requestId?: string;
-      usage?: TokenUsage;
-      timings: StreamTimings;
-    };
-
-export interface ChatResult {
-  text: string;
-  finishReason?: string;
-  id?: string;
-  model?: string;
-  usage?: TokenUsage;
-  requestId?: string;
-  durationMs: number;
 }
 
 export interface EmbeddingsRequest {
@@ -93,8 +53,6 @@ export interface LlmClientOptions {
   /** How long a stream may stay open after `[DONE]` before it is closed from our side (default 2 s). */
   endGraceMs?: number;
 }
-
-const DONE = '[DONE]';
 
 /** The limiter key of one model's own quota under a connection's key (`<connection>#<model>`). */
 export function modelRateLimitKey(connectionKey: string, model: string): string {
@@ -135,14 +93,16 @@ export class LlmClient {
   async chat(req: ChatRequest, opts: CallOptions = {}): Promise<ChatResult> {
     const res = await this.http.json({
       path: 'chat/completions',
-      body: this.chatBody(req, false),
+      body: chatRequestBody(req),
       schema: chatCompletionSchema,
       ...this.common(req.model, opts),
     });
     const choice = res.data.choices[0];
+    const toolCalls = choice?.message.tool_calls?.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
     return {
       text: choice?.message.content ?? '',
       finishReason: choice?.finish_reason ?? undefined,
+      ...(toolCalls?.length ? { toolCalls } : {}),
       id: res.data.id,
       model: res.data.model,
       usage: res.data.usage ?? undefined,
@@ -152,12 +112,55 @@ export class LlmClient {
   }
 
   /**
-   * A streamed chat completion. Yields `start`, then `delta`s as text arrives, `usage` when the
-   * server reports it, and `done` last. Failures are ApiErrors: before the first byte they may be
+   * A streamed chat completion. Yields `start`, then `delta`s as text arrives (`tool_call_delta`s
+   * and, once each is complete, `tool_call`s when the model calls tools), `usage` when the server
+   * reports it, and `done` last. Failures are ApiErrors: before the first byte they may be
    * retried (429/5xx, honouring Retry-After); after it, never — the deltas already yielded are the
    * caller's to keep. Breaking out of the loop or cancelling aborts the request at once.
    */
-  async *chatStream(req: ChatRequest, opts: StreamOptions = {}): AsyncGenerator<ChatStreamEvent, void, undefined> {
+  chatStream(req: ChatRequest, opts: StreamOptions = {}): AsyncGenerator<ChatStreamEvent, void, undefined> {
+    const includeUsage = opts.includeUsage ?? true;
+    const body = { ...chatRequestBody(req), stream: true, ...(includeUsage ? { stream_options: { include_usage: true } } : {}) };
+    return this.eventStream<ChatStreamEvent, ChatStreamDecoder>('chat/completions', body, req.model, opts, {
+      decoder: (requestId, status) => new ChatStreamDecoder(this.http.service, requestId, status, (text) => this.http.redact(text)),
+      start: (requestId, status) => ({ type: 'start', requestId, status }),
+      done: (decoder, tail, requestId, timings) => {
+        const end = decoder.end(tail);
+        return { type: 'done', finishReason: end.finishReason, id: end.id, model: end.model, requestId, usage: end.usage, ...(end.toolCalls ? { toolCalls: end.toolCalls } : {}), timings };
+      },
+    });
+  }
+
+  /** `POST /responses` (the Responses API), complete. */
+  async respond(req: ResponseRequest, opts: CallOptions = {}): Promise<ResponseResult> {
+    const res = await this.http.json({ path: 'responses', body: responseRequestBody(req), schema: responseObjectSchema, ...this.common(req.model, opts) });
+    return { ...responseResult(res.data), requestId: res.requestId, durationMs: res.durationMs };
+  }
+
+  /**
+   * `POST /responses` streamed: `start`, `delta`s of output text, `tool_call`s, then `done` with the
+   * final response. Same failure and cancellation rules as chatStream.
+   */
+  respondStream(req: ResponseRequest, opts: CallOptions = {}): AsyncGenerator<ResponseStreamEvent, void, undefined> {
+    return this.eventStream<ResponseStreamEvent, ResponsesStreamDecoder>('responses', { ...responseRequestBody(req), stream: true }, req.model, opts, {
+      decoder: (requestId, status) => new ResponsesStreamDecoder(this.http.service, requestId, status, (text) => this.http.redact(text)),
+      start: (requestId, status) => ({ type: 'start', requestId, status }),
+      done: (decoder, _tail, requestId, timings) => ({ type: 'done', ...decoder.end(), requestId, timings }),
+    });
+  }
+
+  /** The SSE loop both stream kinds share: start, decoded events, then the decoder's done event. */
+  private async *eventStream<E extends { type: string }, D extends EventDecoder<E>>(
+    path: string,
+    body: Record<string, unknown>,
+    model: string,
+    opts: CallOptions,
+    make: {
+      decoder: (requestId: string | undefined, status: number) => D;
+      start: (requestId: string | undefined, status: number) => E;
+      done: (decoder: D, tail: E[], requestId: string | undefined, timings: StreamTimings) => E;
+    },
+  ): AsyncGenerator<E, void, undefined> {
     const t0 = performance.now();
     // Our own abort, beside the caller's: it ends a response that stays open after [DONE].
     const ender = new AbortController();
@@ -166,16 +169,16 @@ export class LlmClient {
     let graceTimer: ReturnType<typeof setTimeout> | undefined;
     try {
       const res = await this.http.stream({
-        path: 'chat/completions',
-        body: this.chatBody(req, true, opts.includeUsage ?? true),
-        ...this.common(req.model, { ...opts, cancel: signal }),
+        path,
+        body,
+        ...this.common(model, { ...opts, cancel: signal }),
         headers: { accept: 'text/event-stream', ...opts.headers },
         expectContentType: 'text/event-stream',
       });
       const headersMs = performance.now() - t0;
-      const start: ChatStreamEvent = { type: 'start', requestId: res.requestId, status: res.status };
-      const decoder = new ChatStreamDecoder(this.http.service, res.requestId, res.status, (text) => this.http.redact(text));
-      const queue: ChatStreamEvent[] = [];
+      const start = make.start(res.requestId, res.status);
+      const decoder = make.decoder(res.requestId, res.status);
+      const queue: E[] = [];
       let firstTokenMs: number | undefined;
       let startSent = false;
       try {
@@ -193,7 +196,7 @@ export class LlmClient {
             queue.length = 0;
           }
           decoder.throwIfFailed();
-          // Reading on after [DONE] lets the connection be reused; a server that never ends the
+          // Reading on after the end lets the connection be reused; a server that never ends the
           // response is cut off after a grace period instead of hanging until the idle timeout.
           if (decoder.finished && !graceTimer) graceTimer = setTimeout(() => ender.abort(new CancelledError()), this.endGraceMs);
         }
@@ -201,16 +204,10 @@ export class LlmClient {
         if (!(decoder.finished && ender.signal.aborted)) throw e;
       }
       if (!startSent) yield start;
-      const end = decoder.end();
-      yield {
-        type: 'done',
-        finishReason: end.finishReason,
-        id: end.id,
-        model: end.model,
-        requestId: res.requestId,
-        usage: end.usage,
-        timings: { headersMs, firstTokenMs, totalMs: performance.now() - t0 },
-      };
+      const tail: E[] = [];
+      const done = make.done(decoder, tail, res.requestId, { headersMs, firstTokenMs, totalMs: performance.now() - t0 });
+      yield* tail;
+      yield done;
     } finally {
       clearTimeout(graceTimer);
       user.dispose();
@@ -240,15 +237,6 @@ export class LlmClient {
     };
   }
 
-  private chatBody(req: ChatRequest, stream: boolean, includeUsage = true): Record<string, unknown> {
-    return {
-      model: req.model,
-      messages: req.messages,
-      ...(req.maxTokens !== undefined ? { max_completion_tokens: req.maxTokens } : {}),
-      ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
-      ...(stream ? { stream: true, ...(includeUsage ? { stream_options: { include_usage: true } } : {}) } : {}),
-    };
-  }
 }
 
 function decodeFloat32(base64: string): number[] {
@@ -258,123 +246,3 @@ function decodeFloat32(base64: string): number[] {
   return out;
 }
 
-/**
- * Turns the bytes of a chat-completion SSE stream into events. Separate from the client so tests
- * can feed it recorded, split or corrupted streams. Every failure is an ApiError: `stream` for an
- * error the server reports mid-stream or a stream cut short, `invalid-response` for bytes that are
- * not a chat-completion stream.
- */
-export class ChatStreamDecoder {
-  private readonly sse = new SseParser();
-  private failure: ApiError | undefined;
-  private sawDone = false;
-  private finishReason: string | undefined;
-  private id: string | undefined;
-  private model: string | undefined;
-  private usage: TokenUsage | undefined;
-  private out: ChatStreamEvent[] = [];
-  private readonly onEvent = (data: string, event: string | undefined) => this.event(data, event);
-
-  /** `redact` masks secrets in what the server sent before it goes into an error (it may echo the key). */
-  constructor(
-    private readonly service: string,
-    private readonly requestId?: string,
-    private readonly status?: number,
-    private readonly redact: (text: string) => string = (text) => text,
-  ) {}
-
-  /** Parses `chunk`, appending complete events to `out`. Stops at the first failure (see throwIfFailed). */
-  push(chunk: Uint8Array, out: ChatStreamEvent[]): void {
-    if (this.failure || this.sawDone) return;
-    this.out = out;
-    try {
-      this.sse.push(chunk, this.onEvent);
-    } catch (e) {
-      if (!(e instanceof SseError)) throw e;
-      this.failure ??= this.error('invalid-response', `${this.service} sent a malformed event stream: ${e.message}`);
-    }
-  }
-
-  /** `[DONE]` has arrived: nothing after it matters. */
-  get finished(): boolean {
-    return this.sawDone;
-  }
-
-  /** Throws the failure met so far, after the caller has taken the events that preceded it. */
-  throwIfFailed(): void {
-    if (this.failure) throw this.failure;
-  }
-
-  /** The body has ended: returns the summary, or throws if the answer was cut short. */
-  end(): { finishReason?: string; id?: string; model?: string; usage?: TokenUsage } {
-    this.throwIfFailed();
-    const { truncated } = this.sse.end();
-    if (!this.sawDone && this.finishReason === undefined) {
-      throw this.error('stream', `${this.service} stream ended before the answer was complete${truncated ? ' (in the middle of an event)' : ''}`);
-    }
-    return { finishReason: this.finishReason, id: this.id, model: this.model, usage: this.usage };
-  }
-
-  private event(data: string, event: string | undefined): void {
-    if (this.failure || this.sawDone) return;
-    // "[DONE]" ends OpenAI streams; the SDK also accepts it with trailing text.
-    if (data.charCodeAt(0) === 91 && data.startsWith(DONE)) {
-      this.sawDone = true;
-      return;
-    }
-    const parsed = parseJson(data);
-    if (!parsed.ok) {
-      this.failure = this.error('invalid-response', `${this.service} sent an event that is not JSON: ${snippet(data)}`);
-      return;
-    }
-    const value = parsed.value;
-    if (event === 'error' || (typeof value === 'object' && value !== null && 'error' in value && (value).error)) {
-      const body = validate(openAiErrorBodySchema, value);
-      const info = body.ok ? errorInfo(body.value.error) : { message: snippet(data) };
-      this.failure = this.error('stream', `${this.service} reported an error mid-stream: ${info.message ?? 'unknown error'}`, info.code, info.message);
-      return;
-    }
-    const v = validate(chatChunkSchema, value);
-    if (!v.ok) {
-      this.failure = this.error('invalid-response', `${this.service} sent an unexpected stream chunk: ${v.problem}`);
-      return;
-    }
-    const chunk = v.value;
-    // Azure's content-filter chunks have an empty id and model: they must not overwrite the real ones.
-    if (chunk.id) this.id ??= chunk.id;
-    if (chunk.model) this.model ??= chunk.model;
-    if (chunk.usage) {
-      this.usage = chunk.usage;
-      this.out.push({ type: 'usage', usage: chunk.usage });
-    }
-    const choices = chunk.choices;
-    if (!choices) return;
-    for (let i = 0; i < choices.length; i++) {
-      const c = choices[i];
-      const index = c.index ?? i;
-      const delta = c.delta;
-      if (delta) {
-        if (delta.content) this.out.push({ type: 'delta', text: delta.content, index });
-        if (delta.refusal) this.out.push({ type: 'refusal', text: delta.refusal, index });
-      }
-      if (c.finish_reason && index === 0) this.finishReason = c.finish_reason;
-    }
-  }
-
-  private error(kind: ApiError['kind'], message: string, code?: string, serviceMessage?: string): ApiError {
-    const r = this.redact;
-    return new ApiError({
-      kind,
-      service: this.service,
-      message: r(message),
-      code: code === undefined ? undefined : r(code),
-      serviceMessage: serviceMessage === undefined ? undefined : r(serviceMessage),
-      requestId: this.requestId,
-      status: this.status,
-    });
-  }
-}
-
-function snippet(text: string, max = 120): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}

@@ -42,6 +42,7 @@ export const chatCompletionSchema = z.object({
         role: z.optional(z.string()),
         content: z.optional(z.nullable(z.string())),
         refusal: z.optional(z.nullable(z.string())),
+        tool_calls: z.optional(z.nullable(z.array(z.object({ id: z.string(), type: z.optional(z.string()), function: z.object({ name: z.string(), arguments: z.string() }) })))),
       }),
       finish_reason: z.optional(z.nullable(z.string())),
     }),
@@ -49,6 +50,14 @@ export const chatCompletionSchema = z.object({
   usage: z.optional(z.nullable(usageSchema)),
 });
 export type ChatCompletion = z.infer<typeof chatCompletionSchema>;
+
+/** One piece of a streamed tool call: the first names it, later ones add argument text. */
+export const toolCallDeltaSchema = z.object({
+  index: z.number(),
+  id: z.optional(z.nullable(z.string())),
+  type: z.optional(z.nullable(z.string())),
+  function: z.optional(z.nullable(z.object({ name: z.optional(z.nullable(z.string())), arguments: z.optional(z.nullable(z.string())) }))),
+});
 
 /** One `chat.completion.chunk`. Azure's content-filter chunks (empty id and choices) fit it too. */
 export const chatChunkSchema = z.object({
@@ -64,6 +73,7 @@ export const chatChunkSchema = z.object({
               z.object({
                 content: z.optional(z.nullable(z.string())),
                 refusal: z.optional(z.nullable(z.string())),
+                tool_calls: z.optional(z.nullable(z.array(toolCallDeltaSchema))),
               }),
             ),
           ),

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../src/core/errors';
 import { undici } from '../../../src/core/lazy';
-import { ChatStreamDecoder, type ChatStreamEvent } from '../../../src/services/llm/client';
+import { ChatStreamDecoder, type ChatStreamEvent } from '../../../src/services/llm';
 import { SseError, SseParser } from '../../../src/services/llm/sse';
 import { sandboxAnswer, startLlmSandbox } from '../../../src/sandbox/llm';
 import type { RunningService } from '../../../src/sandbox/types';

@@ -1,0 +1,136 @@
+// POST /v1/chat/completions: text answers, tool calls (`tools` / `tool_choice`) and structured
+// outputs (`response_format`), plain or streamed as OpenAI streams them.
+import { header, newId, sendJson } from '../http';
+import { estimatePromptTokens, estimateTokens, sandboxAnswerTokens, sandboxFinishReason } from './answer';
+import { admit, baseHeaders, invalid, numberHeader, openAiError, readJson, type Ctx, type LlmService } from './context';
+import { faultAfterTokens } from './models';
+import { chatRequestSchema, parseRequest, type ChatRequestBody } from './requests';
+import { SANDBOX_HEADERS, MAX_ANSWER_TOKENS } from './sandboxHeaders';
+import { AZURE_FILTER_RESULTS, MID_STREAM_ERROR, writeStream, type Usage } from './stream';
+import { SchemaTooLargeError } from './schemaValue';
+import { jsonFragments, planToolCalls, schemaRefusal, structuredAnswer, type ToolChoiceSpec } from './tools';
+
+function toolChoiceOf(body: ChatRequestBody): ToolChoiceSpec {
+  const c = body.tool_choice;
+  if (c === undefined) return 'auto';
+  return typeof c === 'string' ? c : { name: c.function.name };
+}
+
+/** Text tokens for this request: the prose answer, or JSON when a response_format asks for it. */
+function textTokens(body: ChatRequestBody, modelId: string, opts: { tokens?: number; maxTokens?: number }): { tokens: string[]; finishReason: 'stop' | 'length' } {
+  const format = body.response_format;
+  if (format && format.type !== 'text') {
+    const schema = format.type === 'json_schema' ? format.json_schema.schema : undefined;
+    const strict = format.type === 'json_schema' && format.json_schema.strict === true;
+    const tokens = jsonFragments(structuredAnswer(body.messages, schema, strict));
+    if (opts.maxTokens !== undefined && opts.maxTokens < tokens.length) return { tokens: tokens.slice(0, opts.maxTokens), finishReason: 'length' };
+    return { tokens, finishReason: 'stop' };
+  }
+  return { tokens: sandboxAnswerTokens(body.messages, modelId, opts), finishReason: sandboxFinishReason(body.messages, modelId, opts) };
+}
+
+export async function chatCompletions(svc: LlmService, ctx: Ctx): Promise<void> {
+  const json = await readJson(ctx);
+  if (!json.ok) return;
+  const parsed = parseRequest(chatRequestSchema, json.value);
+  if (!parsed.ok) return openAiError(ctx, 400, parsed.error);
+  const body = parsed.value;
+  const modelId = ctx.deployment ?? body.model;
+
+  const rate = numberHeader(ctx.req, SANDBOX_HEADERS.tokenRate);
+  const answerTokens = numberHeader(ctx.req, SANDBOX_HEADERS.answerTokens);
+  if (rate === 'invalid') return openAiError(ctx, 400, invalid(`Invalid ${SANDBOX_HEADERS.tokenRate}: expected tokens per second (0 = unthrottled).`));
+  if (answerTokens === 'invalid' || (answerTokens !== undefined && (!Number.isInteger(answerTokens) || answerTokens < 1 || answerTokens > MAX_ANSWER_TOKENS))) {
+    return openAiError(ctx, 400, invalid(`Invalid ${SANDBOX_HEADERS.answerTokens}: expected a whole number from 1 to ${MAX_ANSWER_TOKENS}.`));
+  }
+  const fault = header(ctx.req, SANDBOX_HEADERS.fault);
+  if (fault !== undefined && fault !== 'error' && fault !== 'disconnect') {
+    return openAiError(ctx, 400, invalid(`Invalid ${SANDBOX_HEADERS.fault}: expected "error" or "disconnect".`));
+  }
+  const tools = (body.tools ?? []).map((t) => t.function);
+  const choice = toolChoiceOf(body);
+  if (typeof choice === 'object' && !tools.some((t) => t.name === choice.name)) {
+    return openAiError(ctx, 400, invalid(`Invalid value for 'tool_choice': no function named '${choice.name}' was specified in the 'tools' parameter.`, 'tool_choice', 'invalid_value'));
+  }
+  if (body.tool_choice !== undefined && tools.length === 0) {
+    return openAiError(ctx, 400, invalid("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.", 'tool_choice', null));
+  }
+
+  const format = body.response_format?.type === 'json_schema' ? body.response_format.json_schema : undefined;
+  const refusal = schemaRefusal(tools, (i) => `tools[${i}].function.parameters`, format);
+  if (refusal) return openAiError(ctx, 400, invalid(refusal.message, refusal.param));
+
+  const answerOpts = { tokens: answerTokens, maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined };
+  let toolCalls: { id: string; name: string; arguments: string }[];
+  let text: { tokens: string[]; finishReason: 'stop' | 'length' | 'tool_calls' };
+  try {
+    toolCalls = planToolCalls(body.messages, tools, choice, body.parallel_tool_calls ?? true).map((c) => ({ id: newId('call_'), ...c }));
+    text = toolCalls.length > 0 ? { tokens: [], finishReason: 'tool_calls' } : textTokens(body, modelId, answerOpts);
+  } catch (e) {
+    if (e instanceof SchemaTooLargeError) return openAiError(ctx, 400, invalid(e.message, body.response_format ? 'response_format' : 'tools'));
+    throw e;
+  }
+  const completionTokens = toolCalls.length > 0 ? toolCalls.reduce((n, c) => n + 4 + estimateTokens(c.name + c.arguments), 0) : text.tokens.length;
+  const promptTokens = estimatePromptTokens(body.messages);
+  const admitted = admit(svc, ctx, modelId, 'chat', promptTokens + completionTokens);
+  if (!admitted) return;
+  const { model } = admitted;
+  const usage: Usage = {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+    prompt_tokens_details: { cached_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: 0 },
+  };
+  const id = newId('chatcmpl-');
+  const created = Math.floor(Date.now() / 1000);
+  const headers = { ...baseHeaders(ctx), ...admitted.headers };
+
+  if (body.stream) {
+    const streamed = toolCalls.length > 0 ? toolCalls.map((c) => ({ id: c.id, name: c.name, fragments: jsonFragments(c.arguments) })) : undefined;
+    const finishReason = text.finishReason;
+    const length = streamed ? streamed.reduce((n, c) => n + 1 + c.fragments.length, -1) : text.tokens.length;
+    const cut = faultAfterTokens(length);
+    return writeStream(
+      ctx.res,
+      {
+        id,
+        created,
+        model: model.id,
+        tokens: text.tokens,
+        toolCalls: streamed,
+        finishReason,
+        usage: body.stream_options?.include_usage ? usage : undefined,
+        azure: ctx.azure,
+        tokenRate: rate ?? model.tokenRate ?? svc.defaultRate,
+        errorAfter: model.failsMidStream || fault === 'error' ? cut : undefined,
+        disconnectAfter: fault === 'disconnect' ? cut : undefined,
+      },
+      headers,
+    );
+  }
+  if (model.failsMidStream || fault !== undefined) {
+    return openAiError(ctx, 500, MID_STREAM_ERROR, admitted.headers);
+  }
+  const filter = ctx.azure ? { content_filter_results: AZURE_FILTER_RESULTS } : {};
+  const message =
+    toolCalls.length > 0
+      ? { role: 'assistant', content: null, refusal: null, annotations: [], tool_calls: toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) }
+      : { role: 'assistant', content: text.tokens.join(''), refusal: null, annotations: [] };
+  sendJson(
+    ctx.res,
+    200,
+    {
+      id,
+      object: 'chat.completion',
+      created,
+      model: model.id,
+      system_fingerprint: 'fp_sandbox',
+      choices: [{ index: 0, message, logprobs: null, finish_reason: text.finishReason, ...filter }],
+      usage,
+      service_tier: 'default',
+      ...(ctx.azure ? { prompt_filter_results: [{ prompt_index: 0, content_filter_results: AZURE_FILTER_RESULTS }] } : {}),
+    },
+    headers,
+  );
+}

@@ -1,0 +1,112 @@
+// What every route of the LLM sandbox shares: the request context, OpenAI-shaped errors and
+// headers, JSON body reading and model admission (404 / wrong kind / 429 with Retry-After).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { header, readBody, sendJson } from '../http';
+import { findModel, type SandboxModel } from './models';
+import type { ModelRateLimits } from './rateLimit';
+import type { OpenAiErrorBody } from './requests';
+
+export interface Ctx {
+  req: IncomingMessage;
+  res: ServerResponse;
+  requestId: string;
+  azure: boolean;
+  /** Azure deployment named in the path; it stands for the model. */
+  deployment?: string;
+  started: number;
+}
+
+/** Server-wide settings and state the routes need. */
+export interface LlmService {
+  limits: ModelRateLimits;
+  limitedWindowMs: number;
+  /** Tokens per second for streams whose model and request say nothing else. */
+  defaultRate: number;
+}
+
+const WINDOW_MS = 60_000;
+
+export function baseHeaders(ctx: Ctx): Record<string, string> {
+  return {
+    'x-request-id': ctx.requestId,
+    'openai-version': '2020-10-01',
+    'openai-processing-ms': String(Date.now() - ctx.started),
+    ...(ctx.azure ? { 'apim-request-id': ctx.requestId } : {}),
+  };
+}
+
+export function openAiError(ctx: Ctx, status: number, error: OpenAiErrorBody, headers: Record<string, string> = {}): void {
+  sendJson(ctx.res, status, { error }, { ...baseHeaders(ctx), ...headers });
+}
+
+export function invalid(message: string, param: string | null = null, code: string | null = null): OpenAiErrorBody {
+  return { message, type: 'invalid_request_error', param, code };
+}
+
+export function numberHeader(req: IncomingMessage, name: string): number | undefined | 'invalid' {
+  const raw = header(req, name);
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const n = Number(raw);
+  return Number.isFinite(n) && n >= 0 ? n : 'invalid';
+}
+
+/** Reads and parses the body; on failure the 400/413 has been sent already. */
+export async function readJson(ctx: Ctx): Promise<{ ok: true; value: unknown } | { ok: false }> {
+  let text: string;
+  try {
+    text = await readBody(ctx.req);
+  } catch (e) {
+    const status = (e as { status?: number }).status ?? 400;
+    openAiError(ctx, status, invalid(status === 413 ? 'Request body too large for the sandbox (1 MB).' : 'Could not read the request body.'));
+    return { ok: false };
+  }
+  try {
+    const value = JSON.parse(text) as unknown;
+    // Azure names the model in the path; the body then need not.
+    if (ctx.deployment && typeof value === 'object' && value !== null && !('model' in value)) {
+      (value as Record<string, unknown>).model = ctx.deployment;
+    }
+    return { ok: true, value };
+  } catch {
+    openAiError(
+      ctx,
+      400,
+      invalid(
+        "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)",
+      ),
+    );
+    return { ok: false };
+  }
+}
+
+/** Resolves the model (404 if unknown, 400 if the wrong kind) and takes a rate slot (429 if none). */
+export function admit(svc: LlmService, ctx: Ctx, id: string, kind: SandboxModel['kind'], tokens: number): { model: SandboxModel; headers: Record<string, string> } | undefined {
+  const model = findModel(id);
+  if (!model) {
+    openAiError(ctx, 404, invalid(`The model \`${id}\` does not exist or you do not have access to it.`, null, 'model_not_found'));
+    return undefined;
+  }
+  if (model.kind !== kind) {
+    const what = kind === 'chat' ? 'a chat model' : 'an embedding model';
+    openAiError(ctx, 400, invalid(`\`${id}\` is not ${what}, so it is not supported on this endpoint.`, 'model', 'unsupported_model'));
+    return undefined;
+  }
+  const decision = svc.limits.take(model.id, model.requestsPerWindow, model.tightLimit ? svc.limitedWindowMs : WINDOW_MS, tokens);
+  if (!decision.allowed) {
+    const ms = decision.retryAfterMs ?? 1000;
+    const seconds = (ms / 1000).toFixed(3).replace(/\.?0+$/, '');
+    openAiError(
+      ctx,
+      429,
+      {
+        message: `Rate limit reached for ${model.id} in organization org-sandbox on requests per min (RPM): Limit ${decision.limit}, Used ${decision.limit}, Requested 1. Please try again in ${seconds}s.`,
+        type: 'requests',
+        param: null,
+        code: 'rate_limit_exceeded',
+      },
+      { ...decision.headers, 'retry-after': String(Math.ceil(ms / 1000)), 'retry-after-ms': String(Math.ceil(ms)) },
+    );
+    return undefined;
+  }
+  return { model, headers: decision.headers };
+}
