@@ -1,6 +1,7 @@
 // `api-workbench` (dist/cli.js): runs API notebooks (*.awb.md) outside the editor, for CI.
 // Exit codes: 0 all passed, 1 a cell failed, 2 the run could not be made. A user error is one
 // line (or one per problem), never a stack trace.
+import { setFlagsFromString } from 'node:v8';
 import { parseCliArgs, USAGE } from './args';
 import { CliError } from './errors';
 import { runCommand } from './run';
@@ -37,6 +38,13 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
 }
+
+// undici parses HTTP with llhttp compiled to WebAssembly. V8 first compiles it with its baseline
+// compiler (Liftoff), then again with its optimizing one, whose work costs a short-lived 10 to 30 MiB
+// of memory in the middle of the run: the largest part of this process's peak (cli.bench.ts). A run
+// of a notebook sends too few requests for the faster parser to pay that back, so it is not built.
+// Set before the first request, which is when undici compiles the parser.
+setFlagsFromString('--liftoff-only');
 
 void main(process.argv.slice(2)).then(async (code) => {
   await Promise.all([flush(process.stdout), flush(process.stderr)]);

@@ -19,26 +19,34 @@ export const MASK = '***';
 
 export class Redactor {
   private readonly secrets = new Set<string>();
+  /** The secrets longest first, worked out once per change: text() runs for every string of an answer. */
+  private ordered: string[] | undefined;
 
   /** Secrets shorter than this are not masked by value: masking "a" would garble every line. */
   static readonly MIN_SECRET_LENGTH = 6;
 
   addSecret(value: string | undefined): void {
-    if (value && value.length >= Redactor.MIN_SECRET_LENGTH) this.secrets.add(value);
+    if (value && value.length >= Redactor.MIN_SECRET_LENGTH && !this.secrets.has(value)) {
+      this.secrets.add(value);
+      this.ordered = undefined;
+    }
   }
 
   removeSecret(value: string | undefined): void {
-    if (value) this.secrets.delete(value);
+    if (value && this.secrets.delete(value)) this.ordered = undefined;
   }
 
   /** Masks known secret values anywhere in `text`, plus bearer tokens and key-like query params. */
   text(text: string): string {
     let out = text;
     // Longest first, so a secret that contains another is masked whole.
-    for (const s of [...this.secrets].sort((a, b) => b.length - a.length)) out = out.split(s).join(MASK);
-    out = out.replace(/\b(Bearer)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${MASK}`);
-    out = out.replace(/([?&](?:key|api-key|api_key|apikey|auth_signature|signature|access_token|token|secret)=)[^&\s"']+/gi, `$1${MASK}`);
-    out = out.replace(/("(?:auth|auth_signature|signature|apiKey|api_key|secret)"\s*:\s*")[^"]*"/g, `$1${MASK}"`);
+    this.ordered ??= [...this.secrets].sort((a, b) => b.length - a.length);
+    for (const s of this.ordered) if (out.includes(s)) out = out.split(s).join(MASK);
+    // Each pattern needs its one character or word: a string without it is skipped unscanned (a
+    // 20 MB answer has hundreds of thousands of strings, and most have none of them).
+    if (/bearer/i.test(out)) out = out.replace(/\b(Bearer)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${MASK}`);
+    if (out.includes('=')) out = out.replace(/([?&](?:key|api-key|api_key|apikey|auth_signature|signature|access_token|token|secret)=)[^&\s"']+/gi, `$1${MASK}`);
+    if (out.includes('"')) out = out.replace(/("(?:auth|auth_signature|signature|apiKey|api_key|secret)"\s*:\s*")[^"]*"/g, `$1${MASK}"`);
     return out;
   }
 

@@ -42,6 +42,12 @@ function isStreamSummary(result: CellResult, json: unknown): boolean {
   return result.service === 'llm' && json !== null && typeof json === 'object' && 'finishReason' in json && 'content' in json;
 }
 
+/**
+ * Past this many characters a JSON body is kept as it came: the history keeps only its first 64 KiB
+ * anyway, and indenting a 20 MB answer to cut most of it away blocked the editor for a second.
+ */
+const PRETTY_MAX_CHARS = 1024 * 1024;
+
 function prettyIfJson(text: string, json: unknown): string {
-  return json === undefined ? text : JSON.stringify(json, null, 2);
+  return json === undefined || text.length > PRETTY_MAX_CHARS ? text : JSON.stringify(json, null, 2);
 }

@@ -249,10 +249,31 @@ class Runner implements NotebookRunner {
   /** Every string anywhere in `value` through the Redactor (keys in answers, URLs, errors). */
   private redactValue<T>(value: T): T {
     const r = this.opts.host.redactor;
+    // Copies only what changes: a big parsed answer with nothing to mask comes back as it was, not
+    // as a second tree of hundreds of thousands of objects.
     const walk = (v: unknown): unknown => {
       if (typeof v === 'string') return r.text(v);
-      if (Array.isArray(v)) return v.map(walk);
-      if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [r.text(k), walk(x)]));
+      if (Array.isArray(v)) {
+        let copy: unknown[] | undefined;
+        for (let i = 0; i < v.length; i++) {
+          const x = walk(v[i]);
+          if (x !== v[i]) (copy ??= v.slice())[i] = x;
+        }
+        return copy ?? v;
+      }
+      if (v && typeof v === 'object') {
+        const record = v as Record<string, unknown>;
+        const keys = Object.keys(record);
+        let copy: Array<[string, unknown]> | undefined;
+        for (let i = 0; i < keys.length; i++) {
+          const k = keys[i];
+          const key = r.text(k);
+          const x = walk(record[k]);
+          if (!copy && (key !== k || x !== record[k])) copy = keys.slice(0, i).map((p): [string, unknown] => [p, record[p]]);
+          copy?.push([key, x]);
+        }
+        return copy ? Object.fromEntries(copy) : v;
+      }
       return v;
     };
     return walk(value) as T;

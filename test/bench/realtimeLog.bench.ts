@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
 import { realtimeConnectionFromSetting } from '../../src/core/connections';
+import { HttpClient, type HttpClientOptions } from '../../src/core/http';
 import { SlidingWindowLimiter } from '../../src/core/rateLimiter';
 import { Redactor } from '../../src/core/redact';
 import { validate } from '../../src/core/validate';
@@ -53,7 +54,8 @@ function services(redactor: Redactor): Services {
     redactor,
     log: { request: () => undefined },
     guard: { assertTrusted: () => undefined, keyFor: () => Promise.resolve(APP.secret) },
-    http: { limiter: new SlidingWindowLimiter(), rateLimitKey: () => 'realtime:bench' },
+    // custom(): the factory's client without a history to record into (the bench publishes nothing through it).
+    http: { limiter: new SlidingWindowLimiter(), rateLimitKey: () => 'realtime:bench', custom: (_conn: unknown, options: HttpClientOptions) => new HttpClient(options) },
     connections: { onDidChange: () => ({ dispose: () => undefined }), list: () => [] },
     context: { extension: { packageJSON: { version: '0.0.0-bench' } }, globalState: { get: () => 'vscode-bench', update: () => Promise.resolve() } },
   };

@@ -10,7 +10,7 @@ import { EXTENSION_ID, NOTEBOOK_CONTROLLER_ID, NOTEBOOK_LANGUAGES, NOTEBOOK_TYPE
 import type { Services } from '../services';
 import type { Environments } from './environments';
 import { editorNotebookHost } from '../notebookHost';
-import { resultPayload, runningPayload, type LiveState } from './payload';
+import { plainSummary, resultPayload, runningPayload, type LiveState } from './payload';
 import { engineCells } from './serializer';
 
 /** Bytes of a body the engine keeps per result: enough for "Open Whole Body in Editor" on big answers. */
@@ -306,13 +306,4 @@ export class NotebookRunController implements vscode.Disposable {
     this.sessions.clear();
     for (const d of this.disposables) d.dispose();
   }
-}
-
-export function plainSummary(p: ResultPayload): string {
-  const lines = [[p.title, p.durationMs !== undefined ? `${Math.round(p.durationMs)} ms` : '', p.requestId ? `request id ${p.requestId}` : ''].filter(Boolean).join(' · ')];
-  if (p.error) lines.push(p.error);
-  if (p.answer !== undefined) lines.push(p.answer);
-  for (const a of p.assertions) lines.push(`${a.passed ? '✓' : '✗'} ${a.source}${a.passed ? '' : ` (expected ${a.expected}, actual ${a.actual})`}`);
-  if (p.body && p.answer === undefined) lines.push(p.body.text.slice(0, 2000));
-  return lines.join('\n');
 }

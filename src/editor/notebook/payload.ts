@@ -74,6 +74,16 @@ export function resultPayload(resultId: string, r: CellResult, live: LiveState =
   return p;
 }
 
+/** A plain-text summary of a payload, for any viewer other than ours. */
+export function plainSummary(p: ResultPayload): string {
+  const lines = [[p.title, p.durationMs !== undefined ? `${Math.round(p.durationMs)} ms` : '', p.requestId ? `request id ${p.requestId}` : ''].filter(Boolean).join(' · ')];
+  if (p.error) lines.push(p.error);
+  if (p.answer !== undefined) lines.push(p.answer);
+  for (const a of p.assertions) lines.push(`${a.passed ? '✓' : '✗'} ${a.source}${a.passed ? '' : ` (expected ${a.expected}, actual ${a.actual})`}`);
+  if (p.body && p.answer === undefined) lines.push(p.body.text.slice(0, 2000));
+  return lines.join('\n');
+}
+
 function title(r: CellResult): string {
   if (r.skipped) return `Skipped: ${r.skipped}`;
   if (r.cancelled) return 'Stopped';

@@ -8,6 +8,24 @@ import { FaultServer } from '../helpers/faultServer';
 import { apiErrorOf, drain } from '../helpers/util';
 
 describe('core/redact: Redactor', () => {
+  it('masks a secret added after earlier lines, the longer of two overlapping secrets whole, and stops after removal', () => {
+    const r = new Redactor();
+    assert.equal(r.text('key abcdef-123 here'), 'key abcdef-123 here');
+    r.addSecret('abcdef');
+    assert.equal(r.text('key abcdef-123 here'), `key ${MASK}-123 here`);
+    r.addSecret('abcdef-123');
+    assert.equal(r.text('key abcdef-123 here'), `key ${MASK} here`);
+    r.removeSecret('abcdef-123');
+    r.removeSecret('abcdef');
+    assert.equal(r.text('key abcdef-123 here'), 'key abcdef-123 here');
+  });
+
+  it('still masks bearer tokens, key-like query parameters and JSON secret fields in any mix of them', () => {
+    const r = new Redactor();
+    assert.equal(r.text('BEARER tok.en-1 then ?x=1&api_key=zzz&b=2 and {"secret": "s3"}'), `BEARER ${MASK} then ?x=1&api_key=${MASK}&b=2 and {"secret": "${MASK}"}`);
+    assert.equal(r.text('plain text, nothing to mask'), 'plain text, nothing to mask');
+  });
+
   it('masks auth headers whatever their case, and keeps the others', () => {
     const r = new Redactor();
     const out = r.headers({

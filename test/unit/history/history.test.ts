@@ -3,11 +3,11 @@ import { startSandbox, type Sandbox } from '../../../src/sandbox/host';
 import { Redactor } from '../../../src/core/redact';
 import { entryToCellText } from '../../../src/history/cell';
 import { historyEntryFromCellResult } from '../../../src/history/fromCellResult';
-import { capText, DEFAULT_HISTORY_LIMITS, HistoryList, type HistoryEntry, type HistoryLimits } from '../../../src/history/model';
+import { capText, DEFAULT_HISTORY_LIMITS, HistoryList, limitEntry, type HistoryEntry, type HistoryLimits } from '../../../src/history/model';
 import { RecordingHttpClient, type HistorySink } from '../../../src/history/recorder';
 import { renderEntry } from '../../../src/history/render';
 import { runInCommand } from '../../../src/history/scope';
-import { connectionsHost, parseNotebook, runNotebook, sandboxConnections } from '../../../src/notebook/api';
+import { connectionsHost, parseNotebook, runNotebook, sandboxConnections, type CellResult } from '../../../src/notebook/api';
 
 const LLM_KEY = 'sk-history-test-key-0123456789abcdef';
 const MAPS_KEY = 'AIzaHistoryTestKey0123456789abcdef';
@@ -168,5 +168,32 @@ describe('history list', () => {
     file.entries.push({ id: 3 });
     assert.deepEqual(HistoryList.fromFile(file).entries, list.entries);
     assert.deepEqual(HistoryList.fromFile({ version: 2 }).entries, []);
+  });
+});
+
+describe('history entry of a notebook cell', () => {
+  const cell = (text: string): CellResult => ({
+    file: 'big.awb.md',
+    cellIndex: 0,
+    line: 1,
+    service: 'maps',
+    startedAt: new Date().toISOString(),
+    ok: true,
+    assertions: [],
+    durationMs: 1,
+    request: { method: 'POST', url: 'http://127.0.0.1:1/v1/places:searchText', headers: {} },
+    response: { status: 200, headers: {}, text, json: JSON.parse(text) as unknown, size: text.length, truncated: false, durationMs: 1 },
+  });
+
+  it('keeps a JSON answer indented, and a huge one (over 1 MiB) as it came, cut at the history limit', () => {
+    const small = historyEntryFromCellResult(cell('{"places":[{"id":"a"}]}'));
+    assert.equal(small?.response?.body, '{\n  "places": [\n    {\n      "id": "a"\n    }\n  ]\n}');
+    const hugeText = JSON.stringify({ places: Array.from({ length: 80_000 }, (_, i) => ({ id: `place_${i}` })) });
+    assert.ok(hugeText.length > 1024 * 1024);
+    const huge = historyEntryFromCellResult(cell(hugeText));
+    assert.equal(huge?.response?.body, hugeText);
+    const kept = huge && limitEntry(huge, DEFAULT_HISTORY_LIMITS);
+    assert.equal(kept?.response?.body, hugeText.slice(0, DEFAULT_HISTORY_LIMITS.maxBodyBytes));
+    assert.equal(kept?.response?.truncated, true);
   });
 });
