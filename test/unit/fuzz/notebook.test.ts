@@ -48,7 +48,7 @@ describe('fuzz: notebook files (src/notebook/format.ts, cells.ts)', () => {
     const cellLines = fc.array(fc.oneof(notebookLine, fc.string({ maxLength: 40 }).map((s) => `?? ${s}`)), { maxLength: 12 });
     check('notebook cells', fc.tuple(fc.constantFrom('llm', 'maps', 'realtime', 'vars', 'json'), cellLines, fc.integer({ min: 1, max: 10_000 })), 600, ([language, lines, fenceLine]) => {
       const value = lines.join('\n');
-      const analysed = analyseCell({ kind: 'code', language, value, metadata: {} } as Parameters<typeof analyseCell>[0], fenceLine);
+      const analysed = analyseCell({ kind: 'code', language, value, metadata: {} }, fenceLine);
       const count = lineCount(value);
       for (const p of analysed.problems) {
         // The fence line itself (language, attributes, an empty cell) or one of the cell's own lines.
