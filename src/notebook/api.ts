@@ -80,7 +80,7 @@ export interface CredentialRequest {
 }
 
 /** The HttpClient settings the engine needs for one request; a factory must honour every field. */
-export interface NotebookHttpOptions extends Pick<HttpClientOptions, 'parseError' | 'requestIdHeaders' | 'onRequest' | 'credentials'> {
+export interface NotebookHttpOptions extends Pick<HttpClientOptions, 'parseError' | 'requestIdHeaders' | 'onRequest' | 'credentials' | 'streamDeadlineMs'> {
   /** The base URL to build this client on (one of the connection's approved origins). */
   baseUrl: string;
   /** Shown in errors and logs. */

@@ -181,7 +181,12 @@ function parseRealtime(lines: string[], lineOf: (i: number) => number, problems:
     if (lines.slice(i + 1).some((l) => l.trim() !== '' && !isComment(l.trim()))) problems.push({ line: lineOf(i + 1), message: 'LISTEN takes no body' });
     return { kind: 'listen', channel: words[1], durationMs, line: lineOf(i) };
   }
-  problems.push({ line: lineOf(Math.min(i, Math.max(lines.length - 1, 0))), message: `"${head}" is not a realtime command: write "PUBLISH <channel> <event>" then the data, or "LISTEN <channel> <time>" (e.g. LISTEN demo-ticker 4s)` });
+  if (head === '') {
+    // Pointing at the fence, like an empty HTTP cell: an unclosed empty cell at the end of the file has no line after it.
+    problems.push({ line: lineOf(0) - 1, message: 'the cell has no command: write "PUBLISH <channel> <event>" then the data, or "LISTEN <channel> <time>" (e.g. LISTEN demo-ticker 4s)' });
+    return undefined;
+  }
+  problems.push({ line: lineOf(i), message: `"${head}" is not a realtime command: write "PUBLISH <channel> <event>" then the data, or "LISTEN <channel> <time>" (e.g. LISTEN demo-ticker 4s)` });
   return undefined;
 }
 

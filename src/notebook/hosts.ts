@@ -14,6 +14,7 @@ export function defaultHttpClient(connection: HttpConnection, options: NotebookH
     auth: connection.auth,
     credentials: options.credentials,
     timeoutMs: connection.timeoutMs,
+    streamDeadlineMs: options.streamDeadlineMs,
     parseError: options.parseError,
     requestIdHeaders: options.requestIdHeaders,
     onRequest: options.onRequest,

@@ -89,8 +89,13 @@ export async function runHttpCell(input: HttpCellInput): Promise<HttpCellOutput>
     if (!path.toLowerCase().startsWith(target.origin.toLowerCase())) fail('substituting variables changed the host of the request: refused, nothing was sent');
     path = path.slice(target.origin.length);
   }
+  const streaming = conn.service === 'llm' && isStreamBody(input.body);
   const options = {
     baseUrl: target.baseUrl,
+    // A plain answer must arrive whole within the connection's timeout, as with any other request:
+    // a server dripping a byte now and then, or sending without end, would otherwise hold the cell
+    // until the 15-minute stream deadline.
+    streamDeadlineMs: streaming ? undefined : conn.timeoutMs,
     label: `${conn.service === 'llm' ? 'Language Models' : 'Maps'} (${conn.name})`,
     parseError: conn.service === 'llm' ? openAiErrorParser : googleErrorParser,
     requestIdHeaders: conn.service === 'llm' ? LLM_REQUEST_ID_HEADERS : undefined,
@@ -114,7 +119,6 @@ export async function runHttpCell(input: HttpCellInput): Promise<HttpCellOutput>
     return { error: e };
   }
 
-  const streaming = conn.service === 'llm' && isStreamBody(input.body);
   const started = performance.now();
   try {
     const res = await client.stream({

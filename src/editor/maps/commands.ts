@@ -15,6 +15,7 @@ import type { Services } from '../services';
 import type { MapPanel, MapRendered } from './mapPanel';
 import { geocodeResults, placeResults, routeResult, validationResult } from './resultBuilders';
 import type { ResponseDocuments } from './responses';
+import { redactedData } from './responseText';
 import type { MapsResult, ResultStore } from './results';
 import { ResultNode } from './tree';
 
@@ -268,15 +269,17 @@ export class MapsCommands {
       return undefined;
     }
     this.s.log.info(`Maps ${op}: HTTP ${res.status} in ${Math.round(res.durationMs)} ms, mask ${res.fieldMask}${requestIdSuffix(res.requestId)}`);
-    const editor = await this.responses.open(op, res.data);
+    // Everything below is on screen; a server may have echoed the key back in the answer.
+    const data = redactedData(res.data, (t) => this.s.redactor.text(t));
+    const editor = await this.responses.open(op, data);
     if (sent) this.history.link(editor.document.uri, sent);
-    const shown = present(res.data);
+    const shown = present(data);
     await this.results.add(connectionId(conn), shown.results);
     const map = await this.map.show(this.mapView(shown.title, shown.results, shown.extraMarkers)).catch((e: unknown) => {
       this.s.log.warn(`Map: ${errorText(e)}`);
       return undefined;
     });
-    return { response: res.data, results: shown.results, map };
+    return { response: data, results: shown.results, map };
   }
 
   private connection(): HttpConnection | undefined {

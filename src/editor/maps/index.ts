@@ -13,7 +13,7 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
   const map = new MapPanel(s.context.extensionUri, s.log);
   view.provider.source = new MapsTreeSource(s, results);
   view.provider.refresh();
-  const responses = new ResponseDocuments();
+  const responses = new ResponseDocuments(s.redactor);
   const commands = new MapsCommands(s, results, map, responses, new RequestHistory('maps'));
   return { disposables: [results, map, responses, results.onDidChange(() => view.provider.refresh())], commands: commands.table() };
 }

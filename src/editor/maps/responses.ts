@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import type { Redactor } from '../../core/redact';
+import { responseDocumentText } from './responseText';
 
 export const RESPONSE_SCHEME = 'api-workbench-maps';
 /** Responses kept for reopening; older documents show a short note instead. */
@@ -13,7 +15,7 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
   private counter = 0;
   private readonly registration: vscode.Disposable;
 
-  constructor() {
+  constructor(private readonly redactor: Redactor) {
     this.registration = vscode.workspace.registerTextDocumentContentProvider(RESPONSE_SCHEME, this);
   }
 
@@ -23,7 +25,7 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
 
   async open(operation: string, data: unknown): Promise<vscode.TextEditor> {
     const path = `/${++this.counter}-${operation}.json`;
-    this.docs.set(path, JSON.stringify(data, null, 2) + '\n');
+    this.docs.set(path, responseDocumentText(data, (t) => this.redactor.text(t)));
     if (this.docs.size > MAX_KEPT) this.docs.delete(this.docs.keys().next().value as string);
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: RESPONSE_SCHEME, path }));
     if (doc.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(doc, 'json');

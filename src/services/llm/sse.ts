@@ -9,6 +9,7 @@ const LF = 10;
 const CR = 13;
 const COLON = 58;
 const SPACE = 32;
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** The only error the parser throws: input that cannot be SSE within the configured bounds. */
 export class SseError extends Error {
@@ -103,7 +104,9 @@ export class SseParser {
    * the return value says whether anything was pending, i.e. whether the stream was cut short.
    */
   end(): { truncated: boolean } {
-    const truncated = this.partialBytes > 0 || this.hasData || this.eventName !== undefined;
+    // A stream of nothing but its byte order mark is empty, not cut short.
+    const onlyBom = !this.started && this.partialBytes === 3 && Buffer.concat(this.partial).equals(BOM);
+    const truncated = (this.partialBytes > 0 && !onlyBom) || this.hasData || this.eventName !== undefined;
     this.partial = [];
     this.partialBytes = 0;
     this.resetEvent();

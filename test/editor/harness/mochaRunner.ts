@@ -4,6 +4,7 @@ import { appendFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs'
 import path from 'node:path';
 import { format } from 'node:util';
 import Mocha from 'mocha';
+import { collectHostErrors, HOST_ERRORS_TITLE, hostErrorsMessage } from './hostErrors';
 import { ENV, type ResultsFile, type SuiteFailure } from './protocol';
 
 export interface MochaSuiteOptions {
@@ -11,6 +12,8 @@ export interface MochaSuiteOptions {
   timeoutMs?: number;
   /** vscode.version (the suite index passes it: this module does not import vscode). */
   editorVersion?: string;
+  /** Fail the run (one named failure) on any unhandled rejection or uncaught exception while it runs. */
+  failOnHostErrors?: boolean;
 }
 
 function firstLines(text: string, n: number): string {
@@ -84,12 +87,14 @@ export function runMochaSuite(dir: string, opts: MochaSuiteOptions = {}): Promis
       return;
     }
     for (const f of files) mocha.addFile(f);
+    const hostErrors = opts.failOnHostErrors ? collectHostErrors() : undefined;
     let runner: Mocha.Runner;
     try {
       runner = mocha.run();
     } catch (e) {
       // A test file that throws while loading (bad import, syntax) aborts mocha before any test runs.
       fail('load test files', e);
+      hostErrors?.stop();
       results.failed = 1;
       finish(e instanceof Error ? e : new Error(String(e)));
       return;
@@ -111,6 +116,12 @@ export function runMochaSuite(dir: string, opts: MochaSuiteOptions = {}): Promis
       save();
     });
     runner.on('end', () => {
+      const errors = hostErrors?.stop() ?? [];
+      if (errors.length) {
+        results.failed++;
+        results.failures.push({ title: HOST_ERRORS_TITLE, message: hostErrorsMessage(errors) });
+        Mocha.reporters.Base.consoleLog(`\n  ${HOST_ERRORS_TITLE}: FAILED\n${hostErrorsMessage(errors)}\n`);
+      }
       finish(results.failed > 0 ? new Error(`${results.failed} in-editor test(s) failed`) : undefined);
     });
   });
