@@ -45,9 +45,8 @@ export async function importCommand(args: ImportArgs, streams: ImportStreams): P
   for (const line of result.report) streams.stderr.write(`${line}\n`);
   for (const s of result.secrets) {
     const where = s.header ? `the ${s.header} header` : s.param ? `the ${s.param} parameter` : `the variable ${s.variable ?? ''}`;
-    const service = s.service ? `${s.service} ` : '';
-    const origin = s.origin ? ` for ${s.origin}` : '';
-    streams.stderr.write(`a ${service}key${origin} was found in ${where}${s.variable && s.header ? ` (variable ${s.variable})` : ''}: not written into the notebook; store it as the connection's key\n`);
+    const sentTo = [s.service, s.origin].filter(Boolean).join(' ');
+    streams.stderr.write(`a key${sentTo ? ` (${sentTo})` : ''} was found in ${where}${s.variable && s.header ? ` (variable ${s.variable})` : ''}: not written into the notebook; store it as the connection's key\n`);
   }
   if (args.out) streams.stderr.write(`wrote ${args.out}\n`);
   return 0;

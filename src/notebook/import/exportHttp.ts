@@ -78,6 +78,7 @@ export function exportHttpFile(notebookText: string, opts: ExportOptions = {}): 
   let prose: string[] = [];
   cells.forEach((cell, i) => {
     if (cell.kind === 'markup') {
+      if (prose.length) prose.push('#');
       prose.push(...commented(cell.value));
       return;
     }
@@ -109,14 +110,15 @@ function httpLines(cell: NotebookCellData, spec: HttpSpec, service: 'llm' | 'map
   let url = restClientReferences(absoluteUrl(service, spec.target, t), names);
   if (key.param) url += `${url.includes('?') ? '&' : '?'}${key.param}`;
   const lines: string[] = [];
+  // After the body they would be sent as part of it: REST Client reads up to the next ###.
+  const assertions = analyseCell(cell, 1).assertions;
+  if (assertions.length) lines.push('# Checks in the notebook (read back by the importer):', ...assertions.map((a) => `# ${a.source}`));
   const name = cell.metadata.attributes?.name;
   if (name) lines.push(`# @name ${name}`);
   lines.push(`${spec.method} ${url}`);
   for (const h of spec.headers) lines.push(`${h.name}: ${restClientReferences(h.value, names)}`);
   if (key.header) lines.push(key.header);
   if (spec.body !== undefined) lines.push('', restClientReferences(spec.body, names));
-  const assertions = analyseCell(cell, 1).assertions;
-  if (assertions.length) lines.push('', '# Checks in the notebook:', ...assertions.map((a) => `# ${a.source}`));
   return lines;
 }
 

@@ -91,7 +91,9 @@ export function importHttpFile(text: string, opts: ImportOptions = {}): ImportRe
     if (COMMENT.test(line)) {
       const c = t.replace(/^(#|\/\/)\s?/, '');
       const meta = /^@([\w-]+)\s*(.*)$/.exec(c.trim());
-      if (meta?.[1] === 'name') block.name = meta[2].trim();
+      if (c.startsWith('?? ')) block.assertions.push(c);
+      else if (/^Checks in the notebook/.test(c)) return;
+      else if (meta?.[1] === 'name') block.name = meta[2].trim();
       else if (meta) report.push(`line ${n}: the @${meta[1]} setting is not carried over`);
       else block.comments.push(c);
       return;
