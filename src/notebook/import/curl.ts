@@ -92,7 +92,10 @@ export function parseCurl(text: string, source = 'curl'): ParsedCurl {
   if (json) {
     if (!has('content-type')) headers.push(['Content-Type', 'application/json']);
     if (!has('accept')) headers.push(['Accept', 'application/json']);
-  } else if (body !== undefined && !has('content-type')) headers.push(['Content-Type', 'application/x-www-form-urlencoded']);
+  } else if (body !== undefined && !has('content-type')) {
+    // curl itself would say form-urlencoded; docs that paste a JSON body without the header mean JSON.
+    headers.push(['Content-Type', looksLikeJson(body) ? 'application/json' : 'application/x-www-form-urlencoded']);
+  }
   const finalMethod = method ?? (head ? 'HEAD' : body !== undefined ? 'POST' : 'GET');
   return { request: { method: finalMethod, url, headers, body, line: words[0].line }, basicAuth, ignored };
 }
@@ -101,4 +104,14 @@ export function parseCurl(text: string, source = 'curl'): ParsedCurl {
 function urlencodePair(v: string): string {
   const eq = v.indexOf('=');
   return eq === -1 ? encodeURIComponent(v) : `${v.slice(0, eq + 1)}${encodeURIComponent(v.slice(eq + 1))}`;
+}
+
+function looksLikeJson(body: string): boolean {
+  if (!/^\s*[[{]/.test(body)) return false;
+  try {
+    JSON.parse(body);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -587,10 +587,16 @@ describe('security: every command, then no secret in settings, state, logs, docu
     assert.equal(imported.isUntitled, true);
     assert.equal(imported.getCells().find((c) => c.kind === vscode.NotebookCellKind.Code && c.document.languageId === 'llm')?.document.getText(), 'GET /models');
     await vscode.env.clipboard.writeText(`curl -X POST ${info.maps.baseUrl}/v1/places:searchText \\\n  -H 'X-Goog-Api-Key: ${info.maps.apiKey}' -H 'X-Goog-FieldMask: places.id' \\\n  -d '{"textQuery": "Lisbon"}'`);
-    const pasted = await cmd.run<vscode.NotebookCell>('apiWorkbench.notebook.pasteCurl');
+    let pasted: vscode.NotebookCell;
+    try {
+      pasted = await cmd.run<vscode.NotebookCell>('apiWorkbench.notebook.pasteCurl');
+    } finally {
+      // The clipboard held a key: the coverage test checks it is clean afterwards.
+      await vscode.env.clipboard.writeText('');
+    }
     assert.equal(pasted.document.languageId, 'maps');
-    assert.match(pasted.document.getText(), /^POST \/v1\/places:searchText\nX-Goog-FieldMask: places.id\n\n\{"textQuery": "Lisbon"\}$/);
-    await vscode.env.clipboard.writeText('');
+    // A JSON body pasted without a Content-Type is sent as JSON.
+    assert.match(pasted.document.getText(), /^POST \/v1\/places:searchText\nX-Goog-FieldMask: places.id\nContent-Type: application\/json\n\n\{"textQuery": "Lisbon"\}$/);
     for (const cell of imported.getCells()) assertClean('an imported cell', cell.document.getText());
     const results = await api.notebook().controller.runAll(imported);
     assert.ok(results.length === 3 && results.every((r) => r.ok), JSON.stringify(results.map((r) => [r.name, r.ok, r.error])));
