@@ -23,12 +23,28 @@ export interface RunArgs {
   outputFailed: boolean;
 }
 
-export type CliArgs = RunArgs | { command: 'help' } | { command: 'version' };
+export interface ImportArgs {
+  command: 'import';
+  /** A .http/.rest file, a Postman collection (.json), or '-' for a cURL command on stdin. */
+  input: string;
+  /** Where the notebook goes; stdout when absent. */
+  out?: string;
+  connectionsFile?: string;
+}
+
+export type CliArgs = RunArgs | ImportArgs | { command: 'help' } | { command: 'version' };
 
 export const USAGE = `Usage: api-workbench run <file.awb.md | folder>... [options]
 
 Runs every request cell of each notebook in order (variables flow from cell to cell) and checks
 its ?? assertions. Exit code 0: all passed; 1: a cell failed; 2: the run could not be made.
+
+       api-workbench import <file.http | file.rest | collection.json | -> [-o out.awb.md]
+
+import turns a REST Client / httpYac .http file, a Postman collection (v2.1) or a cURL command
+read from stdin (-) into a notebook, written to -o (or stdout). What was moved or dropped goes to
+stderr; keys found in the input are never written (store them in the connection instead).
+With --connections, requests to those connections' base URLs become cells too.
 
 Options:
   --sandbox                 start the built-in sandbox for this run and use it as the default
@@ -40,7 +56,7 @@ Options:
                             variable holding the key (realtime: the app secret). The first of each
                             service is the default; a cell's connection="Name" picks another
   --reporter <name>         pretty (default), junit or json
-  --out <file>              write the report to a file (the pretty lines still go to the terminal)
+  -o, --out <file>          import: the notebook to write; run: write the report to a file (the pretty lines still go to the terminal)
   --var <name=value>        set a variable (repeatable); wins over the notebook's vars cells
   --env <name>              the environment: vars cells marked env=<name> apply
   --timeout <ms>            time limit of each request
@@ -80,7 +96,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         sandbox: { type: 'boolean' },
         connections: { type: 'string' },
         reporter: { type: 'string' },
-        out: { type: 'string' },
+        out: { type: 'string', short: 'o' },
         var: { type: 'string', multiple: true },
         env: { type: 'string' },
         timeout: { type: 'string' },
@@ -101,7 +117,11 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if (values.version) return { command: 'version' };
   const [command, ...paths] = positionals;
   if (command === undefined) return { command: 'help' };
-  if (command !== 'run') throw new CliError(`unknown command "${command}": the command is "run"`);
+  if (command === 'import') {
+    if (paths.length !== 1) throw new CliError('import takes one file (or - for a cURL command on stdin)');
+    return { command: 'import', input: paths[0], out: values.out, connectionsFile: values.connections };
+  }
+  if (command !== 'run') throw new CliError(`unknown command "${command}": the commands are "run" and "import"`);
   if (paths.length === 0) throw new CliError('run needs at least one notebook file or folder');
   const reporter = values.reporter ?? 'pretty';
   if (!REPORTERS.includes(reporter as ReporterName)) throw new CliError(`--reporter is one of ${REPORTERS.join(', ')}, not "${reporter}"`);

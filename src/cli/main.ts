@@ -4,6 +4,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { parseCliArgs, USAGE } from './args';
 import { CliError } from './errors';
+import { importCommand } from './import';
 import { runCommand } from './run';
 
 declare const __CLI_VERSION__: string | undefined;
@@ -25,11 +26,12 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(VERSION + '\n');
       return 0;
     }
+    if (args.command === 'import') return await importCommand(args, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
     return await runCommand(args, { stdout: process.stdout, stderr: process.stderr, env: process.env });
   } catch (e) {
     if (e instanceof CliError) {
       process.stderr.write(`api-workbench: ${e.message}\n`);
-      if (/^(Unknown option|Option '|unknown command|run needs)/.test(e.message)) process.stderr.write('Run "api-workbench --help" for the options.\n');
+      if (/^(Unknown option|Option '|unknown command|run needs|import takes)/.test(e.message)) process.stderr.write('Run "api-workbench --help" for the options.\n');
       return 2;
     }
     // Our bug, not the user's: the message, and the stack only when asked for.

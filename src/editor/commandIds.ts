@@ -65,6 +65,8 @@ export const COMMAND_IDS = [
   'apiWorkbench.notebook.openExample',
   'apiWorkbench.notebook.selectEnvironment',
   'apiWorkbench.notebook.openWholeBody',
+  'apiWorkbench.notebook.importFile',
+  'apiWorkbench.notebook.pasteCurl',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

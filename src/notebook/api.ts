@@ -247,3 +247,21 @@ export { parseNotebook, serializeNotebook, cellStartLines, notebookProblems } fr
 export { createRunner, runNotebook } from './run';
 export { defaultHttpClient, connectionsHost, sandboxConnections, SANDBOX_CONNECTION_NAME, type ConnectionsHostOptions, type SandboxEndpoints } from './hosts';
 export { NotebookError } from './variables';
+export {
+  detectFormat,
+  importText,
+  importCurl,
+  curlToPieces,
+  importHttpFile,
+  importPostman,
+  exportHttpFile,
+  cellToCurl,
+  ImportError,
+  type ImportFormat,
+  type ImportOptions,
+  type ImportResult,
+  type ImportedSecret,
+  type KnownConnection,
+  type ExportOptions,
+  type ExportTarget,
+} from './import';

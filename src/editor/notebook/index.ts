@@ -9,6 +9,7 @@ import type { CommandTable } from '../commands';
 import { NOTEBOOK_TYPE, RESULT_RENDERER_ID } from '../ids';
 import type { Services } from '../services';
 import { NotebookRunController } from './controller';
+import { importCommands } from './importCommands';
 import { Environments, notebookOf } from './environments';
 import { AwbSerializer, documentProblems } from './serializer';
 import { NEW_NOTEBOOK_TEMPLATE } from './template';
@@ -56,6 +57,7 @@ export function activate(s: Services): NotebookFeature {
   vscode.workspace.notebookDocuments.forEach(showProblems);
 
   const commands: CommandTable = {
+    ...importCommands(s, serializer),
     'apiWorkbench.notebook.new': async () => {
       const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, serializer.deserializeNotebook(new TextEncoder().encode(NEW_NOTEBOOK_TEMPLATE)));
       await vscode.window.showNotebookDocument(doc);

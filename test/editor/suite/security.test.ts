@@ -7,7 +7,8 @@
 // WebSocket upgrade — and the same scenario run trusted proves the server would have seen the keys.
 // The harness's file scan over the user-data dir, workspace and browser profile runs after this.
 import * as assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
@@ -576,6 +577,29 @@ describe('security: every command, then no secret in settings, state, logs, docu
     assertClean('the whole body', body.getText());
     const fresh = await cmd.run<vscode.NotebookDocument>('apiWorkbench.notebook.new');
     assert.equal(fresh.isUntitled, true);
+  });
+
+  it('API notebook import: a .http file with the key in it, then a pasted cURL; keys left out, the cells run', async () => {
+    const info = api.services.sandbox.info!;
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'awb-import-')), 'requests.http');
+    writeFileSync(file, `@base = ${info.llm.baseUrl}\n\n### Models\n# @name models\nGET {{base}}/models\nAuthorization: Bearer ${info.llm.apiKey}\n`);
+    const imported = await cmd.run<vscode.NotebookDocument>('apiWorkbench.notebook.importFile', vscode.Uri.file(file));
+    assert.equal(imported.isUntitled, true);
+    assert.equal(imported.getCells().find((c) => c.kind === vscode.NotebookCellKind.Code && c.document.languageId === 'llm')?.document.getText(), 'GET /models');
+    await vscode.env.clipboard.writeText(`curl -X POST ${info.maps.baseUrl}/v1/places:searchText \\\n  -H 'X-Goog-Api-Key: ${info.maps.apiKey}' -H 'X-Goog-FieldMask: places.id' \\\n  -d '{"textQuery": "Lisbon"}'`);
+    let pasted: vscode.NotebookCell;
+    try {
+      pasted = await cmd.run<vscode.NotebookCell>('apiWorkbench.notebook.pasteCurl');
+    } finally {
+      // The clipboard held a key: the coverage test checks it is clean afterwards.
+      await vscode.env.clipboard.writeText('');
+    }
+    assert.equal(pasted.document.languageId, 'maps');
+    // A JSON body pasted without a Content-Type is sent as JSON.
+    assert.match(pasted.document.getText(), /^POST \/v1\/places:searchText\nX-Goog-FieldMask: places.id\nContent-Type: application\/json\n\n\{"textQuery": "Lisbon"\}$/);
+    for (const cell of imported.getCells()) assertClean('an imported cell', cell.document.getText());
+    const results = await api.notebook().controller.runAll(imported);
+    assert.ok(results.length === 3 && results.every((r) => r.ok), JSON.stringify(results.map((r) => [r.name, r.ok, r.error])));
   });
 
   it('no secret in any apiWorkbench setting at any level', () => {

@@ -1,0 +1,53 @@
+// `api-workbench import`: a .http file, a Postman collection or a cURL command (stdin) → a
+// notebook. Exit 0 written, 2 malformed input (nothing written). Keys found are named, never shown.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { ImportError, detectFormat, importText, type KnownConnection } from '../notebook/api';
+import type { ImportArgs } from './args';
+import { loadConnectionsFile } from './connectionsFile';
+import { CliError } from './errors';
+import type { LineSink } from './progress';
+
+export interface ImportStreams {
+  stdout: LineSink;
+  stderr: LineSink;
+  stdin: NodeJS.ReadableStream;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  stream.setEncoding('utf8');
+  for await (const chunk of stream) text += String(chunk);
+  return text;
+}
+
+function knownConnections(file: string | undefined): KnownConnection[] {
+  if (!file) return [];
+  return loadConnectionsFile(file).connections.flatMap((c): KnownConnection[] =>
+    c.service === 'realtime' ? [{ service: c.service, baseUrl: c.restBaseUrl }] : [c.baseUrl, ...Object.values(c.baseUrls)].map((baseUrl) => ({ service: c.service, baseUrl })),
+  );
+}
+
+export async function importCommand(args: ImportArgs, streams: ImportStreams): Promise<number> {
+  const fromStdin = args.input === '-';
+  if (!fromStdin && !existsSync(args.input)) throw new CliError(`${args.input}: no such file`);
+  const text = fromStdin ? await readAll(streams.stdin) : readFileSync(args.input, 'utf8');
+  const source = fromStdin ? 'stdin' : args.input;
+  const connections = knownConnections(args.connectionsFile);
+  let result;
+  try {
+    result = importText(fromStdin ? 'curl' : detectFormat(args.input, text), text, { source, connections });
+  } catch (e) {
+    if (e instanceof ImportError) throw new CliError(e.message);
+    throw e;
+  }
+  if (args.out) writeFileSync(args.out, result.text);
+  else streams.stdout.write(result.text);
+  for (const line of result.report) streams.stderr.write(`${line}\n`);
+  for (const s of result.secrets) {
+    const where = s.header ? `the ${s.header} header` : s.param ? `the ${s.param} parameter` : `the variable ${s.variable ?? ''}`;
+    const sentTo = [s.service, s.origin].filter(Boolean).join(' ');
+    streams.stderr.write(`a key${sentTo ? ` (${sentTo})` : ''} was found in ${where}${s.variable && s.header ? ` (variable ${s.variable})` : ''}: not written into the notebook; store it as the connection's key\n`);
+  }
+  if (args.out) streams.stderr.write(`wrote ${args.out}\n`);
+  return 0;
+}

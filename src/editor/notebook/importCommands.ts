@@ -1,0 +1,81 @@
+// "Import .http / Postman Collection…" and "Paste cURL as Cell". The conversion is the engine's
+// (src/notebook/import); here: the file or clipboard, the new cells, and the keys found, which are
+// never written into the notebook: the user may store each as its connection's key instead.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { connectionOrigins, SERVICE_IDS, type Connection } from '../../core/connections';
+import { detectFormat, ImportError, importCurl, importText, type ImportedSecret, type ImportResult, type KnownConnection } from '../../notebook/api';
+import type { CommandTable } from '../commands';
+import { NOTEBOOK_TYPE } from '../ids';
+import type { Services } from '../services';
+import type { AwbSerializer } from './serializer';
+
+const STORE_KEYS = 'Store as Connection Keys';
+
+/** Every configured connection's base URLs, so requests to the sandbox or a proxy become cells. */
+function knownConnections(s: Services): KnownConnection[] {
+  return SERVICE_IDS.flatMap((service) => s.connections.list(service)).flatMap((c): KnownConnection[] =>
+    c.service === 'realtime' ? [{ service: c.service, baseUrl: c.restBaseUrl }] : [c.baseUrl, ...Object.values(c.baseUrls)].map((baseUrl) => ({ service: c.service, baseUrl })),
+  );
+}
+
+function convert(run: () => ImportResult): ImportResult {
+  try {
+    return run();
+  } catch (e) {
+    // Malformed input: the message names the line or field; nothing was opened or inserted.
+    if (e instanceof ImportError) throw new Error(`Nothing imported: ${e.message}`, { cause: e });
+    throw e;
+  }
+}
+
+/** The connection a found key belongs to: one of its service whose origins include where the key was sent. */
+function ownerOf(s: Services, secret: ImportedSecret): Connection | undefined {
+  if (!secret.service || !secret.origin) return undefined;
+  return s.connections.list(secret.service).find((c) => c.source === 'settings' && connectionOrigins(c).includes(secret.origin));
+}
+
+/** Says what was left out (never the key) and offers to store keys whose connection exists. */
+async function offerKeys(s: Services, result: ImportResult, what: string): Promise<void> {
+  for (const line of result.report) s.log.info(`Import (${what}): ${line}`);
+  if (result.secrets.length === 0) return;
+  const owned = result.secrets.map((secret) => ({ secret, conn: ownerOf(s, secret) })).filter((o): o is { secret: ImportedSecret; conn: Connection } => !!o.conn);
+  const where = result.secrets.map((k) => `${k.header ?? k.param ?? k.variable ?? 'a value'}${k.origin ? ` for ${k.origin}` : ''}`).join(', ');
+  const message = `${result.secrets.length === 1 ? 'A key was' : `${result.secrets.length} keys were`} found in ${what} and left out of the notebook (${where}).`;
+  const choice = owned.length ? await vscode.window.showWarningMessage(`${message} Store ${owned.length === 1 ? 'it' : 'them'} as the key of ${owned.map((o) => `"${o.conn.name}"`).join(', ')}?`, STORE_KEYS) : await vscode.window.showWarningMessage(`${message} Keys come from a connection: add one with its key.`);
+  if (choice !== STORE_KEYS) return;
+  for (const { secret, conn } of owned) await s.secrets.set({ service: conn.service, name: conn.name }, secret.value, connectionOrigins(conn));
+}
+
+export function importCommands(s: Services, serializer: AwbSerializer): CommandTable {
+  return {
+    'apiWorkbench.notebook.importFile': async (target?: unknown) => {
+      const uri =
+        target instanceof vscode.Uri
+          ? target
+          : (await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Import', filters: { 'Requests (.http, .rest, Postman collection)': ['http', 'rest', 'json'] } }))?.[0];
+      if (!uri) return undefined;
+      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+      const name = path.posix.basename(uri.path);
+      const result = convert(() => importText(detectFormat(name, text), text, { source: name, connections: knownConnections(s) }));
+      const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, serializer.deserializeNotebook(new TextEncoder().encode(result.text)));
+      await vscode.window.showNotebookDocument(doc);
+      await offerKeys(s, result, name);
+      return doc;
+    },
+    'apiWorkbench.notebook.pasteCurl': async () => {
+      const editor = vscode.window.activeNotebookEditor;
+      if (!editor || editor.notebook.notebookType !== NOTEBOOK_TYPE) throw new Error('Open an API notebook first: the cURL command becomes a cell of it.');
+      const text = await vscode.env.clipboard.readText();
+      if (!/^\s*(\$\s+)?curl\s/.test(text)) throw new Error('The clipboard holds no cURL command (it should start with "curl").');
+      const result = convert(() => importCurl(text, { source: 'clipboard', connections: knownConnections(s) }));
+      const cells = serializer.deserializeNotebook(new TextEncoder().encode(result.text)).cells;
+      const at = editor.selection.isEmpty ? editor.notebook.cellCount : editor.selection.end;
+      const edit = new vscode.WorkspaceEdit();
+      edit.set(editor.notebook.uri, [vscode.NotebookEdit.insertCells(at, cells)]);
+      await vscode.workspace.applyEdit(edit);
+      await offerKeys(s, result, 'the clipboard');
+      return editor.notebook.cellAt(at);
+    },
+  };
+}

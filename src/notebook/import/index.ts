@@ -1,0 +1,30 @@
+// The importers behind one door: what a front end (CLI, editor) calls with a file's text.
+import { importCurl } from './importCurl';
+import { importHttpFile } from './httpFile';
+import { importPostman } from './postman';
+import type { ImportOptions, ImportResult } from './types';
+
+export type ImportFormat = 'curl' | 'http' | 'postman';
+
+/** The format of a file by its name, then its content (a curl line, a JSON object, else `.http`). */
+export function detectFormat(fileName: string, text: string): ImportFormat {
+  const lower = fileName.toLowerCase();
+  if (lower.endsWith('.http') || lower.endsWith('.rest')) return 'http';
+  if (lower.endsWith('.json')) return 'postman';
+  const start = text.trimStart();
+  if (/^(\$\s+)?curl\s/.test(start)) return 'curl';
+  if (start.startsWith('{')) return 'postman';
+  return 'http';
+}
+
+export function importText(format: ImportFormat, text: string, opts: ImportOptions = {}): ImportResult {
+  if (format === 'curl') return importCurl(text, opts);
+  if (format === 'postman') return importPostman(text, opts);
+  return importHttpFile(text, opts);
+}
+
+export { importCurl, curlToPieces } from './importCurl';
+export { importHttpFile, convertReference } from './httpFile';
+export { importPostman } from './postman';
+export { exportHttpFile, cellToCurl, type ExportOptions, type ExportTarget } from './exportHttp';
+export { ImportError, type ImportOptions, type ImportResult, type ImportedSecret, type KnownConnection } from './types';

@@ -1,0 +1,44 @@
+// Pieces → `*.awb.md` text, through the notebook's own serializer so fences and attributes are
+// written exactly as the parser reads them.
+import type { NotebookCellData } from '../api';
+import { serializeNotebook } from '../format';
+import type { Piece } from './convert';
+import type { ImportedSecret, ImportResult } from './types';
+
+/** A name a cell can carry (letters, digits, _ and -), unique in the notebook. */
+export function cellName(wanted: string, taken: Set<string>): string {
+  let base = wanted.trim().replace(/[^\w-]+/g, '_').replace(/^_+|_+$/g, '');
+  if (!/^[A-Za-z_]/.test(base)) base = `r_${base}`;
+  let name = base;
+  for (let i = 2; taken.has(name); i++) name = `${base}_${i}`;
+  taken.add(name);
+  return name;
+}
+
+/** A `vars` cell's lines; values with a line end cannot be one and are reported. */
+export function varsPiece(vars: ReadonlyArray<[string, string]>, report: string[]): Piece | undefined {
+  const lines: string[] = [];
+  for (const [name, value] of vars) {
+    if (/[\r\n]/.test(value)) report.push(`variable ${name}: not imported (a value over several lines cannot be a vars entry)`);
+    else lines.push(`${name} = ${value}`);
+  }
+  return lines.length ? { kind: 'code', language: 'vars', value: lines.join('\n') } : undefined;
+}
+
+/** Joins the pieces into a notebook; neighbouring Markdown merges into one cell. */
+export function writeNotebook(pieces: readonly Piece[], secrets: ImportedSecret[], report: string[]): ImportResult {
+  const cells: NotebookCellData[] = [];
+  for (const p of pieces) {
+    const last = cells.at(-1);
+    if (p.kind === 'markdown') {
+      if (last?.kind === 'markup') last.value += `\n\n${p.value}`;
+      else cells.push({ kind: 'markup', language: 'markdown', value: p.value, metadata: {} });
+    } else {
+      cells.push({ kind: 'code', language: p.language, value: p.value, metadata: p.name ? { attributes: { name: p.name } } : {} });
+    }
+  }
+  let text = serializeNotebook({ cells, metadata: { eol: '\n' } });
+  // Last guard: a key that reached the text some other way (a body, a script) is masked.
+  for (const s of secrets) if (s.value.length >= 8) text = text.split(s.value).join('***');
+  return { text, secrets, report: [...new Set(report)] };
+}
