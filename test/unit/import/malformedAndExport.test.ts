@@ -62,7 +62,7 @@ describe('export: a notebook as .http, a cell as cURL; keys as references', () =
     assert.match(http, /^@city = Lisbon\n@question = What should I see in\n/);
     assert.match(http, /# @name models\nGET https:\/\/api\.openai\.com\/v1\/models\nAuthorization: Bearer \{\{\$processEnv OPENAI_API_KEY\}\}\n/);
     assert.match(http, /"model": "\{\{models\.response\.body\.\$\.data\[0\]\.id\}\}"/);
-    assert.match(http, /POST https:\/\/routes\.googleapis\.com\/directions\/v2:computeRoutes\nX-Goog-FieldMask: routes\.distanceMeters,routes\.duration\nX-Goog-Api-Key: \{\{\$processEnv GOOGLE_MAPS_API_KEY\}\}/);
+    assert.match(http, /POST https:\/\/routes\.googleapis\.com\/directions\/v2:computeRoutes\nX-Goog-FieldMask: routes\.distanceMeters,routes\.duration,routes\.polyline\.encodedPolyline\nX-Goog-Api-Key: \{\{\$processEnv GOOGLE_MAPS_API_KEY\}\}/);
     assert.match(http, /# realtime cell \d+ has no \.http form/);
     // And back: the same requests, names and references.
     const back = importHttpFile(http);

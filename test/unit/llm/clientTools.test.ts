@@ -183,7 +183,8 @@ describe('llm/client: tools, structured outputs and the Responses API', function
         }
       }
     });
-    assert.equal(deltas, 3);
+    // A chunk already read when Stop is pressed may still be delivered; nothing after it is.
+    assert.ok(deltas === 3 || deltas === 4, `deltas after Stop: ${deltas}`);
     assert.ok(Date.now() - t0 < 2_000);
     assert.ok(sandboxAnswer([{ role: 'user', content: 'Tell me a story.' }], SLOW_MODEL).startsWith(text));
   });
