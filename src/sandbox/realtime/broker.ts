@@ -10,7 +10,6 @@ import {
   LIMITS,
   PROTOCOL_VERSION,
   byteLength,
-  channelDataSchema,
   channelKind,
   channelNameProblem,
   clientEventProblem,
@@ -23,7 +22,9 @@ import {
   type WireFrame,
 } from '../../services/realtime/protocol';
 import { requestUrl, Router } from '../router';
-import { verifyChannelAuth, verifyUserAuth, type AppCredentials } from '../../services/realtime/signing';
+import { verifyUserAuth, type AppCredentials } from '../../services/realtime/signing';
+import { closeWith, errorFrame, frame } from './frames';
+import { checkSubscribe } from './subscribeAuth';
 
 export interface BrokerOptions extends AppCredentials {
   /** Seconds advertised in connection_established (the client pings after this much silence). */
@@ -69,34 +70,6 @@ export interface ChannelSnapshot {
   name: string;
   subscriptionCount: number;
   userCount?: number;
-}
-
-/** A text frame: `data` is double-encoded as the hosted service does for string payloads. */
-function frame(event: string, data: unknown, channel?: string, userId?: string): string {
-  const f: WireFrame = { event, data: typeof data === 'string' ? data : JSON.stringify(data) };
-  if (channel !== undefined) f.channel = channel;
-  if (userId !== undefined) f.user_id = userId;
-  return JSON.stringify(f);
-}
-
-/** pusher:error frames carry an object (not a string) in `data`, like the hosted service. */
-function errorFrame(message: string, code: number | null, channel?: string): string {
-  return JSON.stringify(channel === undefined ? { event: 'pusher:error', data: { code, message } } : { event: 'pusher:error', channel, data: { code, message } });
-}
-
-/** WebSocket close reasons are at most 123 bytes (RFC 6455 §5.5); ws throws on a longer one. */
-const MAX_CLOSE_REASON_BYTES = 123;
-
-/** Closes with a reason cut to fit, as a reason may quote what the client sent (its key, its version). */
-function closeWith(ws: WebSocket, code: number, reason: string): void {
-  if (Buffer.byteLength(reason) <= MAX_CLOSE_REASON_BYTES) return ws.close(code, reason);
-  let fitted = '';
-  for (const ch of reason) {
-    // 3 bytes are kept for the ellipsis.
-    if (Buffer.byteLength(fitted + ch) > MAX_CLOSE_REASON_BYTES - 3) break;
-    fitted += ch;
-  }
-  ws.close(code, `${fitted}…`);
 }
 
 /** Where clients connect; a trailing slash is tolerated as the hosted service does. */
@@ -287,40 +260,21 @@ export class Broker {
     const { channel: name, auth, channel_data } = v.value;
     const problem = channelNameProblem(name);
     if (problem) return this.send(conn, errorFrame(`Invalid channel name '${name}': ${problem}`, null, name));
-    const kind = channelKind(name);
     if (conn.channels.has(name)) return this.succeeded(conn, this.channel(name));
 
-    let userId: string | undefined;
-    let userInfo: unknown;
-    if (kind !== 'public') {
-      const authKey = auth?.split(':')[0];
-      if (auth === undefined || auth === '') return this.authFailed(conn, name, `Auth value for subscription to ${name} is invalid: should be of format 'key:signature'`);
-      if (authKey !== this.opts.key) return this.authFailed(conn, name, `Invalid key in subscription auth data: '${authKey}'`);
-      const signed = kind === 'presence' ? `${conn.socketId}:${name}:${channel_data ?? ''}` : `${conn.socketId}:${name}`;
-      if (kind === 'presence' && channel_data === undefined) return this.authFailed(conn, name, `Presence subscription to ${name} needs channel_data`);
-      if (!verifyChannelAuth(this.opts, conn.socketId, name, auth, kind === 'presence' ? channel_data : undefined)) {
-        return this.authFailed(conn, name, `Invalid signature: Expected HMAC SHA256 hex digest of ${signed}, but got ${auth.slice(authKey.length + 1)}`);
-      }
-      if (kind === 'presence') {
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(channel_data ?? '');
-        } catch {
-          return this.authFailed(conn, name, 'channel_data is not valid JSON');
-        }
-        const cd = validate(channelDataSchema, parsed);
-        if (!cd.ok) return this.authFailed(conn, name, `Invalid channel_data: ${cd.problem}`);
-        userId = String(cd.value.user_id);
-        userInfo = cd.value.user_info;
-        if (userInfo !== undefined && byteLength(JSON.stringify(userInfo)) > LIMITS.maxUserInfoBytes) {
-          return this.authFailed(conn, name, `user_info is larger than ${LIMITS.maxUserInfoBytes} bytes`);
-        }
+    const check = checkSubscribe(this.opts, {
+      socketId: conn.socketId,
+      channel: name,
+      auth,
+      channelData: channel_data,
+      presenceHasRoomFor: (id) => {
         const existing = this.channels.get(name);
-        if (existing && !existing.members.has(userId) && existing.members.size >= LIMITS.maxPresenceMembers) {
-          return this.send(conn, errorFrame(`Cannot subscribe to ${name}: presence channels are limited to ${LIMITS.maxPresenceMembers} members`, null, name));
-        }
-      }
-    }
+        return !existing || existing.members.has(id) || existing.members.size < LIMITS.maxPresenceMembers;
+      },
+    });
+    if (!check.ok) return check.authFailure ? this.authFailed(conn, name, check.message) : this.send(conn, errorFrame(check.message, null, name));
+    const userId = check.member?.userId;
+    const userInfo = check.member?.info;
 
     const ch = this.channel(name);
     const wasOccupied = this.occupied(ch);
