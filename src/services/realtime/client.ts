@@ -95,6 +95,7 @@ export class RealtimeClient {
       onCount: (f) => subs.onCount(f),
       onMemberAdded: (f) => subs.onMemberAdded(f),
       onMemberRemoved: (f) => subs.onMemberRemoved(f),
+      onEncrypted: (f) => subs.onEncrypted(f),
     };
   }
 

@@ -60,6 +60,8 @@ export interface FrameHandlers {
   onCount(f: WireFrame): void;
   onMemberAdded(f: WireFrame): void;
   onMemberRemoved(f: WireFrame): void;
+  /** App events on private-encrypted- channels, which arrive boxed. */
+  onEncrypted(f: WireFrame): void;
 }
 
 /** Decodes one received frame and hands it on; never throws (a bad frame must not break the socket). */
@@ -73,6 +75,7 @@ export function dispatchFrame(raw: Ws.RawData, isBinary: boolean, events: Client
     const f = decoded.frame;
     // 'pusher:' and 'pusher_internal:' both start with "pusher"; everything else is an app event.
     if (f.event.startsWith('pusher')) return dispatchControl(f, events, h);
+    if (f.channel?.startsWith('private-encrypted-')) return h.onEncrypted(f);
     events.emit('message', f);
   } catch (e) {
     events.emit('error', events.error('protocol', `Failed to handle a frame: ${e instanceof Error ? e.message : String(e)}`, 'frame_handler'));

@@ -73,8 +73,11 @@ export interface CloseInfo {
   action: CloseAction;
 }
 
-/** An event as received; `data` is as on the wire (usually a JSON string), see `messageData`. */
-export type RealtimeMessage = Readonly<WireFrame>;
+/**
+ * An event as received; `data` is as on the wire (usually a JSON string), see `messageData`.
+ * On private-encrypted- channels `data` is the decrypted payload and `decrypted` is true.
+ */
+export type RealtimeMessage = Readonly<WireFrame & { decrypted?: boolean }>;
 
 export type SubscriptionState = 'pending' | 'subscribed' | 'failed';
 
