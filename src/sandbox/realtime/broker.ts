@@ -14,6 +14,7 @@ import {
   channelNameProblem,
   clientEventProblem,
   decodeFrame,
+  isCacheChannel,
   signinDataSchema,
   subscribeDataSchema,
   unsubscribeDataSchema,
@@ -24,6 +25,7 @@ import {
 import { requestUrl, Router } from '../router';
 import { verifyUserAuth, type AppCredentials } from '../../services/realtime/signing';
 import { closeWith, errorFrame, frame } from './frames';
+import { ChannelCache } from './cache';
 import { checkSubscribe } from './subscribeAuth';
 
 export interface BrokerOptions extends AppCredentials {
@@ -78,6 +80,7 @@ const SOCKET_ROUTES = new Router<true>().add('GET', '/app/{key}', true).add('GET
 export class Broker {
   private readonly connections = new Map<string, Connection>();
   private readonly channels = new Map<string, Channel>();
+  private readonly cache = new ChannelCache();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly opts: BrokerOptions) {
@@ -131,6 +134,7 @@ export class Broker {
   publish(channels: readonly string[], event: string, data: string, exceptSocketId?: string): number {
     let delivered = 0;
     for (const name of channels) {
+      this.cache.remember(name, event, data);
       const ch = this.channels.get(name);
       if (!ch || ch.subscribers.size === 0) continue;
       // Encoded once per channel: with hundreds of subscribers the copy per socket would dominate.
@@ -224,6 +228,7 @@ export class Broker {
     for (const c of this.connections.values()) c.ws.terminate();
     this.connections.clear();
     this.channels.clear();
+    this.cache.clear();
   }
 
   // --- socket messages ---------------------------------------------------------------------------
@@ -286,7 +291,16 @@ export class Broker {
       this.join(ch, userId, userInfo, conn);
     }
     this.succeeded(conn, ch);
+    if (isCacheChannel(name)) this.replayCache(conn, name);
     this.scheduleCount(ch);
+  }
+
+  /** After subscription_succeeded, as soketi does: the cached event, or pusher:cache_miss (no data). */
+  private replayCache(conn: Connection, channel: string): void {
+    const last = this.cache.last(channel);
+    if (last) return this.send(conn, frame(last.event, last.data, channel));
+    this.send(conn, JSON.stringify({ event: 'pusher:cache_miss', channel }));
+    if (this.cache.firstMiss(channel)) this.opts.onWebhook({ name: 'cache_miss', channel }, false);
   }
 
   /** Hosted Channels reports a rejected subscription as pusher:error with code null; the channel is named so clients can tell which one. */

@@ -96,6 +96,7 @@ export class RealtimeClient {
       onMemberAdded: (f) => subs.onMemberAdded(f),
       onMemberRemoved: (f) => subs.onMemberRemoved(f),
       onEncrypted: (f) => subs.onEncrypted(f),
+      onCacheMiss: (f) => subs.onCacheMiss(f),
     };
   }
 

@@ -60,6 +60,8 @@ export interface FrameHandlers {
   onCount(f: WireFrame): void;
   onMemberAdded(f: WireFrame): void;
   onMemberRemoved(f: WireFrame): void;
+  /** pusher:cache_miss: a cache channel had no event to replay. */
+  onCacheMiss(f: WireFrame): void;
   /** App events on private-encrypted- channels, which arrive boxed. */
   onEncrypted(f: WireFrame): void;
 }
@@ -106,10 +108,12 @@ function dispatchControl(f: WireFrame, events: ClientEvents, h: FrameHandlers): 
       return h.onMemberAdded(f);
     case 'pusher_internal:member_removed':
       return h.onMemberRemoved(f);
+    case 'pusher:cache_miss':
+      return h.onCacheMiss(f);
     case 'pusher:connection_established':
       return events.emit('error', events.error('protocol', 'Ignored a second pusher:connection_established', 'bad_frame'));
     default:
-      // Other pusher: events (signin_success, cache_miss, …) are passed on like app events.
+      // Other pusher: events are passed on like app events.
       return events.emit('message', f);
   }
 }

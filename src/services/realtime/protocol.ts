@@ -32,6 +32,13 @@ export function channelKind(name: string): ChannelKind {
   return 'public';
 }
 
+/** Cache channels keep their last server event for new subscribers (pusher docs: cache-channels). */
+export const CACHE_CHANNEL_RE = /^(?:private-encrypted-|private-|presence-)?cache-/;
+
+export function isCacheChannel(name: string): boolean {
+  return CACHE_CHANNEL_RE.test(name);
+}
+
 /** Why a channel name is unusable, or undefined when it is fine. */
 export function channelNameProblem(name: string): string | undefined {
   if (name.length === 0) return 'channel name is empty';

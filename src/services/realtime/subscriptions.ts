@@ -199,6 +199,12 @@ export class Subscriptions {
     }
   }
 
+  /** A cache channel had nothing to replay: said as a subscription event, and passed on as the message it is. */
+  onCacheMiss(f: WireFrame): void {
+    if (f.channel !== undefined) this.events.emit('subscription', { kind: 'cache-miss', channel: f.channel });
+    this.events.emit('message', f);
+  }
+
   onCount(f: WireFrame): void {
     const sub = this.of(f);
     if (!sub) return;

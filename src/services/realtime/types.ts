@@ -101,7 +101,9 @@ export type SubscriptionEvent =
   | { kind: 'succeeded'; channel: string }
   | { kind: 'failed'; channel: string; error: ApiError }
   | { kind: 'unsubscribed'; channel: string }
-  | { kind: 'count'; channel: string; count: number };
+  | { kind: 'count'; channel: string; count: number }
+  /** A cache channel had no event to replay on subscribe (fetch the initial state elsewhere). */
+  | { kind: 'cache-miss'; channel: string };
 
 export type MembersEvent =
   | { kind: 'added'; channel: string; member: PresenceMember }
