@@ -14,6 +14,7 @@ import {
   channelNameProblem,
   clientEventProblem,
   decodeFrame,
+  serverToUserId,
   isCacheChannel,
   signinDataSchema,
   subscribeDataSchema,
@@ -173,7 +174,8 @@ export class Broker {
   list(prefix = ''): ChannelSnapshot[] {
     const out: ChannelSnapshot[] = [];
     for (const ch of this.channels.values()) {
-      if (!ch.name.startsWith(prefix) || !this.occupied(ch)) continue;
+      // Users' own channels are not app channels: the hosted API does not list them.
+      if (!ch.name.startsWith(prefix) || !this.occupied(ch) || serverToUserId(ch.name) !== undefined) continue;
       out.push(this.snapshot(ch));
     }
     return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -205,11 +207,14 @@ export class Broker {
     this.vacateIfEmpty(ch);
   }
 
-  /** Closes every connection signed in (or present) as `userId`. */
+  /**
+   * Closes every connection signed in as `userId` (pusher:signin; presence membership alone does not
+   * count, as on the hosted service). 4009 tells pusher-js not to reconnect by itself.
+   */
   terminateUser(userId: string): number {
     let n = 0;
     for (const c of this.connections.values()) {
-      if (c.userId === userId || [...c.presence.values()].includes(userId)) {
+      if (c.userId === userId) {
         c.ws.close(CLOSE.unauthorized, 'Connection terminated by the server');
         n++;
       }
@@ -266,6 +271,8 @@ export class Broker {
     const problem = channelNameProblem(name);
     if (problem) return this.send(conn, errorFrame(`Invalid channel name '${name}': ${problem}`, null, name));
     if (conn.channels.has(name)) return this.succeeded(conn, this.channel(name));
+    const owner = serverToUserId(name);
+    if (owner !== undefined && conn.userId !== owner) return this.authFailed(conn, name, `Cannot subscribe to ${name}: sign in as that user first (pusher:signin)`);
 
     const check = checkSubscribe(this.opts, {
       socketId: conn.socketId,

@@ -11,7 +11,7 @@ export type Listener<T> = (value: T) => void;
 type ListenerLists = { [K in keyof RealtimeClientEvents]: Listener<RealtimeClientEvents[K]>[] };
 
 export class ClientEvents {
-  private readonly lists: ListenerLists = { state: [], message: [], subscription: [], members: [], reconnect: [], error: [] };
+  private readonly lists: ListenerLists = { state: [], message: [], subscription: [], members: [], user: [], reconnect: [], error: [] };
 
   constructor(readonly service: string) {}
 
@@ -60,6 +60,7 @@ export interface FrameHandlers {
   onCount(f: WireFrame): void;
   onMemberAdded(f: WireFrame): void;
   onMemberRemoved(f: WireFrame): void;
+  onSigninSuccess(f: WireFrame): void;
   /** pusher:cache_miss: a cache channel had no event to replay. */
   onCacheMiss(f: WireFrame): void;
   /** App events on private-encrypted- channels, which arrive boxed. */
@@ -110,6 +111,8 @@ function dispatchControl(f: WireFrame, events: ClientEvents, h: FrameHandlers): 
       return h.onMemberRemoved(f);
     case 'pusher:cache_miss':
       return h.onCacheMiss(f);
+    case 'pusher:signin_success':
+      return h.onSigninSuccess(f);
     case 'pusher:connection_established':
       return events.emit('error', events.error('protocol', 'Ignored a second pusher:connection_established', 'bad_frame'));
     default:

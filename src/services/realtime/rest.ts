@@ -12,6 +12,7 @@ import {
   channelKind,
   channelNameProblem,
   channelsResponseSchema,
+  serverToUserChannel,
   triggerResponseSchema,
   usersResponseSchema,
   type ChannelAttributes,
@@ -124,7 +125,15 @@ export class RealtimeRest {
     return res.users.map((u) => u.id);
   }
 
+  /** An event for every connection signed in as `userId`: POST /events to `#server-to-user-<id>`, as the server library's sendToUser does. */
+  async sendToUser(userId: string, name: string, data: unknown, cancel?: Cancel): Promise<void> {
+    if (userId === '') throw this.invalid('Give a user id');
+    await this.publish({ channels: [serverToUserChannel(userId)], name, data }, cancel);
+  }
+
+  /** Closes every connection signed in as `userId` (they are told 4009 and do not reconnect by themselves). */
   async terminateUserConnections(userId: string, cancel?: Cancel): Promise<void> {
+    if (userId === '') throw this.invalid('Give a user id');
     await this.request('POST', `/users/${encodeURIComponent(userId)}/terminate_connections`, {}, {}, z.unknown(), cancel);
   }
 

@@ -5,6 +5,7 @@ import type { ApiError } from '../../core/errors';
 import type { Clock } from '../../core/clock';
 import type { BackoffPolicy } from '../../core/retry';
 import type { ChannelAuthorizer } from './auth';
+import type { UserAuthenticator } from './user';
 import type { RealtimeEndpoint } from './endpoints';
 import type { CloseAction, WireFrame } from './protocol';
 
@@ -25,6 +26,8 @@ export interface RealtimeClientOptions extends RealtimeEndpoint {
   /** Shown in errors, e.g. "Realtime (sandbox)". */
   service?: string;
   authorize?: ChannelAuthorizer;
+  /** How signin() proves who the user is (local signing or the app's user-auth endpoint). */
+  authenticateUser?: UserAuthenticator;
   /** Ping after this much silence (the server's activity_timeout wins when shorter). Default 120 s. */
   activityTimeoutMs?: number;
   /** Reconnect when a ping gets no answer within this. Default 30 s. */
@@ -110,11 +113,21 @@ export type MembersEvent =
   | { kind: 'removed'; channel: string; member: PresenceMember }
   | { kind: 'reset'; channel: string; members: PresenceMember[] };
 
+/** Who a signin() made this connection: `userData` is the signed user_data, parsed. */
+export interface SignedInUser {
+  id: string;
+  userData: unknown;
+}
+
+export type UserEvent = { kind: 'signed-in'; user: SignedInUser } | { kind: 'failed'; error: ApiError };
+
 export interface RealtimeClientEvents {
   state: StateChange;
   message: RealtimeMessage;
   subscription: SubscriptionEvent;
   members: MembersEvent;
+  /** Sign-in results; events sent to the user arrive as messages on `#server-to-user-<id>`. */
+  user: UserEvent;
   reconnect: ReconnectPlan;
   /** Problems that do not change the state: protocol errors, pusher:error, bad frames. Never thrown. */
   error: ApiError;
