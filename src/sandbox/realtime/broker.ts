@@ -10,11 +10,12 @@ import {
   LIMITS,
   PROTOCOL_VERSION,
   byteLength,
-  channelDataSchema,
   channelKind,
   channelNameProblem,
   clientEventProblem,
   decodeFrame,
+  serverToUserId,
+  isCacheChannel,
   signinDataSchema,
   subscribeDataSchema,
   unsubscribeDataSchema,
@@ -23,7 +24,10 @@ import {
   type WireFrame,
 } from '../../services/realtime/protocol';
 import { requestUrl, Router } from '../router';
-import { verifyChannelAuth, verifyUserAuth, type AppCredentials } from '../../services/realtime/signing';
+import { verifyUserAuth, type AppCredentials } from '../../services/realtime/signing';
+import { closeWith, errorFrame, frame } from './frames';
+import { ChannelCache } from './cache';
+import { checkSubscribe } from './subscribeAuth';
 
 export interface BrokerOptions extends AppCredentials {
   /** Seconds advertised in connection_established (the client pings after this much silence). */
@@ -71,40 +75,13 @@ export interface ChannelSnapshot {
   userCount?: number;
 }
 
-/** A text frame: `data` is double-encoded as the hosted service does for string payloads. */
-function frame(event: string, data: unknown, channel?: string, userId?: string): string {
-  const f: WireFrame = { event, data: typeof data === 'string' ? data : JSON.stringify(data) };
-  if (channel !== undefined) f.channel = channel;
-  if (userId !== undefined) f.user_id = userId;
-  return JSON.stringify(f);
-}
-
-/** pusher:error frames carry an object (not a string) in `data`, like the hosted service. */
-function errorFrame(message: string, code: number | null, channel?: string): string {
-  return JSON.stringify(channel === undefined ? { event: 'pusher:error', data: { code, message } } : { event: 'pusher:error', channel, data: { code, message } });
-}
-
-/** WebSocket close reasons are at most 123 bytes (RFC 6455 §5.5); ws throws on a longer one. */
-const MAX_CLOSE_REASON_BYTES = 123;
-
-/** Closes with a reason cut to fit, as a reason may quote what the client sent (its key, its version). */
-function closeWith(ws: WebSocket, code: number, reason: string): void {
-  if (Buffer.byteLength(reason) <= MAX_CLOSE_REASON_BYTES) return ws.close(code, reason);
-  let fitted = '';
-  for (const ch of reason) {
-    // 3 bytes are kept for the ellipsis.
-    if (Buffer.byteLength(fitted + ch) > MAX_CLOSE_REASON_BYTES - 3) break;
-    fitted += ch;
-  }
-  ws.close(code, `${fitted}…`);
-}
-
 /** Where clients connect; a trailing slash is tolerated as the hosted service does. */
 const SOCKET_ROUTES = new Router<true>().add('GET', '/app/{key}', true).add('GET', '/app/{key}/', true);
 
 export class Broker {
   private readonly connections = new Map<string, Connection>();
   private readonly channels = new Map<string, Channel>();
+  private readonly cache = new ChannelCache();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly opts: BrokerOptions) {
@@ -158,6 +135,7 @@ export class Broker {
   publish(channels: readonly string[], event: string, data: string, exceptSocketId?: string): number {
     let delivered = 0;
     for (const name of channels) {
+      this.cache.remember(name, event, data);
       const ch = this.channels.get(name);
       if (!ch || ch.subscribers.size === 0) continue;
       // Encoded once per channel: with hundreds of subscribers the copy per socket would dominate.
@@ -196,7 +174,8 @@ export class Broker {
   list(prefix = ''): ChannelSnapshot[] {
     const out: ChannelSnapshot[] = [];
     for (const ch of this.channels.values()) {
-      if (!ch.name.startsWith(prefix) || !this.occupied(ch)) continue;
+      // Users' own channels are not app channels: the hosted API does not list them.
+      if (!ch.name.startsWith(prefix) || !this.occupied(ch) || serverToUserId(ch.name) !== undefined) continue;
       out.push(this.snapshot(ch));
     }
     return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -228,11 +207,14 @@ export class Broker {
     this.vacateIfEmpty(ch);
   }
 
-  /** Closes every connection signed in (or present) as `userId`. */
+  /**
+   * Closes every connection signed in as `userId` (pusher:signin; presence membership alone does not
+   * count, as on the hosted service). 4009 tells pusher-js not to reconnect by itself.
+   */
   terminateUser(userId: string): number {
     let n = 0;
     for (const c of this.connections.values()) {
-      if (c.userId === userId || [...c.presence.values()].includes(userId)) {
+      if (c.userId === userId) {
         c.ws.close(CLOSE.unauthorized, 'Connection terminated by the server');
         n++;
       }
@@ -251,6 +233,7 @@ export class Broker {
     for (const c of this.connections.values()) c.ws.terminate();
     this.connections.clear();
     this.channels.clear();
+    this.cache.clear();
   }
 
   // --- socket messages ---------------------------------------------------------------------------
@@ -287,40 +270,23 @@ export class Broker {
     const { channel: name, auth, channel_data } = v.value;
     const problem = channelNameProblem(name);
     if (problem) return this.send(conn, errorFrame(`Invalid channel name '${name}': ${problem}`, null, name));
-    const kind = channelKind(name);
     if (conn.channels.has(name)) return this.succeeded(conn, this.channel(name));
+    const owner = serverToUserId(name);
+    if (owner !== undefined && conn.userId !== owner) return this.authFailed(conn, name, `Cannot subscribe to ${name}: sign in as that user first (pusher:signin)`);
 
-    let userId: string | undefined;
-    let userInfo: unknown;
-    if (kind !== 'public') {
-      const authKey = auth?.split(':')[0];
-      if (auth === undefined || auth === '') return this.authFailed(conn, name, `Auth value for subscription to ${name} is invalid: should be of format 'key:signature'`);
-      if (authKey !== this.opts.key) return this.authFailed(conn, name, `Invalid key in subscription auth data: '${authKey}'`);
-      const signed = kind === 'presence' ? `${conn.socketId}:${name}:${channel_data ?? ''}` : `${conn.socketId}:${name}`;
-      if (kind === 'presence' && channel_data === undefined) return this.authFailed(conn, name, `Presence subscription to ${name} needs channel_data`);
-      if (!verifyChannelAuth(this.opts, conn.socketId, name, auth, kind === 'presence' ? channel_data : undefined)) {
-        return this.authFailed(conn, name, `Invalid signature: Expected HMAC SHA256 hex digest of ${signed}, but got ${auth.slice(authKey.length + 1)}`);
-      }
-      if (kind === 'presence') {
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(channel_data ?? '');
-        } catch {
-          return this.authFailed(conn, name, 'channel_data is not valid JSON');
-        }
-        const cd = validate(channelDataSchema, parsed);
-        if (!cd.ok) return this.authFailed(conn, name, `Invalid channel_data: ${cd.problem}`);
-        userId = String(cd.value.user_id);
-        userInfo = cd.value.user_info;
-        if (userInfo !== undefined && byteLength(JSON.stringify(userInfo)) > LIMITS.maxUserInfoBytes) {
-          return this.authFailed(conn, name, `user_info is larger than ${LIMITS.maxUserInfoBytes} bytes`);
-        }
+    const check = checkSubscribe(this.opts, {
+      socketId: conn.socketId,
+      channel: name,
+      auth,
+      channelData: channel_data,
+      presenceHasRoomFor: (id) => {
         const existing = this.channels.get(name);
-        if (existing && !existing.members.has(userId) && existing.members.size >= LIMITS.maxPresenceMembers) {
-          return this.send(conn, errorFrame(`Cannot subscribe to ${name}: presence channels are limited to ${LIMITS.maxPresenceMembers} members`, null, name));
-        }
-      }
-    }
+        return !existing || existing.members.has(id) || existing.members.size < LIMITS.maxPresenceMembers;
+      },
+    });
+    if (!check.ok) return check.authFailure ? this.authFailed(conn, name, check.message) : this.send(conn, errorFrame(check.message, null, name));
+    const userId = check.member?.userId;
+    const userInfo = check.member?.info;
 
     const ch = this.channel(name);
     const wasOccupied = this.occupied(ch);
@@ -332,7 +298,16 @@ export class Broker {
       this.join(ch, userId, userInfo, conn);
     }
     this.succeeded(conn, ch);
+    if (isCacheChannel(name)) this.replayCache(conn, name);
     this.scheduleCount(ch);
+  }
+
+  /** After subscription_succeeded, as soketi does: the cached event, or pusher:cache_miss (no data). */
+  private replayCache(conn: Connection, channel: string): void {
+    const last = this.cache.last(channel);
+    if (last) return this.send(conn, frame(last.event, last.data, channel));
+    this.send(conn, JSON.stringify({ event: 'pusher:cache_miss', channel }));
+    if (this.cache.firstMiss(channel)) this.opts.onWebhook({ name: 'cache_miss', channel }, false);
   }
 
   /** Hosted Channels reports a rejected subscription as pusher:error with code null; the channel is named so clients can tell which one. */

@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
+import { serverToUserId } from '../../services/realtime/protocol';
 import { verifyRestRequest } from '../../services/realtime/signing';
 import { bearer, readBody, safeEqual, sendJson, sendText } from '../http';
 import { listen } from '../listen';
@@ -66,7 +67,8 @@ export async function startRealtimeSandbox(opts: RealtimeSandboxOptions): Promis
     maxConnections: opts.maxConnections ?? 10_000,
     clientEventsPerSecond: opts.clientEventsPerSecond ?? 10,
     subscriptionCountDelayMs: opts.subscriptionCountDelayMs ?? 250,
-    onWebhook: (event, delayed) => webhooks.enqueue(event, delayed),
+    // Users' own #server-to-user- channels are the service's plumbing, not app channels: no webhooks.
+    onWebhook: (event, delayed) => (serverToUserId(event.channel) === undefined ? webhooks.enqueue(event, delayed) : undefined),
   });
   const demo = opts.demo ? startDemoPublisher(broker, typeof opts.demo === 'object' ? opts.demo.intervalMs : undefined) : undefined;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, clientTracking: false });

@@ -10,7 +10,9 @@ import {
   byteLength,
   channelKind,
   channelNameProblem,
+  serverToUserChannel,
   triggerBodySchema,
+  userEventBodySchema,
   type ChannelAttributes,
 } from '../../services/realtime/protocol';
 import { sendJson, sendText, type SandboxResource } from '../http';
@@ -97,6 +99,7 @@ export const REST_ROUTES = new Router<RestHandler>()
     ctx.broker.terminateUser(r.params.userId);
     sendJson(r.res, 200, {});
   })
+  .add('POST', '/apps/{appId}/users/{userId}/events', userEvent)
   // Sandbox-only: where webhooks go (the hosted service configures this in its dashboard).
   .add('GET', '/apps/{appId}/sandbox/webhooks', (ctx, r) => sendJson(r.res, 200, { urls: ctx.webhookUrls() }))
   .add('PUT', '/apps/{appId}/sandbox/webhooks', setWebhooks)
@@ -124,6 +127,15 @@ function events(ctx: RestContext, { body, res }: RestRequest): void {
   const info = infoList(ev.info);
   if (info.size === 0) return sendJson(res, 200, {});
   sendJson(res, 200, { channels: Object.fromEntries(channels.map((c) => [c, attributes(ctx.broker.info(c), info)])) });
+}
+
+/** An event for one user: the same as POST /events to `#server-to-user-<id>` (what the server library's sendToUser sends). */
+function userEvent(ctx: RestContext, { body, params, res }: RestRequest): void {
+  const ev = parseBody(body, userEventBodySchema);
+  if (params.userId === '') throw new HttpProblem(400, 'The user id is missing');
+  const channels = checkEvent({ ...ev, channel: serverToUserChannel(params.userId) });
+  ctx.broker.publish(channels, ev.name, ev.data, ev.socket_id);
+  sendJson(res, 200, {});
 }
 
 function batchEvents(ctx: RestContext, { body, res }: RestRequest): void {

@@ -1,9 +1,10 @@
 // Where private/presence subscriptions get their auth: signed here with the stored app secret (the
 // default, no server needed), or fetched from the app's own auth endpoint the way pusher-js does
-// (POST socket_id & channel_name as a form, JSON {auth, channel_data?} back).
+// (POST socket_id & channel_name as a form, JSON {auth, channel_data?, shared_secret?} back).
 import * as z from 'zod/mini';
 import { ApiError } from '../../core/errors';
 import type { HttpClient } from '../../core/http';
+import { channelSharedSecret, masterKeyProblem } from './encryption';
 import { channelKind } from './protocol';
 import { presenceChannelData, signChannel, type ChannelAuth } from './signing';
 
@@ -27,6 +28,8 @@ export interface LocalAuthorizerOptions {
   secret: () => Promise<string | undefined>;
   /** Who this client is on presence channels. */
   user: PresenceUser;
+  /** Base64 of the 32-byte encryption master key, for private-encrypted- channels; undefined = none stored. */
+  encryptionMasterKey?: () => Promise<string | undefined>;
 }
 
 export function localAuthorizer(opts: LocalAuthorizerOptions): ChannelAuthorizer {
@@ -36,7 +39,16 @@ export function localAuthorizer(opts: LocalAuthorizerOptions): ChannelAuthorizer
       throw new ApiError({ kind: 'auth', service: opts.service, code: 'no_secret', message: `Subscribing to ${channel} needs the app secret (or an auth endpoint): none is stored.` });
     }
     const app = { key: opts.key, secret };
-    return channelKind(channel) === 'presence' ? signChannel(app, socketId, channel, presenceChannelData(opts.user.id, opts.user.info)) : signChannel(app, socketId, channel);
+    const kind = channelKind(channel);
+    if (kind === 'presence') return signChannel(app, socketId, channel, presenceChannelData(opts.user.id, opts.user.info));
+    if (kind !== 'private-encrypted') return signChannel(app, socketId, channel);
+    const master = await opts.encryptionMasterKey?.();
+    if (!master) {
+      throw new ApiError({ kind: 'auth', service: opts.service, code: 'no_encryption_key', message: `Subscribing to ${channel} needs the encryption master key (or an auth endpoint): none is stored.` });
+    }
+    const problem = masterKeyProblem(master);
+    if (problem) throw new ApiError({ kind: 'auth', service: opts.service, code: 'bad_encryption_key', message: `Cannot subscribe to ${channel}: ${problem}.` });
+    return { ...signChannel(app, socketId, channel), shared_secret: Buffer.from(channelSharedSecret(channel, master)).toString('base64') };
   };
 }
 
@@ -55,6 +67,9 @@ export function endpointAuthorizer(http: HttpClient, extraParams: Record<string,
       cancel: signal,
       retry: false,
     });
-    return res.data.channel_data === undefined ? { auth: res.data.auth } : { auth: res.data.auth, channel_data: res.data.channel_data };
+    const out: ChannelAuth = { auth: res.data.auth };
+    if (res.data.channel_data !== undefined) out.channel_data = res.data.channel_data;
+    if (res.data.shared_secret !== undefined) out.shared_secret = res.data.shared_secret;
+    return out;
   };
 }

@@ -7,9 +7,10 @@ import { validate } from '../../core/validate';
 import { ClientEvents, dispatchFrame, snippet, type FrameHandlers, type Listener } from './dispatch';
 import { Connection } from './connection';
 import { socketUrl } from './endpoints';
-import { LIMITS, byteLength, channelKind, channelNameProblem, clientEventProblem, decodeData, pusherErrorSchema, type WireFrame } from './protocol';
+import { LIMITS, byteLength, channelKind, channelNameProblem, clientEventProblem, decodeData, pusherErrorSchema, serverToUserId, type WireFrame } from './protocol';
 import { Subscriptions } from './subscriptions';
-import { DEFAULT_BACKOFF, DEFAULT_QUICK_BACKOFF, type CloseInfo, type ConnectionState, type Disposable, type RealtimeClientEvents, type RealtimeClientOptions, type RealtimeMessage, type SubscriptionSnapshot } from './types';
+import { UserSession } from './user';
+import { DEFAULT_BACKOFF, DEFAULT_QUICK_BACKOFF, type CloseInfo, type ConnectionState, type Disposable, type RealtimeClientEvents, type RealtimeClientOptions, type RealtimeMessage, type SignedInUser, type SubscriptionSnapshot } from './types';
 
 export type {
   BackoffPolicy,
@@ -22,10 +23,12 @@ export type {
   RealtimeClientEvents,
   RealtimeClientOptions,
   RealtimeMessage,
+  SignedInUser,
   StateChange,
   SubscriptionEvent,
   SubscriptionSnapshot,
   SubscriptionState,
+  UserEvent,
 } from './types';
 export { DEFAULT_BACKOFF, DEFAULT_QUICK_BACKOFF } from './types';
 
@@ -46,6 +49,7 @@ export class RealtimeClient {
   private readonly events: ClientEvents;
   private readonly connection: Connection;
   private readonly subs: Subscriptions;
+  private readonly user: UserSession;
   private readonly clientEventTimes: number[] = [];
   /** Frame routing for dispatchFrame; built once, not per message. */
   private readonly handlers: FrameHandlers;
@@ -75,12 +79,22 @@ export class RealtimeClient {
       this.events,
       {
         onFrame: (raw, isBinary) => dispatchFrame(raw, isBinary, this.events, this.handlers),
-        onConnected: () => this.subs.renewAll(),
-        onSocketEnded: () => this.subs.reset(),
-        onStopped: (explanation) => this.subs.rejectAll(explanation),
+        onConnected: () => {
+          this.subs.renewAll();
+          this.user.onConnected();
+        },
+        onSocketEnded: () => {
+          this.subs.reset();
+          this.user.onSocketEnded();
+        },
+        onStopped: (explanation) => {
+          this.subs.rejectAll(explanation);
+          this.user.rejectAll(explanation);
+        },
       },
     );
     this.subs = new Subscriptions(this.connection, this.events, this.clock, opts.authorize, opts.subscribeTimeoutMs ?? 10_000);
+    this.user = new UserSession(this.connection, this.events, this.clock, opts.authenticateUser, opts.subscribeTimeoutMs ?? 10_000);
     const connection = this.connection;
     const subs = this.subs;
     this.handlers = {
@@ -95,6 +109,9 @@ export class RealtimeClient {
       onCount: (f) => subs.onCount(f),
       onMemberAdded: (f) => subs.onMemberAdded(f),
       onMemberRemoved: (f) => subs.onMemberRemoved(f),
+      onEncrypted: (f) => subs.onEncrypted(f),
+      onCacheMiss: (f) => subs.onCacheMiss(f),
+      onSigninSuccess: (f) => this.user.onSigninSuccess(f),
     };
   }
 
@@ -143,12 +160,26 @@ export class RealtimeClient {
    * on every reconnect until unsubscribe().
    */
   subscribe(channel: string): Promise<SubscriptionSnapshot> {
-    const problem = channelNameProblem(channel);
+    const problem = serverToUserId(channel) !== undefined ? 'a user\'s own channel is joined by signin()' : channelNameProblem(channel);
     if (problem) return Promise.reject(this.events.error('protocol', `Cannot subscribe to "${channel}": ${problem}`, 'invalid_channel'));
     if (channelKind(channel) !== 'public' && !this.opts.authorize) {
       return Promise.reject(this.events.error('auth', `Subscribing to ${channel} needs channel auth: store the app secret or configure an auth endpoint.`, 'no_authorizer'));
     }
     return this.subs.subscribe(channel);
+  }
+
+  /**
+   * Signs the connection in as the user `authenticateUser` vouches for (pusher:signin), then joins
+   * that user's own channel: events sent to the user (sendToUser) arrive as messages on
+   * `#server-to-user-<id>`. Kept across reconnects until disconnect().
+   */
+  signin(): Promise<SignedInUser> {
+    return this.user.signin();
+  }
+
+  /** The user this connection is signed in as, if any. */
+  get signedInUser(): SignedInUser | undefined {
+    return this.user.current;
   }
 
   unsubscribe(channel: string): void {
@@ -202,6 +233,7 @@ export class RealtimeClient {
     const message = v.ok ? v.value.message ?? 'unknown error' : `unreadable error ${snippet(JSON.stringify(f.data) ?? '')}`;
     const code = v.ok ? v.value.code : undefined;
     if (endsConnection(code)) return this.connection.closedByServer(code, message);
+    if (f.channel === undefined && this.user.onServerError(message)) return;
     this.subs.onServerError(f, message, code != null ? String(code) : undefined);
   }
 }

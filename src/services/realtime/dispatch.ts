@@ -11,7 +11,7 @@ export type Listener<T> = (value: T) => void;
 type ListenerLists = { [K in keyof RealtimeClientEvents]: Listener<RealtimeClientEvents[K]>[] };
 
 export class ClientEvents {
-  private readonly lists: ListenerLists = { state: [], message: [], subscription: [], members: [], reconnect: [], error: [] };
+  private readonly lists: ListenerLists = { state: [], message: [], subscription: [], members: [], user: [], reconnect: [], error: [] };
 
   constructor(readonly service: string) {}
 
@@ -60,6 +60,11 @@ export interface FrameHandlers {
   onCount(f: WireFrame): void;
   onMemberAdded(f: WireFrame): void;
   onMemberRemoved(f: WireFrame): void;
+  onSigninSuccess(f: WireFrame): void;
+  /** pusher:cache_miss: a cache channel had no event to replay. */
+  onCacheMiss(f: WireFrame): void;
+  /** App events on private-encrypted- channels, which arrive boxed. */
+  onEncrypted(f: WireFrame): void;
 }
 
 /** Decodes one received frame and hands it on; never throws (a bad frame must not break the socket). */
@@ -73,6 +78,7 @@ export function dispatchFrame(raw: Ws.RawData, isBinary: boolean, events: Client
     const f = decoded.frame;
     // 'pusher:' and 'pusher_internal:' both start with "pusher"; everything else is an app event.
     if (f.event.startsWith('pusher')) return dispatchControl(f, events, h);
+    if (f.channel?.startsWith('private-encrypted-')) return h.onEncrypted(f);
     events.emit('message', f);
   } catch (e) {
     events.emit('error', events.error('protocol', `Failed to handle a frame: ${e instanceof Error ? e.message : String(e)}`, 'frame_handler'));
@@ -103,10 +109,14 @@ function dispatchControl(f: WireFrame, events: ClientEvents, h: FrameHandlers): 
       return h.onMemberAdded(f);
     case 'pusher_internal:member_removed':
       return h.onMemberRemoved(f);
+    case 'pusher:cache_miss':
+      return h.onCacheMiss(f);
+    case 'pusher:signin_success':
+      return h.onSigninSuccess(f);
     case 'pusher:connection_established':
       return events.emit('error', events.error('protocol', 'Ignored a second pusher:connection_established', 'bad_frame'));
     default:
-      // Other pusher: events (signin_success, cache_miss, …) are passed on like app events.
+      // Other pusher: events are passed on like app events.
       return events.emit('message', f);
   }
 }

@@ -32,10 +32,34 @@ export function channelKind(name: string): ChannelKind {
   return 'public';
 }
 
+/** Cache channels keep their last server event for new subscribers (pusher docs: cache-channels). */
+export const CACHE_CHANNEL_RE = /^(?:private-encrypted-|private-|presence-)?cache-/;
+
+export function isCacheChannel(name: string): boolean {
+  return CACHE_CHANNEL_RE.test(name);
+}
+
+/**
+ * A signed-in user's own channel: events the server sends to that user (pusher-http-node
+ * sendToUser, pusher-js src/core/user.ts). Only the signed-in connections of that user may join.
+ */
+export const SERVER_TO_USER_PREFIX = '#server-to-user-';
+
+export function serverToUserChannel(userId: string): string {
+  return `${SERVER_TO_USER_PREFIX}${userId}`;
+}
+
+/** The user a `#server-to-user-<id>` channel belongs to, or undefined for any other channel. */
+export function serverToUserId(channel: string): string | undefined {
+  return channel.startsWith(SERVER_TO_USER_PREFIX) ? channel.slice(SERVER_TO_USER_PREFIX.length) : undefined;
+}
+
 /** Why a channel name is unusable, or undefined when it is fine. */
 export function channelNameProblem(name: string): string | undefined {
   if (name.length === 0) return 'channel name is empty';
   if (name.length > LIMITS.maxChannelNameLength) return `channel name is longer than ${LIMITS.maxChannelNameLength} characters`;
+  // User ids are any non-empty string (the server library checks no more).
+  if (name.startsWith(SERVER_TO_USER_PREFIX)) return name.length > SERVER_TO_USER_PREFIX.length ? undefined : 'the user id is missing';
   if (!CHANNEL_NAME_RE.test(name)) return 'channel name may only contain letters, digits and _ - = @ , . ;';
   return undefined;
 }
@@ -185,6 +209,7 @@ export const subscribeDataSchema = z.object({
 export const unsubscribeDataSchema = z.object({ channel: z.string() });
 
 export const signinDataSchema = z.object({ auth: z.string(), user_data: z.string() });
+export const signinSuccessSchema = z.object({ user_data: z.string() });
 
 /** `channel_data` of a presence subscription: user_id may be a number on the wire; it is used as a string. */
 export const channelDataSchema = z.object({
@@ -192,7 +217,8 @@ export const channelDataSchema = z.object({
   user_info: z.optional(z.unknown()),
 });
 
-export const userDataSchema = z.object({ id: z.string() });
+/** `user_data` of a sign-in: `id` is required and non-empty, anything else (user_info, watchlist) is the app's. */
+export const userDataSchema = z.object({ id: z.string().check(z.minLength(1)) });
 
 // --- REST and webhooks -------------------------------------------------------------------------
 
@@ -205,6 +231,9 @@ export const triggerBodySchema = z.object({
   info: z.optional(z.string()),
 });
 export type TriggerBody = z.infer<typeof triggerBodySchema>;
+
+/** POST /users/<id>/events: an event for one user's connections. */
+export const userEventBodySchema = z.object({ name: z.string(), data: z.string(), socket_id: z.optional(z.string()) });
 
 export const batchBodySchema = z.object({
   batch: z.array(

@@ -12,11 +12,13 @@ import {
   channelKind,
   channelNameProblem,
   channelsResponseSchema,
+  serverToUserChannel,
   triggerResponseSchema,
   usersResponseSchema,
   type ChannelAttributes,
 } from './protocol';
 import * as z from 'zod/mini';
+import { encryptEventData, masterKeyProblem } from './encryption';
 import { signRestRequest } from './signing';
 
 export type InfoAttribute = 'user_count' | 'subscription_count';
@@ -27,6 +29,8 @@ export interface RealtimeRestOptions {
   key: string;
   /** Read when a request is signed; undefined = no secret stored. */
   secret: () => Promise<string | undefined>;
+  /** Base64 of the 32-byte encryption master key, for private-encrypted- channels; undefined = none stored. */
+  encryptionMasterKey?: () => Promise<string | undefined>;
   /** Unix ms; tests pin it to reproduce signatures. */
   now?: () => number;
 }
@@ -65,9 +69,9 @@ export class RealtimeRest {
 
   /** POST /events. Resolves to the channels' attributes when `info` was asked for. */
   async publish(input: PublishInput, cancel?: Cancel): Promise<Record<string, ChannelAttributes>> {
-    const data = this.encodeData(input.data);
     this.checkChannels(input.channels);
     this.checkEventName(input.name);
+    const data = await this.eventData(input.channels, input.data);
     const body: Record<string, unknown> = { name: input.name, data, channels: input.channels };
     if (input.socketId !== undefined) body.socket_id = input.socketId;
     if (input.info?.length) body.info = input.info.join(',');
@@ -79,14 +83,15 @@ export class RealtimeRest {
   async publishBatch(items: BatchItem[], cancel?: Cancel): Promise<ChannelAttributes[]> {
     if (items.length === 0) return [];
     if (items.length > LIMITS.maxBatchEvents) throw this.invalid(`A batch holds at most ${LIMITS.maxBatchEvents} events, got ${items.length}`);
-    const batch = items.map((i) => {
+    const batch: Record<string, unknown>[] = [];
+    for (const i of items) {
       this.checkChannels([i.channel]);
       this.checkEventName(i.name);
-      const e: Record<string, unknown> = { channel: i.channel, name: i.name, data: this.encodeData(i.data) };
+      const e: Record<string, unknown> = { channel: i.channel, name: i.name, data: await this.eventData([i.channel], i.data) };
       if (i.socketId !== undefined) e.socket_id = i.socketId;
       if (i.info?.length) e.info = i.info.join(',');
-      return e;
-    });
+      batch.push(e);
+    }
     const res = await this.request('POST', '/batch_events', {}, { batch }, batchResponseSchema, cancel);
     return res.batch ?? [];
   }
@@ -120,7 +125,15 @@ export class RealtimeRest {
     return res.users.map((u) => u.id);
   }
 
+  /** An event for every connection signed in as `userId`: POST /events to `#server-to-user-<id>`, as the server library's sendToUser does. */
+  async sendToUser(userId: string, name: string, data: unknown, cancel?: Cancel): Promise<void> {
+    if (userId === '') throw this.invalid('Give a user id');
+    await this.publish({ channels: [serverToUserChannel(userId)], name, data }, cancel);
+  }
+
+  /** Closes every connection signed in as `userId` (they are told 4009 and do not reconnect by themselves). */
   async terminateUserConnections(userId: string, cancel?: Cancel): Promise<void> {
+    if (userId === '') throw this.invalid('Give a user id');
     await this.request('POST', `/users/${encodeURIComponent(userId)}/terminate_connections`, {}, {}, z.unknown(), cancel);
   }
 
@@ -153,9 +166,29 @@ export class RealtimeRest {
     return res.data;
   }
 
+  /**
+   * The `data` field: on an encrypted channel the payload boxed with the channel's key (one channel
+   * per event, as the official library insists: each channel has its own key), else as is.
+   */
+  private async eventData(channels: string[], data: unknown): Promise<string> {
+    const encrypted = channels.filter((c) => channelKind(c) === 'private-encrypted');
+    if (encrypted.length === 0) return this.encodeData(data);
+    if (channels.length > 1) throw this.invalid(`An event for an encrypted channel (${encrypted[0]}) must go to that channel alone`);
+    if (data === undefined) throw this.invalid('Event data cannot be undefined');
+    const master = await this.opts.encryptionMasterKey?.();
+    if (!master) throw new ApiError({ kind: 'auth', service: this.service, code: 'no_encryption_key', message: `Publishing to ${channels[0]} needs the encryption master key: none is stored.` });
+    const problem = masterKeyProblem(master);
+    if (problem) throw this.invalid(`Cannot publish to ${channels[0]}: ${problem}`);
+    return this.checkSize(encryptEventData(channels[0], master, data));
+  }
+
   private encodeData(data: unknown): string {
     const s = typeof data === 'string' ? data : JSON.stringify(data);
     if (s === undefined) throw this.invalid('Event data cannot be undefined');
+    return this.checkSize(s);
+  }
+
+  private checkSize(s: string): string {
     const size = byteLength(s);
     if (size > LIMITS.maxEventDataBytes) throw this.invalid(`Event data is ${size} bytes; the limit is ${LIMITS.maxEventDataBytes} bytes (10 KB)`);
     return s;

@@ -110,6 +110,8 @@ export function verifyRestRequest(
 export interface ChannelAuth {
   auth: string;
   channel_data?: string;
+  /** Encrypted channels: base64 of the channel's secretbox key. Not signed, never sent to the server. */
+  shared_secret?: string;
 }
 
 /**

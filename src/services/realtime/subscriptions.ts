@@ -7,7 +7,8 @@ import { validate } from '../../core/validate';
 import type { ChannelAuthorizer } from './auth';
 import { snippet, type ClientEvents } from './dispatch';
 import { channelKind, decodeData, memberAddedSchema, memberRemovedSchema, presenceInfoSchema, subscriptionCountSchema, type WireFrame } from './protocol';
-import type { ConnectionState, PresenceMember, SubscriptionSnapshot, SubscriptionState } from './types';
+import { decryptEventData } from './encryption';
+import type { ConnectionState, PresenceMember, RealtimeMessage, SubscriptionSnapshot, SubscriptionState } from './types';
 
 /** The part of the connection the subscriptions need. */
 export interface SubscriptionLink {
@@ -33,6 +34,8 @@ interface Subscription {
   count?: number;
   members?: Map<string, unknown>;
   myId?: string;
+  /** Encrypted channels: the secretbox key from the auth answer's shared_secret. */
+  key?: Uint8Array;
   waiters: Waiter[];
 }
 
@@ -143,6 +146,10 @@ export class Subscriptions {
       (auth) => {
         // The socket may have been replaced while auth was fetched: the new one re-subscribes itself.
         if (gen !== this.link.generation || this.subs.get(sub.channel) !== sub) return;
+        if (channelKind(sub.channel) === 'private-encrypted') {
+          if (auth.shared_secret === undefined) return this.fail(sub, this.events.error('auth', `The auth for ${sub.channel} has no shared_secret: an encrypted channel needs one to decrypt its events.`, 'no_shared_secret'));
+          sub.key = Buffer.from(auth.shared_secret, 'base64');
+        }
         const data: Record<string, string> = { channel: sub.channel, auth: auth.auth };
         if (auth.channel_data !== undefined) {
           data.channel_data = auth.channel_data;
@@ -159,6 +166,19 @@ export class Subscriptions {
   }
 
   // --- frames from the server ---------------------------------------------------------------------
+
+  /**
+   * An app event on a private-encrypted- channel: emitted decrypted (and marked so), or, when it
+   * cannot be opened, reported as an error event; the subscription and the connection go on.
+   */
+  onEncrypted(f: WireFrame): void {
+    const channel = f.channel ?? '';
+    const key = this.subs.get(channel)?.key;
+    const opened = key ? decryptEventData(key, f.data) : { ok: false as const, problem: 'no key for this channel yet (not subscribed)' };
+    if (!opened.ok) return this.events.emit('error', this.events.error('protocol', `Could not decrypt ${f.event} on ${channel}: ${opened.problem}`, 'decrypt_failed'));
+    const msg: RealtimeMessage = f.user_id === undefined ? { event: f.event, channel, data: opened.plaintext, decrypted: true } : { event: f.event, channel, data: opened.plaintext, user_id: f.user_id, decrypted: true };
+    this.events.emit('message', msg);
+  }
 
   onSubscribed(f: WireFrame): void {
     const sub = this.of(f);
@@ -177,6 +197,12 @@ export class Subscriptions {
       this.clock.clearTimer(w.timer);
       w.resolve(snap);
     }
+  }
+
+  /** A cache channel had nothing to replay: said as a subscription event, and passed on as the message it is. */
+  onCacheMiss(f: WireFrame): void {
+    if (f.channel !== undefined) this.events.emit('subscription', { kind: 'cache-miss', channel: f.channel });
+    this.events.emit('message', f);
   }
 
   onCount(f: WireFrame): void {

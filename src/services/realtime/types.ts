@@ -5,6 +5,7 @@ import type { ApiError } from '../../core/errors';
 import type { Clock } from '../../core/clock';
 import type { BackoffPolicy } from '../../core/retry';
 import type { ChannelAuthorizer } from './auth';
+import type { UserAuthenticator } from './user';
 import type { RealtimeEndpoint } from './endpoints';
 import type { CloseAction, WireFrame } from './protocol';
 
@@ -25,6 +26,8 @@ export interface RealtimeClientOptions extends RealtimeEndpoint {
   /** Shown in errors, e.g. "Realtime (sandbox)". */
   service?: string;
   authorize?: ChannelAuthorizer;
+  /** How signin() proves who the user is (local signing or the app's user-auth endpoint). */
+  authenticateUser?: UserAuthenticator;
   /** Ping after this much silence (the server's activity_timeout wins when shorter). Default 120 s. */
   activityTimeoutMs?: number;
   /** Reconnect when a ping gets no answer within this. Default 30 s. */
@@ -73,8 +76,11 @@ export interface CloseInfo {
   action: CloseAction;
 }
 
-/** An event as received; `data` is as on the wire (usually a JSON string), see `messageData`. */
-export type RealtimeMessage = Readonly<WireFrame>;
+/**
+ * An event as received; `data` is as on the wire (usually a JSON string), see `messageData`.
+ * On private-encrypted- channels `data` is the decrypted payload and `decrypted` is true.
+ */
+export type RealtimeMessage = Readonly<WireFrame & { decrypted?: boolean }>;
 
 export type SubscriptionState = 'pending' | 'subscribed' | 'failed';
 
@@ -98,18 +104,30 @@ export type SubscriptionEvent =
   | { kind: 'succeeded'; channel: string }
   | { kind: 'failed'; channel: string; error: ApiError }
   | { kind: 'unsubscribed'; channel: string }
-  | { kind: 'count'; channel: string; count: number };
+  | { kind: 'count'; channel: string; count: number }
+  /** A cache channel had no event to replay on subscribe (fetch the initial state elsewhere). */
+  | { kind: 'cache-miss'; channel: string };
 
 export type MembersEvent =
   | { kind: 'added'; channel: string; member: PresenceMember }
   | { kind: 'removed'; channel: string; member: PresenceMember }
   | { kind: 'reset'; channel: string; members: PresenceMember[] };
 
+/** Who a signin() made this connection: `userData` is the signed user_data, parsed. */
+export interface SignedInUser {
+  id: string;
+  userData: unknown;
+}
+
+export type UserEvent = { kind: 'signed-in'; user: SignedInUser } | { kind: 'failed'; error: ApiError };
+
 export interface RealtimeClientEvents {
   state: StateChange;
   message: RealtimeMessage;
   subscription: SubscriptionEvent;
   members: MembersEvent;
+  /** Sign-in results; events sent to the user arrive as messages on `#server-to-user-<id>`. */
+  user: UserEvent;
   reconnect: ReconnectPlan;
   /** Problems that do not change the state: protocol errors, pusher:error, bad frames. Never thrown. */
   error: ApiError;

@@ -12,6 +12,8 @@ import { restBaseUrl } from '../../../src/services/realtime/endpoints';
 import { RealtimeRest } from '../../../src/services/realtime/rest';
 
 export const APP = { appId: '4242', key: 'sandbox-key-0001', secret: 'sandbox-secret-0001' };
+/** The encryption master key (32 bytes, base64) the server library, our client and our REST client share. */
+export const MASTER_KEY = Buffer.from('an-encryption-master-key-32bytes').toString('base64');
 
 /** A received frame as text (the ws library delivers a Buffer unless told otherwise). */
 export function frameText(d: WebSocket.RawData): string {
@@ -57,8 +59,8 @@ export class Rig {
   }
 
   /** The official server library, pointed at the sandbox. */
-  server(secret = APP.secret): PusherServer {
-    return new PusherServer({ appId: APP.appId, key: APP.key, secret, host: '127.0.0.1', port: String(this.port), useTLS: false });
+  server(secret = APP.secret, encryptionMasterKeyBase64 = MASTER_KEY): PusherServer {
+    return new PusherServer({ appId: APP.appId, key: APP.key, secret, host: '127.0.0.1', port: String(this.port), useTLS: false, encryptionMasterKeyBase64 });
   }
 
   /** The official browser/Node client, pointed at the sandbox; private/presence auth signed by the server library. */
@@ -88,15 +90,15 @@ export class Rig {
   }
 
   /** Our client, with local signing (as the extension does by default). */
-  client(opts: Partial<RealtimeClientOptions> & { user?: PresenceUser; secret?: string } = {}): RealtimeClient {
-    const { user, secret, ...rest } = opts;
+  client(opts: Partial<RealtimeClientOptions> & { user?: PresenceUser; secret?: string; masterKey?: string | null } = {}): RealtimeClient {
+    const { user, secret, masterKey, ...rest } = opts;
     const c = new RealtimeClient({
       key: APP.key,
       host: '127.0.0.1',
       port: this.port,
       useTLS: false,
       service: 'Realtime (test)',
-      authorize: localAuthorizer({ service: 'Realtime (test)', key: APP.key, secret: () => Promise.resolve(secret ?? APP.secret), user: user ?? { id: 'tester', info: { name: 'Tester' } } }),
+      authorize: localAuthorizer({ service: 'Realtime (test)', key: APP.key, secret: () => Promise.resolve(secret ?? APP.secret), user: user ?? { id: 'tester', info: { name: 'Tester' } }, encryptionMasterKey: () => Promise.resolve(masterKey === null ? undefined : (masterKey ?? MASTER_KEY)) }),
       ...rest,
     });
     this.cleanups.push(() => c.dispose());
@@ -104,9 +106,9 @@ export class Rig {
   }
 
   /** Our REST client; `secret: null` = none stored. */
-  rest(secret: string | null = APP.secret): RealtimeRest {
+  rest(secret: string | null = APP.secret, masterKey: string = MASTER_KEY): RealtimeRest {
     const http = new HttpClient({ service: 'Realtime REST (test)', baseUrl: restBaseUrl({ key: APP.key, host: '127.0.0.1', port: this.port, useTLS: false }), auth: { placement: 'none' } });
-    return new RealtimeRest({ http, appId: APP.appId, key: APP.key, secret: () => Promise.resolve(secret ?? undefined) });
+    return new RealtimeRest({ http, appId: APP.appId, key: APP.key, secret: () => Promise.resolve(secret ?? undefined), encryptionMasterKey: () => Promise.resolve(masterKey) });
   }
 
   /** A bare socket speaking the protocol by hand (for close codes and malformed input). */
