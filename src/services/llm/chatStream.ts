@@ -2,11 +2,10 @@
 // so tests can feed it recorded, split or corrupted streams. Tool calls are assembled as
 // openai-node's ChatCompletionStream does: by `index`, the id, type and name from the piece that
 // has them, the argument fragments concatenated in arrival order.
-import { ApiError } from '../../core/errors';
 import { parseJson, validate } from '../../core/validate';
 import { errorInfo } from './errors';
 import { chatChunkSchema, openAiErrorBodySchema, type TokenUsage } from './schemas';
-import { SseError, SseParser } from './sse';
+import { SseStreamDecoder } from './sseDecoder';
 import type { ChatStreamEvent, ToolCall } from './types';
 
 const DONE = '[DONE]';
@@ -24,9 +23,7 @@ interface PartialToolCall {
  * error the server reports mid-stream or a stream cut short, `invalid-response` for bytes that are
  * not a chat-completion stream.
  */
-export class ChatStreamDecoder {
-  private readonly sse = new SseParser();
-  private failure: ApiError | undefined;
+export class ChatStreamDecoder extends SseStreamDecoder<ChatStreamEvent> {
   private sawDone = false;
   private finishReason: string | undefined;
   private id: string | undefined;
@@ -34,37 +31,10 @@ export class ChatStreamDecoder {
   private usage: TokenUsage | undefined;
   /** Tool calls of choice 0 by index (sparse if a server skips one). */
   private readonly toolCalls: PartialToolCall[] = [];
-  private out: ChatStreamEvent[] = [];
-  private readonly onEvent = (data: string, event: string | undefined) => this.event(data, event);
-
-  /** `redact` masks secrets in what the server sent before it goes into an error (it may echo the key). */
-  constructor(
-    private readonly service: string,
-    private readonly requestId?: string,
-    private readonly status?: number,
-    private readonly redact: (text: string) => string = (text) => text,
-  ) {}
-
-  /** Parses `chunk`, appending complete events to `out`. Stops at the first failure (see throwIfFailed). */
-  push(chunk: Uint8Array, out: ChatStreamEvent[]): void {
-    if (this.failure || this.sawDone) return;
-    this.out = out;
-    try {
-      this.sse.push(chunk, this.onEvent);
-    } catch (e) {
-      if (!(e instanceof SseError)) throw e;
-      this.failure ??= this.error('invalid-response', `${this.service} sent a malformed event stream: ${e.message}`);
-    }
-  }
 
   /** `[DONE]` has arrived: nothing after it matters. */
   get finished(): boolean {
     return this.sawDone;
-  }
-
-  /** Throws the failure met so far, after the caller has taken the events that preceded it. */
-  throwIfFailed(): void {
-    if (this.failure) throw this.failure;
   }
 
   /**
@@ -106,7 +76,7 @@ export class ChatStreamDecoder {
     });
   }
 
-  private event(data: string, event: string | undefined): void {
+  protected event(data: string, event: string | undefined): void {
     if (this.failure || this.sawDone) return;
     // "[DONE]" ends OpenAI streams; the SDK also accepts it with trailing text.
     if (data.charCodeAt(0) === 91 && data.startsWith(DONE)) {
@@ -156,18 +126,6 @@ export class ChatStreamDecoder {
     }
   }
 
-  private error(kind: ApiError['kind'], message: string, code?: string, serviceMessage?: string): ApiError {
-    const r = this.redact;
-    return new ApiError({
-      kind,
-      service: this.service,
-      message: r(message),
-      code: code === undefined ? undefined : r(code),
-      serviceMessage: serviceMessage === undefined ? undefined : r(serviceMessage),
-      requestId: this.requestId,
-      status: this.status,
-    });
-  }
 }
 
 function snippet(text: string, max = 120): string {

@@ -2,11 +2,10 @@
 // decoder of its named-event stream (`event: response.output_text.delta` …, ending with
 // `response.completed`). Usage is mapped to the chat names so cost and display code serve both.
 import * as z from 'zod/mini';
-import { ApiError } from '../../core/errors';
 import { parseJson, validate } from '../../core/validate';
 import { errorInfo } from './errors';
 import { openAiErrorBodySchema, type TokenUsage } from './schemas';
-import { SseError, SseParser } from './sse';
+import { SseStreamDecoder } from './sseDecoder';
 import type { ResponseFormat, StreamTimings, ToolCall, ToolChoice, ToolDefinition } from './types';
 
 export type ResponseInputItem =
@@ -121,40 +120,14 @@ export function responseResult(r: z.infer<typeof responseObjectSchema>): Respons
 const FINAL_EVENTS = new Set(['response.completed', 'response.incomplete']);
 
 /** Turns the bytes of a Responses API stream into events; every failure is an ApiError. */
-export class ResponsesStreamDecoder {
-  private readonly sse = new SseParser();
-  private failure: ApiError | undefined;
+export class ResponsesStreamDecoder extends SseStreamDecoder<ResponseStreamEvent> {
   private final: ResponseSummary | undefined;
   private text = '';
   private calls = 0;
-  private out: ResponseStreamEvent[] = [];
-  private readonly onEvent = (data: string, event: string | undefined) => this.event(data, event);
-
-  constructor(
-    private readonly service: string,
-    private readonly requestId?: string,
-    private readonly status?: number,
-    private readonly redact: (text: string) => string = (text) => text,
-  ) {}
-
-  push(chunk: Uint8Array, out: ResponseStreamEvent[]): void {
-    if (this.failure || this.final) return;
-    this.out = out;
-    try {
-      this.sse.push(chunk, this.onEvent);
-    } catch (e) {
-      if (!(e instanceof SseError)) throw e;
-      this.failure ??= this.error('invalid-response', `${this.service} sent a malformed event stream: ${e.message}`);
-    }
-  }
 
   /** `response.completed` (or `.incomplete`) has arrived. */
   get finished(): boolean {
     return this.final !== undefined;
-  }
-
-  throwIfFailed(): void {
-    if (this.failure) throw this.failure;
   }
 
   end(): ResponseSummary {
@@ -164,7 +137,7 @@ export class ResponsesStreamDecoder {
     return this.final;
   }
 
-  private event(data: string, event: string | undefined): void {
+  protected event(data: string, event: string | undefined): void {
     if (this.failure || this.final) return;
     const parsed = parseJson(data);
     if (!parsed.ok) {
@@ -194,16 +167,4 @@ export class ResponsesStreamDecoder {
     }
   }
 
-  private error(kind: ApiError['kind'], message: string, code?: string, serviceMessage?: string): ApiError {
-    const r = this.redact;
-    return new ApiError({
-      kind,
-      service: this.service,
-      message: r(message),
-      code: code === undefined ? undefined : r(code),
-      serviceMessage: serviceMessage === undefined ? undefined : r(serviceMessage),
-      requestId: this.requestId,
-      status: this.status,
-    });
-  }
 }
