@@ -54,7 +54,7 @@ export function matrixHtml(title: string, subtitle: string, rows: readonly Matri
   const body = rows
     .map(
       (r) =>
-        `<tr class="${r.ok ? 'ok' : 'none'}"><td>${escapeHtml(r.origin)}</td><td>${escapeHtml(r.destination)}</td><td class="num">${escapeHtml(r.distance)}</td><td class="num">${escapeHtml(r.duration)}</td><td><code>${escapeHtml(r.condition)}</code></td></tr>`,
+        `<tr class="${r.ok ? 'ok' : 'none'}"><td>${escapeHtml(r.origin)}</td><td>${escapeHtml(r.destination)}</td><td class="num">${escapeHtml(r.distance)}</td><td class="num">${escapeHtml(r.duration)}</td><td class="cond"><code>${escapeHtml(r.condition)}</code></td></tr>`,
     )
     .join('\n');
   return `<!DOCTYPE html>
@@ -68,9 +68,10 @@ body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size
 h1 { font-size: 1.3em; font-weight: 600; margin: 16px 0 4px; }
 p { color: var(--vscode-descriptionForeground); margin: 0 0 12px; }
 table { border-collapse: collapse; width: 100%; }
-th, td { text-align: left; padding: 5px 10px; border-bottom: 1px solid var(--vscode-panel-border, #8884); }
+th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--vscode-panel-border, #8884); }
 th { font-weight: 600; background: var(--vscode-editorWidget-background); }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.cond { white-space: nowrap; }
 tr.none td { color: var(--vscode-disabledForeground, #888); }
 code { font-family: var(--vscode-editor-font-family); font-size: 0.95em; }
 </style>

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { errorText } from '../../core/errors';
 import type { MapsResult } from './results';
-import { AutocompleteSession, parseTypedPlace, typedItemLabel, type AutocompleteApi, type SessionOptions, type Suggestion, type TypedPlace } from './placeQuery';
+import { AutocompleteSession, parseTypedPlace, typedItem, type AutocompleteApi, type SessionOptions, type Suggestion, type TypedPlace } from './placeQuery';
 
 /** What the user chose: a suggestion (with its open session, for Place Details), a recent result, or text. */
 export type PlacePick =
@@ -34,7 +34,6 @@ export function pickPlace(opts: PlacePickerOptions): Promise<PlacePick | undefin
   qp.title = opts.title;
   qp.placeholder = PLACEHOLDER;
   qp.ignoreFocusOut = true;
-  qp.matchOnDescription = true;
   const session = opts.api ? new AutocompleteSession(opts.api, opts.session) : undefined;
   let suggestions: Suggestion[] = [];
   let note: string | undefined;
@@ -42,7 +41,7 @@ export function pickPlace(opts: PlacePickerOptions): Promise<PlacePick | undefin
   const recentItems: Item[] = opts.recent.map((r) => ({ label: `$(history) ${r.label}`, description: r.description, pick: { kind: 'recent', result: r, value: `place:${r.id.slice('place/'.length)}` } }));
   const render = () => {
     const typed = parseTypedPlace(qp.value);
-    const typedItem: Item[] = typed ? [{ label: typedItemLabel(typed), alwaysShow: true, pick: { kind: 'typed', typed } }] : [];
+    const asTyped: Item[] = typed ? [{ ...typedItem(typed), alwaysShow: true, pick: { kind: 'typed', typed } }] : [];
     // Suggestions are already filtered by the service: shown whatever VS Code's own filter thinks.
     const suggested: Item[] = session
       ? suggestions.map((s) => ({ label: `$(location) ${s.label}`, description: s.description, detail: s.types.length ? s.types.slice(0, 3).join(', ') : undefined, alwaysShow: true, pick: { kind: 'suggestion', suggestion: s, session } }))
@@ -51,8 +50,8 @@ export function pickPlace(opts: PlacePickerOptions): Promise<PlacePick | undefin
     const sep = (label: string): Item => ({ label, kind: vscode.QuickPickItemKind.Separator });
     // Coordinates have nothing to complete: the typed item leads. Otherwise suggestions do.
     qp.items = typed?.kind === 'latLng' || !suggested.length
-      ? [...typedItem, ...notes, ...(suggested.length ? [sep('Suggestions'), ...suggested] : []), ...(recentItems.length ? [sep('Recent results'), ...recentItems] : [])]
-      : [sep('Suggestions'), ...suggested, sep('As typed'), ...typedItem, ...notes, ...(recentItems.length ? [sep('Recent results'), ...recentItems] : [])];
+      ? [...asTyped, ...notes, ...(suggested.length ? [sep('Suggestions'), ...suggested] : []), ...(recentItems.length ? [sep('Recent results'), ...recentItems] : [])]
+      : [sep('Suggestions'), ...suggested, sep('As typed'), ...asTyped, ...notes, ...(recentItems.length ? [sep('Recent results'), ...recentItems] : [])];
   };
 
   return new Promise<PlacePick | undefined>((resolve) => {

@@ -24,11 +24,15 @@ export function parseTypedPlace(raw: string): TypedPlace | undefined {
   return { kind: 'address', address: text, text };
 }
 
-/** The item label that offers the typed text itself: the picker's answer to Enter. */
-export function typedItemLabel(typed: TypedPlace): string {
-  if (typed.kind === 'latLng') return `$(pin) Use ${typed.latLng.latitude}, ${typed.latLng.longitude} (coordinates)`;
-  if (typed.kind === 'place') return `$(location) Use place ${typed.placeId}`;
-  return `$(edit) Use “${typed.address}” as typed`;
+/**
+ * The item that offers the typed text itself (the picker's answer to Enter when nothing is
+ * suggested). The text is in the description, not the label: VS Code sorts items whose label
+ * matches the typed text first, and this one would always match, ahead of every suggestion.
+ */
+export function typedItem(typed: TypedPlace): { label: string; description: string } {
+  if (typed.kind === 'latLng') return { label: '$(pin) Use as coordinates', description: `${typed.latLng.latitude}, ${typed.latLng.longitude}` };
+  if (typed.kind === 'place') return { label: '$(location) Use this place id', description: typed.placeId };
+  return { label: '$(edit) Use as typed', description: `“${typed.address}” (an address)` };
 }
 
 /** One suggestion, as the picker lists it. */

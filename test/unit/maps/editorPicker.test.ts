@@ -8,7 +8,7 @@ import type { OutgoingRequest } from '../../../src/core/http';
 import { dollars, priceTable, SessionCosts, skuLabel } from '../../../src/editor/maps/costs';
 import { emptyResultText } from '../../../src/editor/maps/emptyResults';
 import { matrixHtml, matrixMarkdown, matrixRows } from '../../../src/editor/maps/matrixTable';
-import { AutocompleteSession, parseTypedPlace, typedItemLabel } from '../../../src/editor/maps/placeQuery';
+import { AutocompleteSession, parseTypedPlace, typedItem } from '../../../src/editor/maps/placeQuery';
 import { MapsClient } from '../../../src/services/maps/client';
 import { fieldMaskFor } from '../../../src/services/maps/fieldMasks';
 import { DEFAULT_SKU_PRICES, skuOf } from '../../../src/services/maps/sku';
@@ -27,8 +27,8 @@ describe('maps editor: place picker text', () => {
   });
 
   it('offers the typed text itself as an item', () => {
-    assert.equal(typedItemLabel(parseTypedPlace('Lyon, France')!), '$(edit) Use “Lyon, France” as typed');
-    assert.equal(typedItemLabel(parseTypedPlace('45.76,4.83')!), '$(pin) Use 45.76, 4.83 (coordinates)');
+    assert.deepEqual(typedItem(parseTypedPlace('Lyon, France')!), { label: '$(edit) Use as typed', description: '“Lyon, France” (an address)' });
+    assert.deepEqual(typedItem(parseTypedPlace('45.76,4.83')!), { label: '$(pin) Use as coordinates', description: '45.76, 4.83' });
   });
 });
 
