@@ -15,7 +15,7 @@ import { copyAsCurl, type RecordedRequest, type RequestHistory } from '../curl';
 import type { Services } from '../services';
 import type { MapPanel, MapRendered } from './mapPanel';
 import { isSkuOperation, type SessionCosts } from './costs';
-import { emptyResultText } from './emptyResults';
+import { emptyResultText, sandboxKnowledge } from './emptyResults';
 import { chooseFieldMask } from './masks';
 import { routeMatrix } from './matrixCommand';
 import type { MatrixPanel } from './matrixPanel';
@@ -427,6 +427,7 @@ export class MapsCommands {
       recent,
       api: http && this.client(http),
       session: { onAutocomplete: (n, res) => this.costs.record('autocomplete', res.fieldMask, { sessionRequestNumber: n }) },
+      emptyHint: http?.source === 'sandbox' ? sandboxKnowledge() : undefined,
     });
   }
 

@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { fieldMaskFor, MASK_PRESETS, type MapsOperation, type MaskPreset } from '../../services/maps/fieldMasks';
 import { compareSku, skuOf, type SkuOperation } from '../../services/maps/sku';
 import { validate } from '../../core/validate';
+import { CONFIG_SECTION } from '../ids';
 import type { Services } from '../services';
 import { priceTable, priceText, skuLabel } from './costs';
 
@@ -71,7 +72,7 @@ export async function chooseFieldMask(s: Services, arg: unknown): Promise<MaskOu
     if (go !== 'Use It') return undefined;
   }
   const all = { ...s.config.read('maps.fieldMasks', masksSchema, {}), [op]: mask };
-  await vscode.workspace.getConfiguration('apiWorkbench').update('maps.fieldMasks', all, vscode.ConfigurationTarget.Global);
+  await vscode.workspace.getConfiguration(CONFIG_SECTION).update('maps.fieldMasks', all, vscode.ConfigurationTarget.Global);
   if (!change.dearer) void vscode.window.showInformationMessage(`${OPERATIONS.find((o) => o.op === op)?.label ?? op}: ${skuLabel(change.to)}.`);
   return { operation: op, mask, sku: change.to.sku, ...(change.dearer ? { dearerThan: change.from.sku } : {}) };
 }

@@ -20,6 +20,8 @@ export interface PlacePickerOptions {
   /** Where suggestions come from; none: typed text and recent places only. */
   api?: AutocompleteApi;
   session?: SessionOptions;
+  /** Shown under "no suggestions" (against the sandbox: what it knows). */
+  emptyHint?: string;
 }
 
 const PLACEHOLDER = 'Type a place or an address (e.g. Lyon, France) or lat,lng (e.g. 45.76, 4.83)';
@@ -36,7 +38,7 @@ export function pickPlace(opts: PlacePickerOptions): Promise<PlacePick | undefin
   qp.ignoreFocusOut = true;
   const session = opts.api ? new AutocompleteSession(opts.api, opts.session) : undefined;
   let suggestions: Suggestion[] = [];
-  let note: string | undefined;
+  let note: { label: string; detail?: string } | undefined;
 
   const recentItems: Item[] = opts.recent.map((r) => ({ label: `$(history) ${r.label}`, description: r.description, pick: { kind: 'recent', result: r, value: `place:${r.id.slice('place/'.length)}` } }));
   const render = () => {
@@ -46,7 +48,7 @@ export function pickPlace(opts: PlacePickerOptions): Promise<PlacePick | undefin
     const suggested: Item[] = session
       ? suggestions.map((s) => ({ label: `$(location) ${s.label}`, description: s.description, detail: s.types.length ? s.types.slice(0, 3).join(', ') : undefined, alwaysShow: true, pick: { kind: 'suggestion', suggestion: s, session } }))
       : [];
-    const notes: Item[] = note ? [{ label: `$(info) ${note}`, alwaysShow: true }] : [];
+    const notes: Item[] = note ? [{ label: `$(info) ${note.label}`, detail: note.detail, alwaysShow: true }] : [];
     const sep = (label: string): Item => ({ label, kind: vscode.QuickPickItemKind.Separator });
     // Coordinates have nothing to complete: the typed item leads. Otherwise suggestions do.
     qp.items = typed?.kind === 'latLng' || !suggested.length
@@ -75,10 +77,10 @@ export function pickPlace(opts: PlacePickerOptions): Promise<PlacePick | undefin
         qp.busy = false;
         if (s === undefined) {
           const failure = session.takeFailure();
-          if (failure) note = `No suggestions: ${errorText(failure)}`;
+          if (failure) note = { label: `No suggestions: ${errorText(failure)}` };
         } else {
           suggestions = s;
-          if (!s.length && parseTypedPlace(value)) note = `No suggestions for “${value.trim()}”: Enter uses it as typed.`;
+          if (!s.length && parseTypedPlace(value)) note = { label: `No suggestions for “${value.trim()}” (Autocomplete): Enter uses it as typed.`, detail: opts.emptyHint };
         }
         render();
       });
