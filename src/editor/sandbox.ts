@@ -54,9 +54,14 @@ export class SandboxController implements vscode.Disposable {
     return true;
   }
 
-  /** Starts the sandbox (or returns the running one) and makes it the active connection everywhere. */
+  /**
+   * Starts the sandbox (or returns the running one) and makes it the active connection everywhere.
+   * When it already runs, its connections and keys are stored again: "Try the Local Sandbox" then
+   * repairs a sandbox connection whose key was changed by hand or left over from an older run.
+   */
   start(): Promise<SandboxInfo> {
-    if (this.current) return Promise.resolve(this.current);
+    const running = this.current;
+    if (running) return this.connect(running).then(() => running);
     this.starting ??= this.spawn()
       .then(async (info) => {
         await this.connect(info);

@@ -9,10 +9,17 @@ import { googleErrorParser } from '../../services/maps/errors';
 import { MASK_PRESETS, type MapsOperation, type MaskPreset } from '../../services/maps/fieldMasks';
 import type { MapLine, MapMarker, ShowMessage } from '../../services/maps/mapMessages';
 import { decodePolyline } from '../../services/maps/polyline';
+import type { SkuOptions } from '../../services/maps/sku';
 import type { CommandTable } from '../commands';
 import { copyAsCurl, type RecordedRequest, type RequestHistory } from '../curl';
 import type { Services } from '../services';
 import type { MapPanel, MapRendered } from './mapPanel';
+import { isSkuOperation, type SessionCosts } from './costs';
+import { emptyResultText, sandboxKnowledge } from './emptyResults';
+import { chooseFieldMask } from './masks';
+import { routeMatrix } from './matrixCommand';
+import type { MatrixPanel } from './matrixPanel';
+import { pickPlace, type PlacePick } from './placePicker';
 import { geocodeResults, placeResults, routeResult, validationResult } from './resultBuilders';
 import type { ResponseDocuments } from './responses';
 import { redactedData } from './responseText';
@@ -41,10 +48,27 @@ const routeArgs = z.extend(maskOptions, {
 const validateArgs = z.extend(maskOptions, { address: z.optional(z.string()), regionCode: z.optional(z.string()) });
 const geocodeArgs = z.extend(maskOptions, { address: z.optional(z.string()) });
 const reverseArgs = z.extend(maskOptions, { location: z.optional(z.string()) });
-type MaskArgs = z.infer<typeof maskOptions>;
+const detailsArgs = z.extend(maskOptions, { placeId: z.optional(z.string()) });
+export const matrixArgs = z.extend(maskOptions, {
+  origins: z.optional(z.array(z.string())),
+  destinations: z.optional(z.array(z.string())),
+  travelMode: z.optional(z.enum(TRAVEL_MODES as [TravelMode, ...TravelMode[]])),
+});
+/** The fields a picked suggestion's details ask for: id, address, location (Place Details Essentials). */
+const PICKED_PLACE_MASK = 'id,formattedAddress,location';
+export type MaskArgs = z.infer<typeof maskOptions>;
+
+/** What a presenter makes of an answer: results kept in the tree, and what the map draws. */
+export interface Presented {
+  results: MapsResult[];
+  title: string;
+  extraMarkers?: MapMarker[];
+  /** Drawn on the map, not kept as results (e.g. the matrix's origin → destination pairs). */
+  extraLines?: MapLine[];
+}
 
 /** Arguments a script or test passes; anything else (a tree node, a URI) means "ask the user". */
-function argsOf<T>(schema: z.ZodMiniType<T>, arg: unknown): Partial<T> {
+export function argsOf<T>(schema: z.ZodMiniType<T>, arg: unknown): Partial<T> {
   if (arg === null || typeof arg !== 'object' || arg instanceof ResultNode) return {};
   const v = validate(schema, arg);
   return v.ok ? v.value : {};
@@ -73,6 +97,8 @@ export class MapsCommands {
     private readonly map: MapPanel,
     private readonly responses: ResponseDocuments,
     private readonly history: RequestHistory,
+    readonly costs: SessionCosts,
+    readonly matrixPanel: MatrixPanel,
   ) {}
 
   table(): CommandTable {
@@ -86,6 +112,9 @@ export class MapsCommands {
       'apiWorkbench.maps.openMap': () => this.openMap(),
       'apiWorkbench.maps.showResult': (arg?: unknown) => this.showResult(arg),
       'apiWorkbench.maps.clearResults': () => this.clearResults(),
+      'apiWorkbench.maps.placeDetails': (arg?: unknown) => this.placeDetails(argsOf(detailsArgs, arg)),
+      'apiWorkbench.maps.routeMatrix': (arg?: unknown) => routeMatrix(this, argsOf(matrixArgs, arg)),
+      'apiWorkbench.maps.chooseFieldMask': (arg?: unknown) => chooseFieldMask(this.s, arg),
       'apiWorkbench.maps.copyAsCurl': (arg?: unknown) => copyAsCurl(this.s, this.history, { firstCommand: { title: 'Search Places…', command: 'apiWorkbench.maps.searchPlaces' } }, arg),
     };
   }
@@ -97,13 +126,13 @@ export class MapsCommands {
     if (!query) return undefined;
     return this.run(`Searching places for “${query}”…`, 'searchText', a, (c, o) => c.searchText({ textQuery: query }, o), (data) => {
       const places = (data.places ?? []).slice(0, MAX_PLACES_KEPT);
-      if (!places.length) void vscode.window.showInformationMessage(`No places found for “${query}”.`);
+      if (!places.length) this.nothingFound(`No places found for “${query}” (Text Search).`);
       return { results: placeResults(places), title: `Places: ${query}` };
     }, () => this.searchPlaces({ ...a, query }));
   }
 
   private async searchNearby(a: Partial<z.infer<typeof nearbyArgs>>): Promise<CommandOutcome | undefined> {
-    const centerText = a.center ?? (await this.pickPoint('nearbyCenter', 'Search nearby: centre (a recent place, an address or lat,lng)'));
+    const centerText = a.center ?? (await this.pickPoint('Search nearby: centre (a place, an address or lat,lng)'));
     if (!centerText) return undefined;
     const radius =
       a.radius ??
@@ -119,24 +148,17 @@ export class MapsCommands {
     if (!center) return undefined;
     return this.run(`Searching within ${radius} m…`, 'searchNearby', a, (c, o) => c.searchNearby({ locationRestriction: { circle: { center, radius } } }, o), (data) => {
       const places = (data.places ?? []).slice(0, MAX_PLACES_KEPT);
-      if (!places.length) void vscode.window.showInformationMessage(`No places within ${radius} m of ${centerText}.`);
+      if (!places.length) this.nothingFound(`No places within ${radius} m of ${this.placeLabel(centerText)} (Nearby Search, any type).`);
       return { results: placeResults(places), title: `Near ${centerText} (${radius} m)`, extraMarkers: [{ latitude: center.latitude, longitude: center.longitude, label: 'Search centre', detail: `${radius} m` }] };
     }, () => this.searchNearby({ ...a, center: centerText, radius }));
   }
 
   private async computeRoute(a: Partial<z.infer<typeof routeArgs>>): Promise<CommandOutcome | undefined> {
-    const origin = a.origin ?? (await this.pickPoint('routeOrigin', 'Route from (a recent place, an address or lat,lng)'));
+    const origin = a.origin ?? (await this.pickPoint('Route from (a place, an address or lat,lng)'));
     if (!origin) return undefined;
-    const destination = a.destination ?? (await this.pickPoint('routeDestination', 'Route to (a recent place, an address or lat,lng)'));
+    const destination = a.destination ?? (await this.pickPoint('Route to (a place, an address or lat,lng)'));
     if (!destination) return undefined;
-    const travelMode =
-      a.travelMode ??
-      ((
-        await vscode.window.showQuickPick(
-          TRAVEL_MODES.map((m) => ({ label: m, description: { DRIVE: 'car', BICYCLE: 'bicycle', WALK: 'on foot', TWO_WHEELER: 'motorcycle, scooter', TRANSIT: 'public transport' }[m] })),
-          { title: 'Travel mode', placeHolder: 'How to travel' },
-        )
-      )?.label);
+    const travelMode = a.travelMode ?? (await this.pickTravelMode());
     if (!travelMode) return undefined;
     const label = (t: string) => this.placeLabel(t);
     return this.run(`Computing a route (${travelMode.toLowerCase()})…`, 'computeRoutes', a, (c, o) =>
@@ -149,7 +171,29 @@ export class MapsCommands {
         return { results: [], title: 'No route' };
       }
       return { results: [routeResult(route, label(origin), label(destination), travelMode)], title: `${label(origin)} → ${label(destination)}` };
-    }, () => this.computeRoute({ ...a, origin, destination, travelMode }));
+    }, () => this.computeRoute({ ...a, origin, destination, travelMode }), { options: { travelMode } });
+  }
+
+  /**
+   * Place Details for a place id, or for a place picked with autocomplete: then the details call
+   * carries the suggestions' session token and ends that session (as Google bills it).
+   */
+  private async placeDetails(a: Partial<z.infer<typeof detailsArgs>>): Promise<CommandOutcome | undefined> {
+    let pick: PlacePick | undefined = a.placeId ? { kind: 'typed', typed: { kind: 'place', placeId: a.placeId.replace(/^places?[:/]/, ''), text: a.placeId } } : undefined;
+    pick ??= await this.pickFromPicker('Place Details: which place?');
+    if (!pick) return undefined;
+    let placeId: string | undefined;
+    if (pick.kind === 'suggestion') placeId = pick.suggestion.placeId;
+    else if (pick.kind === 'recent') placeId = pick.value.slice('place:'.length);
+    else if (pick.typed.kind === 'place') placeId = pick.typed.placeId;
+    else placeId = await this.placeIdOf(pick.typed.text);
+    if (!placeId) return undefined;
+    const id = placeId;
+    const session = pick.kind === 'suggestion' ? pick.session : undefined;
+    return this.run(`Place details for ${pick.kind === 'suggestion' ? pick.suggestion.label : id}…`, 'getPlace', a, (c, o) => (session ? session.details(id, o) : c.getPlace(id, o)), (data) => {
+      const results = placeResults([data]);
+      return { results, title: `Place: ${results[0]?.label ?? id}` };
+    }, () => this.placeDetails({ ...a, placeId: id }));
   }
 
   private async validateAddress(a: Partial<z.infer<typeof validateArgs>>): Promise<CommandOutcome | undefined> {
@@ -230,13 +274,14 @@ export class MapsCommands {
    * response in an editor, the results in the tree, the geometry on the map. A failure shows the
    * service's message with Retry (same input) and never throws past the command.
    */
-  private async run<T>(
+  async run<T>(
     title: string,
     op: MapsOperation,
     maskArgs: MaskArgs,
     call: (client: MapsClient, opts: MapsCallOptions) => Promise<CallResult<T>>,
-    present: (data: T) => { results: MapsResult[]; title: string; extraMarkers?: MapMarker[] },
+    present: (data: T) => Presented,
     retry: () => Promise<unknown>,
+    billing: { options?: SkuOptions; units?: number } = {},
   ): Promise<CommandOutcome<T> | undefined> {
     const conn = this.connection();
     if (!conn) return undefined;
@@ -261,28 +306,32 @@ export class MapsCommands {
       // Copied by id: the error may be answered after later requests were made.
       const failed = sent;
       const copy = failed ? 'Copy as cURL' : undefined;
-      void vscode.window.showErrorMessage(text, 'Retry', ...(copy ? [copy] : []), 'Show Log').then((choice) => {
-        if (choice === 'Retry') void retry();
+      // The sandbox's key is known: a refused one (set by hand, or from an older run) is repaired.
+      const repair = conn.source === 'sandbox' && isApiError(e) && (e.status === 401 || e.status === 403 || e.kind === 'auth') ? 'Try the Local Sandbox' : undefined;
+      void vscode.window.showErrorMessage(text, ...(repair ? [repair] : []), 'Retry', ...(copy ? [copy] : []), 'Show Log').then((choice) => {
+        if (choice === repair && repair) void vscode.commands.executeCommand('apiWorkbench.sandbox.start').then(retry);
+        else if (choice === 'Retry') void retry();
         else if (choice === copy && failed) void vscode.commands.executeCommand('apiWorkbench.maps.copyAsCurl', { id: failed.id });
         else if (choice === 'Show Log') this.s.log.show();
       });
       return undefined;
     }
-    this.s.log.info(`Maps ${op}: HTTP ${res.status} in ${Math.round(res.durationMs)} ms, mask ${res.fieldMask}${requestIdSuffix(res.requestId)}`);
+    const sku = isSkuOperation(op) ? this.costs.record(op, res.fieldMask, billing.options, billing.units) : undefined;
+    this.s.log.info(`Maps ${op}: HTTP ${res.status} in ${Math.round(res.durationMs)} ms, mask ${res.fieldMask}${sku ? ` (${sku.sku})` : ''}${requestIdSuffix(res.requestId)}`);
     // Everything below is on screen; a server may have echoed the key back in the answer.
     const data = redactedData(res.data, (t) => this.s.redactor.text(t));
     const editor = await this.responses.open(op, data);
     if (sent) this.history.link(editor.document.uri, sent);
     const shown = present(data);
     await this.results.add(connectionId(conn), shown.results);
-    const map = await this.map.show(this.mapView(shown.title, shown.results, shown.extraMarkers)).catch((e: unknown) => {
+    const map = await this.map.show(this.mapView(shown.title, shown.results, shown.extraMarkers, shown.extraLines)).catch((e: unknown) => {
       this.s.log.warn(`Map: ${errorText(e)}`);
       return undefined;
     });
     return { response: data, results: shown.results, map };
   }
 
-  private connection(): HttpConnection | undefined {
+  connection(): HttpConnection | undefined {
     const conn = this.s.connections.active('maps');
     if (conn && conn.service === 'maps') return conn;
     void vscode.window.showWarningMessage('No maps connection yet: connect one, or try the local sandbox (no account needed).', 'Try the Local Sandbox', 'Connect…').then((c) => {
@@ -293,7 +342,7 @@ export class MapsCommands {
   }
 
   /** A client whose every request is kept for Copy as cURL; `onSent` hears of each one. */
-  private client(conn: HttpConnection, onSent?: (e: RecordedRequest) => void): MapsClient {
+  client(conn: HttpConnection, onSent?: (e: RecordedRequest) => void): MapsClient {
     const onRequest = (r: OutgoingRequest) => {
       const entry = this.history.record(conn, r);
       onSent?.(entry);
@@ -314,8 +363,8 @@ export class MapsCommands {
     return { fieldMask: masks[op] || undefined, preset: MASK_PRESETS.includes(preset) ? preset : 'basic' };
   }
 
-  private mapView(title: string, results: readonly MapsResult[], extra: readonly MapMarker[] = []): ShowMessage {
-    const lines: MapLine[] = [];
+  private mapView(title: string, results: readonly MapsResult[], extra: readonly MapMarker[] = [], extraLines: readonly MapLine[] = []): ShowMessage {
+    const lines: MapLine[] = extraLines.slice(0, 20);
     for (const r of results) {
       if (!r.polyline || lines.length >= 20) continue;
       try {
@@ -347,21 +396,65 @@ export class MapsCommands {
     return allowEmpty ? value : value.trim();
   }
 
-  /** A recent place (as "place:<id>"), or typed text (address or lat,lng). */
-  private async pickPoint(key: string, title: string): Promise<string | undefined> {
-    const conn = this.s.connections.active('maps');
-    const places = conn ? this.results.list(connectionId(conn), 'places').filter((r) => r.id.startsWith('place/')) : [];
-    if (places.length) {
-      const typed = { label: '$(edit) Type an address or lat,lng…', value: '' };
-      const pick = await vscode.window.showQuickPick([typed, ...places.map((p) => ({ label: `$(location) ${p.label}`, description: p.description, value: `place:${p.id.slice('place/'.length)}` }))], { title, placeHolder: 'A place from your recent results, or type one' });
-      if (!pick) return undefined;
-      if (pick !== typed) return pick.value;
+  /**
+   * A point for a command: "place:<id>" (a suggestion, whose details end the autocomplete session
+   * and join the recent places, or a recent place), "lat,lng", or an address as typed.
+   */
+  async pickPoint(title: string): Promise<string | undefined> {
+    const pick = await this.pickFromPicker(title);
+    if (!pick) return undefined;
+    if (pick.kind === 'recent') return pick.value;
+    if (pick.kind === 'typed') {
+      const t = pick.typed;
+      return t.kind === 'latLng' ? `${t.latLng.latitude}, ${t.latLng.longitude}` : t.kind === 'place' ? `place:${t.placeId}` : t.address;
     }
-    return this.ask(key, { prompt: title, placeHolder: 'e.g. Paris, France — or 48.8566, 2.3522' });
+    const conn = this.connection();
+    if (!conn) return undefined;
+    const res = await pick.session.details(pick.suggestion.placeId, { fieldMask: PICKED_PLACE_MASK });
+    this.costs.record('getPlace', res.fieldMask);
+    const place = redactedData({ ...res.data, displayName: { text: pick.suggestion.label } }, (t) => this.s.redactor.text(t));
+    await this.results.add(connectionId(conn), placeResults([place]));
+    return `place:${place.id ?? pick.suggestion.placeId}`;
+  }
+
+  /** The place picker with autocomplete from the active connection (typed text and recent places without one). */
+  async pickFromPicker(title: string): Promise<PlacePick | undefined> {
+    const conn = this.s.connections.active('maps');
+    const http = conn?.service === 'maps' ? conn : undefined;
+    const recent = http ? this.results.list(connectionId(http), 'places').filter((r) => r.id.startsWith('place/')) : [];
+    return pickPlace({
+      title,
+      recent,
+      api: http && this.client(http),
+      session: { onAutocomplete: (n, res) => this.costs.record('autocomplete', res.fieldMask, { sessionRequestNumber: n }) },
+      emptyHint: http?.source === 'sandbox' ? sandboxKnowledge() : undefined,
+    });
+  }
+
+  async pickTravelMode(): Promise<TravelMode | undefined> {
+    const modes = { DRIVE: 'car', BICYCLE: 'bicycle', WALK: 'on foot', TWO_WHEELER: 'motorcycle, scooter', TRANSIT: 'public transport' };
+    return (await vscode.window.showQuickPick(TRAVEL_MODES.map((m) => ({ label: m, description: modes[m] })), { title: 'Travel mode', placeHolder: 'How to travel' }))?.label;
+  }
+
+  /** The place id of an address or lat,lng (geocoded), for Place Details of typed text. */
+  private async placeIdOf(text: string): Promise<string | undefined> {
+    const conn = this.connection();
+    if (!conn) return undefined;
+    const ll = parseLatLng(text);
+    const geo = ll ? await this.client(conn).reverseGeocode({ location: ll }, { preset: 'basic' }) : await this.client(conn).geocodeAddress({ address: text }, { preset: 'basic' });
+    const id = geo.data.results?.find((r) => r.placeId)?.placeId;
+    if (!id) this.nothingFound(`No place found for “${text}” (Geocoding), so there is no place id to ask details for.`);
+    return id;
+  }
+
+  /** An empty answer: what was searched and, against the sandbox, what it knows. */
+  nothingFound(searched: string): void {
+    const conn = this.s.connections.active('maps');
+    void vscode.window.showInformationMessage(emptyResultText(searched, conn?.source === 'sandbox'));
   }
 
   /** Coordinates for a point given as lat,lng, a recent place, or an address (geocoded). */
-  private async resolvePoint(text: string): Promise<LatLngInput | undefined> {
+  async resolvePoint(text: string): Promise<LatLngInput | undefined> {
     const ll = parseLatLng(text);
     if (ll) return ll;
     const conn = this.s.connections.active('maps');
@@ -378,7 +471,7 @@ export class MapsCommands {
     return { latitude: loc.latitude, longitude: loc.longitude };
   }
 
-  private placeLabel(text: string): string {
+  placeLabel(text: string): string {
     const id = /^place:(\S+)$/.exec(text)?.[1];
     const conn = this.s.connections.active('maps');
     if (id && conn) return this.results.get(connectionId(conn), `place/${id}`)?.label ?? text;

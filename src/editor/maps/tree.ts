@@ -3,6 +3,7 @@ import { connectionId, type Connection } from '../../core/connections';
 import type { Resource } from '../../services/resources';
 import type { Services } from '../services';
 import { MessageNode, type ChildSource, type TreeNode } from '../tree';
+import { dollars, type SessionCosts } from './costs';
 import { CAPABILITIES, type MapsResult, type ResultStore } from './results';
 
 export const SHOW_RESULT_COMMAND = 'apiWorkbench.maps.showResult';
@@ -60,6 +61,39 @@ export class CapabilityNode implements TreeNode {
   }
 }
 
+/** This session's requests and their estimated cost on Google's list prices, per SKU below. */
+export class CostNode implements TreeNode {
+  readonly id: string;
+  constructor(
+    conn: Connection,
+    private readonly costs: SessionCosts,
+  ) {
+    this.id = `maps:${connectionId(conn)}/cost`;
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    const lines = this.costs.list();
+    const item = new vscode.TreeItem('This session', lines.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    item.description = this.costs.summary();
+    item.tooltip = new vscode.MarkdownString(
+      "Estimated at Google's list prices per 1,000 (setting `apiWorkbench.maps.skuPrices`), before the monthly free usage; the sandbox itself is free.",
+    );
+    item.iconPath = new vscode.ThemeIcon('credit-card');
+    item.contextValue = 'maps.cost';
+    return item;
+  }
+
+  children(): TreeNode[] {
+    return this.costs.list().map(
+      (l) =>
+        new MessageNode(`${this.id}/${l.sku}`, 'info', l.sku, {
+          description: `${l.count} × · ${l.units !== l.count ? `${l.units} elements · ` : ''}${dollars(l.cost)} ($${l.pricePer1000.toFixed(2)} / 1,000)`,
+        }),
+    );
+  }
+}
+
 /**
  * The maps view's children of a connection: the capabilities. By default the built-in four
  * (Google has no listing); a connection set to the uniform resource listing shows what the
@@ -73,9 +107,14 @@ export class MapsTreeSource implements ChildSource {
   constructor(
     private readonly s: Services,
     private readonly results: ResultStore,
+    private readonly costs: SessionCosts,
   ) {}
 
   async load(conn: Connection, token: vscode.CancellationToken): Promise<TreeNode[]> {
+    return [...(await this.capabilities(conn, token)), new CostNode(conn, this.costs)];
+  }
+
+  private async capabilities(conn: Connection, token: vscode.CancellationToken): Promise<TreeNode[]> {
     if (conn.service !== 'maps' || conn.listing !== 'resources') return CAPABILITIES.map((c) => new CapabilityNode(conn, c, this.results));
     const id = `${connectionId(conn)} ${conn.baseUrl}`;
     let cached = this.listed.get(id);

@@ -28,8 +28,9 @@ describe('maps', function () {
     const conn = await findConnectionNode(api, 'maps', SANDBOX);
     assert.ok(conn, 'no Local Sandbox node');
     return waitFor('capabilities', async () => {
+      // The four capabilities, then this session's cost.
       const kids = await conn.children();
-      return kids.length === 4 ? kids : undefined;
+      return kids.length === 5 ? kids.slice(0, 4) : undefined;
     });
   }
 
@@ -77,22 +78,37 @@ describe('maps', function () {
   });
 
   it('Compute Route… from a place in the results to a typed address, picked travel mode, draws the route', async () => {
-    // Origin: the Lyon result; destination: "type one"; travel mode: DRIVE.
-    const answers = [(l: string) => l.endsWith(' Lyon'), (l: string) => l.includes('Type an address'), (l: string) => l === 'DRIVE'];
-    const picks = stubWindow('showQuickPick', (items: unknown) => {
-      const want = answers.shift();
-      return (items as Array<{ label: string }>).find((i) => want?.(i.label));
-    });
-    const typed = stubWindow('showInputBox', () => 'Paris, France');
+    // Origin: the Lyon result from the picker's recent places; destination: typed; travel mode: DRIVE.
+    const created: Array<vscode.QuickPick<vscode.QuickPickItem>> = [];
+    const w = vscode.window as unknown as Record<string, unknown>;
+    const createQuickPick = vscode.window.createQuickPick.bind(vscode.window);
+    w.createQuickPick = () => {
+      const qp = createQuickPick();
+      created.push(qp);
+      return qp;
+    };
+    const picks = stubWindow('showQuickPick', (items: unknown) => (items as Array<{ label: string }>).find((i) => i.label === 'DRIVE'));
     let out: CommandOutcome | undefined;
     try {
-      out = await vscode.commands.executeCommand<CommandOutcome>('apiWorkbench.maps.computeRoute');
+      const running = vscode.commands.executeCommand<CommandOutcome>('apiWorkbench.maps.computeRoute');
+      const origin = await waitFor('the origin picker', () => created[0]);
+      const lyon = await waitFor('Lyon among the recent places', () => origin.items.find((i) => i.label.endsWith(' Lyon')));
+      origin.activeItems = [lyon];
+      await settle(200);
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      const destination = await waitFor('the destination picker', () => created[1]);
+      destination.value = 'Paris, France';
+      const typed = await waitFor('the typed item', () => !destination.busy && destination.items.find((i) => i.label === '$(edit) Use as typed'));
+      destination.activeItems = [typed];
+      await settle(200);
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      out = await running;
     } finally {
+      w.createQuickPick = createQuickPick;
       picks.restore();
-      typed.restore();
     }
     assert.ok(out, 'no outcome');
-    assert.equal(picks.calls.length, 3, 'origin, destination, travel mode');
+    assert.equal(picks.calls.length, 1, 'the travel mode');
     assert.ok(Array.isArray(activeJson().routes));
     assert.equal(out.results.length, 1);
     assert.match(out.results[0].label, /^Lyon → Paris, France$/);

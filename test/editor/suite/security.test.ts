@@ -441,6 +441,14 @@ describe('security: every command, then no secret in settings, state, logs, docu
     editor.selection = new vscode.Selection(0, 14, 0, 29);
     const rev = await cmd.run<CommandOutcome>('apiWorkbench.maps.reverseGeocode');
     assert.ok(rev && rev.results.length > 0, 'reverse geocoded the selection');
+    const details = await cmd.run<CommandOutcome>('apiWorkbench.maps.placeDetails', { placeId: `place:${String(nearby.results[0].id).replace(/^place\//, '')}` });
+    assert.equal(details?.results.length, 1);
+    const matrix = await cmd.run<CommandOutcome>('apiWorkbench.maps.routeMatrix', { origins: ['Lyon, France'], destinations: ['Paris, France', '45.76,4.83'], travelMode: 'DRIVE' });
+    assert.ok(matrix && Array.isArray(matrix.response));
+    // A cheaper mask: no warning; then back to the preset.
+    const mask = await cmd.run<{ sku: string }>('apiWorkbench.maps.chooseFieldMask', { operation: 'getPlace', mask: 'id,location' });
+    assert.equal(mask?.sku, 'Place Details Essentials');
+    await userConfig().update('maps.fieldMasks', undefined, vscode.ConfigurationTarget.Global);
     const opened = await cmd.run<MapRendered>('apiWorkbench.maps.openMap');
     assert.ok(opened && opened.markers > 0);
     const shown = await cmd.run<MapRendered>('apiWorkbench.maps.showResult', route.results[0].id);
