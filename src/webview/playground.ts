@@ -2,15 +2,8 @@
 // The LLM playground webview: draws the conversation the extension owns, and the parameters the user
 // sets. It sends the user's actions (send, edit and resend, stop, save) with the current settings;
 // the extension validates them, runs the model and its tools, and sends the turns back.
-import { validate } from '../core/validate';
-import {
-  BUILTIN_TOOL_NAMES,
-  hostToPlaygroundSchema,
-  type CustomTool,
-  type PlaygroundSettings,
-  type PlaygroundToHost,
-  type Turn,
-} from '../services/llm/playgroundMessages';
+import type { CustomTool, HostToPlayground, PlaygroundSettings, PlaygroundToHost, Turn } from '../services/llm/playgroundMessages';
+import { BUILTIN_TOOL_NAMES } from '../services/llm/playgroundToolNames';
 
 interface VsCodeApi {
   postMessage(message: PlaygroundToHost): void;
@@ -287,10 +280,14 @@ $('saveCell').addEventListener('click', () => {
   if (s) post({ type: 'saveAsCell', settings: s });
 });
 
+/** The extension checks every message against its schema before sending it; this only guards the shape. */
+function isHostMessage(data: unknown): data is HostToPlayground {
+  return typeof data === 'object' && data !== null && ['init', 'turns', 'schemaText', 'notice'].includes(String((data as { type?: unknown }).type));
+}
+
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  const v = validate(hostToPlaygroundSchema, event.data);
-  if (!v.ok) return;
-  const m = v.value;
+  if (!isHostMessage(event.data)) return;
+  const m = event.data;
   if (m.type === 'init') {
     settings = m.settings;
     turns = m.turns;

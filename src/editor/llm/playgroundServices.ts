@@ -3,19 +3,28 @@
 // of each service, and a modal confirmation before anything is published.
 import * as vscode from 'vscode';
 import type { HttpClient } from '../../core/http';
-import { googleErrorParser } from '../../services/maps';
-import { MapsClient, type MapsApi } from '../../services/maps/client';
-import { RealtimeRest } from '../../services/realtime/rest';
+import type { MapsApi } from '../../services/maps/client';
+import type * as MapsModule from '../maps/index';
+import type * as RealtimeModule from '../realtime/index';
 import type { Services } from '../services';
 import type { ToolServices } from './playgroundTools';
 
 const REALTIME_TIMEOUT_MS = 30_000;
+
+// The maps and realtime clients come from those services' own bundles (dist/maps.js,
+// dist/realtime.js, beside this one), the same module instances their views use: bundling second
+// copies here would add their weight (and realtime's encryption library) to the .vsix.
+/* eslint-disable @typescript-eslint/no-require-imports -- sibling bundles, required on first use */
+const mapsModule = () => require('./maps.js') as typeof MapsModule;
+const realtimeModule = () => require('./realtime.js') as typeof RealtimeModule;
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export function playgroundToolServices(s: Services): ToolServices {
   return {
     maps: () => {
       const conn = s.connections.active('maps');
       if (conn?.service !== 'maps') throw new Error('there is no active maps connection: connect one, or start the Local Sandbox.');
+      const { MapsClient, googleErrorParser } = mapsModule();
       const http = s.http.create(conn, { parseError: googleErrorParser });
       const perApi: Partial<Record<MapsApi, HttpClient>> = {};
       for (const api of ['places', 'routes', 'addressValidation', 'geocoding'] as const) {
@@ -26,6 +35,7 @@ export function playgroundToolServices(s: Services): ToolServices {
     realtime: () => {
       const conn = s.connections.active('realtime');
       if (conn?.service !== 'realtime') return Promise.reject(new Error('there is no active realtime connection: connect one, or start the Local Sandbox.'));
+      const { RealtimeRest } = realtimeModule();
       const http = s.http.custom(conn, {
         service: `Realtime (${conn.name})`,
         baseUrl: conn.restBaseUrl,

@@ -1,10 +1,10 @@
 // What the LLM playground webview and the extension say to each other. The host validates every
-// message from the webview with these schemas (a webview is untrusted input); the webview checks
-// the host's messages the same way, so both ends share one definition.
+// message from the webview with these schemas (a webview is untrusted input) and checks its own
+// before sending; the webview uses the types only (its bundle stays free of zod).
 import * as z from 'zod/mini';
+import { BUILTIN_TOOL_NAMES } from './playgroundToolNames';
 
-export const BUILTIN_TOOL_NAMES = ['search_places', 'place_details', 'compute_route', 'validate_address', 'publish_to_channel', 'list_channels'] as const;
-export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
+export { BUILTIN_TOOL_NAMES, type BuiltinToolName } from './playgroundToolNames';
 
 const finite = z.number().check(z.refine((n) => Number.isFinite(n), 'must be a number'));
 
