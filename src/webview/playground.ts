@@ -100,7 +100,6 @@ function drawSettings(connection: string, models: string[]): void {
     tools,
     field('Your own tools (JSON)', custom, 'name, description, parameters (a JSON Schema as text) and a fixed reply'),
   );
-  settingsEl.addEventListener('change', onSettingsChange);
   $('loadSchema').addEventListener('click', () => post({ type: 'loadSchemaFile' }));
   format.addEventListener('change', () => (schemaBox.hidden = format.value !== 'json_schema'));
 }
@@ -165,7 +164,7 @@ function stats(t: Extract<Turn, { kind: 'assistant' }>): HTMLElement | undefined
     st.tokensOut !== undefined ? `${st.tokensOut} out` : undefined,
     `${st.latencyMs} ms`,
     st.firstTokenMs !== undefined ? `first token ${st.firstTokenMs} ms` : undefined,
-    st.costUsd !== undefined ? `$${st.costUsd < 0.01 ? st.costUsd.toFixed(6) : st.costUsd.toFixed(4)}` : 'cost unknown',
+    st.costUsd === undefined ? 'cost unknown' : st.costUsd === 0 ? '$0 (free)' : `$${st.costUsd < 0.01 ? st.costUsd.toFixed(6) : st.costUsd.toFixed(4)}`,
     st.api === 'responses' ? 'Responses API' : undefined,
     st.requestId ? `request ${st.requestId}` : undefined,
   ].filter(Boolean);
@@ -271,6 +270,7 @@ promptEl.addEventListener('keydown', (e) => {
   }
 });
 stopBtn.addEventListener('click', () => post({ type: 'stop' }));
+settingsEl.addEventListener('change', onSettingsChange);
 $('clear').addEventListener('click', () => {
   const s = readSettings();
   if (s) post({ type: 'clear', settings: s });

@@ -3,6 +3,7 @@
 // with ajv, the Responses API, Stop, failures that keep the conversation, and the notebook cell form.
 // Everything runs against the real sandbox (LLM, maps and realtime).
 import * as assert from 'node:assert/strict';
+import { httpConnectionFromSetting } from '../../../src/core/connections';
 import { errorText } from '../../../src/core/errors';
 import { HttpClient } from '../../../src/core/http';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/host';
@@ -242,5 +243,16 @@ describe('llm/playground: conversation, tool calls on our own APIs, structured o
     const body = cell.split('\n\n')[1].split('\n?? ')[0];
     const res = await fetch(`${sandbox.info.llm.baseUrl}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body });
     assert.equal(res.status, 200);
+  });
+});
+
+describe('llm connections: the "api" setting', () => {
+  it('chooses the Responses API per connection; chat completions otherwise; maps ignore it', () => {
+    const conn = httpConnectionFromSetting('llm', { name: 'R', baseUrl: 'https://api.example.com/v1', api: 'responses' });
+    assert.ok(typeof conn !== 'string' && conn.llmApi === 'responses');
+    const plain = httpConnectionFromSetting('llm', { name: 'C', baseUrl: 'https://api.example.com/v1' });
+    assert.ok(typeof plain !== 'string' && plain.llmApi === undefined);
+    const maps = httpConnectionFromSetting('maps', { name: 'M', baseUrl: 'https://maps.example.com', api: 'responses' });
+    assert.ok(typeof maps !== 'string' && maps.llmApi === undefined);
   });
 });
