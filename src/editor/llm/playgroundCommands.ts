@@ -26,16 +26,23 @@ function modelOfNode(arg: unknown): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-/** The text of a cell named by a command argument: a NotebookCell, a TextDocument, text, or the active cell. */
-function cellText(arg: unknown): string | undefined {
-  if (typeof arg === 'string') return arg;
-  const o = arg && typeof arg === 'object' ? (arg as { document?: { getText?: unknown }; getText?: unknown }) : undefined;
-  if (o?.document && typeof o.document.getText === 'function') return (o.document as vscode.TextDocument).getText();
-  if (o && typeof o.getText === 'function') return (o as vscode.TextDocument).getText();
+/** A cell named by a command argument (a NotebookCell, a TextDocument, text, or the active cell): its text and pinned connection. */
+function cellOf(arg: unknown): { text: string; connection?: string } | undefined {
+  if (typeof arg === 'string') return { text: arg };
+  const o = arg && typeof arg === 'object' ? (arg as { document?: { getText?: unknown }; getText?: unknown; metadata?: unknown }) : undefined;
+  if (o?.document && typeof o.document.getText === 'function') return { text: (o.document as vscode.TextDocument).getText(), connection: pinnedConnection(o.metadata) };
+  if (o && typeof o.getText === 'function') return { text: (o as vscode.TextDocument).getText() };
   const nb = vscode.window.activeNotebookEditor;
   const cell = nb?.notebook.cellAt(nb.selection.start);
-  if (cell?.document.languageId === 'llm') return cell.document.getText();
+  if (cell?.document.languageId === 'llm') return { text: cell.document.getText(), connection: pinnedConnection(cell.metadata) };
   return undefined;
+}
+
+/** The `connection=` fence attribute of a cell (the engine's CellMetadata), if any. */
+function pinnedConnection(metadata: unknown): string | undefined {
+  const attributes = metadata && typeof metadata === 'object' ? (metadata as { attributes?: unknown }).attributes : undefined;
+  const name = attributes && typeof attributes === 'object' ? (attributes as { connection?: unknown }).connection : undefined;
+  return typeof name === 'string' && name ? name : undefined;
 }
 
 export function playgroundCommands(s: Services, state: ModelState): { commands: CommandTable; disposables: vscode.Disposable[] } {
@@ -63,9 +70,10 @@ export function playgroundCommands(s: Services, state: ModelState): { commands: 
       return open(conn, defaultSettings(model, conn.llmApi ?? 'chat'));
     },
     [OPEN_CELL_IN_PLAYGROUND]: (arg?: unknown) => {
-      const text = cellText(arg);
-      if (text === undefined) throw new Error('Select an llm cell that sends POST /chat/completions or POST /responses, then open it in the playground.');
-      const conn = connectionOf(undefined);
+      const cell = cellOf(arg);
+      if (cell === undefined) throw new Error('Select an llm cell that sends POST /chat/completions or POST /responses, then open it in the playground.');
+      const { text } = cell;
+      const conn = connectionOf(cell.connection);
       // NotAConversationCell's message is written for the user; the command layer shows it as is.
       const { settings, turns } = cellToConversation(text, state.activeModel(conn) ?? '');
       return open(conn, settings, turns);

@@ -100,6 +100,13 @@ describe('llm playground', function () {
     opened.push(reopened);
     assert.equal(reopened.settings.system, settings.system);
     assert.equal(kinds(reopened.conversation), kinds(panel.conversation.filter((t) => t.kind !== 'error')));
+
+    // Edit the first message and resend it: the turns after it are dropped, the new one is answered.
+    await reopened.receive({ type: 'resend', index: 0, text: 'Search places to visit in Porto.', settings: { ...reopened.settings, tools: ['search_places'] } });
+    const resent = reopened.conversation;
+    assert.equal(kinds(resent), 'user,assistant,tool,assistant', JSON.stringify(resent));
+    assert.match((resent[2] as { result?: string }).result ?? '', /Porto/);
+
     // The untitled notebook is closed without a save prompt.
     await vscode.window.showNotebookDocument(nb);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
