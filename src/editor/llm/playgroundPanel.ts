@@ -28,6 +28,8 @@ export class PlaygroundPanel implements vscode.Disposable {
   private readonly renderWaiters: Array<{ turns: number; resolve: () => void }> = [];
   private readonly disposed = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposed.event;
+  /** Closed: a late answer or model list has nowhere to go (a disposed webview throws on post). */
+  private closed = false;
 
   constructor(
     private readonly s: Services,
@@ -47,6 +49,7 @@ export class PlaygroundPanel implements vscode.Disposable {
     w.html = playgroundHtml({ cspSource: w.cspSource, css: w.asWebviewUri(vscode.Uri.joinPath(media, 'playground.css')).toString(), script: w.asWebviewUri(vscode.Uri.joinPath(scripts, 'playground.js')).toString() }, this.title());
     w.onDidReceiveMessage((m: unknown) => void this.receive(m).catch((e: unknown) => this.notice(errorText(e), 'error')));
     this.panel.onDidDispose(() => {
+      this.closed = true;
       this.busy?.abort();
       clearTimeout(this.redrawTimer);
       this.disposed.fire();
@@ -217,10 +220,12 @@ export class PlaygroundPanel implements vscode.Disposable {
   }
 
   private post(m: HostToPlayground): void {
+    if (this.closed) return;
     // Checked on the way out too: a drawing bug should show here, not as a blank webview.
     const v = validate(hostToPlaygroundSchema, m);
     if (!v.ok) this.s.log.warn(`Playground message not sent: ${v.problem}`);
-    else void this.panel.webview.postMessage(m);
+    // A webview closing at the same moment refuses the message: nothing is lost, the host keeps the turns.
+    else this.panel.webview.postMessage(m).then(undefined, () => undefined);
   }
 
   private title(): string {
