@@ -36,7 +36,13 @@ export interface HttpConnection {
   modelRateLimits: Record<string, number>;
   listing: ListingMode;
   source: ConnectionSource;
+  /** LLM: which API answers Ask and the playground by default (absent: chat completions). */
+  llmApi?: LlmApi;
 }
+
+/** Chat completions (`POST /chat/completions`) or the Responses API (`POST /responses`). */
+export type LlmApi = 'chat' | 'responses';
+export const LLM_APIS: readonly LlmApi[] = ['chat', 'responses'];
 
 export interface RealtimeConnection {
   service: 'realtime';
@@ -111,6 +117,7 @@ const settingSchemas = once(() => {
     timeoutSeconds: z.optional(z.number().check(z.positive())),
     modelRateLimits: z.optional(z.record(z.string(), z.number().check(z.positive()))),
     listing: z.optional(z.enum(LISTING_MODES)),
+    api: z.optional(z.enum(LLM_APIS)),
   });
 
   const realtimeConnectionSetting = z.object({
@@ -158,6 +165,7 @@ export function httpConnectionFromSetting(service: 'llm' | 'maps', s: HttpConnec
     modelRateLimits: s.modelRateLimits ?? {},
     listing: s.listing ?? 'service',
     source,
+    ...(service === 'llm' && s.api ? { llmApi: s.api } : {}),
   };
 }
 

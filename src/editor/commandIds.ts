@@ -34,6 +34,8 @@ export const COMMAND_IDS = [
   'apiWorkbench.llm.setDefaultModel',
   'apiWorkbench.llm.copyModelId',
   'apiWorkbench.llm.copyAsCurl',
+  'apiWorkbench.llm.openPlayground',
+  'apiWorkbench.llm.openCellInPlayground',
   'apiWorkbench.maps.searchPlaces',
   'apiWorkbench.maps.searchNearby',
   'apiWorkbench.maps.computeRoute',

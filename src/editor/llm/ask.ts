@@ -9,6 +9,7 @@ import type { RecordedRequest, RequestHistory } from '../curl';
 import type { Services } from '../services';
 import type { AnswerDocuments } from './answerDocuments';
 import { llmClient } from './clients';
+import { answerStream } from './llmStream';
 import { answerHeader, cancelledNote, doneNote, errorNote, statsLine } from './prompts';
 
 export interface AskRequest {
@@ -111,7 +112,7 @@ export async function runAsk(s: Services, docs: AnswerDocuments, req: AskRequest
       try {
         let lastReport = 0;
         let tokens = 0;
-        for await (const e of client.chatStream({ model: req.model, messages: req.messages }, { cancel: abort.signal, onRetry, onQueued })) {
+        for await (const e of answerStream(client, req.conn.llmApi, { model: req.model, messages: req.messages }, { cancel: abort.signal, onRetry, onQueued })) {
           if (e.type === 'start') {
             countdown?.stop();
             requestId = e.requestId;

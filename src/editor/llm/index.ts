@@ -5,6 +5,7 @@ import { AnswerDocuments } from './answerDocuments';
 import { llmCommands } from './commands';
 import { ModelsSource } from './modelsSource';
 import { ModelState } from './modelState';
+import { playgroundCommands } from './playgroundCommands';
 import { LlmStatusBar } from './statusBar';
 
 export function activate(s: Services, view: ServiceView): ServiceActivation {
@@ -15,5 +16,9 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
   view.provider.source = new ModelsSource(s, state);
   // Children loaded by the default source before this point are reloaded as models.
   view.provider.refresh();
-  return { disposables: [state, docs, status, state.onDidChange(() => view.provider.rerender())], commands: llmCommands(s, state, docs, status, history) };
+  const playground = playgroundCommands(s, state);
+  return {
+    disposables: [state, docs, status, state.onDidChange(() => view.provider.rerender()), ...playground.disposables],
+    commands: { ...llmCommands(s, state, docs, status, history), ...playground.commands },
+  };
 }

@@ -24,3 +24,8 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
   const commands = new MapsCommands(s, results, map, responses, new RequestHistory('maps'), costs, matrix);
   return { disposables: [results, map, matrix, responses, results.onDidChange(() => view.provider.refresh())], commands: commands.table() };
 }
+
+// For other bundles that run maps requests (the LLM playground's tools), from this chunk rather
+// than a second copy of the client in theirs.
+export { MapsClient } from '../../services/maps/client';
+export { googleErrorParser } from '../../services/maps';

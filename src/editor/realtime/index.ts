@@ -48,3 +48,7 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
 
   return { disposables: [log, sessions, webhooks, onChange, onActive], commands: realtimeCommands(s, sessions, log, webhooks) };
 }
+
+// For other bundles that publish or list channels (the LLM playground's tools), from this chunk
+// rather than a second copy of the client (and its encryption library) in theirs.
+export { RealtimeRest } from '../../services/realtime/rest';

@@ -19,6 +19,7 @@ export interface ResponseRequest {
   instructions?: string;
   maxOutputTokens?: number;
   temperature?: number;
+  topP?: number;
   tools?: readonly ToolDefinition[];
   toolChoice?: ToolChoice;
   responseFormat?: ResponseFormat;
@@ -90,6 +91,7 @@ export function responseRequestBody(req: ResponseRequest): Record<string, unknow
     ...(req.instructions !== undefined ? { instructions: req.instructions } : {}),
     ...(req.maxOutputTokens !== undefined ? { max_output_tokens: req.maxOutputTokens } : {}),
     ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
+    ...(req.topP !== undefined ? { top_p: req.topP } : {}),
     // Responses API tools and formats are flat, not nested under `function` / `json_schema`.
     ...(req.tools?.length ? { tools: req.tools.map((t) => ({ type: 'function', ...t })) } : {}),
     ...(choice !== undefined ? { tool_choice: typeof choice === 'string' ? choice : { type: 'function', name: choice.name } } : {}),

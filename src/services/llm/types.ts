@@ -54,6 +54,11 @@ export interface ChatRequest {
   messages: readonly ConversationMessage[];
   maxTokens?: number;
   temperature?: number;
+  topP?: number;
+  /** Up to 4 sequences where the answer stops. */
+  stop?: readonly string[];
+  /** Best-effort determinism (OpenAI: same seed and parameters, mostly the same answer). */
+  seed?: number;
   tools?: readonly ToolDefinition[];
   toolChoice?: ToolChoice;
   /** false: at most one tool call per turn. */
@@ -117,6 +122,9 @@ export function chatRequestBody(req: ChatRequest): Record<string, unknown> {
     messages,
     ...(req.maxTokens !== undefined ? { max_completion_tokens: req.maxTokens } : {}),
     ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
+    ...(req.topP !== undefined ? { top_p: req.topP } : {}),
+    ...(req.stop?.length ? { stop: req.stop } : {}),
+    ...(req.seed !== undefined ? { seed: req.seed } : {}),
     ...(req.tools?.length ? { tools: req.tools.map((t) => ({ type: 'function', function: t })) } : {}),
     ...(req.toolChoice !== undefined ? { tool_choice: typeof req.toolChoice === 'string' ? req.toolChoice : { type: 'function', function: { name: req.toolChoice.name } } } : {}),
     ...(req.parallelToolCalls !== undefined ? { parallel_tool_calls: req.parallelToolCalls } : {}),

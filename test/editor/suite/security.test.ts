@@ -392,6 +392,15 @@ describe('security: every command, then no secret in settings, state, logs, docu
     await cmd.run('apiWorkbench.llm.copyModelId', models);
     assert.equal(await vscode.env.clipboard.readText(), 'sandbox-chat-mini');
 
+    // The playground, from the model node and from a chat cell's text.
+    type Playground = { settings: { model: string }; conversation: { kind: string }[]; dispose(): void };
+    const playground = await cmd.run<Playground>('apiWorkbench.llm.openPlayground', models);
+    assert.equal(playground.settings.model, 'sandbox-chat-mini');
+    playground.dispose();
+    const fromCell = await cmd.run<Playground>('apiWorkbench.llm.openCellInPlayground', 'POST /chat/completions\n\n{"model": "sandbox-chat", "messages": [{"role": "user", "content": "Hi"}]}');
+    assert.deepEqual(fromCell.conversation.map((t) => t.kind), ['user']);
+    fromCell.dispose();
+
     await clearAndRemove('llm', name);
   });
 

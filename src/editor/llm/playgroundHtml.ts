@@ -1,0 +1,42 @@
+// The playground webview's page and its Content-Security-Policy: only the nonced bundle runs, styles
+// come from the extension's media folder. No vscode import (the panel passes the webview URIs).
+import { randomBytes } from 'node:crypto';
+
+export interface PlaygroundAssets {
+  cspSource: string;
+  css: string;
+  script: string;
+}
+
+export function playgroundHtml(assets: PlaygroundAssets, title: string, nonce = randomBytes(16).toString('base64')): string {
+  const csp = ["default-src 'none'", `style-src ${assets.cspSource}`, `script-src 'nonce-${nonce}'`, `font-src ${assets.cspSource}`, `img-src ${assets.cspSource} data:`].join('; ');
+  const esc = (t: string) => t.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${assets.css}">
+<title>${esc(title)}</title>
+</head>
+<body>
+<main id="chat" aria-label="Conversation">
+  <div id="turns" role="log" aria-live="polite"></div>
+  <div id="notice" role="status"></div>
+  <form id="composer">
+    <textarea id="prompt" rows="3" placeholder="Message the model (Ctrl+Enter sends)" aria-label="Your message"></textarea>
+    <div class="row">
+      <button type="submit" id="send">Send</button>
+      <button type="button" id="stop" class="secondary" disabled>Stop</button>
+      <span class="spacer"></span>
+      <button type="button" id="saveCell" class="secondary" title="Save the conversation as an llm notebook cell">Save as Notebook Cell</button>
+      <button type="button" id="clear" class="secondary">Clear</button>
+    </div>
+  </form>
+</main>
+<aside id="settings" aria-label="Parameters"></aside>
+<script nonce="${nonce}" src="${assets.script}"></script>
+</body>
+</html>`;
+}

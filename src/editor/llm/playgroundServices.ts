@@ -1,0 +1,64 @@
+// The built-in playground tools' access to the user's maps and realtime connections: clients on the
+// shared HTTP factory (quota, approved credentials, history, redaction) for the active connection
+// of each service, and a modal confirmation before anything is published.
+import * as vscode from 'vscode';
+import type { HttpClient } from '../../core/http';
+import type { MapsApi } from '../../services/maps/client';
+import type * as MapsModule from '../maps/index';
+import type * as RealtimeModule from '../realtime/index';
+import type { Services } from '../services';
+import type { ToolServices } from './playgroundTools';
+
+const REALTIME_TIMEOUT_MS = 30_000;
+
+// The maps and realtime clients come from those services' own bundles (dist/maps.js,
+// dist/realtime.js, beside this one), the same module instances their views use: bundling second
+// copies here would add their weight (and realtime's encryption library) to the .vsix.
+/* eslint-disable @typescript-eslint/no-require-imports -- sibling bundles, required on first use */
+const mapsModule = () => require('./maps.js') as typeof MapsModule;
+const realtimeModule = () => require('./realtime.js') as typeof RealtimeModule;
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+export function playgroundToolServices(s: Services): ToolServices {
+  return {
+    maps: () => {
+      const conn = s.connections.active('maps');
+      if (conn?.service !== 'maps') throw new Error('there is no active maps connection: connect one, or start the Local Sandbox.');
+      const { MapsClient, googleErrorParser } = mapsModule();
+      const http = s.http.create(conn, { parseError: googleErrorParser });
+      const perApi: Partial<Record<MapsApi, HttpClient>> = {};
+      for (const api of ['places', 'routes', 'addressValidation', 'geocoding'] as const) {
+        if (conn.baseUrls[api]) perApi[api] = s.http.create(conn, { parseError: googleErrorParser, baseUrlKey: api });
+      }
+      return { client: new MapsClient(http, perApi), connection: conn.name };
+    },
+    realtime: () => {
+      const conn = s.connections.active('realtime');
+      if (conn?.service !== 'realtime') return Promise.reject(new Error('there is no active realtime connection: connect one, or start the Local Sandbox.'));
+      const { RealtimeRest } = realtimeModule();
+      const http = s.http.custom(conn, {
+        service: `Realtime (${conn.name})`,
+        baseUrl: conn.restBaseUrl,
+        // The secret only signs; it never travels (see RealtimeRest).
+        auth: { placement: 'none' },
+        rateLimit: { key: s.http.rateLimitKey(conn), perMinute: conn.rateLimitPerMinute },
+        limiter: s.http.limiter,
+        log: (e) => s.log.request(e),
+        redactor: s.redactor,
+        timeoutMs: REALTIME_TIMEOUT_MS,
+      });
+      const rest = new RealtimeRest({ http, appId: conn.appId, key: conn.key, secret: () => s.guard.keyFor(conn, conn.restBaseUrl) });
+      return Promise.resolve({ rest, connection: conn.name });
+    },
+    confirmPublish: async (channel, event, data) => {
+      const conn = s.connections.active('realtime');
+      const shown = data.length > 300 ? `${data.slice(0, 300)}…` : data;
+      const choice = await vscode.window.showWarningMessage(
+        `The model wants to publish "${event}" to channel "${channel}" on ${conn ? `"${conn.name}"` : 'your realtime connection'}.`,
+        { modal: true, detail: `Data: ${shown}\n\nEveryone subscribed to the channel receives it.` },
+        'Publish',
+      );
+      return choice === 'Publish';
+    },
+  };
+}

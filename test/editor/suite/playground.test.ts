@@ -1,0 +1,114 @@
+// The LLM playground in the real editor: opened for the sandbox's model, a turn whose tool call runs
+// against the maps sandbox (shown with its result, then the model's answer), a publish that asks
+// first, saved as a notebook cell and reopened from it.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../../src/extension';
+import type { PlaygroundPanel } from '../../../src/editor/llm/playgroundPanel';
+import { defaultSettings, type PlaygroundSettings, type Turn } from '../../../src/services/llm/playgroundMessages';
+import { isTrustedRun, settle, takeScreenshot } from '../harness/suiteApi';
+import { activateExtension, SANDBOX, startSandboxRecordingKeys, stubWindow, waitFor } from './kit';
+
+const kinds = (turns: Turn[]) => turns.map((t) => t.kind).join(',');
+
+async function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms)));
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe('llm playground', function () {
+  this.timeout(120_000);
+  let api: ExtensionApi;
+  const opened: PlaygroundPanel[] = [];
+
+  before(async function () {
+    if (!isTrustedRun()) this.skip();
+    api = await activateExtension();
+    await startSandboxRecordingKeys(api);
+    for (const service of ['llm', 'maps', 'realtime'] as const) await api.services.connections.setActive(service, SANDBOX);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  after(async () => {
+    for (const p of opened) p.dispose();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  async function open(args: unknown): Promise<PlaygroundPanel> {
+    const panel = await vscode.commands.executeCommand<PlaygroundPanel>('apiWorkbench.llm.openPlayground', args);
+    assert.ok(panel, 'the command returns the panel');
+    opened.push(panel);
+    // The webview has loaded and drawn the (empty) conversation.
+    await within(panel.whenRendered(0), 30_000, 'the playground webview to draw');
+    return panel;
+  }
+
+  it('runs a turn whose tool call searches the maps sandbox, shows the call, its result and the answer', async () => {
+    const panel = await open({ connection: SANDBOX, model: 'sandbox-chat' });
+    assert.equal(panel.panel.title, `Playground: sandbox-chat (${SANDBOX})`);
+    const settings: PlaygroundSettings = { ...defaultSettings('sandbox-chat'), system: 'You help plan city trips. Use the tools.', temperature: 0.7, maxTokens: 400, tools: ['search_places', 'compute_route', 'publish_to_channel'] };
+    panel.load(settings, []);
+
+    await panel.receive({ type: 'send', text: 'Search places to visit in Lisbon.', settings });
+    const turns = panel.conversation;
+    assert.equal(kinds(turns), 'user,assistant,tool,assistant', JSON.stringify(turns));
+    const tool = turns[2];
+    assert.ok(tool.kind === 'tool' && tool.name === 'search_places' && tool.status === 'done', JSON.stringify(tool));
+    assert.equal(tool.ranOn, `Maps · ${SANDBOX}`);
+    assert.match(tool.result ?? '', /Lisbo/);
+    const answer = turns[3];
+    assert.ok(answer.kind === 'assistant' && answer.text.length > 0 && answer.stats?.requestId, JSON.stringify(answer));
+    assert.equal(answer.stats.costUsd, 0);
+
+    await within(panel.whenRendered(4), 30_000, 'the webview to draw the four turns');
+    // Room for the conversation: no side bar, no toasts.
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await settle(800);
+    await takeScreenshot('llm-playground');
+  });
+
+  it('asks before publishing (declined: nothing is sent), saves the conversation as a cell and reopens it', async () => {
+    const panel = opened[0];
+    const settings: PlaygroundSettings = { ...panel.settings, tools: ['publish_to_channel'] };
+    const warn = stubWindow('showWarningMessage', () => undefined);
+    try {
+      await panel.receive({ type: 'send', text: 'Publish channel: news, event: update, data: hello', settings });
+    } finally {
+      warn.restore();
+    }
+    assert.equal(warn.calls.length, 1, 'one confirmation');
+    assert.match(String(warn.calls[0][0]), /publish "update" to channel "news"/);
+    assert.deepEqual((warn.calls[0][1] as { modal?: boolean }).modal, true);
+    const declined = panel.conversation.find((t) => t.kind === 'tool' && t.name === 'publish_to_channel');
+    assert.ok(declined?.kind === 'tool' && declined.status === 'declined', JSON.stringify(declined));
+
+    await panel.receive({ type: 'saveAsCell', settings });
+    const nb = await waitFor('the new notebook', () => vscode.workspace.notebookDocuments.find((d) => d.notebookType === 'api-workbench-notebook' && d.isUntitled));
+    const cell = nb.cellAt(nb.cellCount - 1);
+    assert.equal(cell.document.languageId, 'llm');
+    const text = cell.document.getText();
+    assert.match(text, /^POST \/chat\/completions\n/);
+    assert.match(text, /"search_places"/);
+
+    const reopened = await vscode.commands.executeCommand<PlaygroundPanel>('apiWorkbench.llm.openCellInPlayground', cell);
+    opened.push(reopened);
+    assert.equal(reopened.settings.system, settings.system);
+    assert.equal(kinds(reopened.conversation), kinds(panel.conversation.filter((t) => t.kind !== 'error')));
+
+    // Edit the first message and resend it: the turns after it are dropped, the new one is answered.
+    await reopened.receive({ type: 'resend', index: 0, text: 'Search places to visit in Porto.', settings: { ...reopened.settings, tools: ['search_places'] } });
+    const resent = reopened.conversation;
+    assert.equal(kinds(resent), 'user,assistant,tool,assistant', JSON.stringify(resent));
+    assert.match((resent[2] as { result?: string }).result ?? '', /Porto/);
+
+    // The untitled notebook is closed without a save prompt.
+    await vscode.window.showNotebookDocument(nb);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+});
