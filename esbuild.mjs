@@ -29,9 +29,10 @@ const lazyVendorPlugin = {
   },
 };
 
-// Bundles of their own, required on first use: the three services, the API notebook ('notebook')
-// and the history's commands and notebook tests ('history'); both of the last carry the engine.
-const SERVICE_CHUNKS = ['llm', 'maps', 'realtime', 'notebook', 'history'];
+// Bundles of their own, required on first use: the three services and the API notebook ('notebook'),
+// which also carries the history's commands and notebook tests: they run the same engine, and two
+// bundles would each carry a copy of it (~150 KB).
+const SERVICE_CHUNKS = ['llm', 'maps', 'realtime', 'notebook'];
 /** `require('./llm.js')` in src/extension.ts names the built chunk beside dist/extension.js. */
 const serviceChunkPlugin = {
   name: 'service-chunks',

@@ -1,6 +1,7 @@
 // The API notebook feature (its own bundle, dist/notebook.js, loaded when an `*.awb.md` notebook
 // opens or a notebook command runs): controller, environments, problems as diagnostics, the
-// response viewer's messages and the notebook commands.
+// response viewer's messages and the notebook commands. The history's commands and notebook tests
+// ride in the same bundle (`history` below) because they run the same engine: one copy in the .vsix.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { validate } from '../../core/validate';
@@ -15,6 +16,8 @@ import { AwbSerializer, documentProblems } from './serializer';
 import { NEW_NOTEBOOK_TEMPLATE } from './template';
 
 export { type FinishedCell } from './controller';
+/** dist/notebook.js also carries the history module (see src/extension.ts). */
+export * as history from '../history/index';
 
 export interface NotebookFeature {
   serializer: AwbSerializer;
