@@ -42,6 +42,7 @@ export const COMMAND_IDS = [
   'apiWorkbench.maps.reverseGeocode',
   'apiWorkbench.maps.openMap',
   'apiWorkbench.maps.showResult',
+  'apiWorkbench.maps.showGeometry',
   'apiWorkbench.maps.clearResults',
   'apiWorkbench.maps.copyAsCurl',
   'apiWorkbench.realtime.connect',

@@ -92,11 +92,18 @@ function assertions(p: ResultPayload): HTMLElement | undefined {
   return box;
 }
 
-function mapPanel(p: NonNullable<ResultPayload['geometry']>, onDrawn: () => void, onBasemap: (state: 'drawn' | 'failed') => void): HTMLElement {
+function mapPanel(p: NonNullable<ResultPayload['geometry']>, onDrawn: () => void, onBasemap: (state: 'drawn' | 'failed') => void, onShowOnPanel: () => void): HTMLElement {
+  const tab = el('div');
+  const bar = el('div', 'awb-map-bar');
+  const open = el('button', 'awb-link', 'Show on Map Panel');
+  open.title = 'Draw this result on the maps view\'s map, beside the notebook';
+  open.addEventListener('click', onShowOnPanel);
+  bar.append(open);
   const box = el('div', 'awb-map no-tiles');
+  tab.append(bar, box);
   let map: L.Map | undefined;
   // Leaflet needs the element's size: the map is made when its tab is first shown.
-  (box as HTMLElement & { awbShow?: () => void }).awbShow = () => {
+  (tab as HTMLElement & { awbShow?: () => void }).awbShow = () => {
     if (map) {
       map.invalidateSize();
       return;
@@ -114,7 +121,7 @@ function mapPanel(p: NonNullable<ResultPayload['geometry']>, onDrawn: () => void
     drawGeometry(map, L.featureGroup().addTo(map), p.markers, p.lines, template ? {} : { maxZoom: OFFLINE_MAX_ZOOM });
     onDrawn();
   };
-  return box;
+  return tab;
 }
 
 function render(p: ResultPayload, element: HTMLElement, post: (m: RendererMessage) => void): ((tab: string) => void) | undefined {
@@ -171,6 +178,7 @@ function render(p: ResultPayload, element: HTMLElement, post: (m: RendererMessag
           g,
           () => post({ type: 'rendered', resultId: p.resultId, tab: 'map-drawn' }),
           (state) => post({ type: 'rendered', resultId: p.resultId, tab: `map-basemap-${state}` }),
+          () => post({ type: 'showOnMap', resultId: p.resultId, title: p.title.slice(0, 500), markers: g.markers, lines: g.lines }),
         ),
     });
   }

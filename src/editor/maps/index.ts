@@ -1,12 +1,23 @@
 // The maps service in the editor: the Maps & Location tree (capabilities → recent results), the
-// commands (search, route, validate, geocode) and the map webview.
+// commands (search, route, validate, geocode) and the map webview, which notebook results can be
+// shown on too (apiWorkbench.maps.showGeometry, the response viewer's "Show on Map Panel").
+import * as z from 'zod/mini';
+import { validate } from '../../core/validate';
+import { mapLineSchema, mapMarkerSchema } from '../../services/maps/mapMessages';
 import { RequestHistory } from '../curl';
 import type { ServiceActivation, Services, ServiceView } from '../services';
 import { MapsCommands } from './commands';
 import { MapPanel } from './mapPanel';
 import { ResponseDocuments } from './responses';
 import { ResultStore } from './results';
+import { mapTiles } from './tiles';
 import { MapsTreeSource } from './tree';
+
+const geometryArgs = z.object({
+  title: z.string().check(z.maxLength(500)),
+  markers: z.array(mapMarkerSchema).check(z.maxLength(1_000)),
+  lines: z.array(mapLineSchema).check(z.maxLength(20)),
+});
 
 export function activate(s: Services, view: ServiceView): ServiceActivation {
   const results = new ResultStore(s.context.globalState);
@@ -15,5 +26,14 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
   view.provider.refresh();
   const responses = new ResponseDocuments(s.redactor);
   const commands = new MapsCommands(s, results, map, responses, new RequestHistory('maps'));
-  return { disposables: [results, map, responses, results.onDidChange(() => view.provider.refresh())], commands: commands.table() };
+  const showGeometry = (arg?: unknown) => {
+    const v = validate(geometryArgs, arg);
+    if (!v.ok) throw new Error(`Nothing to show on the map: ${v.problem}`);
+    const tiles = mapTiles(s.config);
+    return map.show({ type: 'show', ...v.value, tileUrl: tiles.url, attribution: tiles.attribution });
+  };
+  return {
+    disposables: [results, map, responses, results.onDidChange(() => view.provider.refresh())],
+    commands: { ...commands.table(), 'apiWorkbench.maps.showGeometry': showGeometry },
+  };
 }

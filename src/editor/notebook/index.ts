@@ -4,6 +4,7 @@
 // ride in the same bundle (`history` below) because they run the same engine: one copy in the .vsix.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { errorText } from '../../core/errors';
 import { validate } from '../../core/validate';
 import { rendererMessageSchema, type HostMessage, type RendererMessage } from '../../webview/result/protocol';
 import type { CommandTable } from '../commands';
@@ -99,7 +100,11 @@ export function activate(s: Services): NotebookFeature {
         return;
       }
       if (v.value.type === 'openBody') void vscode.commands.executeCommand('apiWorkbench.notebook.openWholeBody', { resultId: v.value.resultId });
-      else {
+      else if (v.value.type === 'showOnMap') {
+        const { title, markers, lines } = v.value;
+        // The maps module owns the one map panel (and its tile settings): it loads on first use.
+        vscode.commands.executeCommand('apiWorkbench.maps.showGeometry', { title, markers, lines }).then(undefined, (e: unknown) => s.log.warn(`Show on Map Panel: ${errorText(e)}`));
+      } else {
         rendered.push(v.value);
         if (rendered.length > 200) rendered.splice(0, 100);
       }
