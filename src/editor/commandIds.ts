@@ -43,6 +43,7 @@ export const COMMAND_IDS = [
   'apiWorkbench.maps.openMap',
   'apiWorkbench.maps.showResult',
   'apiWorkbench.maps.showGeometry',
+  'apiWorkbench.maps.openInViewer',
   'apiWorkbench.maps.clearResults',
   'apiWorkbench.maps.copyAsCurl',
   'apiWorkbench.realtime.connect',

@@ -60,6 +60,8 @@ function setTiles(template: string | null, attribution: string): void {
   if (template === null) return;
   tiles = tileLayer(template, attribution, (state) => {
     setOffline(state === 'failed');
+    // Credit only what is on screen: failed tiles show nothing of their provider's.
+    if (state === 'failed') map.attributionControl.removeAttribution(attribution);
     post({ type: 'tiles', state });
   });
   tiles.addTo(map);

@@ -113,9 +113,11 @@ function mapPanel(p: NonNullable<ResultPayload['geometry']>, onDrawn: () => void
     const basemap = offlineBasemap(map, import.meta.url, onBasemap);
     const template = p.tiles?.url === undefined ? DEFAULT_TILES : p.tiles.url;
     if (template) {
-      tileLayer(template, p.tiles?.attribution ?? '© OpenStreetMap contributors', (state) => {
+      const attribution = p.tiles?.attribution ?? '© OpenStreetMap contributors';
+      tileLayer(template, attribution, (state) => {
         box.classList.toggle('no-tiles', state === 'failed');
         basemap.update(state === 'failed');
+        if (state === 'failed') map?.attributionControl.removeAttribution(attribution);
       }).addTo(map);
     } else basemap.update(true);
     drawGeometry(map, L.featureGroup().addTo(map), p.markers, p.lines, template ? {} : { maxZoom: OFFLINE_MAX_ZOOM });
@@ -178,7 +180,8 @@ function render(p: ResultPayload, element: HTMLElement, post: (m: RendererMessag
           g,
           () => post({ type: 'rendered', resultId: p.resultId, tab: 'map-drawn' }),
           (state) => post({ type: 'rendered', resultId: p.resultId, tab: `map-basemap-${state}` }),
-          () => post({ type: 'showOnMap', resultId: p.resultId, title: p.title.slice(0, 500), markers: g.markers, lines: g.lines }),
+          // A notebook result's title is its assertion summary: the cell's name says more on the map.
+          () => post({ type: 'showOnMap', resultId: p.resultId, title: (p.name ? `Notebook cell ${p.name}` : p.title).slice(0, 500), markers: g.markers, lines: g.lines }),
         ),
     });
   }

@@ -1,6 +1,7 @@
 // The maps service in the editor: the Maps & Location tree (capabilities → recent results), the
 // commands (search, route, validate, geocode) and the map webview, which notebook results can be
 // shown on too (apiWorkbench.maps.showGeometry, the response viewer's "Show on Map Panel").
+import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { validate } from '../../core/validate';
 import { mapLineSchema, mapMarkerSchema } from '../../services/maps/mapMessages';
@@ -9,6 +10,7 @@ import type { ServiceActivation, Services, ServiceView } from '../services';
 import { MapsCommands } from './commands';
 import { MapPanel } from './mapPanel';
 import { ResponseDocuments } from './responses';
+import { ResponseViewer } from './responseViewer';
 import { ResultStore } from './results';
 import { mapTiles } from './tiles';
 import { MapsTreeSource } from './tree';
@@ -26,6 +28,15 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
   view.provider.refresh();
   const responses = new ResponseDocuments(s.redactor);
   const commands = new MapsCommands(s, results, map, responses, new RequestHistory('maps'));
+  const viewer = new ResponseViewer(s.context.extensionUri, s.log, (uri) => vscode.window.showTextDocument(vscode.Uri.parse(uri), { preview: true }));
+  /** The response document's title-bar button (or the active maps response): its answer in the response viewer. */
+  const openInViewer = (target?: unknown) => {
+    const uri = target instanceof vscode.Uri ? target : vscode.window.activeTextEditor?.document.uri;
+    const payload = uri && responses.payload(uri);
+    if (!payload) throw new Error('Open a maps response first (run a Maps & Location command).');
+    viewer.show(payload);
+    return viewer;
+  };
   const showGeometry = (arg?: unknown) => {
     const v = validate(geometryArgs, arg);
     if (!v.ok) throw new Error(`Nothing to show on the map: ${v.problem}`);
@@ -33,7 +44,7 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
     return map.show({ type: 'show', ...v.value, tileUrl: tiles.url, attribution: tiles.attribution });
   };
   return {
-    disposables: [results, map, responses, results.onDidChange(() => view.provider.refresh())],
-    commands: { ...commands.table(), 'apiWorkbench.maps.showGeometry': showGeometry },
+    disposables: [results, map, responses, viewer, results.onDidChange(() => view.provider.refresh())],
+    commands: { ...commands.table(), 'apiWorkbench.maps.showGeometry': showGeometry, 'apiWorkbench.maps.openInViewer': openInViewer },
   };
 }

@@ -5,6 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CommandOutcome } from '../../../src/editor/maps/commands';
 import type { MapRendered } from '../../../src/editor/maps/mapPanel';
+import { RESPONSE_SCHEME } from '../../../src/editor/maps/responses';
+import type { ResponseViewer } from '../../../src/editor/maps/responseViewer';
 import type { ExtensionApi } from '../../../src/extension';
 import { RESULT_MIME, type ResultPayload } from '../../../src/webview/result/protocol';
 import { isTrustedRun, settle, takeScreenshot } from '../harness/suiteApi';
@@ -65,6 +67,19 @@ describe('maps offline basemap', function () {
     await vscode.commands.executeCommand('workbench.view.extension.apiWorkbench');
     await settle(2_000);
     await takeScreenshot('maps-offline-basemap');
+  });
+
+  it('the route response opens in the response viewer: status, time, body, and its map over the basemap', async () => {
+    const doc = vscode.window.visibleTextEditors.map((e) => e.document).find((d) => d.uri.scheme === RESPONSE_SCHEME);
+    assert.ok(doc, 'the route response document is not open');
+    const viewer = await vscode.commands.executeCommand<ResponseViewer>('apiWorkbench.maps.openInViewer', doc.uri);
+    await waitFor('the viewer to render', () => viewer.rendered.some((m) => m.tab === 'body'), 30_000);
+    await viewer.selectTab('map');
+    await waitFor('the viewer map basemap', () => viewer.rendered.some((m) => m.tab.startsWith('map-basemap-')), 30_000);
+    assert.ok(viewer.rendered.some((m) => m.tab === 'map-basemap-drawn'), JSON.stringify(viewer.rendered));
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await settle(1_500);
+    await takeScreenshot('maps-response-viewer');
   });
 
   it("a notebook route's Map tab draws the same basemap, and Show on Map Panel puts the route on the shared map", async () => {
