@@ -110,7 +110,7 @@ describe('maps offline basemap', function () {
     // What the tab's button sends, as the extension receives it (the webview's click is not
     // reachable from the extension host): the route on the panel, over the basemap.
     const onPanel = await vscode.commands.executeCommand<MapRendered>('apiWorkbench.maps.showGeometry', {
-      title: payload.title,
+      title: `Notebook cell ${payload.name ?? ''}`,
       markers: payload.geometry?.markers ?? [],
       lines: payload.geometry?.lines ?? [],
     });
