@@ -4,7 +4,7 @@
 //   node esbuild.mjs --watch       rebuild on change
 //   node esbuild.mjs --tests       also the unit, in-editor and benchmark suites into out/
 import * as esbuild from 'esbuild';
-import { readdirSync, existsSync, mkdirSync, cpSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, existsSync, mkdirSync, cpSync, statSync, writeFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import path from 'node:path';
@@ -33,6 +33,8 @@ const lazyVendorPlugin = {
 // which also carries the history's commands and notebook tests: they run the same engine, and two
 // bundles would each carry a copy of it (~150 KB).
 const SERVICE_CHUNKS = ['llm', 'maps', 'realtime', 'notebook'];
+// Bundles no longer built: a copy left in dist/ by an older build would still be packaged (.vscodeignore).
+for (const stale of ['dist/history.js', 'dist/history.js.map']) rmSync(stale, { force: true });
 /** `require('./llm.js')` in src/extension.ts names the built chunk beside dist/extension.js. */
 const serviceChunkPlugin = {
   name: 'service-chunks',
