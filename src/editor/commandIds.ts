@@ -44,6 +44,8 @@ export const COMMAND_IDS = [
   'apiWorkbench.maps.reverseGeocode',
   'apiWorkbench.maps.openMap',
   'apiWorkbench.maps.showResult',
+  'apiWorkbench.maps.showGeometry',
+  'apiWorkbench.maps.openInViewer',
   'apiWorkbench.maps.clearResults',
   'apiWorkbench.maps.copyAsCurl',
   'apiWorkbench.maps.placeDetails',

@@ -1,10 +1,13 @@
 /// <reference lib="dom" />
 // The map webview: Leaflet (bundled in by esbuild), drawing what the extension sends — markers for
 // places, polylines for routes — and fitting the view to them. Tiles come from the configured
-// template; when they cannot load (no network), the vector layers still draw on a plain background.
+// template; when they cannot load (no network, a policy, tiles switched off) the offline basemap
+// (Natural Earth borders and coastlines, shipped beside this script) is drawn under the geometry.
 import * as L from 'leaflet';
+import { errorText } from '../core/errors';
 import { validate } from '../core/validate';
 import { hostToMapSchema, type MapToHost, type ShowMessage } from '../services/maps/mapMessages';
+import { OFFLINE_MAX_ZOOM, offlineBasemap } from './lib/basemapLayer';
 import { drawGeometry, tileLayer } from './lib/draw';
 
 interface VsCodeApi {
@@ -14,6 +17,8 @@ interface VsCodeApi {
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
+// The basemap's file lies beside this script; currentScript is only set while the script first runs.
+const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src ?? document.baseURI;
 const vscode = acquireVsCodeApi();
 const post = (m: MapToHost) => vscode.postMessage(m);
 
@@ -23,9 +28,27 @@ const titleEl = document.getElementById('title');
 const statusEl = document.getElementById('status');
 let tiles: L.TileLayer | undefined;
 let tileTemplate: string | null | undefined;
+/** No tiles to show (switched off, or they failed to load): the basemap stands in. */
+let offline = false;
+const basemap = offlineBasemap(map, scriptUrl, (state, error) => {
+  if (state === 'failed') setStatus('Offline: no tiles, and the basemap did not load.', errorText(error));
+  post(state === 'failed' ? { type: 'basemap', state, message: errorText(error).slice(0, 500) } : { type: 'basemap', state });
+});
+// The header wraps to fit its text, which changes the map's height: Leaflet must measure again.
+new ResizeObserver(() => map.invalidateSize({ animate: false })).observe(map.getContainer());
 
-function setStatus(text: string): void {
-  if (statusEl) statusEl.textContent = text;
+/** A short status (the header stays narrow), with the whole explanation on hover. */
+function setStatus(text: string, detail = text): void {
+  if (!statusEl) return;
+  statusEl.textContent = text;
+  statusEl.title = detail;
+}
+
+function setOffline(value: boolean): void {
+  offline = value;
+  document.body.classList.toggle('no-tiles', value);
+  basemap.update(value);
+  setStatus(value ? 'Offline basemap (Natural Earth)' : '', value ? 'Map tiles are unavailable (offline, blocked or switched off): country borders and coastlines from Natural Earth 1:110m are shown instead.' : '');
 }
 
 function setTiles(template: string | null, attribution: string): void {
@@ -33,11 +56,12 @@ function setTiles(template: string | null, attribution: string): void {
   tileTemplate = template;
   tiles?.remove();
   tiles = undefined;
-  document.body.classList.toggle('no-tiles', template === null);
+  setOffline(template === null);
   if (template === null) return;
   tiles = tileLayer(template, attribution, (state) => {
-    document.body.classList.toggle('no-tiles', state === 'failed');
-    setStatus(state === 'failed' ? 'Map tiles unavailable (offline?): showing the geometry on a plain background.' : '');
+    setOffline(state === 'failed');
+    // Credit only what is on screen: failed tiles show nothing of their provider's.
+    if (state === 'failed') map.attributionControl.removeAttribution(attribution);
     post({ type: 'tiles', state });
   });
   tiles.addTo(map);
@@ -46,7 +70,7 @@ function setTiles(template: string | null, attribution: string): void {
 function show(m: ShowMessage): void {
   if (titleEl) titleEl.textContent = m.title;
   setTiles(m.tileUrl, m.attribution);
-  const bounds = drawGeometry(map, drawn, m.markers, m.lines);
+  const bounds = drawGeometry(map, drawn, m.markers, m.lines, offline ? { maxZoom: OFFLINE_MAX_ZOOM } : {});
   vscode.setState(m);
   post({ type: 'rendered', markers: m.markers.length, lines: m.lines.length, bounds });
 }

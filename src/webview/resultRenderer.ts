@@ -5,6 +5,7 @@
 // LISTEN messages. It talks to the extension only through the typed RendererMessage.
 import * as L from 'leaflet';
 import leafletCss from 'leaflet/dist/leaflet.css';
+import { OFFLINE_MAX_ZOOM, offlineBasemap } from './lib/basemapLayer';
 import { drawGeometry, tileLayer } from './lib/draw';
 import { bodyView } from './result/jsonView';
 import { validate } from '../core/validate';
@@ -91,22 +92,38 @@ function assertions(p: ResultPayload): HTMLElement | undefined {
   return box;
 }
 
-function mapPanel(p: NonNullable<ResultPayload['geometry']>, onDrawn: () => void): HTMLElement {
+function mapPanel(p: NonNullable<ResultPayload['geometry']>, onDrawn: () => void, onBasemap: (state: 'drawn' | 'failed') => void, onShowOnPanel: () => void): HTMLElement {
+  const tab = el('div');
+  const bar = el('div', 'awb-map-bar');
+  const open = el('button', 'awb-link', 'Show on Map Panel');
+  open.title = 'Draw this result on the maps view\'s map, beside the notebook';
+  open.addEventListener('click', onShowOnPanel);
+  bar.append(open);
   const box = el('div', 'awb-map no-tiles');
+  tab.append(bar, box);
   let map: L.Map | undefined;
   // Leaflet needs the element's size: the map is made when its tab is first shown.
-  (box as HTMLElement & { awbShow?: () => void }).awbShow = () => {
+  (tab as HTMLElement & { awbShow?: () => void }).awbShow = () => {
     if (map) {
       map.invalidateSize();
       return;
     }
     map = L.map(box, { zoomControl: true, worldCopyJump: true, attributionControl: true }).setView([20, 0], 2);
+    // The same offline basemap as the map panel, fetched from beside this renderer's script.
+    const basemap = offlineBasemap(map, import.meta.url, onBasemap);
     const template = p.tiles?.url === undefined ? DEFAULT_TILES : p.tiles.url;
-    if (template) tileLayer(template, p.tiles?.attribution ?? '© OpenStreetMap contributors', (state) => box.classList.toggle('no-tiles', state === 'failed')).addTo(map);
-    drawGeometry(map, L.featureGroup().addTo(map), p.markers, p.lines);
+    if (template) {
+      const attribution = p.tiles?.attribution ?? '© OpenStreetMap contributors';
+      tileLayer(template, attribution, (state) => {
+        box.classList.toggle('no-tiles', state === 'failed');
+        basemap.update(state === 'failed');
+        if (state === 'failed') map?.attributionControl.removeAttribution(attribution);
+      }).addTo(map);
+    } else basemap.update(true);
+    drawGeometry(map, L.featureGroup().addTo(map), p.markers, p.lines, template ? {} : { maxZoom: OFFLINE_MAX_ZOOM });
     onDrawn();
   };
-  return box;
+  return tab;
 }
 
 function render(p: ResultPayload, element: HTMLElement, post: (m: RendererMessage) => void): ((tab: string) => void) | undefined {
@@ -155,7 +172,18 @@ function render(p: ResultPayload, element: HTMLElement, post: (m: RendererMessag
   }
   if (p.geometry) {
     const g = p.geometry;
-    tabs.push({ id: 'map', label: 'Map', make: () => mapPanel(g, () => post({ type: 'rendered', resultId: p.resultId, tab: 'map-drawn' })) });
+    tabs.push({
+      id: 'map',
+      label: 'Map',
+      make: () =>
+        mapPanel(
+          g,
+          () => post({ type: 'rendered', resultId: p.resultId, tab: 'map-drawn' }),
+          (state) => post({ type: 'rendered', resultId: p.resultId, tab: `map-basemap-${state}` }),
+          // A notebook result's title is its assertion summary: the cell's name says more on the map.
+          () => post({ type: 'showOnMap', resultId: p.resultId, title: (p.name ? `Notebook cell ${p.name}` : p.title).slice(0, 500), markers: g.markers, lines: g.lines }),
+        ),
+    });
   }
 
   if (tabs.length) {

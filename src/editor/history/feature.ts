@@ -1,6 +1,6 @@
 // The request history's part of the foundation: the store (which the HttpClientFactory feeds),
 // the History view, and stubs for the commands and the Testing view's notebook tests, whose code
-// (with the notebook engine) is the separate bundle dist/history.js, required on first use.
+// (with the notebook engine) is in the notebook's bundle dist/notebook.js, required on first use.
 import * as vscode from 'vscode';
 import { lazyCommandStubs, registerCommands, type CommandTable } from '../commands';
 import { HISTORY_COMMANDS, HISTORY_VIEW_ID, NOTEBOOK_TEST_CONTROLLER_ID } from '../ids';
@@ -18,7 +18,7 @@ export interface HistoryActivation {
   disposables: vscode.Disposable[];
 }
 
-/** dist/history.js (src/editor/history/index.ts). */
+/** `history` of dist/notebook.js (src/editor/history/index.ts). */
 export interface HistoryModule {
   activate(s: Services, store: HistoryStore, controller: vscode.TestController): HistoryActivation;
 }

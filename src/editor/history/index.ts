@@ -1,5 +1,6 @@
-// The history's commands and the notebook tests, bundled on their own (dist/history.js) because
-// they carry the notebook engine: loaded the first time one of them is used, never at activation.
+// The history's commands and the notebook tests. They carry the notebook engine, so they live in the
+// notebook's bundle (dist/notebook.js, re-exported as `history`): loaded the first time one of them
+// is used, never at activation.
 // The store, the recorder and the tree are part of the foundation (see feature.ts).
 import * as vscode from 'vscode';
 import type { Services } from '../services';

@@ -320,7 +320,7 @@ export class MapsCommands {
     this.s.log.info(`Maps ${op}: HTTP ${res.status} in ${Math.round(res.durationMs)} ms, mask ${res.fieldMask}${sku ? ` (${sku.sku})` : ''}${requestIdSuffix(res.requestId)}`);
     // Everything below is on screen; a server may have echoed the key back in the answer.
     const data = redactedData(res.data, (t) => this.s.redactor.text(t));
-    const editor = await this.responses.open(op, data);
+    const editor = await this.responses.open(op, data, { status: res.status, durationMs: res.durationMs, requestId: res.requestId, fieldMask: res.fieldMask, request: sent?.request });
     if (sent) this.history.link(editor.document.uri, sent);
     const shown = present(data);
     await this.results.add(connectionId(conn), shown.results);

@@ -1,6 +1,11 @@
 // The maps service in the editor: the Maps & Location tree (capabilities → recent results), the
 // commands (search, route, matrix, place details, validate, geocode, field masks with their SKU),
-// the map webview and this session's estimated cost.
+// this session's estimated cost, and the map webview, which notebook results can be shown on too
+// (apiWorkbench.maps.showGeometry, the response viewer's "Show on Map Panel").
+import * as vscode from 'vscode';
+import * as z from 'zod/mini';
+import { validate } from '../../core/validate';
+import { mapLineSchema, mapMarkerSchema } from '../../services/maps/mapMessages';
 import { RequestHistory } from '../curl';
 import type { ServiceActivation, Services, ServiceView } from '../services';
 import { MapsCommands } from './commands';
@@ -9,8 +14,16 @@ import { prices } from './masks';
 import { MatrixPanel } from './matrixPanel';
 import { MapPanel } from './mapPanel';
 import { ResponseDocuments } from './responses';
+import { ResponseViewer } from './responseViewer';
 import { ResultStore } from './results';
+import { mapTiles } from './tiles';
 import { MapsTreeSource } from './tree';
+
+const geometryArgs = z.object({
+  title: z.string().check(z.maxLength(500)),
+  markers: z.array(mapMarkerSchema).check(z.maxLength(1_000)),
+  lines: z.array(mapLineSchema).check(z.maxLength(20)),
+});
 
 export function activate(s: Services, view: ServiceView): ServiceActivation {
   const results = new ResultStore(s.context.globalState);
@@ -22,7 +35,25 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
   const responses = new ResponseDocuments(s.redactor);
   const matrix = new MatrixPanel();
   const commands = new MapsCommands(s, results, map, responses, new RequestHistory('maps'), costs, matrix);
-  return { disposables: [results, map, matrix, responses, results.onDidChange(() => view.provider.refresh())], commands: commands.table() };
+  const viewer = new ResponseViewer(s.context.extensionUri, s.log, (uri) => vscode.window.showTextDocument(vscode.Uri.parse(uri), { preview: true }));
+  /** The response document's title-bar button (or the active maps response): its answer in the response viewer. */
+  const openInViewer = (target?: unknown) => {
+    const uri = target instanceof vscode.Uri ? target : vscode.window.activeTextEditor?.document.uri;
+    const payload = uri && responses.payload(uri);
+    if (!payload) throw new Error('Open a maps response first (run a Maps & Location command).');
+    viewer.show(payload);
+    return viewer;
+  };
+  const showGeometry = (arg?: unknown) => {
+    const v = validate(geometryArgs, arg);
+    if (!v.ok) throw new Error(`Nothing to show on the map: ${v.problem}`);
+    const tiles = mapTiles(s.config);
+    return map.show({ type: 'show', ...v.value, tileUrl: tiles.url, attribution: tiles.attribution });
+  };
+  return {
+    disposables: [results, map, matrix, responses, viewer, results.onDidChange(() => view.provider.refresh())],
+    commands: { ...commands.table(), 'apiWorkbench.maps.showGeometry': showGeometry, 'apiWorkbench.maps.openInViewer': openInViewer },
+  };
 }
 
 // For other bundles that run maps requests (the LLM playground's tools), from this chunk rather

@@ -25,9 +25,11 @@ export function newNonce(): string {
 
 export function mapHtml(assets: MapHtmlAssets, nonce: string = newNonce()): MapHtml {
   // Tiles are the only remote content: images from any https host (the template is a setting).
+  // The offline basemap (TopoJSON beside the script) is fetched from the page's own resources.
   const csp = [
     "default-src 'none'",
     `img-src ${assets.cspSource} https: data:`,
+    `connect-src ${assets.cspSource}`,
     `style-src ${assets.cspSource}`,
     `script-src 'nonce-${nonce}'`,
     `font-src ${assets.cspSource}`,

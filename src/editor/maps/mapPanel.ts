@@ -11,6 +11,8 @@ export interface MapRendered {
   bounds: [[number, number], [number, number]] | null;
   /** How the tiles fared so far (undefined: none requested yet, or tiles off). */
   tiles?: 'loaded' | 'failed';
+  /** Whether the offline basemap is under the geometry (drawn when tiles are unavailable). */
+  basemap?: 'drawn' | 'failed';
 }
 
 const RENDER_TIMEOUT_MS = 15_000;
@@ -25,6 +27,7 @@ export class MapPanel implements vscode.Disposable {
   private pending: ShowMessage | undefined;
   private waiting: Array<{ resolve: (r: MapRendered) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }> = [];
   private tiles: MapRendered['tiles'];
+  private basemap: MapRendered['basemap'];
   private last: MapRendered | undefined;
 
   constructor(
@@ -33,7 +36,7 @@ export class MapPanel implements vscode.Disposable {
   ) {}
 
   get lastRendered(): MapRendered | undefined {
-    return this.last && { ...this.last, tiles: this.tiles };
+    return this.last && { ...this.last, tiles: this.tiles, basemap: this.basemap };
   }
 
   /** Shows `view` on the map and resolves once the webview has drawn it. */
@@ -74,6 +77,7 @@ export class MapPanel implements vscode.Disposable {
       this.panel = undefined;
       this.ready = false;
       this.tiles = undefined;
+      this.basemap = undefined;
       for (const w of this.waiting.splice(0)) {
         clearTimeout(w.timer);
         w.reject(new Error('The map was closed.'));
@@ -99,12 +103,16 @@ export class MapPanel implements vscode.Disposable {
         this.last = { markers: m.markers, lines: m.lines, bounds: m.bounds };
         for (const w of this.waiting.splice(0)) {
           clearTimeout(w.timer);
-          w.resolve({ ...this.last, tiles: this.tiles });
+          w.resolve({ ...this.last, tiles: this.tiles, basemap: this.basemap });
         }
         return;
       case 'tiles':
         this.tiles = m.state;
-        if (m.state === 'failed') this.log.info('Map tiles could not load (offline?); the map shows geometry on a plain background.');
+        if (m.state === 'failed') this.log.info('Map tiles could not load (offline?); the map shows the offline basemap under the geometry.');
+        return;
+      case 'basemap':
+        this.basemap = m.state;
+        if (m.state === 'failed') this.log.warn(`Map view: the offline basemap did not load (${m.message ?? 'no reason given'}).`);
         return;
       case 'error':
         this.log.warn(`Map view: ${m.message}`);

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import type { Redactor } from '../../core/redact';
+import type { ResultPayload } from '../../webview/result/protocol';
+import { responsePayload, type ResponseMeta } from './responsePayload';
 import { responseDocumentText } from './responseText';
 
 export const RESPONSE_SCHEME = 'api-workbench-maps';
@@ -12,6 +14,8 @@ const MAX_KEPT = 30;
  */
 export class ResponseDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly docs = new Map<string, string>();
+  /** The answer and its status, time and request of each kept document, for the response viewer. */
+  private readonly answers = new Map<string, { operation: string; data: unknown; meta: ResponseMeta }>();
   private counter = 0;
   private readonly registration: vscode.Disposable;
 
@@ -23,17 +27,29 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
     return this.docs.get(uri.path) ?? '// This response is no longer kept: run the command again.\n';
   }
 
-  async open(operation: string, data: unknown): Promise<vscode.TextEditor> {
+  async open(operation: string, data: unknown, meta?: ResponseMeta): Promise<vscode.TextEditor> {
     const path = `/${++this.counter}-${operation}.json`;
     this.docs.set(path, responseDocumentText(data, (t) => this.redactor.text(t)));
-    if (this.docs.size > MAX_KEPT) this.docs.delete(this.docs.keys().next().value as string);
+    if (meta) this.answers.set(path, { operation, data, meta });
+    if (this.docs.size > MAX_KEPT) {
+      const oldest = this.docs.keys().next().value as string;
+      this.docs.delete(oldest);
+      this.answers.delete(oldest);
+    }
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: RESPONSE_SCHEME, path }));
     if (doc.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(doc, 'json');
     return vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preview: true });
   }
 
+  /** The response viewer's payload of a kept response document (undefined: not kept, or not a maps response). */
+  payload(uri: vscode.Uri): ResultPayload | undefined {
+    const a = uri.scheme === RESPONSE_SCHEME ? this.answers.get(uri.path) : undefined;
+    return a && responsePayload(uri.toString(), a.operation, a.data, a.meta, (t) => this.redactor.text(t));
+  }
+
   dispose(): void {
     this.registration.dispose();
     this.docs.clear();
+    this.answers.clear();
   }
 }

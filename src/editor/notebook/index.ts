@@ -1,8 +1,10 @@
 // The API notebook feature (its own bundle, dist/notebook.js, loaded when an `*.awb.md` notebook
 // opens or a notebook command runs): controller, environments, problems as diagnostics, the
-// response viewer's messages and the notebook commands.
+// response viewer's messages and the notebook commands. The history's commands and notebook tests
+// ride in the same bundle (`history` below) because they run the same engine: one copy in the .vsix.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { errorText } from '../../core/errors';
 import { validate } from '../../core/validate';
 import { rendererMessageSchema, type HostMessage, type RendererMessage } from '../../webview/result/protocol';
 import type { CommandTable } from '../commands';
@@ -15,6 +17,8 @@ import { AwbSerializer, documentProblems } from './serializer';
 import { NEW_NOTEBOOK_TEMPLATE } from './template';
 
 export { type FinishedCell } from './controller';
+/** dist/notebook.js also carries the history module (see src/extension.ts). */
+export * as history from '../history/index';
 
 export interface NotebookFeature {
   serializer: AwbSerializer;
@@ -96,7 +100,11 @@ export function activate(s: Services): NotebookFeature {
         return;
       }
       if (v.value.type === 'openBody') void vscode.commands.executeCommand('apiWorkbench.notebook.openWholeBody', { resultId: v.value.resultId });
-      else {
+      else if (v.value.type === 'showOnMap') {
+        const { title, markers, lines } = v.value;
+        // The maps module owns the one map panel (and its tile settings): it loads on first use.
+        vscode.commands.executeCommand('apiWorkbench.maps.showGeometry', { title, markers, lines }).then(undefined, (e: unknown) => s.log.warn(`Show on Map Panel: ${errorText(e)}`));
+      } else {
         rendered.push(v.value);
         if (rendered.length > 200) rendered.splice(0, 100);
       }

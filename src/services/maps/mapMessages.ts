@@ -39,6 +39,8 @@ export const mapToHostSchema = z.union([
     bounds: z.nullable(z.tuple([z.tuple([z.number(), z.number()]), z.tuple([z.number(), z.number()])])),
   }),
   z.object({ type: z.literal('tiles'), state: z.enum(['loaded', 'failed']) }),
+  /** The offline basemap was drawn under the geometry (tiles unavailable), or could not be loaded. */
+  z.object({ type: z.literal('basemap'), state: z.enum(['drawn', 'failed']), message: z.optional(text) }),
   z.object({ type: z.literal('error'), message: text }),
 ]);
 export type MapToHost = z.infer<typeof mapToHostSchema>;

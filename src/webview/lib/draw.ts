@@ -1,6 +1,6 @@
 // Leaflet drawing shared by the map panel (map.ts) and the notebook response viewer's map tab:
 // markers for places, polylines for routes, fitted into view; tiles when they load, and the vector
-// layers on a plain background when they do not (no network).
+// layers over the offline basemap when they do not (no network; see basemapLayer.ts).
 import * as L from 'leaflet';
 import type { MapLine, MapMarker } from '../../services/maps/mapMessages';
 
@@ -10,8 +10,11 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** Replaces what `group` shows with these markers and lines; returns the drawn bounds (or null). */
-export function drawGeometry(map: L.Map, group: L.FeatureGroup, markers: readonly MapMarker[], lines: readonly MapLine[]): [[number, number], [number, number]] | null {
+/**
+ * Replaces what `group` shows with these markers and lines, fitting the view to them (no closer
+ * than `maxZoom`, when given); returns the drawn bounds (or null).
+ */
+export function drawGeometry(map: L.Map, group: L.FeatureGroup, markers: readonly MapMarker[], lines: readonly MapLine[], fit: { maxZoom?: number } = {}): [[number, number], [number, number]] | null {
   group.clearLayers();
   lines.forEach((line, i) => {
     L.polyline(line.points, { color: LINE_COLORS[i % LINE_COLORS.length], weight: 5, opacity: 0.85 })
@@ -25,7 +28,8 @@ export function drawGeometry(map: L.Map, group: L.FeatureGroup, markers: readonl
   }
   if (!markers.length && !lines.length) return null;
   const b = group.getBounds();
-  map.fitBounds(b, { padding: [32, 32], maxZoom: lines.length ? 16 : 11, animate: false });
+  const natural = lines.length ? 16 : 11;
+  map.fitBounds(b, { padding: [32, 32], maxZoom: Math.min(natural, fit.maxZoom ?? natural), animate: false });
   return [
     [b.getSouth(), b.getWest()],
     [b.getNorth(), b.getEast()],

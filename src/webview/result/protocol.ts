@@ -3,7 +3,7 @@
 // bundle: no vscode or node imports here.
 import * as z from 'zod/mini';
 import type { AssertionResult, CodeLanguage, ListenMessage } from '../../notebook/api';
-import type { MapLine, MapMarker } from '../../services/maps/mapMessages';
+import { mapLineSchema, mapMarkerSchema, type MapLine, type MapMarker } from '../../services/maps/mapMessages';
 
 /** The custom mime type of a cell result; outputs also carry text/plain (and JSON) for other viewers. */
 export const RESULT_MIME = 'application/vnd.api-workbench.result+json';
@@ -59,6 +59,14 @@ export interface ResultPayload {
 export const rendererMessageSchema = z.union([
   z.object({ type: z.literal('openBody'), resultId: z.string().check(z.maxLength(100)) }),
   z.object({ type: z.literal('rendered'), resultId: z.string().check(z.maxLength(100)), tab: z.string().check(z.maxLength(40)) }),
+  /** "Show on Map Panel": the map tab's geometry, to draw on the maps view's shared map. */
+  z.object({
+    type: z.literal('showOnMap'),
+    resultId: z.string().check(z.maxLength(100)),
+    title: z.string().check(z.maxLength(500)),
+    markers: z.array(mapMarkerSchema).check(z.maxLength(1_000)),
+    lines: z.array(mapLineSchema).check(z.maxLength(20)),
+  }),
 ]);
 export type RendererMessage = z.infer<typeof rendererMessageSchema>;
 

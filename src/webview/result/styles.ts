@@ -27,7 +27,8 @@ export const VIEWER_CSS = `
 .awb-table td { padding: 1px 12px 1px 0; vertical-align: top; text-align: left; overflow-wrap: anywhere; }
 .awb-table td:first-child { color: var(--vscode-symbolIcon-propertyForeground, #75beff); white-space: nowrap; }
 .awb-map { height: 360px; background: #dfe6e9; }
-.awb-map.no-tiles { background-color: #e8edf0; background-image: linear-gradient(#0000000d 1px, transparent 1px), linear-gradient(90deg, #0000000d 1px, transparent 1px); background-size: 40px 40px; }
+.awb-map-bar { display: flex; justify-content: flex-end; margin-bottom: 4px; }
+.awb-map.no-tiles { background-color: #d6e4ec; }
 .search-bar { display: flex; gap: 8px; align-items: center; margin-bottom: 4px; }
 .search { background: var(--vscode-input-background); color: var(--vscode-input-foreground); border: 1px solid var(--vscode-input-border, #8886); padding: 2px 6px; width: 18em; font: inherit; }
 .search-info { color: var(--vscode-descriptionForeground); }

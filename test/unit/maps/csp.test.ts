@@ -66,6 +66,7 @@ async function servePage(root: string): Promise<{ origin: string; page: MapHtml;
     '/media/map/vendor/leaflet.css': { file: path.join(root, 'media/map/vendor/leaflet.css'), type: 'text/css' },
     '/media/map/map.css': { file: path.join(root, 'media/map/map.css'), type: 'text/css' },
     '/dist/webview/map.js': { file: path.join(root, 'dist/webview/map.js'), type: 'text/javascript' },
+    '/dist/webview/countries-110m.json': { file: path.join(root, 'dist/webview/countries-110m.json'), type: 'application/json' },
   };
   let html = '';
   const server = http.createServer((req, res) => {
@@ -149,6 +150,9 @@ describe('maps webview CSP (headless Chromium)', function () {
       const show: ShowMessage = { type: 'show', title: 'CSP test', markers: [{ latitude: 45.76, longitude: 4.84, label: 'Lyon' }], lines: [], tileUrl: null, attribution: '' };
       await page.evaluate((m) => window.postMessage(m, '*'), show);
       await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'rendered'), undefined, { timeout: PAGE_TIMEOUT_MS });
+      // No tiles in this page: the offline basemap is fetched (connect-src) and drawn under the marker.
+      await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'basemap'), undefined, { timeout: PAGE_TIMEOUT_MS });
+      if (process.env.AWB_CSP_SCREENSHOT) await page.screenshot({ path: process.env.AWB_CSP_SCREENSHOT });
 
       const probe = await page.evaluate(() => {
         const w = window as unknown as Record<string, unknown>;
@@ -171,6 +175,8 @@ describe('maps webview CSP (headless Chromium)', function () {
       // The page's own script (nonced, external) works under the policy.
       assert.deepEqual(probe.posted[0], { type: 'ready' });
       assert.deepEqual(probe.posted.find((m) => m.type === 'rendered'), { type: 'rendered', markers: 1, lines: 0, bounds: [[45.76, 4.84], [45.76, 4.84]] });
+      assert.deepEqual(probe.posted.find((m) => m.type === 'basemap'), { type: 'basemap', state: 'drawn' }, 'the offline basemap loads under the policy');
+      assert.equal(await page.locator('#status').textContent(), 'Offline basemap (Natural Earth)');
       assert.deepEqual(errors, [], 'no script errors on the page');
     } finally {
       await page?.close();

@@ -1,0 +1,126 @@
+// The map with no tiles (offline, blocked, switched off), in the real editor against the sandbox:
+// a route is drawn over the offline basemap (Natural Earth borders and coastlines) in the map panel
+// and in a notebook result's Map tab, and that tab's "Show on Map Panel" draws it on the panel.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { CommandOutcome } from '../../../src/editor/maps/commands';
+import type { MapRendered } from '../../../src/editor/maps/mapPanel';
+import { RESPONSE_SCHEME } from '../../../src/editor/maps/responses';
+import type { ResponseViewer } from '../../../src/editor/maps/responseViewer';
+import type { ExtensionApi } from '../../../src/extension';
+import { RESULT_MIME, type ResultPayload } from '../../../src/webview/result/protocol';
+import { isTrustedRun, settle, takeScreenshot } from '../harness/suiteApi';
+import { activateExtension, startSandboxRecordingKeys, waitFor } from './kit';
+
+/** Nothing listens on port 9 (discard): every tile request fails, as it does offline. */
+const UNREACHABLE_TILES = 'https://127.0.0.1:9/{z}/{x}/{y}.png';
+
+const ROUTE_CELL = [
+  '```maps name=route',
+  'POST /directions/v2:computeRoutes',
+  'X-Goog-FieldMask: routes.distanceMeters,routes.duration,routes.polyline.encodedPolyline',
+  '',
+  '{"origin": {"address": "Lyon"}, "destination": {"address": "Marseille"}, "travelMode": "DRIVE"}',
+  '',
+  '?? status == 200',
+  '```',
+  '',
+].join('\n');
+
+describe('maps offline basemap', function () {
+  this.timeout(180_000);
+  let api: ExtensionApi;
+  let tilesBefore: string | undefined;
+
+  before(async function () {
+    if (!isTrustedRun()) this.skip();
+    api = await activateExtension();
+    await startSandboxRecordingKeys(api);
+    const config = vscode.workspace.getConfiguration('apiWorkbench');
+    tilesBefore = config.inspect<string>('maps.tileUrl')?.globalValue;
+    await config.update('maps.tileUrl', UNREACHABLE_TILES, vscode.ConfigurationTarget.Global);
+  });
+
+  after(async () => {
+    await vscode.workspace.getConfiguration('apiWorkbench').update('maps.tileUrl', tilesBefore, vscode.ConfigurationTarget.Global);
+  });
+
+  it('a route with tiles unavailable is drawn over country borders and coastlines, under a header that fits', async () => {
+    const out = await vscode.commands.executeCommand<CommandOutcome | undefined>('apiWorkbench.maps.computeRoute', {
+      origin: 'Lyon, France',
+      destination: 'Paris, France',
+      travelMode: 'DRIVE',
+    });
+    assert.ok(out?.map, 'the route was not drawn');
+    assert.equal(out.map.lines, 1);
+    const id = out.results[0]?.id;
+    assert.ok(id);
+    // The tiles fail, then the basemap is fetched and drawn: the panel reports both.
+    const shown = await waitFor('the offline basemap', async () => {
+      const r = await vscode.commands.executeCommand<MapRendered | undefined>('apiWorkbench.maps.showResult', id);
+      return r?.basemap ? r : undefined;
+    });
+    assert.equal(shown.tiles, 'failed');
+    assert.equal(shown.basemap, 'drawn', 'the basemap file did not load in the webview');
+    assert.ok(shown.bounds, 'fitted to the route');
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.commands.executeCommand('workbench.view.extension.apiWorkbench');
+    await settle(2_000);
+    await takeScreenshot('maps-offline-basemap');
+  });
+
+  it('the route response opens in the response viewer: status, time, body, and its map over the basemap', async () => {
+    const doc = vscode.window.visibleTextEditors.map((e) => e.document).find((d) => d.uri.scheme === RESPONSE_SCHEME);
+    assert.ok(doc, 'the route response document is not open');
+    const viewer = await vscode.commands.executeCommand<ResponseViewer>('apiWorkbench.maps.openInViewer', doc.uri);
+    await waitFor('the viewer to render', () => viewer.rendered.some((m) => m.tab === 'body'), 30_000);
+    await viewer.selectTab('map');
+    await waitFor('the viewer map basemap', () => viewer.rendered.some((m) => m.tab.startsWith('map-basemap-')), 30_000);
+    assert.ok(viewer.rendered.some((m) => m.tab === 'map-basemap-drawn'), JSON.stringify(viewer.rendered));
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await settle(1_500);
+    await takeScreenshot('maps-response-viewer');
+  });
+
+  it("a notebook route's Map tab draws the same basemap, and Show on Map Panel puts the route on the shared map", async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the suite runs with a workspace folder');
+    const uri = vscode.Uri.joinPath(folder.uri, 'offline-route.awb.md');
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(`# Offline route\n\n${ROUTE_CELL}`));
+    const doc = await vscode.workspace.openNotebookDocument(uri);
+    await vscode.window.showNotebookDocument(doc);
+    const feature = api.notebook();
+    const [result] = await feature.controller.runAll(doc);
+    assert.equal(result?.ok, true, `the route cell failed: ${result?.error}`);
+    const cell = doc.getCells().find((c) => c.kind === vscode.NotebookCellKind.Code);
+    assert.ok(cell);
+    const item = cell.outputs.flatMap((o) => o.items).find((i) => i.mime === RESULT_MIME);
+    assert.ok(item, 'no result output');
+    const payload = JSON.parse(new TextDecoder().decode(item.data)) as ResultPayload;
+    assert.equal(payload.geometry?.lines.length, 1, 'the route is on the Map tab');
+
+    await waitFor('the viewer to render the route', () => feature.rendered.some((m) => m.resultId === payload.resultId), 30_000);
+    await feature.showTab('map', payload.resultId);
+    await waitFor('the Map tab basemap', () => feature.rendered.some((m) => m.resultId === payload.resultId && m.tab.startsWith('map-basemap-')), 30_000);
+    assert.ok(
+      feature.rendered.some((m) => m.resultId === payload.resultId && m.tab === 'map-basemap-drawn'),
+      `the Map tab did not draw the basemap: ${JSON.stringify(feature.rendered.filter((m) => m.resultId === payload.resultId))}`,
+    );
+
+    // What the tab's button sends, as the extension receives it (the webview's click is not
+    // reachable from the extension host): the route on the panel, over the basemap.
+    const onPanel = await vscode.commands.executeCommand<MapRendered>('apiWorkbench.maps.showGeometry', {
+      title: `Notebook cell ${payload.name ?? ''}`,
+      markers: payload.geometry?.markers ?? [],
+      lines: payload.geometry?.lines ?? [],
+    });
+    assert.equal(onPanel.lines, 1);
+    assert.equal(onPanel.markers, payload.geometry?.markers.length);
+    assert.ok(onPanel.bounds);
+    // Both maps in view: the cell's output scrolled up beside the panel.
+    vscode.window.activeNotebookEditor?.revealRange(new vscode.NotebookRange(cell.index, cell.index + 1), vscode.NotebookEditorRevealType.AtTop);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await settle(2_000);
+    await takeScreenshot('notebook-offline-basemap');
+  });
+});
