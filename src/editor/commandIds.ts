@@ -34,6 +34,7 @@ export const COMMAND_IDS = [
   'apiWorkbench.llm.setDefaultModel',
   'apiWorkbench.llm.copyModelId',
   'apiWorkbench.llm.copyAsCurl',
+  'apiWorkbench.llm.compare',
   'apiWorkbench.maps.searchPlaces',
   'apiWorkbench.maps.searchNearby',
   'apiWorkbench.maps.computeRoute',

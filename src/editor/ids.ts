@@ -53,6 +53,8 @@ export const SETTING_KEYS = [
   'maps.tileAttribution',
   'history.keepResponses',
   'history.maxEntries',
+  'llm.prices',
+  'llm.dailyBudget',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
