@@ -40,8 +40,19 @@ export class AnswerDocuments implements vscode.TextDocumentContentProvider, vsco
     this.texts.set(uri.toString(), text);
     this.live.add(uri.toString());
     const doc = await vscode.workspace.openTextDocument(uri);
-    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: false, preserveFocus: true });
+    await vscode.window.showTextDocument(doc, { viewColumn: this.answerColumn(), preview: false, preserveFocus: true });
     return new AnswerWriter(this, uri, doc);
+  }
+
+  /**
+   * Answers gather in one editor group: the one showing an answer already, else beside the editor
+   * the user works in. With no editor open, the answer opens where the user is: a split then would
+   * leave an empty group behind.
+   */
+  private answerColumn(): vscode.ViewColumn {
+    const shown = vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === ANSWER_SCHEME)?.viewColumn;
+    if (shown !== undefined) return shown;
+    return vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
   }
 
   /** @internal for AnswerWriter */

@@ -102,7 +102,8 @@ export function budgetDecision(budget: number | undefined, spentToday: number, e
 export function formatUsd(usd: number): string {
   if (usd === 0) return '$0.00';
   if (usd >= 1) return `$${usd.toFixed(2)}`;
-  if (usd >= 0.01) return `$${usd.toFixed(4)}`;
+  // Four decimals, trailing zeros trimmed down to cents: $0.0123, $0.133, $0.01.
+  if (usd >= 0.01) return `$${usd.toFixed(4).replace(/(\.\d\d\d?)0+$/, '$1').replace(/(\.\d\d)0$/, '$1')}`;
   return `$${usd.toPrecision(2)}`;
 }
 
@@ -122,6 +123,12 @@ export interface LedgerStore {
 export const LEDGER_KEY = 'apiWorkbench.llm.spendPerDay';
 const daysSchema = z.record(z.string(), z.object({ usd: z.number(), requests: z.number(), unpriced: z.optional(z.number()) }));
 export type DayTotal = z.infer<typeof daysSchema>[string];
+
+/** Today's spend as the status bar tooltip says it. */
+export function todayText(t: DayTotal, budget: number | undefined): string {
+  const unpriced = t.unpriced ? ` (${t.unpriced} without a known price)` : '';
+  return `Today: ${formatUsd(t.usd)} over ${t.requests} request${t.requests === 1 ? '' : 's'}${unpriced}${budget !== undefined ? ` of a ${formatUsd(budget)} daily budget` : ''}.`;
+}
 
 /** The local calendar day, YYYY-MM-DD: "today" is the user's day, not UTC's. */
 export function dayOf(date: Date): string {

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import type { Cost } from '../../services/llm/pricing';
 import type { ChatMessage, TokenUsage } from '../../services/llm';
 import type { Services } from '../services';
-import { budgetDecision, costText, CostLedger, estimateCost, formatUsd, parseBudget, parsePriceSetting, type PriceTable } from './costLedger';
+import { budgetDecision, costText, CostLedger, estimateCost, formatUsd, parseBudget, parsePriceSetting, todayText, type PriceTable } from './costLedger';
 
 /** One request about to be sent, as the budget check sees it. */
 export interface PlannedRequest {
@@ -65,10 +65,7 @@ export class LlmCosts {
 
   /** Today's line for the status bar tooltip. */
   todayLine(): string {
-    const t = this.ledger.today();
-    const budget = this.budget();
-    const unpriced = t.unpriced ? ` (${t.unpriced} without a known price)` : '';
-    return `Today: ${formatUsd(t.usd)} over ${t.requests} request${t.requests === 1 ? '' : 's'}${unpriced}${budget !== undefined ? ` of a ${formatUsd(budget)} daily budget` : ''}.`;
+    return todayText(this.ledger.today(), this.budget());
   }
 
   private report(problem: string): void {

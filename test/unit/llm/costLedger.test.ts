@@ -13,6 +13,7 @@ import {
   parseBudget,
   parsePriceSetting,
   PRICES_SETTING,
+  todayText,
 } from '../../../src/editor/llm/costLedger';
 import { PRICES } from '../../../src/services/llm';
 
@@ -85,8 +86,8 @@ describe('llm/costLedger: prices, estimate, budget, daily total', () => {
     if (d.kind !== 'ask') return;
     assert.ok(Math.abs(d.estimate - 0.12) < 1e-12);
     assert.deepEqual(d.unpriced, ['llama3']);
-    assert.match(d.message, /^These 3 requests may cost up to \$0\.1200/);
-    assert.match(d.message, /Today's language-model spend is \$0\.9000 of your daily budget of \$1\.00 \(apiWorkbench\.llm\.dailyBudget\)/);
+    assert.match(d.message, /^These 3 requests may cost up to \$0\.12 /);
+    assert.match(d.message, /Today's language-model spend is \$0\.90 of your daily budget of \$1\.00 \(apiWorkbench\.llm\.dailyBudget\)/);
     assert.match(d.message, /No price is known for llama3/);
   });
 
@@ -94,6 +95,9 @@ describe('llm/costLedger: prices, estimate, budget, daily total', () => {
     assert.equal(formatUsd(0), '$0.00');
     assert.equal(formatUsd(12.345), '$12.35');
     assert.equal(formatUsd(0.0123), '$0.0123');
+    assert.equal(formatUsd(0.01), '$0.01');
+    assert.equal(formatUsd(0.133), '$0.133');
+    assert.equal(formatUsd(0.1), '$0.10');
     assert.equal(formatUsd(0.000042), '$0.000042');
     assert.match(costText('llama3', { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }, PRICES), /cost unknown \(no price for llama3 in apiWorkbench\.llm\.prices\)/);
   });
@@ -120,6 +124,11 @@ describe('llm/costLedger: prices, estimate, budget, daily total', () => {
     assert.deepEqual(ledger.today(), { usd: 0, requests: 0 }, 'a new day starts at zero');
     await ledger.record('gpt-4o-mini', usage, PRICES);
     assert.deepEqual(Object.keys(store.map.get(LEDGER_KEY) as object).sort(), [dayOf(new Date(2026, 10, 23)), '2026-11-24']);
+  });
+
+  it("today's line for the status bar tooltip: spend, requests, unpriced ones, the budget", () => {
+    assert.equal(todayText({ usd: 0.0123, requests: 3, unpriced: 1 }, 2), 'Today: $0.0123 over 3 requests (1 without a known price) of a $2.00 daily budget.');
+    assert.equal(todayText({ usd: 0, requests: 1 }, undefined), 'Today: $0.00 over 1 request.');
   });
 
   it('a corrupt stored ledger reads as zero instead of failing requests', () => {
