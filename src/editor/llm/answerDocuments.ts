@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 export const ANSWER_SCHEME = 'api-workbench-answer';
 /** Streamed text reaches the editor at most this often: smooth to watch, cheap to render. */
 const RENDER_INTERVAL_MS = 50;
-const FINAL_RENDER_TIMEOUT_MS = 3_000;
+// Bounded so a stuck editor never holds the progress notification, long enough for a busy machine.
+const FINAL_RENDER_TIMEOUT_MS = 8_000;
 
 /**
  * Answers are read-only Markdown documents of their own scheme: they stream in without the user
