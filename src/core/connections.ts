@@ -104,7 +104,7 @@ const settingSchemas = once(() => {
   );
 
   const authSetting = z.object({
-    placement: z.optional(z.enum(['bearer', 'header', 'query'])),
+    placement: z.optional(z.enum(['bearer', 'header', 'query', 'none'])),
     name: z.optional(z.string().check(z.minLength(1))),
   });
 
@@ -145,10 +145,15 @@ type RealtimeConnectionSetting = z.infer<ReturnType<typeof settingSchemas>['real
 
 function toAuth(a: HttpConnectionSetting['auth'], service: 'llm' | 'maps'): AuthPlacement | string {
   const placement = a?.placement ?? (service === 'maps' ? 'header' : 'bearer');
-  if (placement === 'bearer') return { placement };
+  if (placement === 'bearer' || placement === 'none') return { placement };
   const name = a?.name ?? (service === 'maps' ? (placement === 'header' ? 'X-Goog-Api-Key' : 'key') : placement === 'header' ? 'api-key' : undefined);
   if (!name) return `auth.name is required for placement "${placement}"`;
   return { placement, name };
+}
+
+/** False for a key-less server (auth placement "none", e.g. Ollama on this machine): no key is asked for or sent. */
+export function needsKey(conn: Connection): boolean {
+  return conn.service === 'realtime' || conn.auth.placement !== 'none';
 }
 
 export function httpConnectionFromSetting(service: 'llm' | 'maps', s: HttpConnectionSetting, source: ConnectionSource = 'settings'): HttpConnection | string {

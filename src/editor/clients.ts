@@ -1,4 +1,4 @@
-import { connectionId, type Connection, type HttpConnection } from '../core/connections';
+import { connectionId, needsKey, type Connection, type HttpConnection } from '../core/connections';
 import { HttpClient, type HttpClientOptions } from '../core/http';
 import { RecordingHttpClient, type HistorySink } from '../history/recorder';
 import { ResourcesClient, resourcesHttpOptions } from '../services/resources';
@@ -46,7 +46,7 @@ export class HttpClientFactory {
       service: label ?? conn.name,
       baseUrl: baseUrl ?? ((baseUrlKey && conn.baseUrls[baseUrlKey]) || conn.baseUrl),
       auth: conn.auth,
-      credentials: credentials ?? this.guard.forConnection(conn),
+      credentials: credentials ?? (needsKey(conn) ? this.guard.forConnection(conn) : undefined),
       timeoutMs: conn.timeoutMs,
       rateLimit: { key: this.rateLimitKey(conn), perMinute: conn.rateLimitPerMinute },
       limiter: this.limiter,
@@ -65,7 +65,7 @@ export class HttpClientFactory {
       new HttpClient({
         service: conn.name,
         ...resourcesHttpOptions(conn.service === 'realtime' ? conn.restBaseUrl : conn.baseUrl),
-        credentials: this.guard.forConnection(conn),
+        credentials: needsKey(conn) ? this.guard.forConnection(conn) : undefined,
         timeoutMs: conn.service === 'realtime' ? REALTIME_LISTING_TIMEOUT_MS : conn.timeoutMs,
         rateLimit: { key: this.rateLimitKey(conn), perMinute: conn.rateLimitPerMinute },
         limiter: this.limiter,

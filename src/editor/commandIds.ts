@@ -36,6 +36,7 @@ export const COMMAND_IDS = [
   'apiWorkbench.llm.copyAsCurl',
   'apiWorkbench.llm.openPlayground',
   'apiWorkbench.llm.openCellInPlayground',
+  'apiWorkbench.llm.compare',
   'apiWorkbench.maps.searchPlaces',
   'apiWorkbench.maps.searchNearby',
   'apiWorkbench.maps.computeRoute',

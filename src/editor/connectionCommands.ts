@@ -16,6 +16,21 @@ interface Preset {
   build(d: Draft): Record<string, unknown>;
   keyPrompt: string;
   envHint: string;
+  /** A local server that takes no key: none is asked for, stored or sent (auth placement "none"). */
+  keyless?: boolean;
+}
+
+/** Local OpenAI-compatible servers: their usual base URL (editable: another host or port), no key. */
+function localServer(label: string, baseUrl: string, detail: string): Preset {
+  return {
+    label,
+    detail: `${baseUrl} · no key · ${detail}`,
+    fields: [{ key: 'baseUrl', prompt: `Base URL of ${label} (its OpenAI-compatible API)`, value: baseUrl, validate: url }],
+    build: (d) => ({ baseUrl: d.baseUrl, auth: { placement: 'none' } }),
+    keyPrompt: 'API key',
+    envHint: 'OPENAI_API_KEY',
+    keyless: true,
+  };
 }
 
 const url = (v: string) => {
@@ -39,9 +54,12 @@ const PRESETS: Record<ServiceId, Preset[]> = {
       keyPrompt: 'Azure OpenAI key',
       envHint: 'AZURE_OPENAI_API_KEY',
     },
+    localServer('Ollama (local)', 'http://localhost:11434/v1', 'ollama serve'),
+    localServer('LM Studio (local)', 'http://localhost:1234/v1', 'the Developer tab\'s local server'),
+    localServer('vLLM (local)', 'http://localhost:8000/v1', 'vllm serve <model>; started with --api-key? pick "Other OpenAI-compatible server"'),
     {
       label: 'Other OpenAI-compatible server',
-      detail: 'Ollama, vLLM, LM Studio, LiteLLM, … · Bearer',
+      detail: 'LiteLLM, a vLLM with --api-key, a hosted gateway, … · Bearer',
       fields: [{ key: 'baseUrl', prompt: 'Base URL (the one an OpenAI client takes as baseURL)', placeholder: 'http://localhost:11434/v1', validate: url }],
       build: (d) => ({ baseUrl: d.baseUrl, auth: { placement: 'bearer' } }),
       keyPrompt: 'API key',
@@ -166,6 +184,10 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
       if (!conn) throw new Error(`The new connection "${draft.name}" could not be read back from settings.`);
       drafts.delete(draftKey);
       await services.connections.setActive(service, conn.name);
+      if (preset.preset.keyless) {
+        void vscode.window.showInformationMessage(`Connected "${conn.name}" (${conn.service === 'realtime' ? conn.host : conn.baseUrl}). No key is needed or sent; start the server if it is not running.`);
+        return;
+      }
       const key = await vscode.window.showInputBox({ title: `${preset.label}: ${keyName(service)}`, prompt: `${preset.preset.keyPrompt}. Stored in VS Code SecretStorage only. Leave empty to set it later (or import it from ${preset.preset.envHint}).`, password: true, ignoreFocusOut: true });
       if (key) await storeKey(conn, key.trim());
       void vscode.window.showInformationMessage(`Connected "${conn.name}".${key ? '' : ` Set its ${keyName(service)} when ready.`}`);

@@ -54,6 +54,8 @@ export const SETTING_KEYS = [
   'maps.skuPrices',
   'history.keepResponses',
   'history.maxEntries',
+  'llm.prices',
+  'llm.dailyBudget',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 

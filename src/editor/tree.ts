@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { connectionId, type Connection, type ServiceId } from '../core/connections';
+import { connectionId, needsKey, type Connection, type ServiceId } from '../core/connections';
 import { errorText } from '../core/errors';
 import { CONNECTION_COMMANDS } from './ids';
 import type { Services } from './services';
@@ -71,7 +71,8 @@ export class ConnectionNode implements TreeNode {
 
   async toTreeItem(): Promise<vscode.TreeItem> {
     const active = this.provider.isActive(this.conn);
-    const hasKey = await this.provider.services.secrets.has(this.conn);
+    const keyless = !needsKey(this.conn);
+    const hasKey = keyless || (await this.provider.services.secrets.has(this.conn));
     const item = new vscode.TreeItem(this.conn.name, active ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     const where = this.conn.service === 'realtime' ? `${this.conn.host}:${this.conn.port} · app ${this.conn.appId}` : safeHost(this.conn.baseUrl);
@@ -81,7 +82,7 @@ export class ConnectionNode implements TreeNode {
       [
         `**${this.conn.name}**${this.conn.source === 'sandbox' ? ' (local sandbox)' : ''}`,
         this.conn.service === 'realtime' ? `Host: \`${this.conn.host}:${this.conn.port}\` · app \`${this.conn.appId}\`` : `Base URL: \`${this.conn.baseUrl}\``,
-        `Key: ${hasKey ? 'stored in SecretStorage' : 'not set'}`,
+        `Key: ${keyless ? 'none needed (auth placement "none")' : hasKey ? 'stored in SecretStorage' : 'not set'}`,
         active ? 'Active connection' : 'Not active — switch with *Switch Active Connection…*',
       ].join('\n\n'),
     );
@@ -154,7 +155,7 @@ export class ServiceTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   async childrenOf(node: ConnectionNode): Promise<TreeNode[]> {
     const conn = node.conn;
     const id = connectionId(conn);
-    if (!(await this.services.secrets.has(conn))) {
+    if (needsKey(conn) && !(await this.services.secrets.has(conn))) {
       const what = conn.service === 'realtime' ? 'App Secret' : 'API Key';
       return [new MessageNode(`${id}/signed-out`, 'signed-out', `Set ${what}…`, { description: 'no key stored', command: { command: CONNECTION_COMMANDS[conn.service].setKey, title: `Set ${what}`, arguments: [node] } })];
     }

@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 export const ANSWER_SCHEME = 'api-workbench-answer';
 /** Streamed text reaches the editor at most this often: smooth to watch, cheap to render. */
 const RENDER_INTERVAL_MS = 50;
-const FINAL_RENDER_TIMEOUT_MS = 3_000;
+// Bounded so a stuck editor never holds the progress notification, long enough for a busy machine.
+const FINAL_RENDER_TIMEOUT_MS = 8_000;
 
 /**
  * Answers are read-only Markdown documents of their own scheme: they stream in without the user
@@ -40,8 +41,19 @@ export class AnswerDocuments implements vscode.TextDocumentContentProvider, vsco
     this.texts.set(uri.toString(), text);
     this.live.add(uri.toString());
     const doc = await vscode.workspace.openTextDocument(uri);
-    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: false, preserveFocus: true });
+    await vscode.window.showTextDocument(doc, { viewColumn: this.answerColumn(), preview: false, preserveFocus: true });
     return new AnswerWriter(this, uri, doc);
+  }
+
+  /**
+   * Answers gather in one editor group: the one showing an answer already, else beside the editor
+   * the user works in. With no editor open, the answer opens where the user is: a split then would
+   * leave an empty group behind.
+   */
+  private answerColumn(): vscode.ViewColumn {
+    const shown = vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === ANSWER_SCHEME)?.viewColumn;
+    if (shown !== undefined) return shown;
+    return vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
   }
 
   /** @internal for AnswerWriter */

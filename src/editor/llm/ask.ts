@@ -9,8 +9,9 @@ import type { RecordedRequest, RequestHistory } from '../curl';
 import type { Services } from '../services';
 import type { AnswerDocuments } from './answerDocuments';
 import { llmClient } from './clients';
+import type { LlmCosts } from './costs';
 import { answerStream } from './llmStream';
-import { answerHeader, cancelledNote, doneNote, errorNote, statsLine } from './prompts';
+import { answerHeader, cancelledNote, doneNote, errorNote, failureText, statsLine } from './prompts';
 
 export interface AskRequest {
   conn: HttpConnection;
@@ -22,6 +23,8 @@ export interface AskRequest {
   about?: string;
   /** Another way to cancel, besides the notification's Cancel button (callers, tests). */
   cancel?: vscode.CancellationToken;
+  /** Prices the answer (shown beside its tokens) and adds it to today's total. */
+  costs?: LlmCosts;
 }
 
 /** What an Ask command returns (to tests and other callers; the palette ignores it). */
@@ -33,6 +36,8 @@ export interface AskResult {
   model: string;
   requestId?: string;
   usage?: TokenUsage;
+  /** The cost as shown in the answer ("$0.0012", or why it is unknown); absent without a price table. */
+  cost?: string;
   finishReason?: string;
   /** ApiError.describe() (or the message) when the outcome is "failed". */
   error?: string;
@@ -126,10 +131,12 @@ export async function runAsk(s: Services, docs: AnswerDocuments, req: AskRequest
               progress.report({ message: `Receiving… ${tokens} chunk${tokens === 1 ? '' : 's'}` });
             }
           } else if (e.type === 'done') {
-            const stats = { model: e.model ?? req.model, usage: e.usage, latencyMs: e.timings.totalMs, firstTokenMs: e.timings.firstTokenMs, requestId: e.requestId };
+            const cost = req.costs?.text(req.model, e.usage);
+            if (req.costs) void req.costs.record(req.model, e.usage).catch((err: unknown) => s.log.warn(`LLM: today's cost total was not updated: ${errorText(err)}`));
+            const stats = { model: e.model ?? req.model, usage: e.usage, latencyMs: e.timings.totalMs, firstTokenMs: e.timings.firstTokenMs, requestId: e.requestId, cost };
             writer.append(doneNote(stats));
             s.log.info(`LLM answer: ${statsLine(stats)}${e.finishReason && e.finishReason !== 'stop' ? ` · finish reason ${e.finishReason}` : ''}`);
-            return { document: writer.document, answer, outcome: 'done' as const, model: req.model, requestId, usage: e.usage, finishReason: e.finishReason, retryWaits };
+            return { document: writer.document, answer, outcome: 'done' as const, model: req.model, requestId, usage: e.usage, cost, finishReason: e.finishReason, retryWaits };
           }
         }
         throw new Error('the stream ended without a result');
@@ -141,7 +148,7 @@ export async function runAsk(s: Services, docs: AnswerDocuments, req: AskRequest
           s.log.info(`LLM ${req.model}: cancelled after ${elapsed} ms with ${answer.length} characters received${requestIdSuffix(requestId)}`);
           return { document: writer.document, answer, outcome: 'cancelled' as const, model: req.model, requestId, retryWaits };
         }
-        const text = errorText(e);
+        const text = failureText(e, answer.length);
         writer.append(errorNote(text, answer.length > 0));
         s.log.error(`LLM ${req.model} failed after ${elapsed} ms${answer ? ` (${answer.length} characters kept)` : ''}: ${text}`);
         // Copied by id: the error may be answered after later requests were made.

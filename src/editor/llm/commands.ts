@@ -7,7 +7,10 @@ import { copyAsCurl, type RequestHistory } from '../curl';
 import type { Services } from '../services';
 import type { AnswerDocuments } from './answerDocuments';
 import { runAsk, type AskResult } from './ask';
-import { asLlmConnection, llmClient } from './clients';
+import { asLlmConnection } from './clients';
+import type { ComparePanel } from './comparePanel';
+import type { LlmCosts } from './costs';
+import type { ModelCatalog } from './modelCatalog';
 import type { ModelState } from './modelState';
 import { askMessages, EXPLAIN_QUESTION, isLikelyChatModel, selectionMessages, type SelectionContext } from './prompts';
 import type { LlmStatusBar } from './statusBar';
@@ -37,6 +40,18 @@ function askArgs(arg: unknown): AskArgs {
   };
 }
 
+/** Compare's optional arguments: with a prompt and 2–4 models it runs at once (tests, keybindings). */
+function compareArgs(arg: unknown): { connection?: string; prompt?: string; models?: string[] } {
+  if (!arg || typeof arg !== 'object') return {};
+  const a = arg as Record<string, unknown>;
+  const models = Array.isArray(a.models) ? a.models.filter((m): m is string => typeof m === 'string' && m.trim() !== '') : undefined;
+  return {
+    connection: typeof a.connection === 'string' ? a.connection : undefined,
+    prompt: typeof a.prompt === 'string' && a.prompt.trim() ? a.prompt : undefined,
+    models,
+  };
+}
+
 /** A model node from the tree, checked by shape (callers may come from another bundle). */
 function modelIdOf(arg: unknown): string | undefined {
   if (typeof arg === 'string') return arg;
@@ -45,11 +60,27 @@ function modelIdOf(arg: unknown): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-export function llmCommands(s: Services, state: ModelState, docs: AnswerDocuments, status: LlmStatusBar, history: RequestHistory): CommandTable {
+/** What the LLM commands share beyond Services (created in index.ts). */
+export interface LlmParts {
+  state: ModelState;
+  docs: AnswerDocuments;
+  status: LlmStatusBar;
+  history: RequestHistory;
+  catalog: ModelCatalog;
+  costs: LlmCosts;
+  compare: ComparePanel;
+}
+
+const REFRESH_ITEM = '$(refresh) List the models again';
+
+export function llmCommands(s: Services, parts: LlmParts): CommandTable {
+  const { state, docs, status, history, catalog, costs, compare } = parts;
   // The last prompt typed is offered again (selected, so typing replaces it): a failed or
   // cancelled question never has to be retyped.
   let lastPrompt = '';
   let lastQuestion = '';
+  /** The model last picked in Ask, per connection: offered first, but it does not become the active model. */
+  const lastAsked = new Map<string, string>();
 
   async function connection(name: string | undefined): Promise<HttpConnection | undefined> {
     const conn = asLlmConnection(name ? connectionFromArg(s, 'llm', name) : s.connections.active('llm'));
@@ -61,39 +92,66 @@ export function llmCommands(s: Services, state: ModelState, docs: AnswerDocument
     return undefined;
   }
 
-  /** Quick pick of the connection's chat models, the last choice first; a free-text box if listing fails. */
+  /**
+   * Quick pick of the connection's chat models (the cached list; its last item lists them again),
+   * the last choice first; a free-text box if listing fails.
+   */
   async function pickModel(conn: HttpConnection): Promise<string | undefined> {
-    const active = state.activeModel(conn);
+    const recent = lastAsked.get(conn.name) ?? state.activeModel(conn);
     const fallback = state.defaultModel(conn);
-    let listError: string | undefined;
-    const models = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Listing the models of ${conn.name}…` }, () =>
-      llmClient(s, conn)
-        .listModels()
-        .catch((e: unknown) => {
+    for (let refresh = false; ; refresh = true) {
+      let listError: string | undefined;
+      const models = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Listing the models of ${conn.name}…` }, () =>
+        catalog.list(conn, { refresh }).catch((e: unknown) => {
           listError = errorText(e);
           return [];
         }),
-    );
-    const chat = models.filter((m) => isLikelyChatModel(m.id)).sort((a, b) => Number(b.id === active) - Number(a.id === active));
-    if (chat.length > 0) {
-      const picked = await vscode.window.showQuickPick(
-        chat.map((m) => ({
-          label: m.id,
-          description: [m.id === active ? 'last used' : undefined, m.id === fallback ? '★ default' : undefined, m.owned_by ?? undefined].filter(Boolean).join(' · '),
-          model: m.id,
-        })),
-        { title: `Model (${conn.name})`, placeHolder: 'Which model should answer?', ignoreFocusOut: true },
       );
-      return picked?.model;
+      const chat = models.filter((m) => isLikelyChatModel(m.id)).sort((a, b) => Number(b.id === recent) - Number(a.id === recent));
+      if (chat.length > 0) {
+        const picked = await vscode.window.showQuickPick(
+          [
+            ...chat.map((m) => ({
+              label: m.id,
+              description: [m.id === recent ? 'last used' : undefined, m.id === fallback ? '★ default' : undefined, m.owned_by ?? undefined].filter(Boolean).join(' · '),
+              model: m.id,
+            })),
+            { label: REFRESH_ITEM, description: 'GET /models', model: undefined },
+          ],
+          { title: `Model (${conn.name})`, placeHolder: 'Which model should answer?', ignoreFocusOut: true },
+        );
+        if (picked?.label === REFRESH_ITEM) continue;
+        return picked?.model;
+      }
+      // Servers without GET /models (or without chat models in it): let the user type the id.
+      const typed = await vscode.window.showInputBox({
+        title: `Model (${conn.name})`,
+        prompt: listError ? `Could not list models (${listError}). Type a model id:` : 'This server lists no chat models. Type a model id:',
+        value: recent ?? '',
+        ignoreFocusOut: true,
+      });
+      return typed?.trim() || undefined;
     }
-    // Servers without GET /models (or without chat models in it): let the user type the id.
-    const typed = await vscode.window.showInputBox({
-      title: `Model (${conn.name})`,
-      prompt: listError ? `Could not list models (${listError}). Type a model id:` : 'This server lists no chat models. Type a model id:',
-      value: active ?? '',
-      ignoreFocusOut: true,
-    });
-    return typed?.trim() || undefined;
+  }
+
+  /**
+   * Ask never changes the active model behind the user's back: a connection without a default gets
+   * the first model picked as its default, and the user is told; otherwise the default stays.
+   */
+  async function noteModelChoice(conn: HttpConnection, model: string): Promise<void> {
+    lastAsked.set(conn.name, model);
+    const current = state.defaultModel(conn);
+    if (!current) {
+      await state.setDefault(conn, model);
+      void vscode.window.showInformationMessage(`"${model}" is now the default model of "${conn.name}" (it had none). Change it with "Set as Default Model" on a model in the Language Models view.`);
+    } else if (current !== model) {
+      vscode.window.setStatusBarMessage(`Asking "${model}"; the default model of "${conn.name}" stays "${current}".`, 5000);
+    }
+  }
+
+  /** The budget question, when a daily budget is set and this request might pass it. */
+  function withinBudget(model: string, messages: { content: string }[]): Promise<boolean> {
+    return costs.confirm([{ model, messages }]);
   }
 
   async function ask(arg: unknown, presetModel?: string, presetConn?: HttpConnection): Promise<AskResult | undefined> {
@@ -115,8 +173,10 @@ export function llmCommands(s: Services, state: ModelState, docs: AnswerDocument
     lastPrompt = prompt;
     const model = presetModel ?? a.model ?? (await pickModel(conn));
     if (!model) return undefined;
-    await state.setLast(conn, model);
-    return runAsk(s, docs, { conn, model, messages: askMessages(prompt), prompt, cancel: a.cancel }, () => status.update(), history);
+    await noteModelChoice(conn, model);
+    const messages = askMessages(prompt);
+    if (!(await withinBudget(model, messages))) return undefined;
+    return runAsk(s, docs, { conn, model, messages, prompt, cancel: a.cancel, costs }, () => status.update(), history);
   }
 
   async function askAboutSelection(arg: unknown, fixedQuestion?: string): Promise<AskResult | undefined> {
@@ -146,12 +206,14 @@ export function llmCommands(s: Services, state: ModelState, docs: AnswerDocument
     }
     const model = a.model ?? state.activeModel(conn) ?? (await pickModel(conn));
     if (!model) return undefined;
-    await state.setLast(conn, model);
+    await noteModelChoice(conn, model);
     const lines = selection.end.line - selection.start.line + 1;
+    const messages = selectionMessages(question, sel);
+    if (!(await withinBudget(model, messages))) return undefined;
     return runAsk(
       s,
       docs,
-      { conn, model, messages: selectionMessages(question, sel), prompt: question, about: `${lines} line${lines === 1 ? '' : 's'} of ${sel.where}`, cancel: a.cancel },
+      { conn, model, messages, prompt: question, about: `${lines} line${lines === 1 ? '' : 's'} of ${sel.where}`, cancel: a.cancel, costs },
       () => status.update(),
       history,
     );
@@ -181,6 +243,12 @@ export function llmCommands(s: Services, state: ModelState, docs: AnswerDocument
       vscode.window.setStatusBarMessage(`"${model}" is now the default model of "${conn.name}".`, 4000);
     },
     'apiWorkbench.llm.copyAsCurl': (arg?: unknown) => copyAsCurl(s, history, { firstCommand: { title: 'Ask…', command: 'apiWorkbench.llm.ask' } }, arg),
+    'apiWorkbench.llm.compare': async (arg?: unknown) => {
+      const a = compareArgs(arg);
+      const conn = await connection(a.connection);
+      if (!conn) return undefined;
+      return compare.open(conn, a.prompt && a.models ? { prompt: a.prompt, models: a.models } : undefined);
+    },
     'apiWorkbench.llm.copyModelId': async (node?: unknown) => {
       const model = nodeModel(node);
       await vscode.env.clipboard.writeText(model);

@@ -3,6 +3,10 @@ import { RequestHistory } from '../curl';
 import type { ServiceActivation, Services, ServiceView } from '../services';
 import { AnswerDocuments } from './answerDocuments';
 import { llmCommands } from './commands';
+import { ComparePanel } from './comparePanel';
+import { CostLedger } from './costLedger';
+import { LlmCosts } from './costs';
+import { ModelCatalog } from './modelCatalog';
 import { ModelsSource } from './modelsSource';
 import { ModelState } from './modelState';
 import { playgroundCommands } from './playgroundCommands';
@@ -11,14 +15,18 @@ import { LlmStatusBar } from './statusBar';
 export function activate(s: Services, view: ServiceView): ServiceActivation {
   const state = new ModelState(s.context.globalState);
   const docs = new AnswerDocuments();
-  const status = new LlmStatusBar(s, state);
+  // The cost API (budget question, record, prices) every LLM feature shares: see costs.ts.
+  const costs = new LlmCosts(s, new CostLedger(s.context.globalState));
+  const status = new LlmStatusBar(s, state, costs);
   const history = new RequestHistory('llm');
-  view.provider.source = new ModelsSource(s, state);
+  const catalog = new ModelCatalog(s);
+  const compare = new ComparePanel(s, catalog, costs, state);
+  view.provider.source = new ModelsSource(s, state, catalog);
   // Children loaded by the default source before this point are reloaded as models.
   view.provider.refresh();
-  const playground = playgroundCommands(s, state);
+  const playground = playgroundCommands(s, state, costs);
   return {
-    disposables: [state, docs, status, state.onDidChange(() => view.provider.rerender()), ...playground.disposables],
-    commands: { ...llmCommands(s, state, docs, status, history), ...playground.commands },
+    disposables: [state, docs, status, catalog, compare, state.onDidChange(() => view.provider.rerender()), ...playground.disposables],
+    commands: { ...llmCommands(s, { state, docs, status, history, catalog, costs, compare }), ...playground.commands },
   };
 }

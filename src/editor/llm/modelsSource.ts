@@ -4,6 +4,7 @@ import type { ModelInfo } from '../../services/llm';
 import type { Services } from '../services';
 import type { ChildSource, TreeNode } from '../tree';
 import { asLlmConnection, llmClient } from './clients';
+import type { ModelCatalog } from './modelCatalog';
 import type { ModelState } from './modelState';
 
 /** A model below a connection; tree commands (Ask This Model, Set as Default, Copy Id) receive it. */
@@ -48,6 +49,7 @@ export class ModelsSource implements ChildSource {
   constructor(
     private readonly s: Services,
     private readonly state: ModelState,
+    private readonly catalog?: ModelCatalog,
   ) {}
 
   async load(conn: Connection, token: vscode.CancellationToken): Promise<TreeNode[]> {
@@ -57,7 +59,10 @@ export class ModelsSource implements ChildSource {
       const resources = await this.s.http.resources(llm).list(token);
       return resources.filter((r) => r.kind === 'model').map((r) => new ModelNode(conn, { id: r.id }, this.state, r.detail ?? ''));
     }
-    const models = await llmClient(this.s, llm).listModels(token);
+    // Loading the tree (or refreshing it) lists the models afresh; Ask and Compare reuse that list.
+    const listing = llmClient(this.s, llm).listModels(token);
+    this.catalog?.put(llm, listing);
+    const models = await listing;
     return models.map((m) => new ModelNode(conn, m, this.state));
   }
 

@@ -9,6 +9,7 @@ import type { Services } from '../services';
 import { asLlmConnection } from './clients';
 import type { ModelState } from './modelState';
 import { cellToConversation } from './playgroundCell';
+import type { LlmCosts } from './costs';
 import { PlaygroundPanel } from './playgroundPanel';
 
 export const OPEN_PLAYGROUND = 'apiWorkbench.llm.openPlayground';
@@ -45,7 +46,7 @@ function pinnedConnection(metadata: unknown): string | undefined {
   return typeof name === 'string' && name ? name : undefined;
 }
 
-export function playgroundCommands(s: Services, state: ModelState): { commands: CommandTable; disposables: vscode.Disposable[] } {
+export function playgroundCommands(s: Services, state: ModelState, costs?: LlmCosts): { commands: CommandTable; disposables: vscode.Disposable[] } {
   const panels = new Set<PlaygroundPanel>();
 
   function connectionOf(name: string | undefined, node?: unknown): HttpConnection {
@@ -55,7 +56,7 @@ export function playgroundCommands(s: Services, state: ModelState): { commands: 
   }
 
   function open(conn: HttpConnection, settings = defaultSettings(state.activeModel(conn) ?? '', conn.llmApi ?? 'chat'), turns?: Parameters<PlaygroundPanel['load']>[1]): PlaygroundPanel {
-    const panel = new PlaygroundPanel(s, conn, settings, turns);
+    const panel = new PlaygroundPanel(s, conn, settings, turns, costs);
     panels.add(panel);
     panel.onDidDispose(() => panels.delete(panel));
     return panel;

@@ -74,6 +74,10 @@ export interface ExchangeOptions {
   describeError: (e: unknown) => string;
   /** Prices per model (defaults to the built-in table). */
   price?: (model: string, usage: TokenUsage) => number | undefined;
+  /** Asked before each request of the exchange (the daily budget); false: not sent, the turns are kept. */
+  maySend?: (req: ChatRequest) => Promise<boolean>;
+  /** A request finished with token usage (today's cost total). */
+  onUsage?: (model: string, usage: TokenUsage) => void;
   maxRounds?: number;
   /** Extra request headers (the sandbox's test controls). */
   headers?: Record<string, string>;
@@ -94,6 +98,11 @@ export async function runExchange(o: ExchangeOptions): Promise<ExchangeOutcome> 
       req = await requestOf(o.settings, o.turns, o.tools);
     } catch (e) {
       o.turns.push({ kind: 'error', text: e instanceof Error ? e.message : String(e) });
+      o.onChange();
+      return 'failed';
+    }
+    if (o.maySend && !(await o.maySend(req))) {
+      o.turns.push({ kind: 'error', text: 'Not sent: it may pass your daily language-model budget (apiWorkbench.llm.dailyBudget).' });
       o.onChange();
       return 'failed';
     }
@@ -119,6 +128,7 @@ export async function runExchange(o: ExchangeOptions): Promise<ExchangeOutcome> 
         } else if (e.type === 'done') {
           calls = e.toolCalls ?? [];
           const model = e.model ?? req.model;
+          if (e.usage) o.onUsage?.(model, e.usage);
           answer.stats = {
             api: o.api,
             model,

@@ -5,12 +5,14 @@ import * as vscode from 'vscode';
 import type { HttpConnection } from '../../core/connections';
 import { errorText } from '../../core/errors';
 import { validate } from '../../core/validate';
+import { costOf } from '../../services/llm/pricing';
 import { hostToPlaygroundSchema, playgroundToHostSchema, type HostToPlayground, type PlaygroundSettings, type Turn } from '../../services/llm/playgroundMessages';
 import { NOTEBOOK_TYPE } from '../ids';
 import type { Services } from '../services';
 import { llmClient } from './clients';
 import { conversationToCell } from './playgroundCell';
-import { editTurn, runExchange, type ExchangeOutcome } from './playgroundConversation';
+import type { LlmCosts } from './costs';
+import { editTurn, runExchange, type ExchangeOptions, type ExchangeOutcome } from './playgroundConversation';
 import { playgroundHtml } from './playgroundHtml';
 import { playgroundToolServices } from './playgroundServices';
 import { ToolBox } from './playgroundTools';
@@ -36,6 +38,7 @@ export class PlaygroundPanel implements vscode.Disposable {
     readonly conn: HttpConnection,
     private settingsNow: PlaygroundSettings,
     turns: Turn[] = [],
+    private readonly costs?: LlmCosts,
   ) {
     this.turns = turns;
     const media = vscode.Uri.joinPath(s.context.extensionUri, 'media', 'playground');
@@ -154,6 +157,7 @@ export class PlaygroundPanel implements vscode.Disposable {
         signal: abort.signal,
         onChange: () => this.scheduleRedraw(),
         describeError,
+        ...(this.costs ? this.costHooks(this.costs) : {}),
       });
     };
     this.post({ type: 'turns', turns: this.turns, busy: true });
@@ -168,6 +172,15 @@ export class PlaygroundPanel implements vscode.Disposable {
       this.redrawTimer = undefined;
       this.post({ type: 'turns', turns: this.turns, busy: false });
     }
+  }
+
+  /** The user's price table, the daily budget question and today's total: the same as Ask and Compare. */
+  private costHooks(costs: LlmCosts): Pick<ExchangeOptions, 'price' | 'maySend' | 'onUsage'> {
+    return {
+      price: (model, usage) => costOf(model, usage, costs.prices())?.totalUsd,
+      maySend: (req) => costs.confirm([{ model: req.model, messages: req.messages.map((m) => ({ content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '') })), ...(req.maxTokens !== undefined ? { maxTokens: req.maxTokens } : {}) }]),
+      onUsage: (model, usage) => void costs.record(model, usage).catch((e: unknown) => this.s.log.warn(`Playground: today's cost total not updated: ${errorText(e)}`)),
+    };
   }
 
   private scheduleRedraw(): void {

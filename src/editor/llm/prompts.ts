@@ -1,5 +1,6 @@
 // What the LLM commands send and how their answer documents read. No `vscode` import: the unit
 // suite and the in-editor tests build the exact same messages and text from here.
+import { isApiError, requestIdSuffix } from '../../core/errors';
 import type { ChatMessage, TokenUsage } from '../../services/llm';
 
 export const SELECTION_SYSTEM_PROMPT = 'You are a careful senior engineer. Answer about the code the user selected, in Markdown, briefly.';
@@ -48,6 +49,8 @@ export interface AnswerStats {
   latencyMs: number;
   firstTokenMs?: number;
   requestId?: string;
+  /** "$0.0012", or why the cost is unknown (costText in costLedger.ts). */
+  cost?: string;
 }
 
 function ms(n: number): string {
@@ -58,7 +61,7 @@ function ms(n: number): string {
 export function statsLine(s: AnswerStats): string {
   const tokens = s.usage ? `${s.usage.prompt_tokens} tokens in / ${s.usage.completion_tokens ?? s.usage.total_tokens - s.usage.prompt_tokens} out` : 'token usage not reported';
   const first = s.firstTokenMs !== undefined ? ` (first token ${ms(s.firstTokenMs)})` : '';
-  return `${s.model} · ${tokens} · ${ms(s.latencyMs)}${first} · request id ${s.requestId ?? 'unknown'}`;
+  return `${s.model} · ${tokens}${s.cost ? ` · ${s.cost}` : ''} · ${ms(s.latencyMs)}${first} · request id ${s.requestId ?? 'unknown'}`;
 }
 
 export function doneNote(s: AnswerStats): string {
@@ -70,7 +73,25 @@ export function cancelledNote(latencyMs: number, requestId?: string): string {
 }
 
 export function errorNote(description: string, partial: boolean): string {
-  return `${ANSWER_END}**Error:** ${description}${partial ? '\n\n*The answer above is incomplete: the stream broke off.*' : ''}\n`;
+  return `${ANSWER_END}**Error:** ${description}${partial ? '\n\n*The answer above is incomplete: it is what arrived before the stream stopped, kept as it was.*' : ''}\n`;
+}
+
+/**
+ * A failure in words. One that came inside a stream that had begun (HTTP 200, then an error event
+ * or a cut connection) says that, instead of "Service 200 server_error", and that what arrived is kept.
+ */
+export function failureText(e: unknown, keptChars: number): string {
+  if (!isApiError(e)) return e instanceof Error ? e.message : String(e);
+  const kept = keptChars > 0 ? ` The ${keptChars} characters that arrived are kept.` : '';
+  if (e.kind === 'stream') {
+    const said = e.serviceMessage ? `: "${e.serviceMessage}"${e.code ? ` (${e.code})` : ''}` : e.code ? ` (${e.code})` : ` (${e.message})`;
+    return `${e.service} stopped the answer part-way: it reported an error inside the stream${said}.${kept}${requestIdSuffix(e.requestId)}`;
+  }
+  if (keptChars > 0 && (e.kind === 'network' || e.kind === 'timeout' || e.kind === 'invalid-response')) {
+    const why = e.kind === 'timeout' ? 'the answer took too long (timeout)' : e.kind === 'network' ? `the connection broke off (${e.message})` : `it sent something unreadable (${e.message})`;
+    return `${e.service} stopped the answer part-way: ${why}.${kept}${requestIdSuffix(e.requestId)}`;
+  }
+  return e.describe();
 }
 
 /** Ids of models that cannot answer a chat (embeddings, speech, images, moderation). */
@@ -83,10 +104,11 @@ export function statusText(model: string | undefined, left: number, limit: numbe
   return `$(hubot) ${model ?? 'no model'} · ${left}/${limit}`;
 }
 
-export function statusTooltip(connection: string, model: string | undefined, left: number, limit: number, modelLimited: boolean): string {
+export function statusTooltip(connection: string, model: string | undefined, left: number, limit: number, modelLimited: boolean, spendToday?: string): string {
   return [
     `${connection}: ${model ? `model ${model}` : 'no model chosen yet'}.`,
     `${left} of ${limit} requests left this minute under the client-side limit${modelLimited ? ' for this model' : ''}.`,
+    ...(spendToday ? [spendToday] : []),
     'Click to Ask…',
   ].join('\n');
 }

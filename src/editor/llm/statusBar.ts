@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { STATUS_BAR_IDS } from '../ids';
 import type { Services } from '../services';
 import { asLlmConnection, requestsLeft } from './clients';
+import type { LlmCosts } from './costs';
 import type { ModelState } from './modelState';
 import { statusText, statusTooltip } from './prompts';
 
@@ -17,16 +18,27 @@ export class LlmStatusBar implements vscode.Disposable {
   constructor(
     private readonly s: Services,
     private readonly state: ModelState,
+    /** Today's spend goes into the tooltip (and updates as requests finish). */
+    private readonly costs?: LlmCosts,
   ) {
     this.item.name = 'API Workbench: Language Model';
     this.item.command = 'apiWorkbench.llm.ask';
-    this.subs = [s.connections.onDidChange((svc) => svc === 'llm' && this.update()), state.onDidChange(() => this.update())];
+    this.subs = [
+      s.connections.onDidChange((svc) => svc === 'llm' && this.update()),
+      state.onDidChange(() => this.update()),
+      ...(costs ? [costs.ledger.onDidChange(() => this.update())] : []),
+    ];
     this.update();
   }
 
   /** The text shown now (tests read it; the item itself is not observable through the API). */
   get text(): string {
     return this.item.text;
+  }
+
+  /** The tooltip shown now (tests read it). */
+  get tooltip(): string {
+    return typeof this.item.tooltip === 'string' ? this.item.tooltip : (this.item.tooltip?.value ?? '');
   }
 
   update(): void {
@@ -40,7 +52,7 @@ export class LlmStatusBar implements vscode.Disposable {
     const model = this.state.activeModel(conn);
     const { left, limit, modelLimited } = requestsLeft(this.s, conn, model);
     this.item.text = statusText(model, left, limit);
-    this.item.tooltip = statusTooltip(conn.name, model, left, limit, modelLimited);
+    this.item.tooltip = statusTooltip(conn.name, model, left, limit, modelLimited, this.costs?.todayLine());
     this.item.show();
     if (left < limit) this.timer = setTimeout(() => this.update(), 1000);
   }

@@ -10,6 +10,7 @@ import { EXTENSION_ID, NOTEBOOK_CONTROLLER_ID, NOTEBOOK_LANGUAGES, NOTEBOOK_TYPE
 import type { Services } from '../services';
 import type { Environments } from './environments';
 import { editorNotebookHost } from '../notebookHost';
+import { parsePriceSetting, type PriceTable } from '../llm/costLedger';
 import { plainSummary, resultPayload, runningPayload, type LiveState } from './payload';
 import { engineCells } from './serializer';
 
@@ -242,7 +243,7 @@ export class NotebookRunController implements vscode.Disposable {
       clearTimeout(live.timer);
       this.keepBody(resultId, result);
       this.cellResults.set(cell, resultId);
-      await execution.replaceOutput(this.output(resultPayload(resultId, result, live, result.service === 'maps' ? this.tiles() : undefined)));
+      await execution.replaceOutput(this.output(resultPayload(resultId, result, live, result.service === 'maps' ? this.tiles() : undefined, result.service === 'llm' ? this.prices() : undefined)));
       execution.end(result.cancelled ? undefined : result.ok, Date.now());
       this.finished.fire({ notebook: session.doc, cell, result });
       return result;
@@ -273,6 +274,11 @@ export class NotebookRunController implements vscode.Disposable {
       if (!session.live.has(p.cell.cellIndex)) return;
       void live.execution.replaceOutput(this.output(runningPayload(live.resultId, live.service, live.name, live)));
     }, LIVE_UPDATE_MS);
+  }
+
+  /** The user's LLM price table (problems in it are reported where Ask and Compare read it). */
+  private prices(): PriceTable {
+    return parsePriceSetting(this.s.config.read('llm.prices', z.unknown(), undefined, { userOnly: true })).table;
   }
 
   /** The map tab's tiles: the maps panel's settings (user settings only: a workspace cannot redirect them). */

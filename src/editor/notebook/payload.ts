@@ -4,6 +4,7 @@
 import type { CellResult, ListenMessage } from '../../notebook/api';
 import type { MapLine, MapMarker } from '../../services/maps/mapMessages';
 import { decodePolyline } from '../../services/maps/polyline';
+import { costOf, PRICES, type ModelPrice } from '../../services/llm/pricing';
 import { PREVIEW_BYTES, PREVIEW_MESSAGES, type ResultBody, type ResultPayload } from '../../webview/result/protocol';
 
 const MAX_MARKERS = 1000;
@@ -32,7 +33,14 @@ export function runningPayload(resultId: string, service: ResultPayload['service
   };
 }
 
-export function resultPayload(resultId: string, r: CellResult, live: LiveState = {}, tiles?: { url: string | null; attribution: string }): ResultPayload {
+/** `prices`: the user's price table (apiWorkbench.llm.prices over the defaults), for the cost of LLM cells. */
+export function resultPayload(
+  resultId: string,
+  r: CellResult,
+  live: LiveState = {},
+  tiles?: { url: string | null; attribution: string },
+  prices: Readonly<Record<string, ModelPrice>> = PRICES,
+): ResultPayload {
   const res = r.response;
   const p: ResultPayload = {
     resultId,
@@ -55,7 +63,7 @@ export function resultPayload(resultId: string, r: CellResult, live: LiveState =
     p.headers = res.headers;
     p.body = body(res.text, res.json, res.size, res.truncated);
     if (r.service === 'llm') {
-      const usage = usageOf(res.json);
+      const usage = usageOf(res.json, prices);
       if (usage) p.usage = usage;
       const content = streamedContent(res.json);
       if (content !== undefined) p.answer = clip(content);
@@ -111,11 +119,18 @@ export function body(text: string, json: unknown, size: number, truncated: boole
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
-/** Token counts (and a cost when the service reports one) of a chat answer, plain or streamed. */
-export function usageOf(json: unknown): ResultPayload['usage'] {
+/**
+ * Token counts and the cost of a chat answer, plain or streamed: the cost the service reports, else
+ * the answer's model priced from `prices` (absent when the model has no price).
+ */
+export function usageOf(json: unknown, prices: Readonly<Record<string, ModelPrice>> = PRICES): ResultPayload['usage'] {
   const usage: unknown = isRecord(json) ? json.usage : undefined;
   if (!isRecord(usage)) return undefined;
-  const out = { promptTokens: num(usage.prompt_tokens), completionTokens: num(usage.completion_tokens), totalTokens: num(usage.total_tokens), cost: num(usage.cost) };
+  const promptTokens = num(usage.prompt_tokens);
+  const model = isRecord(json) && typeof json.model === 'string' ? json.model : undefined;
+  const priced =
+    model && promptTokens !== undefined ? costOf(model, { prompt_tokens: promptTokens, completion_tokens: num(usage.completion_tokens), total_tokens: num(usage.total_tokens) ?? promptTokens }, prices)?.totalUsd : undefined;
+  const out = { promptTokens, completionTokens: num(usage.completion_tokens), totalTokens: num(usage.total_tokens), cost: num(usage.cost) ?? priced };
   const known = Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
   return Object.keys(known).length ? known : undefined;
 }

@@ -54,8 +54,9 @@ const FREE: ModelPrice = { input: 0, output: 0 };
  */
 export function priceOf(model: string, table: Readonly<Record<string, ModelPrice>> = PRICES): { price: ModelPrice; pricedAs: string } | undefined {
   const id = model.trim().toLowerCase().replace(/^openai\//, '');
-  if (id.startsWith('sandbox-')) return { price: FREE, pricedAs: model };
+  // An explicit entry wins, even for a sandbox model (to try the daily budget locally).
   if (Object.hasOwn(table, id)) return { price: table[id], pricedAs: id };
+  if (id.startsWith('sandbox-')) return { price: FREE, pricedAs: model };
   let best: string | undefined;
   for (const name of Object.keys(table)) {
     // A dated snapshot (`-2024-08-06`) or a version suffix (`-0613`) is the same model.

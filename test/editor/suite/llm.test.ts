@@ -130,7 +130,7 @@ describe('llm', function () {
     assert.equal(answerPart(doc.getText(), header), expected);
     assert.match(
       doc.getText().slice(header.length + expected.length),
-      /^\n\n---\n\*sandbox-chat · \d+ tokens in \/ \d+ out · \d+ ms \(first token \d+ ms\) · request id `req_[0-9a-f]+`\*\n$/,
+      /^\n\n---\n\*sandbox-chat · \d+ tokens in \/ \d+ out · \$0\.00 · \d+(\.\d+)? m?s \(first token \d+(\.\d+)? m?s\) · request id `req_[0-9a-f]+`\*\n$/,
     );
     assert.ok(changes >= 2, `the document grew while the answer streamed (${changes} updates)`);
     assert.match(result.requestId ?? '', /^req_/);

@@ -18,6 +18,7 @@ import type { ExtensionApi } from '../../../src/extension';
 import { CONNECTION_COMMANDS, COPY_AS_CURL_COMMANDS } from '../../../src/editor/ids';
 import type { ExportedConnections } from '../../../src/editor/exportConnections';
 import type { AskResult } from '../../../src/editor/llm/ask';
+import type { CompareOutcome } from '../../../src/editor/llm/comparePanel';
 import { ANSWER_SCHEME } from '../../../src/editor/llm/answerDocuments';
 import type { CommandOutcome } from '../../../src/editor/maps/commands';
 import type { MapRendered } from '../../../src/editor/maps/mapPanel';
@@ -388,6 +389,8 @@ describe('security: every command, then no secret in settings, state, logs, docu
     });
     const asked = await cmd.run<AskResult>('apiWorkbench.llm.askModel', models, { prompt: 'Hello, mini.' });
     assert.equal(asked?.outcome, 'done', asked?.error);
+    const compared = await cmd.run<CompareOutcome>('apiWorkbench.llm.compare', { prompt: 'Compare, safely.', models: ['sandbox-chat', 'sandbox-chat-mini'] });
+    assert.deepEqual(compared?.results.map((r) => r.outcome), ['done', 'done']);
     await cmd.run('apiWorkbench.llm.setDefaultModel', models);
     await cmd.run('apiWorkbench.llm.copyModelId', models);
     assert.equal(await vscode.env.clipboard.readText(), 'sandbox-chat-mini');

@@ -51,5 +51,11 @@ describe('notebook output payload (what the response viewer gets)', () => {
   it('reads token usage of plain and streamed answers', () => {
     assert.deepEqual(usageOf({ usage: { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8 } }), { promptTokens: 3, completionTokens: 5, totalTokens: 8 });
     assert.equal(usageOf({ content: 'hi', finishReason: 'stop', events: 3 }), undefined);
+    // The cost: the service's own figure, else the model priced from the table (a user entry wins).
+    const usage = { prompt_tokens: 1_000_000, completion_tokens: 1_000_000, total_tokens: 2_000_000 };
+    assert.equal(usageOf({ model: 'gpt-4.1-2025-04-14', usage })?.cost, 10, 'priced as gpt-4.1 ($2 + $8 per 1M)');
+    assert.equal(usageOf({ model: 'gpt-4.1', usage: { ...usage, cost: 0.5 } })?.cost, 0.5, "the service's own cost wins");
+    assert.equal(usageOf({ model: 'my-llama', usage })?.cost, undefined, 'an unpriced model has no cost');
+    assert.equal(usageOf({ content: 'hi', finishReason: 'stop', model: 'my-llama', usage }, { 'my-llama': { input: 1, output: 1 } })?.cost, 2);
   });
 });

@@ -170,6 +170,25 @@ describe('llm/playground: conversation, tool calls on our own APIs, structured o
     assert.equal(turns[turns.length - 2].kind, 'user', 'the question is kept to resend');
   });
 
+  it('the daily budget is asked before each request: declined sends nothing and keeps the question; usage is reported for today\'s total', async () => {
+    const settings = defaultSettings('sandbox-chat');
+    const turns: Turn[] = [{ kind: 'user', text: 'Hello?' }];
+    let asked = 0;
+    const declined = await runExchange({ client: llm, api: 'chat', settings, turns, signal: new AbortController().signal, onChange: () => {}, describeError: errorText, maySend: () => Promise.resolve(++asked < 0) });
+    assert.equal(declined, 'failed');
+    assert.equal(asked, 1);
+    assert.deepEqual(turns.map((t) => t.kind), ['user', 'error']);
+    assert.match(turns[1].kind === 'error' ? turns[1].text : '', /budget/);
+    const used: string[] = [];
+    const sent: Turn[] = [{ kind: 'user', text: 'Hello?' }];
+    const outcome = await runExchange({ client: llm, api: 'chat', settings, turns: sent, signal: new AbortController().signal, onChange: () => {}, describeError: errorText, maySend: () => Promise.resolve(true), onUsage: (model, usage) => used.push(`${model}:${usage.total_tokens}`), price: () => 0.5 });
+    assert.equal(outcome, 'answered');
+    assert.equal(used.length, 1);
+    assert.match(used[0], /^sandbox-chat:\d+$/);
+    const answer = sent[sent.length - 1];
+    assert.ok(answer.kind === 'assistant' && answer.stats?.costUsd === 0.5, JSON.stringify(answer));
+  });
+
   it('structured outputs: a strict json_schema answer validates; a mismatch is listed field by field; an invalid schema is refused in words', async () => {
     const settings: PlaygroundSettings = { ...defaultSettings('sandbox-chat'), responseFormat: 'json_schema', schemaText: JSON.stringify(TRIP_SCHEMA) };
     const turns: Turn[] = [{ kind: 'user', text: 'Plan 3 nights in Lisbon in spring.' }];

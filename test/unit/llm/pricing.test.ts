@@ -27,6 +27,8 @@ describe('llm/pricing', () => {
     assert.deepEqual(costOf('sandbox-chat', usage), { inputUsd: 0, outputUsd: 0, totalUsd: 0, pricedAs: 'sandbox-chat' });
     assert.equal(costOf('sandbox-chat-slow', usage)?.totalUsd, 0);
     assert.equal(costOf('llama3.1:8b', usage), undefined);
+    // An explicit entry prices even a sandbox model (to try the daily budget locally).
+    assert.equal(costOf('sandbox-chat', usage, { ...PRICES, 'sandbox-chat': { input: 1_000_000, output: 1_000_000 } })?.totalUsd, 100);
   });
 
   it('derives output tokens from the total when a server omits completion_tokens (embeddings)', () => {

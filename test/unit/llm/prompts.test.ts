@@ -30,8 +30,9 @@ describe('llm/prompts: messages and answer documents', () => {
     assert.equal(statsLine(stats), 'gpt-x · 12 tokens in / 34 out · 1.23 s (first token 56 ms) · request id req_1');
     assert.equal(doneNote(stats), `${ANSWER_END}*gpt-x · 12 tokens in / 34 out · 1.23 s (first token 56 ms) · request id \`req_1\`*\n`);
     assert.match(statsLine({ model: 'm', latencyMs: 5 }), /token usage not reported · 5 ms · request id unknown$/);
+    assert.equal(statsLine({ ...stats, cost: '$0.0950' }), 'gpt-x · 12 tokens in / 34 out · $0.0950 · 1.23 s (first token 56 ms) · request id req_1', 'the cost beside the tokens');
     assert.ok(cancelledNote(800, 'req_2').startsWith(`${ANSWER_END}*Cancelled after 800 ms`));
-    assert.equal(errorNote('LLM 500: boom', true), `${ANSWER_END}**Error:** LLM 500: boom\n\n*The answer above is incomplete: the stream broke off.*\n`);
+    assert.equal(errorNote('LLM 500: boom', true), `${ANSWER_END}**Error:** LLM 500: boom\n\n*The answer above is incomplete: it is what arrived before the stream stopped, kept as it was.*\n`);
     assert.equal(errorNote('LLM 401: bad key', false), `${ANSWER_END}**Error:** LLM 401: bad key\n`);
   });
 
