@@ -30,7 +30,7 @@ async function startHandler(): Promise<{ url: string; seen: { valid: boolean; ev
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const hook = lib().webhook({ headers: req.headers as Record<string, string>, rawBody: Buffer.concat(chunks).toString('utf8') });
+      const hook = lib().webhook({ headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8') });
       const valid = hook.isValid();
       seen.push({ valid, events: valid ? hook.getEvents() : [] });
       res.writeHead(valid ? 200 : 401, { 'content-type': 'text/plain' });
