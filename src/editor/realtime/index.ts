@@ -8,6 +8,7 @@ import { realtimeCommands } from './commands';
 import { RealtimeLog } from './log';
 import { asRealtime, RealtimeSessions, type SessionChange } from './sessions';
 import { ChannelsSource } from './tree';
+import { webhookCommands } from './webhookCommands';
 import { WebhookController } from './webhooks';
 
 const CONNECTED_KEY = CONTEXT_KEYS.realtimeConnected;
@@ -46,5 +47,9 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
   const onActive = s.connections.onDidChange((svc) => svc === 'realtime' && apply());
   apply();
 
-  return { disposables: [log, sessions, webhooks, onChange, onActive], commands: realtimeCommands(s, sessions, log, webhooks) };
+  const webhookUi = webhookCommands(s, webhooks);
+  return {
+    disposables: [log, sessions, webhooks, webhookUi.panel, onChange, onActive],
+    commands: { ...realtimeCommands(s, sessions, log, webhooks), ...webhookUi.commands },
+  };
 }

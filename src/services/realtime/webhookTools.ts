@@ -42,7 +42,7 @@ export function judgeWebhook(app: AppCredentials | undefined, headers: Record<st
   if (key === undefined || signature === undefined) return { verdict: 'forged', reason: 'X-Pusher-Key or X-Pusher-Signature is missing', body };
   if (key !== app.key) return { verdict: 'forged', reason: `X-Pusher-Key "${key}" is not this app's key`, body };
   if (!verifyWebhookSignature(app, key, signature, rawBody)) return { verdict: 'forged', reason: 'X-Pusher-Signature does not match the body (wrong secret or altered body)', body };
-  if (!body) return { verdict: 'forged', reason: `signed, but not a webhook body${v ? ` (${v.problem})` : ' (not JSON)'}` };
+  if (!body) return { verdict: 'forged', reason: `signed, but not a webhook body${v && !v.ok ? ` (${v.problem})` : ' (not JSON)'}` };
   const age = receivedAtMs - body.time_ms;
   if (age > STALE_AFTER_MS) return { verdict: 'stale', reason: `signed correctly, but time_ms is ${Math.round(age / 1000)} s before it arrived (more than ${STALE_AFTER_MS / 60_000} min)`, body };
   return { verdict: 'valid', reason: 'signed with this app\'s secret', body };
