@@ -8,6 +8,7 @@ import { realtimeCommands } from './commands';
 import { RealtimeLog } from './log';
 import { asRealtime, RealtimeSessions, type SessionChange } from './sessions';
 import { ChannelsSource } from './tree';
+import { userCommands } from './users';
 import { webhookCommands } from './webhookCommands';
 import { WebhookController } from './webhooks';
 
@@ -50,6 +51,6 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
   const webhookUi = webhookCommands(s, webhooks);
   return {
     disposables: [log, sessions, webhooks, webhookUi.panel, onChange, onActive],
-    commands: { ...realtimeCommands(s, sessions, log, webhooks), ...webhookUi.commands },
+    commands: { ...realtimeCommands(s, sessions, log, webhooks), ...webhookUi.commands, ...userCommands(s, sessions, log, () => view.provider.refresh()) },
   };
 }
