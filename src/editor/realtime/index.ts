@@ -8,6 +8,8 @@ import { realtimeCommands } from './commands';
 import { RealtimeLog } from './log';
 import { asRealtime, RealtimeSessions, type SessionChange } from './sessions';
 import { ChannelsSource } from './tree';
+import { channelInfoCommands } from './channelInfo';
+import { encryptionKeyCommands } from './encryptionKey';
 import { userCommands } from './users';
 import { webhookCommands } from './webhookCommands';
 import { WebhookController } from './webhooks';
@@ -51,6 +53,12 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
   const webhookUi = webhookCommands(s, webhooks);
   return {
     disposables: [log, sessions, webhooks, webhookUi.panel, onChange, onActive],
-    commands: { ...realtimeCommands(s, sessions, log, webhooks), ...webhookUi.commands, ...userCommands(s, sessions, log, () => view.provider.refresh()) },
+    commands: {
+      ...realtimeCommands(s, sessions, log, webhooks),
+      ...webhookUi.commands,
+      ...userCommands(s, sessions, log, () => view.provider.refresh()),
+      ...channelInfoCommands(s, sessions, log),
+      ...encryptionKeyCommands(s, (conn) => log.note(`[${conn.name}] encryption master key changed`)),
+    },
   };
 }

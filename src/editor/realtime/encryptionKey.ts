@@ -1,0 +1,54 @@
+import * as vscode from 'vscode';
+import type { RealtimeConnection } from '../../core/connections';
+import { masterKeyProblem } from '../../services/realtime/encryption';
+import type { CommandTable } from '../commands';
+import { connectionFromArg } from '../connectionCommands';
+import type { Services } from '../services';
+import { asRealtime } from './sessions';
+
+export interface SetMasterKeyInput {
+  connection?: string;
+  /** Base64 of 32 bytes; '' removes the stored key. */
+  value?: string;
+  /** Asked during Add Connection: Escape or empty just skips. */
+  optional?: boolean;
+}
+
+/**
+ * "Set Encryption Master Key…": the key of private-encrypted- channels, kept in SecretStorage with
+ * the connection (never in settings). Subscribing decrypts with it, publishing encrypts with it.
+ */
+export function encryptionKeyCommands(s: Services, onChanged: (conn: RealtimeConnection) => void): CommandTable {
+  return {
+    'apiWorkbench.realtime.setEncryptionMasterKey': async (arg?: unknown): Promise<'stored' | 'removed' | undefined> => {
+      const input: SetMasterKeyInput = arg && typeof arg === 'object' && !('conn' in arg) ? (arg) : {};
+      const conn = asRealtime(connectionFromArg(s, 'realtime', input.connection ?? arg) ?? s.connections.active('realtime'));
+      if (!conn) throw new Error('No realtime connection: add one first.');
+      const had = (await s.secrets.getAux(conn, 'encryptionMasterKey')) !== undefined;
+      const value =
+        input.value ??
+        (await vscode.window.showInputBox({
+          title: `${conn.name}: encryption master key`,
+          prompt: `For private-encrypted- channels: 32 random bytes in base64 (e.g. the output of "openssl rand -base64 32"), the same your server library uses. Stored in SecretStorage only.${input.optional ? ' Leave empty to skip.' : had ? ' Leave empty to remove the stored one.' : ''}`,
+          password: true,
+          ignoreFocusOut: true,
+          validateInput: (v) => (v.trim() === '' ? undefined : masterKeyProblem(v.trim())),
+        }));
+      if (value === undefined) return undefined;
+      const trimmed = value.trim();
+      if (trimmed === '') {
+        if (input.optional || !had) return undefined;
+        await s.secrets.clearAux(conn, 'encryptionMasterKey');
+        onChanged(conn);
+        void vscode.window.showInformationMessage(`Removed the encryption master key of "${conn.name}".`);
+        return 'removed';
+      }
+      const problem = masterKeyProblem(trimmed);
+      if (problem) throw new Error(`Not stored: ${problem}.`);
+      await s.secrets.setAux(conn, 'encryptionMasterKey', trimmed);
+      onChanged(conn);
+      if (!input.optional) void vscode.window.showInformationMessage(`Stored the encryption master key of "${conn.name}" in SecretStorage. Subscribe again to encrypted channels to use it.`);
+      return 'stored';
+    },
+  };
+}
