@@ -207,6 +207,7 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
       const ok = await vscode.window.showWarningMessage(`Remove the connection "${conn.name}" and its stored ${keyName(service)}?`, { modal: true }, 'Remove');
       if (ok !== 'Remove') return;
       await services.secrets.clear(conn);
+      if (conn.service === 'realtime') await services.secrets.clearAux(conn, 'encryptionMasterKey');
       await services.config.updateConnections(service, (list) => list.filter((e) => !(e && typeof e === 'object' && (e as { name?: unknown }).name === conn.name)));
     },
     [CONNECTION_COMMANDS[service].refresh]: () => views[service].provider.refresh(),

@@ -104,7 +104,8 @@ export function webhookCommands(s: Services, webhooks: WebhookController): { com
   const commands: CommandTable = {
     [WEBHOOK_VIEW_COMMANDS.show]: () => {
       panel.show();
-      return { received: webhooks.inbox.records.filter((r) => r.kind === 'received').length, sent: webhooks.inbox.records.filter((r) => r.kind === 'sent').length };
+      // The page as shown: tests (and keybinding scripts) can read what the user sees.
+      return { received: webhooks.inbox.records.filter((r) => r.kind === 'received').length, sent: webhooks.inbox.records.filter((r) => r.kind === 'sent').length, html: panel.html };
     },
 
     [WEBHOOK_VIEW_COMMANDS.setTarget]: (arg?: unknown) => setTarget(arg),
