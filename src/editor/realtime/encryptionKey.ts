@@ -1,10 +1,26 @@
 import * as vscode from 'vscode';
 import type { RealtimeConnection } from '../../core/connections';
 import { masterKeyProblem } from '../../services/realtime/encryption';
+import { channelKind } from '../../services/realtime/protocol';
 import type { CommandTable } from '../commands';
 import { connectionFromArg } from '../connectionCommands';
 import type { Services } from '../services';
 import { asRealtime } from './sessions';
+
+/**
+ * What Publish hands the REST client: on an encrypted channel the JSON value itself, so the box
+ * holds `{"a":1}` as when an app calls pusher.trigger(channel, event, {a: 1}) (the library
+ * JSON-encodes the payload before boxing, so a JSON *string* would arrive double-encoded);
+ * elsewhere the text as typed.
+ */
+export function encryptedPayload(channel: string, data: string): unknown {
+  if (channelKind(channel) !== 'private-encrypted') return data;
+  try {
+    return JSON.parse(data) as unknown;
+  } catch {
+    return data;
+  }
+}
 
 export interface SetMasterKeyInput {
   connection?: string;

@@ -110,15 +110,20 @@ describe('realtime deeper: webhooks, encryption, users, batch, channel info', fu
       assert.equal(sent?.status, 200, `${kind}: ${JSON.stringify(sent)}`);
       assert.ok(endpoint.seen.at(-1)?.valid && endpoint.seen.at(-1)?.body.includes(`"name":"${kind}"`), kind);
     }
+    // A port nothing listens on: opened, then closed.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const closedPort = (probe.address() as AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
     const warnings = stubWindow('showWarningMessage', () => undefined);
     let down: DeliveryResult | undefined;
     try {
-      down = await vscode.commands.executeCommand<DeliveryResult>('apiWorkbench.realtime.sendTestWebhook', { kind: 'cache_miss', url: 'http://127.0.0.1:9/pusher/webhooks' });
+      down = await vscode.commands.executeCommand<DeliveryResult>('apiWorkbench.realtime.sendTestWebhook', { kind: 'cache_miss', url: `http://127.0.0.1:${closedPort}/pusher/webhooks` });
     } finally {
       warnings.restore();
     }
     assert.equal(down?.answered, false);
-    assert.match(String(warnings.calls[0]?.[0]), /not delivered: nothing is listening at 127\.0\.0\.1:9 \(connection refused\)/);
+    assert.match(String(warnings.calls[0]?.[0]), /not delivered: nothing is listening at 127\.0\.0\.1:\d+ \(connection refused\): is your app running\?/);
 
     // Leave the replay result on screen: the genuine webhook opened, its replay answered 200.
     await vscode.commands.executeCommand('apiWorkbench.realtime.clearWebhooks');
