@@ -90,9 +90,9 @@ function receivedRow(r: WebhookRow, page: WebhookPage, open: boolean): string {
   return `<details${open ? ' open' : ''} id="webhook-${r.id}"><summary><span class="badge ${v}">${VERDICT_TEXT[v]}</span> ${esc(names)} <span class="muted">· ${esc(time(r.at))} · ${esc(r.connection)} · answered ${r.answeredStatus ?? '?'}</span></summary>
 <p>${esc(r.reason ?? '')}</p>
 <h3>Events</h3>${eventsTable(r.events, page.redact)}
-<h3>Headers</h3><table><tbody>${headers}</tbody></table>
+<p>${replay}</p>${(r.replays ?? []).map((d) => delivery(d, page.redact)).join('')}
 <h3>Body <span class="muted">(POST ${esc(r.path ?? '')}, ${Buffer.byteLength(r.raw)} bytes)</span></h3><pre>${esc(page.redact(pretty(r.raw)))}</pre>
-<p>${replay}</p>${(r.replays ?? []).map((d) => delivery(d, page.redact)).join('')}</details>`;
+<h3>Headers</h3><table><tbody>${headers}</tbody></table></details>`;
 }
 
 function sentRow(r: WebhookRow, page: WebhookPage, open: boolean): string {
@@ -108,9 +108,9 @@ export function webhookPageHtml(page: WebhookPage): string {
     : `The receiver is not running. ${commandLink(c.startReceiver, [], 'Start Webhook Receiver', 'Listen for the app\'s webhooks on a local port')}`;
   const target = page.target ? `Your endpoint: <code>${esc(page.target)}</code>` : 'Your endpoint: not set';
   const counts = { received: page.rows.filter((r) => r.kind === 'received').length, sent: page.rows.filter((r) => r.kind === 'sent').length };
-  const firstReceived = page.rows.find((r) => r.kind === 'received')?.id;
+  // Open: the newest webhook, and any that was replayed (its endpoint's answer is what the user is after).
   const body = page.rows.length
-    ? page.rows.map((r, i) => (r.kind === 'received' ? receivedRow(r, page, r.id === firstReceived || i === 0) : sentRow(r, page, i === 0))).join('\n')
+    ? page.rows.map((r, i) => (r.kind === 'received' ? receivedRow(r, page, i === 0 || (r.replays?.length ?? 0) > 0) : sentRow(r, page, i === 0))).join('\n')
     : '<p class="muted">No webhooks yet. Start the receiver and use a channel (subscribe, publish, join a presence channel), or send a test webhook to your endpoint.</p>';
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${page.cspSource} 'unsafe-inline';">

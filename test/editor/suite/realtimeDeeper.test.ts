@@ -127,11 +127,12 @@ describe('realtime deeper: webhooks, encryption, users, batch, channel info', fu
 
     // Leave the replay result on screen: the genuine webhook opened, its replay answered 200.
     await vscode.commands.executeCommand('apiWorkbench.realtime.clearWebhooks');
-    await vscode.commands.executeCommand('apiWorkbench.realtime.subscribe', 'orders-webhooks');
-    await waitFor('the new webhook', async () => ((await vscode.commands.executeCommand<Shown>('apiWorkbench.realtime.showWebhooks')).received >= 1 ? true : undefined));
     await post(forgedBody, '0'.repeat(64));
+    await vscode.commands.executeCommand('apiWorkbench.realtime.subscribe', 'orders-webhooks');
+    await waitFor('the genuine webhook, newest', async () => ((await vscode.commands.executeCommand<Shown>('apiWorkbench.realtime.showWebhooks')).received >= 2 ? true : undefined));
     await vscode.commands.executeCommand('apiWorkbench.realtime.replayWebhook', { url: endpoint.url });
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await vscode.commands.executeCommand('workbench.action.closePanel');
     const final = await vscode.commands.executeCommand<Shown>('apiWorkbench.realtime.showWebhooks');
     assert.match(final.html ?? '', /200 OK in \d+ ms/);
     await settle(2_000);
@@ -145,8 +146,8 @@ describe('realtime deeper: webhooks, encryption, users, batch, channel info', fu
     await vscode.commands.executeCommand('apiWorkbench.realtime.connect');
     const snap = await vscode.commands.executeCommand<{ state: string }>('apiWorkbench.realtime.subscribe', 'private-encrypted-deeper');
     assert.equal(snap?.state, 'subscribed');
-    await vscode.commands.executeCommand('apiWorkbench.realtime.publish', { channel: 'private-encrypted-deeper', event: 'sealed', data: '{"secret":"plans"}' });
-    await logContains('private-encrypted-deeper  sealed [decrypted]  {"secret":"plans"}');
+    await vscode.commands.executeCommand('apiWorkbench.realtime.publish', { channel: 'private-encrypted-deeper', event: 'sealed', data: '{"plan":"attack at dawn"}' });
+    await logContains('private-encrypted-deeper  sealed [decrypted]  {"plan":"attack at dawn"}');
     // Another key for publishing: this subscription holds the old one, so it cannot open the box.
     await vscode.commands.executeCommand('apiWorkbench.realtime.setEncryptionMasterKey', { connection: SANDBOX, value: OTHER_MASTER_KEY });
     await vscode.commands.executeCommand('apiWorkbench.realtime.publish', { channel: 'private-encrypted-deeper', event: 'sealed-other', data: '{"n":2}' });
