@@ -66,7 +66,7 @@ function eventsTable(events: WebhookEvent[], redact: (t: string) => string): str
   const rows = events
     .map((e) => {
       const detail = [e.user_id ? `user ${e.user_id}` : '', e.event ?? '', e.subscription_count !== undefined ? `count ${e.subscription_count}` : '', e.socket_id ? `socket ${e.socket_id}` : ''].filter(Boolean).join(' · ');
-      return `<tr><td><code>${esc(e.name)}</code></td><td>${esc(e.channel)}</td><td>${esc(detail)}</td><td><code>${esc(redact(e.data ?? ''))}</code></td></tr>`;
+      return `<tr><td><code>${esc(e.name)}</code></td><td>${esc(e.channel)}</td><td>${esc(detail)}</td><td>${e.data ? `<code>${esc(redact(e.data))}</code>` : ''}</td></tr>`;
     })
     .join('');
   return `<table><thead><tr><th>event</th><th>channel</th><th>details</th><th>data</th></tr></thead><tbody>${rows}</tbody></table>`;
