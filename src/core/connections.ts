@@ -58,6 +58,8 @@ export interface RealtimeConnection {
   /** WebSocket URL without query, e.g. wss://ws-eu.pusher.com:443/app/<key>. */
   wsUrl: string;
   authEndpoint?: string;
+  /** The app's user authentication endpoint for pusher:signin (pusher-js userAuthentication.endpoint); unset = signed locally with the secret. */
+  userAuthEndpoint?: string;
   rateLimitPerMinute: number;
   listing: ListingMode;
   source: ConnectionSource;
@@ -72,7 +74,7 @@ export function connectionId(c: { service: ServiceId; name: string }): string {
 
 /** Every origin a connection's key may be sent to (or signed requests go to). */
 export function connectionOrigins(c: Connection): string[] {
-  const urls = c.service === 'realtime' ? [c.restBaseUrl, c.wsUrl.replace(/^ws/, 'http'), c.authEndpoint] : [c.baseUrl, ...Object.values(c.baseUrls)];
+  const urls = c.service === 'realtime' ? [c.restBaseUrl, c.wsUrl.replace(/^ws/, 'http'), c.authEndpoint, c.userAuthEndpoint] : [c.baseUrl, ...Object.values(c.baseUrls)];
   const out = new Set<string>();
   for (const u of urls) {
     if (!u) continue;
@@ -129,6 +131,7 @@ const settingSchemas = once(() => {
     port: z.optional(z.number().check(z.int(), z.gte(1), z.lte(65535))),
     useTLS: z.optional(z.boolean()),
     authEndpoint: z.optional(httpUrl),
+    userAuthEndpoint: z.optional(httpUrl),
     rateLimitPerMinute: z.optional(z.number().check(z.positive())),
     listing: z.optional(z.enum(LISTING_MODES)),
   });
@@ -192,6 +195,7 @@ export function realtimeConnectionFromSetting(s: RealtimeConnectionSetting, sour
     restBaseUrl: `${useTLS ? 'https' : 'http'}://${hostPart(restHost)}:${port}`,
     wsUrl: `${useTLS ? 'wss' : 'ws'}://${hostPart(wsHost)}:${port}/app/${encodeURIComponent(s.key)}`,
     authEndpoint: s.authEndpoint,
+    ...(s.userAuthEndpoint ? { userAuthEndpoint: s.userAuthEndpoint } : {}),
     rateLimitPerMinute: s.rateLimitPerMinute ?? DEFAULT_RATE_LIMITS.realtime,
     listing: s.listing ?? 'service',
     source,

@@ -3,6 +3,7 @@ import { connectionOrigins, SANDBOX_CONNECTION_NAME, SERVICE_LABELS, type Connec
 import type { CommandTable } from './commands';
 import { exportConnections } from './exportConnections';
 import { CONNECTION_COMMANDS } from './ids';
+import { realtimePresets } from './realtimePresets';
 import type { Services, ServiceViews } from './services';
 
 type Draft = Record<string, string>;
@@ -11,7 +12,8 @@ interface Preset {
   label: string;
   detail: string;
   /** Questions asked in order; answers land in the draft under `key`. */
-  fields: { key: string; prompt: string; placeholder?: string; validate?: (v: string) => string | undefined; value?: string }[];
+  /** `choices`: picked from a list (with "Other…" falling back to typing). */
+  fields: { key: string; prompt: string; placeholder?: string; validate?: (v: string) => string | undefined; value?: string; choices?: { label: string; description?: string }[] }[];
   /** The settings entry built from the answers (never contains a key). */
   build(d: Draft): Record<string, unknown>;
   keyPrompt: string;
@@ -41,7 +43,6 @@ const url = (v: string) => {
     return 'Enter a full URL, e.g. https://api.example.com/v1';
   }
 };
-const required = (v: string) => (v.trim() ? undefined : 'Required');
 
 const PRESETS: Record<ServiceId, Preset[]> = {
   llm: [
@@ -88,35 +89,16 @@ const PRESETS: Record<ServiceId, Preset[]> = {
       envHint: 'GOOGLE_MAPS_API_KEY',
     },
   ],
-  realtime: [
-    {
-      label: 'Pusher Channels',
-      detail: 'ws-<cluster>.pusher.com · app id, key and secret',
-      fields: [
-        { key: 'appId', prompt: 'App id', validate: required },
-        { key: 'key', prompt: 'App key (public)', validate: required },
-        { key: 'cluster', prompt: 'Cluster', placeholder: 'mt1, eu, us2, ap1 …', value: 'mt1', validate: (v) => (/^[a-z0-9-]+$/.test(v) ? undefined : 'e.g. mt1 or eu') },
-      ],
-      build: (d) => ({ appId: d.appId, key: d.key, cluster: d.cluster }),
-      keyPrompt: 'App secret (used only to sign requests locally; never sent)',
-      envHint: 'PUSHER_APP_SECRET',
-    },
-    {
-      label: 'Self-hosted protocol-7 server',
-      detail: 'soketi, the local sandbox on another machine, … · host and port',
-      fields: [
-        { key: 'host', prompt: 'Host', placeholder: '127.0.0.1', validate: required },
-        { key: 'port', prompt: 'Port', value: '6001', validate: (v) => (/^\d+$/.test(v) && +v > 0 && +v < 65536 ? undefined : 'A port number') },
-        { key: 'tls', prompt: 'Use TLS (wss/https)? yes or no', value: 'no', validate: (v) => (/^(yes|no)$/i.test(v) ? undefined : 'yes or no') },
-        { key: 'appId', prompt: 'App id', validate: required },
-        { key: 'key', prompt: 'App key (public)', validate: required },
-      ],
-      build: (d) => ({ appId: d.appId, key: d.key, host: d.host, port: Number(d.port), useTLS: /^yes$/i.test(d.tls ?? '') }),
-      keyPrompt: 'App secret (used only to sign requests locally; never sent)',
-      envHint: 'PUSHER_APP_SECRET',
-    },
-  ],
+  realtime: realtimePresets(),
 };
+
+/** A field with choices: the picked label, undefined = "Other…" (type it), null = cancelled. */
+async function pickChoice(title: string, f: Preset['fields'][number]): Promise<string | undefined | null> {
+  const other = '$(edit) Other…';
+  const picked = await vscode.window.showQuickPick([...(f.choices ?? []), { label: other }], { title, placeHolder: f.prompt, ignoreFocusOut: true });
+  if (!picked) return null;
+  return picked.label === other ? undefined : picked.label;
+}
 
 /** Commands that manage connections and keys; the same for every service. */
 export function connectionCommands(services: Services, views: ServiceViews): CommandTable {
@@ -162,7 +144,9 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
       const draft: Draft = { ...drafts.get(draftKey) };
       drafts.set(draftKey, draft);
       for (const f of preset.preset.fields) {
-        const v = await vscode.window.showInputBox({ title: preset.label, prompt: f.prompt, placeHolder: f.placeholder, value: draft[f.key] ?? f.value, ignoreFocusOut: true, validateInput: f.validate });
+        const chosen = f.choices ? await pickChoice(preset.label, f) : undefined;
+        if (chosen === null) return;
+        const v = chosen ?? await vscode.window.showInputBox({ title: preset.label, prompt: f.prompt, placeHolder: f.placeholder, value: draft[f.key] ?? f.value, ignoreFocusOut: true, validateInput: f.validate });
         if (v === undefined) return;
         draft[f.key] = v.trim();
       }
@@ -190,6 +174,7 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
       }
       const key = await vscode.window.showInputBox({ title: `${preset.label}: ${keyName(service)}`, prompt: `${preset.preset.keyPrompt}. Stored in VS Code SecretStorage only. Leave empty to set it later (or import it from ${preset.preset.envHint}).`, password: true, ignoreFocusOut: true });
       if (key) await storeKey(conn, key.trim());
+      if (service === 'realtime') await vscode.commands.executeCommand('apiWorkbench.realtime.setEncryptionMasterKey', { connection: conn.name, optional: true });
       void vscode.window.showInformationMessage(`Connected "${conn.name}".${key ? '' : ` Set its ${keyName(service)} when ready.`}`);
     },
     [CONNECTION_COMMANDS[service].selectConnection]: async () => {
@@ -244,6 +229,7 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
       const ok = await vscode.window.showWarningMessage(`Remove the connection "${conn.name}" and its stored ${keyName(service)}?`, { modal: true }, 'Remove');
       if (ok !== 'Remove') return;
       await services.secrets.clear(conn);
+      if (conn.service === 'realtime') await services.secrets.clearAux(conn, 'encryptionMasterKey');
       await services.config.updateConnections(service, (list) => list.filter((e) => !(e && typeof e === 'object' && (e as { name?: unknown }).name === conn.name)));
     },
     [CONNECTION_COMMANDS[service].refresh]: () => views[service].provider.refresh(),

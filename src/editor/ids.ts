@@ -86,6 +86,8 @@ export const STATE_KEYS = {
 } as const;
 
 export const SECRET_KEY_PREFIX = 'apiWorkbench.secret.';
+/** Secrets a connection has besides its key (e.g. the realtime encryption master key). */
+export const SECRET_AUX_PREFIX = 'apiWorkbench.secretAux.';
 
 /** Status bar item ids (users can hide each one by its id). */
 export const STATUS_BAR_IDS = {

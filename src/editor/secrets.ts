@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { connectionId, type ServiceId } from '../core/connections';
 import type { Redactor } from '../core/redact';
-import { SECRET_KEY_PREFIX as PREFIX } from './ids';
+import { SECRET_AUX_PREFIX as AUX_PREFIX, SECRET_KEY_PREFIX as PREFIX } from './ids';
 
 /**
  * A key as stored: the value and the origins it was entered for (or approved for since). Binding the
@@ -16,6 +16,13 @@ type ConnectionRef = { service: ServiceId; name: string };
 
 function storageKey(c: ConnectionRef): string {
   return PREFIX + connectionId(c);
+}
+
+export type AuxSecretSlot = 'encryptionMasterKey';
+
+/** Outside PREFIX on purpose: the key's change listener parses every PREFIX entry as a key. */
+function auxStorageKey(c: ConnectionRef, slot: AuxSecretSlot): string {
+  return `${AUX_PREFIX}${slot}.${connectionId(c)}`;
 }
 
 /**
@@ -74,6 +81,28 @@ export class SecretStore implements vscode.Disposable {
   async clear(c: ConnectionRef): Promise<void> {
     this.cache.delete(storageKey(c));
     await this.storage.delete(storageKey(c));
+    this.changed.fire(c);
+  }
+
+  /**
+   * A second secret that belongs to a connection besides its key (the realtime encryption master
+   * key). Stored apart from the key, so clearing or replacing the key leaves it alone; redacted the
+   * same way. Removing the connection removes it (clearAux).
+   */
+  async getAux(c: ConnectionRef, slot: AuxSecretSlot): Promise<string | undefined> {
+    const raw = await Promise.resolve(this.storage.get(auxStorageKey(c, slot))).catch(() => undefined);
+    if (raw) this.redactor.addSecret(raw);
+    return raw || undefined;
+  }
+
+  async setAux(c: ConnectionRef, slot: AuxSecretSlot, value: string): Promise<void> {
+    this.redactor.addSecret(value);
+    await this.storage.store(auxStorageKey(c, slot), value);
+    this.changed.fire(c);
+  }
+
+  async clearAux(c: ConnectionRef, slot: AuxSecretSlot): Promise<void> {
+    await this.storage.delete(auxStorageKey(c, slot));
     this.changed.fire(c);
   }
 

@@ -33,12 +33,35 @@ export interface ListenSpec {
   line: number;
 }
 
+/** The signed REST API beyond PUBLISH: channel information, batches, users. */
+export interface RealtimeRestSpec {
+  kind: 'realtimeRest';
+  op: RealtimeRestOp;
+  /** The words after the command, as written (variables not yet substituted). */
+  args: string[];
+  /** BATCH: the JSON array; SEND_TO_USER: the data. */
+  body: string;
+  line: number;
+}
+
+export type RealtimeRestOp = 'channels' | 'channel' | 'users' | 'batch' | 'sendToUser' | 'terminate';
+
+/** Command word → op, the words it takes after it (min, max), and whether lines after it are its body. */
+const REST_VERBS: Record<string, { op: RealtimeRestOp; min: number; max: number; body: boolean; usage: string }> = {
+  CHANNELS: { op: 'channels', min: 0, max: 1, body: false, usage: 'CHANNELS [prefix]' },
+  CHANNEL: { op: 'channel', min: 1, max: 1, body: false, usage: 'CHANNEL <channel>' },
+  USERS: { op: 'users', min: 1, max: 1, body: false, usage: 'USERS <presence channel>' },
+  BATCH: { op: 'batch', min: 0, max: 0, body: true, usage: 'BATCH, then a JSON array of {"channel","name","data"}' },
+  SEND_TO_USER: { op: 'sendToUser', min: 2, max: 2, body: true, usage: 'SEND_TO_USER <user id> <event>, then the data' },
+  TERMINATE: { op: 'terminate', min: 1, max: 1, body: false, usage: 'TERMINATE <user id>' },
+};
+
 export interface VarsSpec {
   kind: 'vars';
   entries: Array<{ name: string; value: string; line: number }>;
 }
 
-export type CellSpec = HttpSpec | PublishSpec | ListenSpec | VarsSpec;
+export type CellSpec = HttpSpec | PublishSpec | ListenSpec | RealtimeRestSpec | VarsSpec;
 
 export type AssertionSubject = { kind: 'status' | 'duration' | 'text' | 'count' } | { kind: 'header'; name: string } | { kind: 'json'; path: Array<string | number> };
 
@@ -162,7 +185,7 @@ export function parseDuration(text: string): number | undefined {
   return Math.round(Number(m[1]) * (m[2] === 'ms' ? 1 : m[2] === 's' ? 1000 : 60_000));
 }
 
-function parseRealtime(lines: string[], lineOf: (i: number) => number, problems: LineProblem[]): PublishSpec | ListenSpec | undefined {
+function parseRealtime(lines: string[], lineOf: (i: number) => number, problems: LineProblem[]): PublishSpec | ListenSpec | RealtimeRestSpec | undefined {
   let i = 0;
   while (i < lines.length && (lines[i].trim() === '' || isComment(lines[i].trim()))) i++;
   const head = (lines[i] ?? '').trim();
@@ -181,12 +204,24 @@ function parseRealtime(lines: string[], lineOf: (i: number) => number, problems:
     if (lines.slice(i + 1).some((l) => l.trim() !== '' && !isComment(l.trim()))) problems.push({ line: lineOf(i + 1), message: 'LISTEN takes no body' });
     return { kind: 'listen', channel: words[1], durationMs, line: lineOf(i) };
   }
+  const rest = REST_VERBS[verb ?? ''];
+  if (rest) {
+    const args = words.slice(1);
+    if (args.length < rest.min || args.length > rest.max) {
+      problems.push({ line: lineOf(i), message: `write ${rest.usage}` });
+      return undefined;
+    }
+    const body = lines.slice(i + 1).join('\n').trim();
+    if (!rest.body && lines.slice(i + 1).some((l) => l.trim() !== '' && !isComment(l.trim()))) problems.push({ line: lineOf(i + 1), message: `${verb} takes no body` });
+    if (rest.op === 'batch' && body === '') problems.push({ line: lineOf(i), message: 'BATCH needs a JSON array of events on the lines after it' });
+    return { kind: 'realtimeRest', op: rest.op, args, body: rest.op === 'sendToUser' ? body || '{}' : body, line: lineOf(i) };
+  }
   if (head === '') {
     // Pointing at the fence, like an empty HTTP cell: an unclosed empty cell at the end of the file has no line after it.
     problems.push({ line: lineOf(0) - 1, message: 'the cell has no command: write "PUBLISH <channel> <event>" then the data, or "LISTEN <channel> <time>" (e.g. LISTEN demo-ticker 4s)' });
     return undefined;
   }
-  problems.push({ line: lineOf(i), message: `"${head}" is not a realtime command: write "PUBLISH <channel> <event>" then the data, or "LISTEN <channel> <time>" (e.g. LISTEN demo-ticker 4s)` });
+  problems.push({ line: lineOf(i), message: `"${head}" is not a realtime command: write "PUBLISH <channel> <event>" then the data, "LISTEN <channel> <time>" (e.g. LISTEN demo-ticker 4s), or one of ${Object.values(REST_VERBS).map((v) => `"${v.usage.split(',')[0]}"`).join(', ')}` });
   return undefined;
 }
 

@@ -39,19 +39,8 @@ function secretReader(ctx: RealtimeCellContext): () => Promise<string | undefine
 
 /** PUBLISH <channel> <event> with the cell's data (JSON when it parses, text otherwise). */
 export async function runPublish(ctx: RealtimeCellContext, channel: string, event: string, dataText: string): Promise<RealtimeCellOutput> {
-  const { conn, host } = ctx;
   const out: RealtimeCellOutput = {};
-  const http = new HttpClient({
-    service: serviceLabel(conn),
-    baseUrl: conn.restBaseUrl,
-    auth: { placement: 'none' },
-    redactor: host.redactor,
-    onRequest: (r: OutgoingRequest) => {
-      out.request = { method: r.method, url: host.redactor.url(r.url), headers: host.redactor.headers(r.headers), body: r.body === undefined ? undefined : host.redactor.text(r.body) };
-      ctx.onRequest(out.request);
-    },
-  });
-  const rest = new RealtimeRest({ http, appId: conn.appId, key: conn.key, secret: secretReader(ctx) });
+  const rest = restClient(ctx, out);
   let data: unknown = dataText;
   try {
     data = JSON.parse(dataText);
@@ -67,6 +56,22 @@ export async function runPublish(ctx: RealtimeCellContext, channel: string, even
     out.error = e;
   }
   return out;
+}
+
+/** The signed REST client of a cell; each request it sends is recorded (redacted) in `out.request`. */
+export function restClient(ctx: RealtimeCellContext, out: RealtimeCellOutput): RealtimeRest {
+  const { conn, host } = ctx;
+  const http = new HttpClient({
+    service: serviceLabel(conn),
+    baseUrl: conn.restBaseUrl,
+    auth: { placement: 'none' },
+    redactor: host.redactor,
+    onRequest: (r: OutgoingRequest) => {
+      out.request = { method: r.method, url: host.redactor.url(r.url), headers: host.redactor.headers(r.headers), body: r.body === undefined ? undefined : host.redactor.text(r.body) };
+      ctx.onRequest(out.request);
+    },
+  });
+  return new RealtimeRest({ http, appId: conn.appId, key: conn.key, secret: secretReader(ctx) });
 }
 
 function authorizerFor(ctx: RealtimeCellContext): ChannelAuthorizer {

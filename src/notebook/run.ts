@@ -9,6 +9,7 @@ import { analyseCell, type AnalysedCell, type HttpSpec } from './cells';
 import { cellStartLines, parseNotebook } from './format';
 import { resolveTarget, runHttpCell } from './httpCell';
 import { runListen, runPublish } from './realtimeCell';
+import { runRealtimeRest } from './realtimeRestCell';
 import { NotebookError, substitute, type VariableScope } from './variables';
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -173,6 +174,10 @@ class Runner implements NotebookRunner {
         connection: conn.name,
         ...(await runListen(rt, channel, spec.durationMs, (message, count) => this.progress({ kind: 'message', cell: ref, message: this.redactValue(message), count }))),
       };
+    }
+    if (spec?.kind === 'realtimeRest') {
+      const args = spec.args.map((a) => substitute(a, spec.line, scope));
+      return { connection: conn.name, ...(await runRealtimeRest(rt, spec.op, args, substitute(spec.body, spec.line + 1, scope))) };
     }
     throw new NotebookError(this.opts.file, ref.line, 'the cell has nothing to run');
   }

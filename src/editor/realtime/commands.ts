@@ -11,6 +11,7 @@ import type { Services } from '../services';
 import type { RealtimeLog } from './log';
 import { asRealtime, type RealtimeSession, type RealtimeSessions } from './sessions';
 import type { ReceiverInfo, WebhookController } from './webhooks';
+import { encryptedPayload } from './encryptionKey';
 
 /** What Publish Event… sends; commands accept it as an argument so tests and keybindings skip the prompts. */
 export interface PublishInput {
@@ -127,7 +128,7 @@ export function realtimeCommands(s: Services, sessions: RealtimeSessions, log: R
     last.data = raw;
     for (;;) {
       try {
-        await sess.rest.publish({ channels: [channel], name: event, data });
+        await sess.rest.publish({ channels: [channel], name: event, data: encryptedPayload(channel, data) });
         vscode.window.setStatusBarMessage(`$(send) Published ${event} to ${channel}`, 4_000);
         return { connection: conn.name, channel, event, data };
       } catch (e) {

@@ -8,6 +8,10 @@ import { realtimeCommands } from './commands';
 import { RealtimeLog } from './log';
 import { asRealtime, RealtimeSessions, type SessionChange } from './sessions';
 import { ChannelsSource } from './tree';
+import { channelInfoCommands } from './channelInfo';
+import { encryptionKeyCommands } from './encryptionKey';
+import { userCommands } from './users';
+import { webhookCommands } from './webhookCommands';
 import { WebhookController } from './webhooks';
 
 const CONNECTED_KEY = CONTEXT_KEYS.realtimeConnected;
@@ -46,7 +50,17 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
   const onActive = s.connections.onDidChange((svc) => svc === 'realtime' && apply());
   apply();
 
-  return { disposables: [log, sessions, webhooks, onChange, onActive], commands: realtimeCommands(s, sessions, log, webhooks) };
+  const webhookUi = webhookCommands(s, webhooks);
+  return {
+    disposables: [log, sessions, webhooks, webhookUi.panel, onChange, onActive],
+    commands: {
+      ...realtimeCommands(s, sessions, log, webhooks),
+      ...webhookUi.commands,
+      ...userCommands(s, sessions, log, () => view.provider.refresh()),
+      ...channelInfoCommands(s, sessions, log),
+      ...encryptionKeyCommands(s, (conn) => log.note(`[${conn.name}] encryption master key changed`)),
+    },
+  };
 }
 
 // For other bundles that publish or list channels (the LLM playground's tools), from this chunk

@@ -5,6 +5,7 @@ import { endpointAuthorizer, localAuthorizer, type ChannelAuthorizer, type Prese
 import { RealtimeClient, type ConnectionState, type PresenceMember } from '../../services/realtime/client';
 import { channelKind, type ChannelAttributes } from '../../services/realtime/protocol';
 import { RealtimeRest } from '../../services/realtime/rest';
+import { endpointUserAuthenticator, localUserAuthenticator, type SignInUserData, type UserAuthenticator } from '../../services/realtime/user';
 import type { Services } from '../services';
 import type { RealtimeLog } from './log';
 
@@ -32,7 +33,7 @@ function isRealtime(c: Connection | undefined): c is RealtimeConnection {
 
 /** The signature of everything a session is built from: a change means a new session. */
 function shape(c: RealtimeConnection): string {
-  return JSON.stringify([c.appId, c.key, c.host, c.port, c.useTLS, c.restBaseUrl, c.authEndpoint ?? '', c.listing]);
+  return JSON.stringify([c.appId, c.key, c.host, c.port, c.useTLS, c.restBaseUrl, c.authEndpoint ?? '', c.userAuthEndpoint ?? '', c.listing]);
 }
 
 /** A connection's live socket, its REST client, and what they know about channels. */
@@ -42,6 +43,8 @@ export class RealtimeSession implements vscode.Disposable {
   private listing: { at: number; channels: Record<string, ChannelAttributes> } | undefined;
   private readonly userLists = new Map<string, { at: number; ids: string[] }>();
   private readonly subs: { dispose(): void }[] = [];
+  /** Who "Sign In as User…" signs in as when the app secret signs (read at each sign-in). */
+  signInAs: SignInUserData;
 
   constructor(
     readonly conn: RealtimeConnection,
@@ -52,6 +55,9 @@ export class RealtimeSession implements vscode.Disposable {
   ) {
     const service = `Realtime (${conn.name})`;
     const secret = async () => s.guard.keyFor(conn, conn.restBaseUrl);
+    // Kept in SecretStorage beside the app secret, never in settings.
+    const encryptionMasterKey = () => s.secrets.getAux(conn, 'encryptionMasterKey');
+    this.signInAs = { id: user.id, user_info: user.info };
     // Made by the factory so every publish lands in the request history.
     const http = s.http.custom(conn, {
       service,
@@ -64,14 +70,21 @@ export class RealtimeSession implements vscode.Disposable {
       redactor: s.redactor,
       timeoutMs: 30_000,
     });
-    this.rest = new RealtimeRest({ http, appId: conn.appId, key: conn.key, secret });
+    this.rest = new RealtimeRest({ http, appId: conn.appId, key: conn.key, secret, encryptionMasterKey });
     let authorize: ChannelAuthorizer;
     if (conn.authEndpoint) {
       // The app's own endpoint decides; no stored secret is involved (and none is sent to it).
       const authHttp = new HttpClient({ service: `${service} auth endpoint`, baseUrl: conn.authEndpoint, auth: { placement: 'none' }, log: (e) => s.log.request(e), redactor: s.redactor, timeoutMs: 15_000 });
       authorize = endpointAuthorizer(authHttp);
     } else {
-      authorize = localAuthorizer({ service, key: conn.key, secret, user });
+      authorize = localAuthorizer({ service, key: conn.key, secret, user, encryptionMasterKey });
+    }
+    let authenticateUser: UserAuthenticator;
+    if (conn.userAuthEndpoint) {
+      const userHttp = new HttpClient({ service: `${service} user auth endpoint`, baseUrl: conn.userAuthEndpoint, auth: { placement: 'none' }, log: (e) => s.log.request(e), redactor: s.redactor, timeoutMs: 15_000 });
+      authenticateUser = endpointUserAuthenticator(userHttp);
+    } else {
+      authenticateUser = (req) => localUserAuthenticator({ service, key: conn.key, secret, user: this.signInAs })(req);
     }
     this.client = new RealtimeClient({
       key: conn.key,
@@ -80,6 +93,7 @@ export class RealtimeSession implements vscode.Disposable {
       useTLS: conn.useTLS,
       service,
       authorize,
+      authenticateUser,
       client: { name: 'api-workbench', version: packageVersion((s.context.extension.packageJSON as { version?: unknown }).version) },
     });
     this.wire();
@@ -172,7 +186,8 @@ export class RealtimeSession implements vscode.Disposable {
     const log = this.log;
     const tag = `[${this.conn.name}]`;
     this.subs.push(
-      c.on('message', (m) => log.message(m.channel, m.event, m.data, m.user_id)),
+      // Decrypted data is marked, so nobody mistakes it for what travelled.
+      c.on('message', (m) => log.message(m.channel, m.decrypted ? `${m.event} [decrypted]` : m.event, m.data, m.user_id)),
       c.on('state', (st) => {
         const socket = st.socketId ? ` (socket ${st.socketId})` : '';
         log.note(`${tag} ${st.current}${socket}${st.reason ? ` — ${st.reason}` : ''}`);

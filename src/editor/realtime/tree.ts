@@ -4,6 +4,7 @@ import { errorText } from '../../core/errors';
 import { channelKind } from '../../services/realtime/protocol';
 import { MessageNode, type ChildSource, type TreeNode } from '../tree';
 import { asRealtime, type ChannelRow, type RealtimeSession, type RealtimeSessions } from './sessions';
+import { userNodes } from './users';
 
 const KIND_ICONS = { public: 'broadcast', private: 'lock', 'private-encrypted': 'shield', presence: 'organization' } as const;
 
@@ -106,7 +107,7 @@ export class ChannelsSource implements ChildSource {
     if (!rt) return [];
     const session = this.sessions.get(rt);
     const rows = await session.channels(Date.now() > this.cacheOkUntil, token);
-    const nodes: TreeNode[] = rows.map((r) => new ChannelNode(session, r));
+    const nodes: TreeNode[] = [...userNodes(session), ...rows.map((r) => new ChannelNode(session, r))];
     const id = `realtime:${connectionId(conn)}`;
     if (!session.live) {
       nodes.unshift(new MessageNode(`${id}/connect`, 'info', 'Connect to subscribe and see live events', { command: { command: 'apiWorkbench.realtime.connect', title: 'Connect', arguments: [conn.name] } }));

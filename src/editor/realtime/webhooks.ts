@@ -6,6 +6,7 @@ import { CONTEXT_KEYS } from '../ids';
 import type { Services } from '../services';
 import type { RealtimeLog } from './log';
 import type { RealtimeSessions } from './sessions';
+import { WebhookInbox } from './webhookInbox';
 
 const CONTEXT_KEY = CONTEXT_KEYS.webhookReceiverRunning;
 
@@ -32,6 +33,8 @@ function describeEvent(e: WebhookEvent): string {
  */
 export class WebhookController implements vscode.Disposable {
   private current: { receiver: WebhookReceiver; info: ReceiverInfo; conn: RealtimeConnection } | undefined;
+  /** Every webhook received (and test sent), for the webhook view. */
+  readonly inbox = new WebhookInbox();
 
   constructor(
     private readonly s: Services,
@@ -45,21 +48,34 @@ export class WebhookController implements vscode.Disposable {
     return this.current?.info;
   }
 
+  /** The connection whose webhooks are received now. */
+  get connection(): RealtimeConnection | undefined {
+    return this.current?.conn;
+  }
+
   async start(conn: RealtimeConnection): Promise<ReceiverInfo> {
     if (this.current?.conn.name === conn.name) return this.current.info;
     await this.stop();
+    const app = async () => {
+      try {
+        return { key: conn.key, secret: await this.s.guard.keyFor(conn, conn.restBaseUrl) };
+      } catch {
+        return undefined;
+      }
+    };
+    // The inbox judges each one again with the secret, so a stale replay is told from a fresh one.
+    const record = (path: string, answeredStatus: number, headers: Record<string, string>, raw: string) =>
+      void app().then((creds) => this.inbox.received({ connection: conn.name, path, answeredStatus, headers, raw, app: creds }));
     const receiver = await startWebhookReceiver({
-      app: async () => {
-        try {
-          return { key: conn.key, secret: await this.s.guard.keyFor(conn, conn.restBaseUrl) };
-        } catch {
-          return undefined;
-        }
-      },
+      app,
       onWebhook: (w) => {
         for (const e of w.body.events) this.log.note(describeEvent(e));
+        record(w.path, 200, w.headers, w.raw);
       },
-      onRejected: (r) => this.log.note(`webhook REJECTED (${r.status}, ${r.reason}): ${r.bodySnippet || '(empty body)'}`),
+      onRejected: (r) => {
+        this.log.note(`webhook REJECTED (${r.status}, ${r.reason}): ${r.bodySnippet || '(empty body)'}`);
+        record(r.path, r.status, r.headers, r.raw);
+      },
     });
     let registered = false;
     if (conn.source === 'sandbox') {

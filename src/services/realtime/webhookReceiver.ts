@@ -11,6 +11,9 @@ import { verifyWebhookSignature, type AppCredentials } from './signing';
 export interface ReceivedWebhook {
   body: WebhookBody;
   path: string;
+  /** The exact bytes received and the request headers (lower-case names), for inspection and replay. */
+  raw: string;
+  headers: Record<string, string>;
 }
 
 export interface RejectedWebhook {
@@ -19,6 +22,9 @@ export interface RejectedWebhook {
   path: string;
   /** The start of the body, for the log (already known to be untrusted). */
   bodySnippet: string;
+  /** The whole body (up to the size limit) and the request headers, for inspection. */
+  raw: string;
+  headers: Record<string, string>;
 }
 
 export interface WebhookReceiverOptions {
@@ -39,6 +45,12 @@ export interface WebhookReceiver {
 
 const MAX_WEBHOOK_BYTES = 256 * 1024;
 
+function headerRecord(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
 function one(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
@@ -58,11 +70,11 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
     try {
       raw = await readBody(req, MAX_WEBHOOK_BYTES);
     } catch {
-      opts.onRejected({ reason: `body larger than ${MAX_WEBHOOK_BYTES} bytes`, status: 413, path, bodySnippet: '' });
+      opts.onRejected({ reason: `body larger than ${MAX_WEBHOOK_BYTES} bytes`, status: 413, path, bodySnippet: '', raw: '', headers: headerRecord(req) });
       return reply(res, 413, 'Too large\n');
     }
     const reject = (status: number, reason: string) => {
-      opts.onRejected({ reason, status, path, bodySnippet: raw.slice(0, 200) });
+      opts.onRejected({ reason, status, path, bodySnippet: raw.slice(0, 200), raw, headers: headerRecord(req) });
       reply(res, status, `${reason}\n`);
     };
     const app = await opts.app();
@@ -76,7 +88,7 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
     const parsed = parseJson(raw);
     const v = parsed.ok ? validate(webhookBodySchema, parsed.value) : undefined;
     if (!v?.ok) return reject(400, `signed, but not a webhook body${v ? ` (${v.problem})` : ' (not JSON)'}`);
-    opts.onWebhook({ body: v.value, path });
+    opts.onWebhook({ body: v.value, path, raw, headers: headerRecord(req) });
     reply(res, 200, 'OK\n');
   };
 

@@ -63,6 +63,7 @@ const USER_MAPS_KEY = secret(`AIzaUserMaps${stamp}`, 'the typed maps key');
 const USER_RT_SECRET = secret(`user-rt-secret-${stamp}`, 'the typed realtime app secret');
 const WRONG_LLM_KEY = secret(`sk-wrong-llm-${stamp}`, 'the wrong LLM key');
 const WRONG_MAPS_KEY = secret(`AIzaWrongMaps${stamp}`, 'the wrong maps key');
+const USER_MASTER_KEY = secret(Buffer.from(`master-${stamp}`.padEnd(32, '#').slice(0, 32)).toString('base64'), 'the typed encryption master key');
 const WRONG_RT_SECRET = secret(`wrong-rt-secret-${stamp}`, 'the wrong realtime app secret');
 const COUNTED_LLM_KEY = secret(`sk-counted-llm-${stamp}`, 'the counted LLM key');
 const COUNTED_MAPS_KEY = secret(`AIzaCountedMaps${stamp}`, 'the counted maps key');
@@ -482,8 +483,8 @@ describe('security: every command, then no secret in settings, state, logs, docu
   it('realtime: connect with a typed secret, private channel, publish, client event, a wrong secret (401), webhooks, save log, clear, remove', async () => {
     const name = 'User Realtime';
     const rt = user.info.realtime;
-    dialogs.answer('showQuickPick', pick('Self-hosted protocol-7 server'));
-    dialogs.answer('showInputBox', rt.host, String(rt.port), 'no', rt.appId, rt.key, name, USER_RT_SECRET);
+    dialogs.answer('showQuickPick', pick('Other self-hosted Pusher-compatible server'));
+    dialogs.answer('showInputBox', rt.host, String(rt.port), 'no', rt.appId, rt.key, name, USER_RT_SECRET, USER_MASTER_KEY);
     await cmd.run('apiWorkbench.realtime.addConnection');
     dialogs.assertDrained('realtime.addConnection');
     assertSettingsClean('with the realtime user connection');
@@ -529,6 +530,21 @@ describe('security: every command, then no secret in settings, state, logs, docu
       const text = readFileSync(file, 'utf8');
       return text.includes('webhook channel_occupied  security-hooked') ? text : undefined;
     });
+    // Webhook panel: replay and a test webhook to the receiver itself (it checks the signature), then
+    // an encrypted channel with a typed master key, batch, channel information and user sign-in.
+    assert.equal(await cmd.run('apiWorkbench.realtime.setWebhookTarget', receiver?.url), receiver?.url);
+    await cmd.run('apiWorkbench.realtime.showWebhooks');
+    assert.equal((await cmd.run<{ status?: number }>('apiWorkbench.realtime.replayWebhook'))?.status, 200);
+    assert.equal((await cmd.run<{ status?: number }>('apiWorkbench.realtime.sendTestWebhook', { kind: 'member_added' }))?.status, 200);
+    await cmd.run('apiWorkbench.realtime.clearWebhooks');
+    assert.equal(await cmd.run('apiWorkbench.realtime.setEncryptionMasterKey', { connection: SANDBOX, value: USER_MASTER_KEY }), 'stored');
+    assert.equal((await cmd.run<SubscriptionSnapshot>('apiWorkbench.realtime.subscribe', 'private-encrypted-security'))?.state, 'subscribed');
+    await cmd.run('apiWorkbench.realtime.publish', { channel: 'private-encrypted-security', event: 'sealed', data: '{"n":1}' });
+    await cmd.run('apiWorkbench.realtime.publishBatch', { events: [{ channel: 'security-hooked', name: 'batched', data: { n: 1 } }] });
+    assert.ok(await cmd.run('apiWorkbench.realtime.channelInfo', { channel: 'presence-demo', show: false }));
+    assert.equal((await cmd.run<{ id: string }>('apiWorkbench.realtime.signIn', { userId: 'security-user' }))?.id, 'security-user');
+    await cmd.run('apiWorkbench.realtime.sendToUser', { userId: 'security-user', event: 'note', data: '{}' });
+    assert.equal(await cmd.run('apiWorkbench.realtime.terminateUserConnections', { userId: 'security-user', confirmed: true }), 'security-user');
     await cmd.run('apiWorkbench.realtime.stopWebhookReceiver');
     await cmd.run('apiWorkbench.realtime.disconnect');
     await cmd.run('apiWorkbench.realtime.showLog');

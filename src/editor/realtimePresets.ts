@@ -1,0 +1,76 @@
+// Add Connection presets for realtime: Pusher Channels by cluster, soketi with its defaults, and any
+// other self-hosted Pusher-compatible server (host, port, TLS). Cluster hosts: ws-<cluster>.pusher.com
+// and api-<cluster>.pusher.com (pusher-js defaults, pusher-http-node `cluster` option).
+
+/** The shape connectionCommands asks questions from (kept structural to avoid an import cycle). */
+export interface RealtimePreset {
+  label: string;
+  detail: string;
+  fields: { key: string; prompt: string; placeholder?: string; validate?: (v: string) => string | undefined; value?: string; choices?: { label: string; description?: string }[] }[];
+  build(d: Record<string, string>): Record<string, unknown>;
+  keyPrompt: string;
+  envHint: string;
+}
+
+/** Pusher Channels clusters (https://pusher.com/docs/channels/miscellaneous/clusters/). */
+export const PUSHER_CLUSTERS: readonly { id: string; region: string }[] = [
+  { id: 'mt1', region: 'N. Virginia (default)' },
+  { id: 'us2', region: 'Ohio' },
+  { id: 'us3', region: 'Oregon' },
+  { id: 'eu', region: 'Ireland' },
+  { id: 'ap1', region: 'Singapore' },
+  { id: 'ap2', region: 'Mumbai' },
+  { id: 'ap3', region: 'Tokyo' },
+  { id: 'ap4', region: 'Sydney' },
+  { id: 'sa1', region: 'São Paulo' },
+];
+
+const required = (v: string) => (v.trim() ? undefined : 'Required');
+const port = (v: string) => (/^\d+$/.test(v) && +v > 0 && +v < 65536 ? undefined : 'A port number');
+const yesNo = (v: string) => (/^(yes|no)$/i.test(v) ? undefined : 'yes or no');
+const SECRET_PROMPT = 'App secret (used only to sign requests locally; never sent)';
+
+export function realtimePresets(): RealtimePreset[] {
+  return [
+    {
+      label: 'Pusher Channels',
+      detail: 'pick a cluster: ws-<cluster>.pusher.com / api-<cluster>.pusher.com · app id, key and secret',
+      fields: [
+        { key: 'cluster', prompt: 'Cluster (the app\'s dashboard shows it)', value: 'mt1', validate: (v) => (/^[a-z0-9-]+$/.test(v) ? undefined : 'e.g. mt1 or eu'), choices: PUSHER_CLUSTERS.map((c) => ({ label: c.id, description: `${c.region} · ws-${c.id}.pusher.com` })) },
+        { key: 'appId', prompt: 'App id', validate: required },
+        { key: 'key', prompt: 'App key (public)', validate: required },
+      ],
+      build: (d) => ({ appId: d.appId, key: d.key, cluster: d.cluster }),
+      keyPrompt: SECRET_PROMPT,
+      envHint: 'PUSHER_APP_SECRET',
+    },
+    {
+      label: 'soketi (self-hosted)',
+      detail: 'Pusher-compatible server · defaults: 127.0.0.1:6001, no TLS, app-id / app-key / app-secret',
+      fields: [
+        { key: 'host', prompt: 'Host', value: '127.0.0.1', validate: required },
+        { key: 'port', prompt: 'Port', value: '6001', validate: port },
+        { key: 'tls', prompt: 'Use TLS (wss/https)? yes or no', value: 'no', validate: yesNo },
+        { key: 'appId', prompt: 'App id (SOKETI_DEFAULT_APP_ID)', value: 'app-id', validate: required },
+        { key: 'key', prompt: 'App key (SOKETI_DEFAULT_APP_KEY)', value: 'app-key', validate: required },
+      ],
+      build: (d) => ({ appId: d.appId, key: d.key, host: d.host, port: Number(d.port), useTLS: /^yes$/i.test(d.tls ?? '') }),
+      keyPrompt: `${SECRET_PROMPT}; soketi's default is app-secret`,
+      envHint: 'SOKETI_DEFAULT_APP_SECRET',
+    },
+    {
+      label: 'Other self-hosted Pusher-compatible server',
+      detail: 'Laravel Reverb, laravel-websockets, the local sandbox on another machine, … · host, port and TLS',
+      fields: [
+        { key: 'host', prompt: 'Host', placeholder: '127.0.0.1', validate: required },
+        { key: 'port', prompt: 'Port', value: '6001', validate: port },
+        { key: 'tls', prompt: 'Use TLS (wss/https)? yes or no', value: 'no', validate: yesNo },
+        { key: 'appId', prompt: 'App id', validate: required },
+        { key: 'key', prompt: 'App key (public)', validate: required },
+      ],
+      build: (d) => ({ appId: d.appId, key: d.key, host: d.host, port: Number(d.port), useTLS: /^yes$/i.test(d.tls ?? '') }),
+      keyPrompt: SECRET_PROMPT,
+      envHint: 'PUSHER_APP_SECRET',
+    },
+  ];
+}

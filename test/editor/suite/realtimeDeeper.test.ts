@@ -1,0 +1,205 @@
+// Realtime beyond publish/subscribe, in the real editor against the sandbox: the webhook panel
+// (valid, forged and stale webhooks; replay and test webhooks to the developer's endpoint, which
+// checks the signature itself; a target that is down), encrypted channels with the master key in
+// SecretStorage, user sign-in / sendToUser / terminate, batch publish and channel information.
+import * as assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ChannelReport } from '../../../src/editor/realtime/channelInfo';
+import type { ReceiverInfo } from '../../../src/editor/realtime/webhooks';
+import type { ExtensionApi } from '../../../src/extension';
+import type { SignedInUser } from '../../../src/services/realtime/client';
+import type { DeliveryResult } from '../../../src/services/realtime/webhookTools';
+import { isTrustedRun, recordSecret, settle, takeScreenshot } from '../harness/suiteApi';
+import { activateExtension, findConnectionNode, loadedChildren, SANDBOX, startSandboxRecordingKeys, stubWindow, treeLabel, waitFor } from './kit';
+
+const MASTER_KEY = Buffer.from('deeper-test-master-key-32-bytes!').toString('base64');
+const OTHER_MASTER_KEY = Buffer.from('another-master-key-of-32-bytes!!').toString('base64');
+
+describe('realtime deeper: webhooks, encryption, users, batch, channel info', function () {
+  this.timeout(180_000);
+  let api: ExtensionApi;
+  let secret: string;
+  let appKey: string;
+  let endpoint: { server: Server; url: string; seen: { valid: boolean; body: string }[] };
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'awb-realtime-deeper-'));
+
+  before(async function () {
+    if (!isTrustedRun()) this.skip();
+    api = await activateExtension();
+    const info = await startSandboxRecordingKeys(api);
+    secret = info.realtime.secret;
+    appKey = info.realtime.key;
+    recordSecret(MASTER_KEY);
+    recordSecret(OTHER_MASTER_KEY);
+    // The developer's own webhook handler: it checks X-Pusher-Signature with the app secret itself.
+    const seen: { valid: boolean; body: string }[] = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const valid = req.headers['x-pusher-key'] === appKey && req.headers['x-pusher-signature'] === createHmac('sha256', secret).update(body).digest('hex');
+        seen.push({ valid, body });
+        res.writeHead(valid ? 200 : 401, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(valid ? { handled: (JSON.parse(body) as { events: { name: string }[] }).events.map((e) => e.name) } : { error: 'bad signature' }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    endpoint = { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/pusher/webhooks`, seen };
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('apiWorkbench.realtime.stopWebhookReceiver');
+    endpoint?.server.close();
+  });
+
+  let saves = 0;
+  async function logText(): Promise<string> {
+    const file = path.join(dir, `log-${++saves}.log`);
+    const info = stubWindow('showInformationMessage', () => undefined);
+    try {
+      await vscode.commands.executeCommand('apiWorkbench.realtime.saveLog', file);
+    } finally {
+      info.restore();
+    }
+    return readFileSync(file, 'utf8');
+  }
+
+  function logContains(what: string | RegExp): Promise<string> {
+    return waitFor(`the realtime log to show ${what}`, async () => {
+      const text = await logText();
+      return (typeof what === 'string' ? text.includes(what) : what.test(text)) ? text : undefined;
+    });
+  }
+
+  type Shown = { received: number; sent: number; html?: string };
+
+  it('lists webhooks with their verdicts; replays one and sends test webhooks to my endpoint; a down target is shown plainly', async () => {
+    const info = await vscode.commands.executeCommand<ReceiverInfo>('apiWorkbench.realtime.startWebhookReceiver');
+    assert.ok(info?.registered);
+    const post = (body: string, signature: string) => fetch(info.url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-pusher-key': appKey, 'x-pusher-signature': signature } });
+    const forgedBody = JSON.stringify({ time_ms: Date.now(), events: [{ name: 'channel_occupied', channel: 'forged-channel' }] });
+    assert.equal((await post(forgedBody, '0'.repeat(64))).status, 401);
+    const staleBody = JSON.stringify({ time_ms: Date.now() - 60 * 60_000, events: [{ name: 'channel_vacated', channel: 'stale-channel' }] });
+    await post(staleBody, createHmac('sha256', secret).update(staleBody).digest('hex'));
+    await vscode.commands.executeCommand('apiWorkbench.realtime.connect');
+    await vscode.commands.executeCommand('apiWorkbench.realtime.subscribe', 'deeper-hooked');
+    const page = await waitFor('three webhooks in the panel', async () => {
+      const shown = await vscode.commands.executeCommand<Shown>('apiWorkbench.realtime.showWebhooks');
+      return shown.received >= 3 && shown.html?.includes('deeper-hooked') ? shown.html : undefined;
+    });
+    assert.match(page, /badge forged">forged<\/span> channel_occupied/);
+    assert.match(page, /badge stale">stale<\/span> channel_vacated/);
+    assert.match(page, /badge valid">valid<\/span> channel_occupied/);
+    assert.ok(!page.includes(createHmac('sha256', secret).update(staleBody).digest('hex')), 'the whole signature is not shown');
+
+    assert.equal(await vscode.commands.executeCommand('apiWorkbench.realtime.setWebhookTarget', endpoint.url), endpoint.url);
+    const replay = await vscode.commands.executeCommand<DeliveryResult>('apiWorkbench.realtime.replayWebhook');
+    assert.equal(replay?.status, 200, JSON.stringify(replay));
+    assert.ok(endpoint.seen.at(-1)?.valid, 'the replay was signed with the app secret');
+    assert.match(replay.answer ?? '', /"handled":\["/);
+
+    for (const kind of ['channel_occupied', 'channel_vacated', 'member_added', 'member_removed', 'client_event', 'cache_miss', 'subscription_count']) {
+      const sent = await vscode.commands.executeCommand<DeliveryResult>('apiWorkbench.realtime.sendTestWebhook', { kind });
+      assert.equal(sent?.status, 200, `${kind}: ${JSON.stringify(sent)}`);
+      assert.ok(endpoint.seen.at(-1)?.valid && endpoint.seen.at(-1)?.body.includes(`"name":"${kind}"`), kind);
+    }
+    // A port nothing listens on: opened, then closed.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const closedPort = (probe.address() as AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const warnings = stubWindow('showWarningMessage', () => undefined);
+    let down: DeliveryResult | undefined;
+    try {
+      down = await vscode.commands.executeCommand<DeliveryResult>('apiWorkbench.realtime.sendTestWebhook', { kind: 'cache_miss', url: `http://127.0.0.1:${closedPort}/pusher/webhooks` });
+    } finally {
+      warnings.restore();
+    }
+    assert.equal(down?.answered, false);
+    assert.match(String(warnings.calls[0]?.[0]), /not delivered: nothing is listening at 127\.0\.0\.1:\d+ \(connection refused\): is your app running\?/);
+
+    // Leave the replay result on screen: the genuine webhook opened, its replay answered 200.
+    await vscode.commands.executeCommand('apiWorkbench.realtime.clearWebhooks');
+    await post(forgedBody, '0'.repeat(64));
+    await vscode.commands.executeCommand('apiWorkbench.realtime.subscribe', 'orders-webhooks');
+    await waitFor('the genuine webhook, newest', async () => ((await vscode.commands.executeCommand<Shown>('apiWorkbench.realtime.showWebhooks')).received >= 2 ? true : undefined));
+    await vscode.commands.executeCommand('apiWorkbench.realtime.replayWebhook', { url: endpoint.url });
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    const final = await vscode.commands.executeCommand<Shown>('apiWorkbench.realtime.showWebhooks');
+    assert.match(final.html ?? '', /200 OK in \d+ ms/);
+    await settle(2_000);
+    await takeScreenshot('realtime-webhooks');
+  });
+
+  it('encrypted channel: the master key from SecretStorage decrypts (marked), publish encrypts; a wrong key is shown plainly and nothing else is lost', async () => {
+    assert.equal(await vscode.commands.executeCommand('apiWorkbench.realtime.setEncryptionMasterKey', { connection: SANDBOX, value: MASTER_KEY }), 'stored');
+    const settings = JSON.stringify(vscode.workspace.getConfiguration('apiWorkbench').inspect('realtime.connections'));
+    assert.ok(!settings.includes(MASTER_KEY), 'the master key is not in settings');
+    await vscode.commands.executeCommand('apiWorkbench.realtime.connect');
+    const snap = await vscode.commands.executeCommand<{ state: string }>('apiWorkbench.realtime.subscribe', 'private-encrypted-deeper');
+    assert.equal(snap?.state, 'subscribed');
+    await vscode.commands.executeCommand('apiWorkbench.realtime.publish', { channel: 'private-encrypted-deeper', event: 'sealed', data: '{"plan":"attack at dawn"}' });
+    await logContains('private-encrypted-deeper  sealed [decrypted]  {"plan":"attack at dawn"}');
+    // Another key for publishing: this subscription holds the old one, so it cannot open the box.
+    await vscode.commands.executeCommand('apiWorkbench.realtime.setEncryptionMasterKey', { connection: SANDBOX, value: OTHER_MASTER_KEY });
+    await vscode.commands.executeCommand('apiWorkbench.realtime.publish', { channel: 'private-encrypted-deeper', event: 'sealed-other', data: '{"n":2}' });
+    await vscode.commands.executeCommand('apiWorkbench.realtime.subscribe', 'deeper-plain');
+    await vscode.commands.executeCommand('apiWorkbench.realtime.publish', { channel: 'deeper-plain', event: 'after', data: '{"n":3}' });
+    const text = await logContains('deeper-plain  after  {"n":3}');
+    assert.match(text, /Could not decrypt sealed-other on private-encrypted-deeper: it was encrypted with a different key/);
+    assert.ok(!text.includes('sealed-other [decrypted]'));
+    await vscode.commands.executeCommand('apiWorkbench.realtime.setEncryptionMasterKey', { connection: SANDBOX, value: MASTER_KEY });
+  });
+
+  it('sign in as a user, send events to that user (shown under the user in the tree), terminate its connections', async () => {
+    await vscode.commands.executeCommand('apiWorkbench.realtime.connect');
+    const user = await vscode.commands.executeCommand<SignedInUser>('apiWorkbench.realtime.signIn', { userId: 'deeper-user' });
+    assert.equal(user?.id, 'deeper-user');
+    assert.deepEqual(await vscode.commands.executeCommand('apiWorkbench.realtime.sendToUser', { userId: 'deeper-user', event: 'note', data: '{"hi":1}' }), { userId: 'deeper-user', event: 'note' });
+    await logContains('#server-to-user-deeper-user  note  {"hi":1}');
+    const conn = await findConnectionNode(api, 'realtime', SANDBOX);
+    assert.ok(conn);
+    const userNode = await waitFor('the user node with its event', async () => {
+      const kids = await loadedChildren(conn);
+      const node = kids.find((k) => k.id.endsWith('/user'));
+      return node && (await treeLabel(node)) === 'user deeper-user' && ((await node.children?.()) ?? []).length >= 1 ? node : undefined;
+    });
+    const events = (await userNode.children?.()) ?? [];
+    assert.equal(await treeLabel(events[0]), 'note');
+    assert.equal(await vscode.commands.executeCommand('apiWorkbench.realtime.terminateUserConnections', { userId: 'deeper-user', confirmed: true }), 'deeper-user');
+    await logContains('terminated the connections of user deeper-user');
+    await logContains(/\[Local Sandbox\] disconnected/);
+  });
+
+  it('batch publish keeps the order; channel information lists channels, counts and presence users', async () => {
+    await vscode.commands.executeCommand('apiWorkbench.realtime.connect');
+    await vscode.commands.executeCommand('apiWorkbench.realtime.subscribe', 'deeper-batch');
+    const events = [1, 2, 3].map((n) => ({ channel: 'deeper-batch', name: `b${n}`, data: { n } }));
+    await vscode.commands.executeCommand('apiWorkbench.realtime.publishBatch', { events });
+    const text = await logContains('deeper-batch  b3');
+    const at = (s: string) => text.indexOf(`deeper-batch  ${s}`);
+    assert.ok(at('b1') < at('b2') && at('b2') < at('b3'), 'in order');
+    const errors = stubWindow('showErrorMessage', () => undefined);
+    try {
+      const refused = await vscode.commands.executeCommand('apiWorkbench.realtime.publishBatch', { events: JSON.stringify(Array.from({ length: 11 }, (_, i) => ({ channel: 'deeper-batch', name: `x${i}` }))) });
+      assert.equal(refused, undefined);
+    } finally {
+      errors.restore();
+    }
+    assert.match(String(errors.calls[0]?.[0]), /a batch holds at most 10 events, this has 11/);
+    const presence = await vscode.commands.executeCommand<ChannelReport>('apiWorkbench.realtime.channelInfo', { channel: 'presence-demo', show: false });
+    assert.equal(presence?.info.occupied, true);
+    assert.ok((presence.info.user_count ?? 0) >= 2);
+    assert.ok(presence.users?.includes('ada'));
+    const listing = await vscode.commands.executeCommand<Record<string, { subscription_count?: number }>>('apiWorkbench.realtime.channelInfo', { show: false });
+    assert.equal(listing?.['deeper-batch']?.subscription_count, 1);
+  });
+});
