@@ -67,6 +67,9 @@ export const COMMAND_IDS = [
   'apiWorkbench.notebook.openWholeBody',
   'apiWorkbench.notebook.importFile',
   'apiWorkbench.notebook.pasteCurl',
+  'apiWorkbench.notebook.copyCellAsCurl',
+  'apiWorkbench.notebook.exportHttp',
+  'apiWorkbench.notebook.convertCurlCell',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];
