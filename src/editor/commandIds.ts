@@ -60,6 +60,7 @@ export const COMMAND_IDS = [
   'apiWorkbench.history.rerun',
   'apiWorkbench.history.addToNotebook',
   'apiWorkbench.history.saveLastAsCell',
+  'apiWorkbench.history.saveAsCell',
   'apiWorkbench.history.clear',
   'apiWorkbench.notebook.new',
   'apiWorkbench.notebook.openExample',

@@ -11,7 +11,7 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
   const state = new ModelState(s.context.globalState);
   const docs = new AnswerDocuments();
   const status = new LlmStatusBar(s, state);
-  const history = new RequestHistory('llm');
+  const history = new RequestHistory('llm', s.history);
   view.provider.source = new ModelsSource(s, state);
   // Children loaded by the default source before this point are reloaded as models.
   view.provider.refresh();

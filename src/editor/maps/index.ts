@@ -14,6 +14,6 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
   view.provider.source = new MapsTreeSource(s, results);
   view.provider.refresh();
   const responses = new ResponseDocuments(s.redactor);
-  const commands = new MapsCommands(s, results, map, responses, new RequestHistory('maps'));
+  const commands = new MapsCommands(s, results, map, responses, new RequestHistory('maps', s.history));
   return { disposables: [results, map, responses, results.onDidChange(() => view.provider.refresh())], commands: commands.table() };
 }
