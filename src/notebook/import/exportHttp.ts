@@ -93,7 +93,8 @@ export function exportHttpFile(notebookText: string, opts: ExportOptions = {}): 
       return;
     }
     if (spec?.kind !== 'http' || (cell.language !== 'llm' && cell.language !== 'maps')) {
-      prose.push(`# ${cell.language} cell ${i + 1} has no .http form (realtime messages are signed or sent over a socket):`, ...commented(cell.value));
+      const why = cell.language === 'llm' || cell.language === 'maps' ? 'is not a request yet' : 'has no .http form (realtime messages are signed or sent over a socket)';
+      prose.push(`# ${cell.language} cell ${i + 1} ${why}:`, ...commented(cell.value));
       return;
     }
     sections.push([...prose, ...httpLines(cell, spec, cell.language, names, opts)]);
