@@ -32,7 +32,20 @@ export interface ImportArgs {
   connectionsFile?: string;
 }
 
-export type CliArgs = RunArgs | ImportArgs | { command: 'help' } | { command: 'version' };
+export type ExportFormat = 'http' | 'curl';
+const EXPORT_FORMATS: readonly ExportFormat[] = ['http', 'curl'];
+
+export interface ExportArgs {
+  command: 'export';
+  /** The notebook (*.awb.md). */
+  input: string;
+  /** Where the export goes; stdout when absent. */
+  out?: string;
+  format: ExportFormat;
+  connectionsFile?: string;
+}
+
+export type CliArgs = RunArgs | ImportArgs | ExportArgs | { command: 'help' } | { command: 'version' };
 
 export const USAGE = `Usage: api-workbench run <file.awb.md | folder>... [options]
 
@@ -46,6 +59,13 @@ read from stdin (-) into a notebook, written to -o (or stdout). What was moved o
 stderr; keys found in the input are never written (store them in the connection instead).
 With --connections, requests to those connections' base URLs become cells too.
 
+       api-workbench export <file.awb.md> [-o out.http] [--format http|curl]
+
+export writes a notebook as a REST Client .http file (default) or its llm and maps cells as cURL
+commands, to -o (or stdout). The key is read from an environment variable ({{$processEnv
+OPENAI_API_KEY}}, "$GOOGLE_MAPS_API_KEY"), never written. With --connections, the first
+connection of each service gives the hosts and its "keyEnv" the variable's name.
+
 Options:
   --sandbox                 start the built-in sandbox for this run and use it as the default
                             connection of each service (env SANDBOX_LLM_KEY, SANDBOX_MAPS_KEY,
@@ -56,7 +76,9 @@ Options:
                             variable holding the key (realtime: the app secret). The first of each
                             service is the default; a cell's connection="Name" picks another
   --reporter <name>         pretty (default), junit or json
-  -o, --out <file>          import: the notebook to write; run: write the report to a file (the pretty lines still go to the terminal)
+  -o, --out <file>          import: the notebook to write; export: the file to write; run: write
+                            the report to a file (the pretty lines still go to the terminal)
+  --format <http|curl>      export: a .http file (default) or cURL commands
   --var <name=value>        set a variable (repeatable); wins over the notebook's vars cells
   --env <name>              the environment: vars cells marked env=<name> apply
   --timeout <ms>            time limit of each request
@@ -104,6 +126,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         data: { type: 'string' },
         parallel: { type: 'string' },
         'output-failed': { type: 'boolean' },
+        format: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -121,7 +144,14 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     if (paths.length !== 1) throw new CliError('import takes one file (or - for a cURL command on stdin)');
     return { command: 'import', input: paths[0], out: values.out, connectionsFile: values.connections };
   }
-  if (command !== 'run') throw new CliError(`unknown command "${command}": the commands are "run" and "import"`);
+  if (command === 'export') {
+    if (paths.length !== 1) throw new CliError('export takes one notebook file');
+    const format = values.format ?? 'http';
+    if (!EXPORT_FORMATS.includes(format as ExportFormat)) throw new CliError(`--format is one of ${EXPORT_FORMATS.join(', ')}, not "${format}"`);
+    return { command: 'export', input: paths[0], out: values.out, format: format as ExportFormat, connectionsFile: values.connections };
+  }
+  if (values.format !== undefined) throw new CliError('--format is an option of export');
+  if (command !== 'run') throw new CliError(`unknown command "${command}": the commands are "run", "import" and "export"`);
   if (paths.length === 0) throw new CliError('run needs at least one notebook file or folder');
   const reporter = values.reporter ?? 'pretty';
   if (!REPORTERS.includes(reporter as ReporterName)) throw new CliError(`--reporter is one of ${REPORTERS.join(', ')}, not "${reporter}"`);

@@ -79,6 +79,7 @@ export const COMMAND_IDS = [
   'apiWorkbench.history.rerun',
   'apiWorkbench.history.addToNotebook',
   'apiWorkbench.history.saveLastAsCell',
+  'apiWorkbench.history.saveAsCell',
   'apiWorkbench.history.clear',
   'apiWorkbench.notebook.new',
   'apiWorkbench.notebook.openExample',
@@ -86,6 +87,9 @@ export const COMMAND_IDS = [
   'apiWorkbench.notebook.openWholeBody',
   'apiWorkbench.notebook.importFile',
   'apiWorkbench.notebook.pasteCurl',
+  'apiWorkbench.notebook.copyCellAsCurl',
+  'apiWorkbench.notebook.exportHttp',
+  'apiWorkbench.notebook.convertCurlCell',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

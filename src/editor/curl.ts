@@ -35,26 +35,31 @@ export interface CopiedCurl {
 export class RequestHistory {
   private entries: RecordedRequest[] = [];
   /** Document URI → the request that produced it (answer documents, JSON responses). */
-  private readonly documents = new Map<string, number>();
+  private readonly linked = new Map<string, number>();
   private nextId = 1;
 
-  constructor(readonly service: 'llm' | 'maps') {}
+  /** `documents` (the request history) also learns which request each linked document shows, for "Save as Notebook Cell". */
+  constructor(
+    readonly service: 'llm' | 'maps',
+    private readonly documents?: { linkDocument(uri: vscode.Uri, request: OutgoingRequest): void },
+  ) {}
 
   record(conn: HttpConnection, request: OutgoingRequest): RecordedRequest {
     const entry: RecordedRequest = { id: this.nextId++, at: Date.now(), connection: conn.name, envVar: keyEnvVar(this.service, conn.auth, conn.baseUrl), request };
     this.entries = [entry, ...this.entries].slice(0, KEPT);
     const kept = new Set(this.entries.map((e) => e.id));
-    for (const [uri, id] of this.documents) if (!kept.has(id)) this.documents.delete(uri);
+    for (const [uri, id] of this.linked) if (!kept.has(id)) this.linked.delete(uri);
     return entry;
   }
 
   /** Remembers that `uri` shows the result of `entry`, so Copy as cURL in its editor copies that request. */
   link(uri: vscode.Uri, entry: RecordedRequest): void {
-    this.documents.set(uri.toString(), entry.id);
+    this.linked.set(uri.toString(), entry.id);
+    this.documents?.linkDocument(uri, entry.request);
   }
 
   forDocument(uri: vscode.Uri): RecordedRequest | undefined {
-    const id = this.documents.get(uri.toString());
+    const id = this.linked.get(uri.toString());
     return id === undefined ? undefined : this.get(id);
   }
 

@@ -101,6 +101,7 @@ export const HISTORY_COMMANDS = {
   rerun: 'apiWorkbench.history.rerun',
   addToNotebook: 'apiWorkbench.history.addToNotebook',
   saveLastAsCell: 'apiWorkbench.history.saveLastAsCell',
+  saveAsCell: 'apiWorkbench.history.saveAsCell',
   clear: 'apiWorkbench.history.clear',
 } as const satisfies Record<string, CommandId>;
 

@@ -15,7 +15,8 @@ import { currentCommand } from './scope';
 export interface HistorySink {
   /** Read per request, so a settings change applies to the next one. */
   limits(): HistoryLimits;
-  record(entry: HistoryEntry): void;
+  /** `sent` is the request as the client's onRequest hook saw it (the same object), to tie the entry to what a command showed. */
+  record(entry: HistoryEntry, sent?: OutgoingRequest): void;
 }
 
 export interface RecordingMeta {
@@ -148,7 +149,7 @@ export class RecordingHttpClient extends HttpClient {
 
   private finish(pending: Pending, req: RequestOptions<unknown>, outcome: Outcome): void {
     try {
-      this.sink.record(this.entryOf(pending, req, outcome));
+      this.sink.record(this.entryOf(pending, req, outcome), pending.request);
     } catch {
       // History is an observer: its failure must not change the request's outcome.
     }

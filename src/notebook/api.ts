@@ -162,7 +162,7 @@ export interface ResponseRecord {
   text: string;
   /**
    * The parsed body when it is JSON and complete. Streamed LLM answer: { content, finishReason,
-   * events }. LISTEN: the messages ({ channel, event, data, atMs }[]).
+   * model, events, usage? } (usage when the request asked for `stream_options.include_usage`). LISTEN: the messages ({ channel, event, data, atMs }[]).
    */
   json?: unknown;
   /** Bytes received (also beyond the cap). */
@@ -231,6 +231,11 @@ export interface NotebookRunReport {
 export interface NotebookRunner {
   /** Replaces the cells (after edits); results of cells that still exist by name are kept. */
   setCells(cells: readonly NotebookCellData[]): void;
+  /**
+   * Switches the active environment (RunOptions.environment) for the next runs. Named results of
+   * the previous one are dropped, since its variables made them; open sockets stay.
+   */
+  setEnvironment(name: string | undefined): void;
   /** Runs one code cell (markup cells are an error). */
   runCell(index: number, cancel?: Cancel): Promise<CellResult>;
   /** Runs every code cell in order; stops early only when cancelled. */

@@ -185,6 +185,8 @@ async function readBody(body: AsyncIterable<Uint8Array>, response: ResponseRecor
 interface ChatChunk {
   choices?: Array<{ delta?: { content?: string | null }; finish_reason?: string | null }>;
   model?: string;
+  /** The last chunk's, when the request asked for `stream_options: {"include_usage": true}`. */
+  usage?: unknown;
 }
 
 /** A chat-completion stream: the answer text grows as deltas arrive (and is shown live). */
@@ -194,6 +196,7 @@ async function readSse(body: AsyncIterable<Uint8Array>, response: ResponseRecord
   let events = 0;
   let finishReason: string | undefined;
   let model: string | undefined;
+  let usage: unknown;
   const onEvent = (data: string) => {
     events++;
     if (data.trim() === '[DONE]') return;
@@ -204,6 +207,7 @@ async function readSse(body: AsyncIterable<Uint8Array>, response: ResponseRecord
       return;
     }
     model ??= chunk.model;
+    if (chunk.usage !== null && typeof chunk.usage === 'object') usage = chunk.usage;
     const choice = chunk.choices?.[0];
     finishReason = choice?.finish_reason ?? finishReason;
     const delta = choice?.delta?.content;
@@ -220,6 +224,7 @@ async function readSse(body: AsyncIterable<Uint8Array>, response: ResponseRecord
     }
   } finally {
     response.text = content;
-    response.json = { content, finishReason: finishReason ?? null, model: model ?? null, events };
+    // `usage` in the shape of a non-streamed answer, so assertions (json.usage.total_tokens) and the viewer's tokens and cost read it alike.
+    response.json = { content, finishReason: finishReason ?? null, model: model ?? null, events, ...(usage !== undefined && { usage }) };
   }
 }

@@ -27,12 +27,22 @@ class Runner implements NotebookRunner {
   private lines: number[] = [];
   private readonly results = new Map<string, CellResult>();
   private readonly running = new Set<AbortController>();
+  private environment: string | undefined;
 
   constructor(
     cells: readonly NotebookCellData[],
     private readonly opts: RunOptions,
   ) {
+    this.environment = opts.environment;
     this.setCells(cells);
+  }
+
+  setEnvironment(name: string | undefined): void {
+    if (name === this.environment) return;
+    this.environment = name;
+    // Results of the other environment were made with its variables (its host, its token): a later
+    // cell must not send them on to this one.
+    this.results.clear();
   }
 
   setCells(cells: readonly NotebookCellData[]): void {
@@ -108,7 +118,7 @@ class Runner implements NotebookRunner {
     }
     if (analysed.spec?.kind === 'vars') {
       const env = analysed.attributes.env;
-      if (env !== undefined && env !== this.opts.environment) return done({ ...base, ok: true, skipped: `applies to the environment "${env}" only` });
+      if (env !== undefined && env !== this.environment) return done({ ...base, ok: true, skipped: `applies to the environment "${env}" only` });
       const variables = Object.fromEntries(analysed.spec.entries.map((e) => [e.name, e.value]));
       return done({ ...base, ok: true, variables });
     }
@@ -218,7 +228,7 @@ class Runner implements NotebookRunner {
       if (name !== undefined && cell.language !== 'vars') cellNames.add(name);
       if (cell.language !== 'vars') return;
       const env = cell.metadata.attributes?.env;
-      if (env !== undefined && env !== this.opts.environment) return;
+      if (env !== undefined && env !== this.environment) return;
       const analysed = analyseCell(cell, this.lines[i]);
       if (analysed.spec?.kind !== 'vars') return;
       for (const e of analysed.spec.entries) {

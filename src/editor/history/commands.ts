@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { entryToCell, entryToCellText, NotACellError, type CellOptions } from '../../history/cell';
 import { historyEntryFromCellResult } from '../../history/fromCellResult';
@@ -100,7 +101,28 @@ export function historyCommands(s: Services, store: HistoryStore): CommandTable 
     return addCell(cell, entryToCellText(entry, cellOptions(entry, false)));
   };
 
+  /**
+   * "Save as Notebook Cell…" where a command shows its result (an answer's or response's title bar:
+   * the document's own request; a notification: `{ id }`), into a notebook the user picks.
+   * `destination` (a notebook or `*.awb.md` URI, or 'new') skips the question.
+   */
+  const saveAsCell = async (arg?: unknown, destination?: unknown): Promise<AddedCell | undefined> => {
+    const entry = arg instanceof vscode.Uri ? await store.entryForDocument(arg) : await need(arg);
+    if (!entry) throw new Error('The request shown here is not in the history (it was not recorded, or was removed): use History › Add to Notebook on another one.');
+    let cell: NotebookCellData;
+    try {
+      cell = entryToCell(entry, cellOptions(entry, false));
+    } catch (e) {
+      if (e instanceof NotACellError) return void vscode.window.showWarningMessage(e.message);
+      throw e;
+    }
+    const target = destination instanceof vscode.Uri || destination === 'new' ? destination : await pickNotebook();
+    if (!target) return undefined;
+    return addCellTo(target, cell, entryToCellText(entry, cellOptions(entry, false)));
+  };
+
   return {
+    [HISTORY_COMMANDS.saveAsCell]: saveAsCell,
     [HISTORY_COMMANDS.show]: show,
     [HISTORY_COMMANDS.rerun]: rerun,
     [HISTORY_COMMANDS.addToNotebook]: addToNotebook,
@@ -110,6 +132,44 @@ export function historyCommands(s: Services, store: HistoryStore): CommandTable 
       vscode.window.setStatusBarMessage('$(clear-all) Cleared the request history', 3_000);
     },
   };
+}
+
+const NEW_NOTEBOOK = 'new';
+/** Workspace notebooks offered besides the open ones. */
+const MAX_FILES = 50;
+
+/** Asks which notebook gets the cell: the open API notebooks, the workspace's `*.awb.md` files, or a new one. */
+async function pickNotebook(): Promise<vscode.Uri | typeof NEW_NOTEBOOK | undefined> {
+  const open = vscode.workspace.notebookDocuments.filter((d) => d.notebookType === NOTEBOOK_TYPE);
+  const openKeys = new Set(open.map((d) => d.uri.toString()));
+  const files = (await vscode.workspace.findFiles('**/*.awb.md', '**/node_modules/**', MAX_FILES)).filter((u) => !openKeys.has(u.toString()));
+  type Item = vscode.QuickPickItem & { target: vscode.Uri | typeof NEW_NOTEBOOK };
+  const items: Item[] = [
+    { label: '$(new-file) New API Notebook', target: NEW_NOTEBOOK },
+    ...open.map((d) => ({ label: `$(notebook) ${path.posix.basename(d.uri.path)}`, description: d.isUntitled ? 'unsaved' : vscode.workspace.asRelativePath(d.uri), detail: 'open', target: d.uri })),
+    ...files.map((u) => ({ label: `$(file) ${path.posix.basename(u.path)}`, description: vscode.workspace.asRelativePath(u), target: u })),
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title: 'Save as Notebook Cell', placeHolder: 'The API notebook (*.awb.md) the request is added to' });
+  return picked?.target;
+}
+
+/** Appends the cell to the chosen notebook (opening it if needed) or to a new untitled one, and shows it. */
+async function addCellTo(target: vscode.Uri | typeof NEW_NOTEBOOK, cell: NotebookCellData, text: string): Promise<AddedCell> {
+  const data = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, cell.value, cell.language);
+  data.metadata = { ...cell.metadata };
+  if (target === NEW_NOTEBOOK) {
+    const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, new vscode.NotebookData([data]));
+    await vscode.window.showNotebookDocument(doc);
+    return { uri: doc.uri, kind: 'notebook', text };
+  }
+  const nb = vscode.workspace.notebookDocuments.find((d) => d.uri.toString() === target.toString()) ?? (await vscode.workspace.openNotebookDocument(target));
+  if (nb.notebookType !== NOTEBOOK_TYPE) throw new Error(`${path.posix.basename(target.path)} is not an API notebook (*.awb.md).`);
+  const edit = new vscode.WorkspaceEdit();
+  edit.set(nb.uri, [vscode.NotebookEdit.insertCells(nb.cellCount, [data])]);
+  await vscode.workspace.applyEdit(edit);
+  const editor = await vscode.window.showNotebookDocument(nb);
+  editor.revealRange(new vscode.NotebookRange(nb.cellCount - 1, nb.cellCount), vscode.NotebookEditorRevealType.InCenterIfOutsideViewport);
+  return { uri: nb.uri, kind: 'notebook', text };
 }
 
 /**

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { DEFAULT_HISTORY_LIMITS, HistoryList, MAX_HISTORY_ENTRIES, type HistoryEntry, type HistoryLimits } from '../../history/model';
+import type { OutgoingRequest } from '../../core/http';
 import type { HistorySink } from '../../history/recorder';
 import type { Config } from '../config';
 import type { DiagnosticsLog } from '../log';
@@ -8,6 +9,8 @@ import type { DiagnosticsLog } from '../log';
 const FILE_NAME = 'request-history.json';
 /** Bursts of requests (a notebook run) are written once. */
 const WRITE_DELAY_MS = 750;
+/** Documents (answers, responses) whose request is remembered for "Save as Notebook Cell", newest kept. */
+const LINKED_DOCUMENTS = 50;
 
 /**
  * The request history of this workspace, kept in a JSON file under the extension's workspace
@@ -23,6 +26,10 @@ export class HistoryStore implements HistorySink, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly sub: vscode.Disposable;
+  /** Entry id of each request a client sent (the object its onRequest hook saw). */
+  private readonly entryOfRequest = new WeakMap<OutgoingRequest, string>();
+  /** Document URI → the request it shows the result of (resolved to an entry once recorded). */
+  private readonly documents = new Map<string, OutgoingRequest>();
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -46,10 +53,32 @@ export class HistoryStore implements HistorySink, vscode.Disposable {
   }
 
   /** Adds an entry (already redacted). Synchronous for the caller; the file is written shortly after. */
-  record(entry: HistoryEntry): void {
+  record(entry: HistoryEntry, sent?: OutgoingRequest): void {
     this.latest = entry;
+    if (sent) this.entryOfRequest.set(sent, entry.id);
     if (this.list) this.add(this.list, entry);
     else void this.load().then((l) => this.add(l, entry));
+  }
+
+  /**
+   * Remembers that a document (an answer, a maps response) shows the result of `request`, as its
+   * client's onRequest hook handed it over; the entry may be recorded later (a stream ends later).
+   */
+  linkDocument(uri: vscode.Uri, request: OutgoingRequest): void {
+    this.documents.delete(uri.toString());
+    this.documents.set(uri.toString(), request);
+    for (const key of this.documents.keys()) {
+      if (this.documents.size <= LINKED_DOCUMENTS) break;
+      this.documents.delete(key);
+    }
+  }
+
+  /** The entry of the request a document shows, once it is recorded (and while it is kept). */
+  async entryForDocument(uri: vscode.Uri): Promise<HistoryEntry | undefined> {
+    const request = this.documents.get(uri.toString());
+    const id = request && this.entryOfRequest.get(request);
+    if (id === undefined) return undefined;
+    return this.latest?.id === id ? this.latest : this.get(id);
   }
 
   /** The last entry recorded in this window (before it is even stored). */

@@ -18,7 +18,7 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
   // The cost API (budget question, record, prices) every LLM feature shares: see costs.ts.
   const costs = new LlmCosts(s, new CostLedger(s.context.globalState));
   const status = new LlmStatusBar(s, state, costs);
-  const history = new RequestHistory('llm');
+  const history = new RequestHistory('llm', s.history);
   const catalog = new ModelCatalog(s);
   const compare = new ComparePanel(s, catalog, costs, state);
   view.provider.source = new ModelsSource(s, state, catalog);

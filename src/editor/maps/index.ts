@@ -34,7 +34,7 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
   view.provider.refresh();
   const responses = new ResponseDocuments(s.redactor);
   const matrix = new MatrixPanel();
-  const commands = new MapsCommands(s, results, map, responses, new RequestHistory('maps'), costs, matrix);
+  const commands = new MapsCommands(s, results, map, responses, new RequestHistory('maps', s.history), costs, matrix);
   const viewer = new ResponseViewer(s.context.extensionUri, s.log, (uri) => vscode.window.showTextDocument(vscode.Uri.parse(uri), { preview: true }));
   /** The response document's title-bar button (or the active maps response): its answer in the response viewer. */
   const openInViewer = (target?: unknown) => {

@@ -39,7 +39,7 @@ interface LiveCell extends LiveState {
 
 /** One open notebook: its runner, re-fed with the cells after every edit. */
 class Session implements vscode.Disposable {
-  runner: NotebookRunner;
+  readonly runner: NotebookRunner;
   stale = false;
   readonly live = new Map<number, LiveCell>();
   /** Cancelled by stop(); a fresh one for the next run. */
@@ -47,16 +47,11 @@ class Session implements vscode.Disposable {
 
   constructor(
     readonly doc: vscode.NotebookDocument,
-    private readonly make: (session: Session) => NotebookRunner,
+    make: (session: Session) => NotebookRunner,
   ) {
     this.runner = make(this);
   }
 
-  /** A new runner (the environment changed): named results of the old one are gone. */
-  recreate(): void {
-    this.runner.dispose();
-    this.runner = this.make(this);
-  }
 
   sync(): void {
     if (!this.stale) return;
@@ -130,7 +125,8 @@ export class NotebookRunController implements vscode.Disposable {
         this.sessions.get(doc.uri.toString())?.dispose();
         this.sessions.delete(doc.uri.toString());
       }),
-      environments.onDidChange((uri) => this.sessions.get(uri.toString())?.recreate()),
+      // Named results of the old environment are dropped by the runner; sockets and the rest stay.
+      environments.onDidChange((uri) => this.sessions.get(uri.toString())?.runner.setEnvironment(environments.get(uri))),
     );
     vscode.workspace.notebookDocuments.forEach((doc) => this.prefer(doc));
   }

@@ -1,4 +1,4 @@
-// "Import .http / Postman Collection…" and "Paste cURL as Cell". The conversion is the engine's
+// "Import .http / Postman Collection…", "Paste cURL as Cell" and converting a cell holding a cURL command. The conversion is the engine's
 // (src/notebook/import); here: the file or clipboard, the new cells, and the keys found, which are
 // never written into the notebook: the user may store each as its connection's key instead.
 import * as path from 'node:path';
@@ -67,15 +67,28 @@ export function importCommands(s: Services, serializer: AwbSerializer): CommandT
       const editor = vscode.window.activeNotebookEditor;
       if (!editor || editor.notebook.notebookType !== NOTEBOOK_TYPE) throw new Error('Open an API notebook first: the cURL command becomes a cell of it.');
       const text = await vscode.env.clipboard.readText();
-      if (!/^\s*(\$\s+)?curl\s/.test(text)) throw new Error('The clipboard holds no cURL command (it should start with "curl").');
-      const result = convert(() => importCurl(text, { source: 'clipboard', connections: knownConnections(s) }));
-      const cells = serializer.deserializeNotebook(new TextEncoder().encode(result.text)).cells;
+      if (!isCurlCommand(text)) throw new Error('The clipboard holds no cURL command (it should start with "curl").');
       const at = editor.selection.isEmpty ? editor.notebook.cellCount : editor.selection.end;
-      const edit = new vscode.WorkspaceEdit();
-      edit.set(editor.notebook.uri, [vscode.NotebookEdit.insertCells(at, cells)]);
-      await vscode.workspace.applyEdit(edit);
-      await offerKeys(s, result, 'the clipboard');
-      return editor.notebook.cellAt(at);
+      return curlIntoNotebook(s, serializer, editor.notebook, text, { start: at, end: at }, 'the clipboard');
     },
   };
+}
+
+/** Text that is a cURL command line (optionally after a `$ ` prompt). */
+export function isCurlCommand(text: string): boolean {
+  return /^\s*(\$\s+)?curl\s/.test(text);
+}
+
+/**
+ * Puts the cells a cURL command becomes in place of `range` of the notebook's cells (an empty range
+ * inserts), offers to store a key found in it, and returns the first new cell.
+ */
+export async function curlIntoNotebook(s: Services, serializer: AwbSerializer, notebook: vscode.NotebookDocument, text: string, range: { start: number; end: number }, what: string): Promise<vscode.NotebookCell> {
+  const result = convert(() => importCurl(text, { source: what, connections: knownConnections(s) }));
+  const cells = serializer.deserializeNotebook(new TextEncoder().encode(result.text)).cells;
+  const edit = new vscode.WorkspaceEdit();
+  edit.set(notebook.uri, [vscode.NotebookEdit.replaceCells(new vscode.NotebookRange(range.start, range.end), cells)]);
+  await vscode.workspace.applyEdit(edit);
+  await offerKeys(s, result, what);
+  return notebook.cellAt(range.start);
 }

@@ -11,6 +11,7 @@ import type { CommandTable } from '../commands';
 import { NOTEBOOK_TYPE, RESULT_RENDERER_ID } from '../ids';
 import type { Services } from '../services';
 import { NotebookRunController } from './controller';
+import { CurlCellActions, exportCommands } from './exportCommands';
 import { importCommands } from './importCommands';
 import { Environments, notebookOf } from './environments';
 import { AwbSerializer, documentProblems } from './serializer';
@@ -62,6 +63,7 @@ export function activate(s: Services): NotebookFeature {
 
   const commands: CommandTable = {
     ...importCommands(s, serializer),
+    ...exportCommands(s, serializer),
     'apiWorkbench.notebook.new': async () => {
       const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, serializer.deserializeNotebook(new TextEncoder().encode(NEW_NOTEBOOK_TEMPLATE)));
       await vscode.window.showNotebookDocument(doc);
@@ -90,6 +92,7 @@ export function activate(s: Services): NotebookFeature {
     environments,
     controller,
     diagnostics,
+    vscode.languages.registerCodeActionsProvider({ notebookType: NOTEBOOK_TYPE }, new CurlCellActions(), { providedCodeActionKinds: CurlCellActions.kinds }),
     vscode.workspace.onDidOpenNotebookDocument(showProblems),
     vscode.workspace.onDidChangeNotebookDocument((e) => scheduleProblems(e.notebook)),
     vscode.workspace.onDidCloseNotebookDocument((doc) => doc.getCells().forEach((c) => diagnostics.delete(c.document.uri))),

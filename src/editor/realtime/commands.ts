@@ -6,6 +6,7 @@ import { errorText, isApiError } from '../../core/errors';
 import type { SubscriptionSnapshot } from '../../services/realtime/client';
 import { channelNameProblem, clientEventProblem, LIMITS } from '../../services/realtime/protocol';
 import type { CommandTable } from '../commands';
+import { offerSaveAsCell } from '../history/saveAsCell';
 import { connectionFromArg } from '../connectionCommands';
 import type { Services } from '../services';
 import type { RealtimeLog } from './log';
@@ -130,6 +131,7 @@ export function realtimeCommands(s: Services, sessions: RealtimeSessions, log: R
       try {
         await sess.rest.publish({ channels: [channel], name: event, data: encryptedPayload(channel, data) });
         vscode.window.setStatusBarMessage(`$(send) Published ${event} to ${channel}`, 4_000);
+        offerSaveAsCell(s, `Published ${event} to ${channel}.`);
         return { connection: conn.name, channel, event, data };
       } catch (e) {
         if (isApiError(e) && e.kind === 'cancelled') return undefined;

@@ -13,6 +13,8 @@ export interface ExportTarget {
   /** Maps: per-API hosts (places, routes, addressValidation, geocoding). */
   baseUrls?: Record<string, string>;
   auth: AuthPlacement;
+  /** The environment variable the key is read from (default: OPENAI_API_KEY, GOOGLE_MAPS_API_KEY… by service and host). */
+  envVar?: string;
 }
 
 export interface ExportOptions {
@@ -59,7 +61,7 @@ function restClientReferences(text: string, names: ReadonlySet<string>): string 
 }
 
 function keyLine(service: 'llm' | 'maps', t: ExportTarget): { header?: string; param?: string } {
-  const ref = `{{$processEnv ${keyEnvVar(service, t.auth, t.baseUrl)}}}`;
+  const ref = `{{$processEnv ${t.envVar ?? keyEnvVar(service, t.auth, t.baseUrl)}}}`;
   if (t.auth.placement === 'bearer') return { header: `Authorization: Bearer ${ref}` };
   if (t.auth.placement === 'header') return { header: `${t.auth.name}: ${ref}` };
   if (t.auth.placement === 'query') return { param: `${t.auth.name}=${ref}` };
@@ -91,7 +93,8 @@ export function exportHttpFile(notebookText: string, opts: ExportOptions = {}): 
       return;
     }
     if (spec?.kind !== 'http' || (cell.language !== 'llm' && cell.language !== 'maps')) {
-      prose.push(`# ${cell.language} cell ${i + 1} has no .http form (realtime messages are signed or sent over a socket):`, ...commented(cell.value));
+      const why = cell.language === 'llm' || cell.language === 'maps' ? 'is not a request yet' : 'has no .http form (realtime messages are signed or sent over a socket)';
+      prose.push(`# ${cell.language} cell ${i + 1} ${why}:`, ...commented(cell.value));
       return;
     }
     sections.push([...prose, ...httpLines(cell, spec, cell.language, names, opts)]);
@@ -130,5 +133,7 @@ export function cellToCurl(cell: NotebookCellData, opts: ExportOptions = {}): st
   const service = cell.language;
   const t = opts[service] ?? DEFAULT_TARGETS[service];
   const headers = Object.fromEntries(spec.headers.map((h) => [h.name, h.value]));
-  return toCurl({ method: spec.method, url: absoluteUrl(service, spec.target, t), headers, body: spec.body, auth: t.auth }, { envVar: keyEnvVar(service, t.auth, t.baseUrl), redactor: opts.redactor });
+  // The engine sends a body as JSON unless the cell says otherwise; curl's -d would say form data.
+  if (spec.body !== undefined && !spec.headers.some((h) => h.name.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+  return toCurl({ method: spec.method, url: absoluteUrl(service, spec.target, t), headers, body: spec.body, auth: t.auth }, { envVar: t.envVar ?? keyEnvVar(service, t.auth, t.baseUrl), redactor: opts.redactor });
 }

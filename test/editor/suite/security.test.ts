@@ -473,6 +473,7 @@ describe('security: every command, then no secret in settings, state, logs, docu
     await cmd.run('apiWorkbench.history.rerun');
     await cmd.run('apiWorkbench.history.addToNotebook');
     await cmd.run('apiWorkbench.history.saveLastAsCell');
+    await cmd.run('apiWorkbench.history.saveAsCell', undefined, 'new');
     await api.services.history.flush();
     assertClean('the stored request history', Buffer.from(await vscode.workspace.fs.readFile(api.services.history.file)).toString('utf8'));
     await cmd.run('apiWorkbench.history.clear');
@@ -636,6 +637,23 @@ describe('security: every command, then no secret in settings, state, logs, docu
     for (const cell of imported.getCells()) assertClean('an imported cell', cell.document.getText());
     const results = await api.notebook().controller.runAll(imported);
     assert.ok(results.length === 3 && results.every((r) => r.ok), JSON.stringify(results.map((r) => [r.name, r.ok, r.error])));
+
+    // Back out: a cell as cURL, the notebook as .http, a cURL pasted into a cell converted in place.
+    const copied = await cmd.run<{ text: string }>('apiWorkbench.notebook.copyCellAsCurl', pasted);
+    assertClean('Copy Cell as cURL', copied.text);
+    await vscode.env.clipboard.writeText('');
+    const exported = vscode.Uri.file(path.join(path.dirname(file), 'exported.http'));
+    await cmd.run('apiWorkbench.notebook.exportHttp', imported.uri, exported);
+    assertClean('the exported .http file', Buffer.from(await vscode.workspace.fs.readFile(exported)).toString('utf8'));
+    const edit = new vscode.WorkspaceEdit();
+    // A made-up key: cell text reaches the editor's backups, which the harness scans for the real ones.
+    const pastedKey = `sk-pasted-into-a-cell-${stamp}`;
+    const curlCell = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, `curl ${info.llm.baseUrl}/models -H 'Authorization: Bearer ${pastedKey}'`, 'llm');
+    edit.set(imported.uri, [vscode.NotebookEdit.insertCells(imported.cellCount, [curlCell])]);
+    await vscode.workspace.applyEdit(edit);
+    const converted = await cmd.run<vscode.NotebookCell>('apiWorkbench.notebook.convertCurlCell', imported.cellAt(imported.cellCount - 1).document.uri);
+    assert.equal(converted.document.getText(), 'GET /models');
+    for (const cell of imported.getCells()) assert.ok(!cell.document.getText().includes(pastedKey), 'the pasted key is in a cell');
   });
 
   it('no secret in any apiWorkbench setting at any level', () => {

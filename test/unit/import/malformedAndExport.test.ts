@@ -64,6 +64,7 @@ describe('export: a notebook as .http, a cell as cURL; keys as references', () =
     assert.match(http, /"model": "\{\{models\.response\.body\.\$\.data\[0\]\.id\}\}"/);
     assert.match(http, /POST https:\/\/routes\.googleapis\.com\/directions\/v2:computeRoutes\nX-Goog-FieldMask: routes\.distanceMeters,routes\.duration,routes\.polyline\.encodedPolyline\nX-Goog-Api-Key: \{\{\$processEnv GOOGLE_MAPS_API_KEY\}\}/);
     assert.match(http, /# realtime cell \d+ has no \.http form/);
+    assert.match(exportHttpFile('```maps\ncurl https://example.com\n```\n'), /^# maps cell 1 is not a request yet:\n# curl https:\/\/example\.com\n$/);
     // And back: the same requests, names and references.
     const back = importHttpFile(http);
     const code = parseNotebook(back.text).cells.filter((c) => c.kind === 'code');

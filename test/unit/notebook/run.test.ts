@@ -234,6 +234,34 @@ describe('notebook engine against the sandbox', function () {
     assert.match(extra[2].request?.body ?? '', /Madrid/);
   });
 
+  it('setEnvironment switches the vars cells of one runner; results of the old environment are not reused', async () => {
+    const text = notebook(['vars', 'city = Porto'], ['vars env=staging', 'city = Lisbon'], ['maps name=m', 'POST /v1/places:searchText\nX-Goog-FieldMask: places.displayName\n\n{"textQuery": "{{city}}"}'], ['llm', 'GET /models?about={{m.json.places[0].displayName.text}}']);
+    const runner = createRunner(parseNotebook(text).cells, options());
+    try {
+      const plain = await runner.runAll();
+      assert.match(plain[2].request?.body ?? '', /Porto/);
+      runner.setEnvironment('staging');
+      assert.equal(runner.lastResult('m'), undefined, 'the Porto result is dropped');
+      const late = await runner.runCell(7);
+      assert.match(late.error ?? '', /\bm\b/, 'a cell referring to m needs m run again');
+      const staging = await runner.runAll();
+      assert.equal(staging[1].skipped, undefined);
+      assert.match(staging[2].request?.body ?? '', /Lisbon/);
+      runner.setEnvironment(undefined);
+      assert.match((await runner.runAll())[2].request?.body ?? '', /Porto/);
+    } finally {
+      runner.dispose();
+    }
+  });
+
+  it('a streamed answer carries the usage the server sent (stream_options.include_usage), not otherwise', async () => {
+    const chat = (extra: string) => ['llm', `POST /chat/completions\n\n{"model": "sandbox-chat", "stream": true${extra}, "messages": [{"role": "user", "content": "Hi"}]}\n\n?? status == 200`] as [string, string];
+    const [withUsage, without] = await runAll(notebook(chat(', "stream_options": {"include_usage": true}'), chat('')));
+    const usage = (withUsage.response?.json as { usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } }).usage;
+    assert.ok(usage && (usage.completion_tokens ?? 0) > 0 && usage.total_tokens === (usage.prompt_tokens ?? 0) + (usage.completion_tokens ?? 0), JSON.stringify(usage));
+    assert.equal((without.response?.json as { usage?: unknown }).usage, undefined);
+  });
+
   it('a malformed cell fails with its file and line; the cells around it still run', async () => {
     const report = await runNotebook(notebook(['llm', 'GET /models\n\n?? status == 200'], ['maps', 'FETCH the places'], ['llm', 'GET /models\n\n?? status == 200']), options());
     assert.equal(report.ok, false);

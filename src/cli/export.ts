@@ -1,0 +1,60 @@
+// `api-workbench export`: a notebook → a REST Client `.http` file (default) or its llm/maps cells
+// as cURL commands. The key is always an environment-variable reference, never a value: with
+// --connections, the first connection of each service sets the hosts and names its keyEnv.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { connectionId, type HttpConnection } from '../core/connections';
+import { cellToCurl, exportHttpFile, parseNotebook, type ExportOptions, type ExportTarget } from '../notebook/api';
+import type { ExportArgs } from './args';
+import { loadConnectionsFile } from './connectionsFile';
+import { CliError } from './errors';
+import type { LineSink } from './progress';
+
+export interface ExportStreams {
+  stdout: LineSink;
+  stderr: LineSink;
+}
+
+function targetOf(conn: HttpConnection, envVar: string | undefined): ExportTarget {
+  return { baseUrl: conn.baseUrl, baseUrls: { ...conn.baseUrls }, auth: conn.auth, ...(envVar ? { envVar } : {}) };
+}
+
+function exportOptions(file: string | undefined): ExportOptions {
+  if (!file) return {};
+  const { connections, keyEnv } = loadConnectionsFile(file);
+  const opts: ExportOptions = {};
+  for (const service of ['llm', 'maps'] as const) {
+    const conn = connections.find((c): c is HttpConnection => c.service === service);
+    if (conn) opts[service] = targetOf(conn, keyEnv.get(connectionId(conn)));
+  }
+  return opts;
+}
+
+/** Each llm/maps cell as a cURL command under a comment naming it; other cells are listed as skipped. */
+function curlScript(text: string, opts: ExportOptions, skipped: string[]): string {
+  const { cells } = parseNotebook(text);
+  const commands: string[] = [];
+  cells.forEach((cell, i) => {
+    if (cell.kind !== 'code' || cell.language === 'vars') return;
+    const name = cell.metadata.attributes?.name;
+    const label = `cell ${i + 1}${name ? ` (${name})` : ''}`;
+    const curl = cellToCurl(cell, opts);
+    if (curl === undefined) skipped.push(`${label}: a ${cell.language} cell has no cURL form`);
+    else commands.push(`# ${label}\n${curl}`);
+  });
+  return commands.length ? commands.join('\n\n') + '\n' : '';
+}
+
+export function exportCommand(args: ExportArgs, streams: ExportStreams): number {
+  if (!existsSync(args.input)) throw new CliError(`${args.input}: no such file`);
+  const text = readFileSync(args.input, 'utf8');
+  const problems = parseNotebook(text, args.input).problems;
+  if (problems.length) throw new CliError(problems.map((p) => `${p.file}:${p.line}: ${p.message}`).join('\n'));
+  const opts = exportOptions(args.connectionsFile);
+  const skipped: string[] = [];
+  const out = args.format === 'curl' ? curlScript(text, opts, skipped) : exportHttpFile(text, opts);
+  if (args.out) writeFileSync(args.out, out);
+  else streams.stdout.write(out);
+  for (const line of skipped) streams.stderr.write(`${line}\n`);
+  if (args.out) streams.stderr.write(`wrote ${args.out}\n`);
+  return 0;
+}
