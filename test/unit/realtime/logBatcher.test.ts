@@ -113,7 +113,7 @@ describe('realtime log batcher', () => {
       expected.push(`c  e  m${i}`);
     }
     assert.deepEqual(
-      lines().map((l) => l.replace(/^\d\d:\d\d:\d\d\.\d{3}  /, '')),
+      lines().map((l) => l.replace(/^\d\d:\d\d:\d\d\.\d{3} {2}/, '')),
       expected,
     );
     assert.ok(writes.every((w) => w.text.endsWith('\n')));
