@@ -41,6 +41,12 @@ export class Redactor {
     return this.maskPatterns(this.maskSecrets(text));
   }
 
+  /** True when a known secret value contains `part`. */
+  secretsHold(part: string): boolean {
+    for (const s of this.secrets) if (s.includes(part)) return true;
+    return false;
+  }
+
   /** Only the known secret values of text(). */
   maskSecrets(text: string): string {
     let out = text;

@@ -77,26 +77,29 @@ function* walk(v: unknown, w: Walk): Generator<void, unknown> {
 }
 
 /**
- * Redactor.text() of a long text, a piece at a time. Secrets are masked in one native pass over
- * the whole text; the patterns piece by piece, cut just before a `"` that follows `",` (between two
- * strings of a JSON text), where no pattern match can be cut in two: bearer tokens and query
- * values hold no `"`, and a secret-named member's value would have to be exactly "," (that cut is
- * skipped). A text with no such place (not JSON) is done in one piece.
+ * Redactor.text() of a long text, a piece at a time, cut just before a `"` that follows `",`
+ * (between two strings of a JSON text), where no pattern match can be cut in two: bearer tokens
+ * and query values hold no `"`, and a secret-named member's value would have to be exactly ","
+ * (that cut is skipped). A secret value can only span a cut if it holds `,"`: then secrets are
+ * masked in one pass over the whole text first. A text with no such place (not JSON) is done in
+ * one piece.
  */
 function* longText(text: string, w: Walk): Generator<void, string> {
-  const masked = w.redactor.maskSecrets(text);
+  const r = w.redactor;
+  const whole = r.secretsHold(',"');
+  const masked = whole ? r.maskSecrets(text) : text;
   const pieces: string[] = [];
-  let changed = false;
+  let changed = masked !== text;
   for (let from = 0; from < masked.length; ) {
     const to = cutAfter(masked, from + LONG_TEXT_CHARS);
     const piece = masked.slice(from, to);
-    const done = w.redactor.maskPatterns(piece);
+    const done = whole ? r.maskPatterns(piece) : r.text(piece);
     changed ||= done !== piece;
     pieces.push(done);
     from = to;
     if (w.expired()) yield;
   }
-  return changed ? pieces.join('') : masked;
+  return changed ? pieces.join('') : text;
 }
 
 /** The first safe cut at or after `at`, or the text's end. */

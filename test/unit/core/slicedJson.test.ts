@@ -123,4 +123,15 @@ describe('core/redactTree: every string of a value through the Redactor', () => 
       assert.ok(!out.text.includes(secret));
     }
   });
+
+  it('masks a secret whose value holds "," even where a piece would be cut inside it', async () => {
+    const odd = 'tok","en-secret-value';
+    const r = new Redactor();
+    r.addSecret(odd);
+    const text = Array.from({ length: 300_000 }, (_, i) => (i % 2000 === 1 ? `"${odd}"` : `"v${i}"`)).join(',');
+    const out = await redactTreeSliced({ text }, r, new TimeSlicer(1));
+    assert.equal(out.text, r.text(text));
+    assert.ok(!out.text.includes(odd));
+    assert.equal(out.text.split(MASK).length - 1, 150);
+  });
 });
