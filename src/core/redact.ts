@@ -38,10 +38,30 @@ export class Redactor {
 
   /** Masks known secret values anywhere in `text`, plus bearer tokens and key-like query params. */
   text(text: string): string {
+    return this.maskPatterns(this.maskSecrets(text));
+  }
+
+  /** True when a known secret value contains `part`. */
+  secretsHold(part: string): boolean {
+    for (const s of this.secrets) if (s.includes(part)) return true;
+    return false;
+  }
+
+  /** Only the known secret values of text(). */
+  maskSecrets(text: string): string {
     let out = text;
     // Longest first, so a secret that contains another is masked whole.
     this.ordered ??= [...this.secrets].sort((a, b) => b.length - a.length);
     for (const s of this.ordered) if (out.includes(s)) out = out.split(s).join(MASK);
+    return out;
+  }
+
+  /**
+   * Only the patterns of text(): bearer tokens, key-like query parameters, secret-named JSON
+   * members. No match spans a `","` between JSON strings (see redactTree.ts, which relies on it).
+   */
+  maskPatterns(text: string): string {
+    let out = text;
     // Each pattern needs its one character or word: a string without it is skipped unscanned (a
     // 20 MB answer has hundreds of thousands of strings, and most have none of them).
     if (/bearer/i.test(out)) out = out.replace(/\b(Bearer)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${MASK}`);

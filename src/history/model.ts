@@ -63,7 +63,9 @@ export const MAX_HISTORY_ENTRIES = 5000;
 export function capText(text: string, maxBytes: number): { text: string; truncated: boolean } {
   // Fast path: a string of n UTF-16 units is at most 3n bytes.
   if (text.length * 3 <= maxBytes || Buffer.byteLength(text) <= maxBytes) return { text, truncated: false };
-  const bytes = Buffer.from(text, 'utf8');
+  // Every character is at least one byte, so the first maxBytes characters hold the cut: only they
+  // are encoded (not all 20 MB of a big answer).
+  const bytes = Buffer.from(text.slice(0, maxBytes), 'utf8');
   let end = maxBytes;
   // Step back over continuation bytes (10xxxxxx) so the cut falls between characters.
   while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;

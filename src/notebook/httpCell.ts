@@ -1,7 +1,9 @@
 // Runs an llm or maps cell: picks the host from the cell text as written (a variable can never
 // move a request to another host), sends through an HttpClient whose key comes from the
 // connection, and records a capped, redacted response. Streamed LLM answers are shown live.
+import { StringDecoder } from 'node:string_decoder';
 import { connectionOrigins, type HttpConnection } from '../core/connections';
+import { parseJsonSliced } from '../core/slicedJson';
 import type { HttpClient, OutgoingRequest } from '../core/http';
 import { googleErrorParser } from '../services/maps/errors';
 import { openAiErrorParser } from '../services/llm/errors';
@@ -156,28 +158,34 @@ function cap(text: string, max: number): string {
   return text.length > max ? text.slice(0, max) : text;
 }
 
-/** Keeps the first `max` bytes; counts the rest (a 100 MB answer must not fill memory). */
+/**
+ * Keeps the first `max` bytes; counts the rest (a 100 MB answer must not fill memory). A whole
+ * JSON answer is parsed in slices, so a big one does not hold the extension host's thread.
+ */
 async function readBody(body: AsyncIterable<Uint8Array>, response: ResponseRecord, max: number): Promise<void> {
-  const kept: Buffer[] = [];
+  // Decoded as it arrives, chunk by chunk: decoding 20 MB at the end would be one long block.
+  const decoder = new StringDecoder('utf8');
+  const kept: string[] = [];
   let keptBytes = 0;
   try {
     for await (const chunk of body) {
       response.size += chunk.byteLength;
       if (keptBytes < max) {
         const part = Buffer.from(chunk.buffer, chunk.byteOffset, Math.min(chunk.byteLength, max - keptBytes));
-        kept.push(Buffer.from(part));
+        kept.push(decoder.write(part));
         keptBytes += part.byteLength;
       }
     }
   } finally {
     response.truncated = response.size > keptBytes;
-    response.text = Buffer.concat(kept, keptBytes).toString('utf8');
-    if (!response.truncated && /\S/.test(response.text)) {
-      try {
-        response.json = JSON.parse(response.text);
-      } catch {
-        // Not JSON: the text is the answer.
-      }
+    kept.push(decoder.end());
+    response.text = kept.join('');
+  }
+  if (!response.truncated && /\S/.test(response.text)) {
+    try {
+      response.json = await parseJsonSliced(response.text);
+    } catch {
+      // Not JSON: the text is the answer.
     }
   }
 }

@@ -3,6 +3,7 @@
 import { toAbortSignal, type Cancel } from '../core/cancellation';
 import type { HttpConnection, RealtimeConnection } from '../core/connections';
 import { isApiError } from '../core/errors';
+import { redactTree, redactTreeSliced } from '../core/redactTree';
 import type { CellRef, CellResult, NotebookCellData, NotebookProblem, NotebookRunner, NotebookRunReport, RequestRecord, RunOptions } from './api';
 import { checkAssertion } from './assertions';
 import { analyseCell, type AnalysedCell, type HttpSpec } from './cells';
@@ -84,7 +85,7 @@ class Runner implements NotebookRunner {
     this.running.add(controller);
     try {
       const result = await this.execute(index, cell, controller.signal);
-      const redacted = this.redact(result);
+      const redacted = await this.redact(result);
       if (redacted.name !== undefined && !redacted.skipped) this.results.set(redacted.name, redacted);
       try {
         this.opts.host.onResult?.(redacted);
@@ -257,41 +258,13 @@ class Runner implements NotebookRunner {
     }
   }
 
-  private redact(result: CellResult): CellResult {
-    return this.redactValue(result);
+  /** Every string of the result through the Redactor, in slices: a 20 MB answer has millions. */
+  private redact(result: CellResult): Promise<CellResult> {
+    return redactTreeSliced(result, this.opts.host.redactor);
   }
 
-  /** Every string anywhere in `value` through the Redactor (keys in answers, URLs, errors). */
   private redactValue<T>(value: T): T {
-    const r = this.opts.host.redactor;
-    // Copies only what changes: a big parsed answer with nothing to mask comes back as it was, not
-    // as a second tree of hundreds of thousands of objects.
-    const walk = (v: unknown): unknown => {
-      if (typeof v === 'string') return r.text(v);
-      if (Array.isArray(v)) {
-        let copy: unknown[] | undefined;
-        for (let i = 0; i < v.length; i++) {
-          const x = walk(v[i]);
-          if (x !== v[i]) (copy ??= v.slice())[i] = x;
-        }
-        return copy ?? v;
-      }
-      if (v && typeof v === 'object') {
-        const record = v as Record<string, unknown>;
-        const keys = Object.keys(record);
-        let copy: Array<[string, unknown]> | undefined;
-        for (let i = 0; i < keys.length; i++) {
-          const k = keys[i];
-          const key = r.text(k);
-          const x = walk(record[k]);
-          if (!copy && (key !== k || x !== record[k])) copy = keys.slice(0, i).map((p): [string, unknown] => [p, record[p]]);
-          copy?.push([key, x]);
-        }
-        return copy ? Object.fromEntries(copy) : v;
-      }
-      return v;
-    };
-    return walk(value) as T;
+    return redactTree(value, this.opts.host.redactor);
   }
 }
 

@@ -1,12 +1,16 @@
 // Realtime benchmark, one run:
-//  1. messages/s received and logged by our client (RealtimeClient + RealtimeLogBatcher), by the
-//     official pusher-js client (logging through the same batcher), and by a raw `ws` +
-//     JSON.parse consumer, each fed the same burst by the sandbox; rounds interleaved, medians.
+//  1. what receiving and logging a message costs the consuming process: our client
+//     (RealtimeClient + RealtimeLogBatcher), the official pusher-js client (logging through the same
+//     batcher), and a raw `ws` + JSON.parse consumer, each fed the same pre-encoded burst by a
+//     bench-local feed (fastFeed.ts, own process) that sends as fast as the socket takes it;
+//     rounds interleaved, medians. CPU per message is the goal figure (see throughput()).
 //  2. sandbox fan-out: one REST publisher → 500 subscribers, in deliveries/s.
-//  3. memory while our client and log take a 100k-message burst.
-// The sandbox runs in its own process (the shipped dist/sandbox.js), so its work does not share
-// the consumers' thread, and the consumers' CPU time can be read from this process alone.
-// Every loop is bounded by count and by time.
+//  3. memory while our client and log take a 100k-message burst from the sandbox.
+// The sandbox and the feed run in their own processes (the sandbox as the shipped dist/sandbox.js),
+// so their work does not share the consumers' thread, and the consumers' CPU time can be read
+// from this process alone. Every loop is bounded by count and by time.
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import Pusher from 'pusher-js';
 import WebSocket from 'ws';
 import { HttpClient } from '../../src/core/http';
@@ -16,7 +20,9 @@ import { restBaseUrl } from '../../src/services/realtime/endpoints';
 import { RealtimeLogBatcher } from '../../src/services/realtime/logBatcher';
 import { RealtimeRest } from '../../src/services/realtime/rest';
 import { signRestRequest } from '../../src/services/realtime/signing';
-import { median, type BenchReporter } from './report';
+import { validate } from '../../src/core/validate';
+import { feedAnswerSchema, type FeedAnswer, type FeedCommand } from './fastFeed';
+import { formatNumber, median, type BenchReporter } from './report';
 import { startSandboxProcess } from './sandboxProcess';
 
 
@@ -31,6 +37,8 @@ const WAIT_LIMIT_MS = 60_000;
 const PAYLOAD = { type: 'order.updated', id: 'ord_0000', status: 'shipped', total: 42.5, items: [{ sku: 'tea', qty: 2 }] };
 
 type Info = SandboxInfo['realtime'];
+/** Where a consumer connects: the sandbox, or the fast feed. */
+type Endpoint = Pick<Info, 'host' | 'port'>;
 
 function bounded<T>(p: Promise<T>, what: string, ms = WAIT_LIMIT_MS): Promise<T> {
   let t: NodeJS.Timeout | undefined;
@@ -85,7 +93,7 @@ function arrivalCounter(before?: () => void): { arrived: () => void; received: (
   };
 }
 
-function ours(info: Info, channel: string): Consumer {
+function ours(info: Endpoint, channel: string): Consumer {
   const { log } = countingLog();
   const client = new RealtimeClient({ key: APP.key, host: info.host, port: info.port, useTLS: false });
   const counter = arrivalCounter(() => log.flush());
@@ -104,7 +112,7 @@ function ours(info: Info, channel: string): Consumer {
   };
 }
 
-function pusherJs(info: Info, channel: string): Consumer {
+function pusherJs(info: Endpoint, channel: string): Consumer {
   const { log } = countingLog();
   const p = new Pusher(APP.key, { cluster: 'sandbox', wsHost: info.host, wsPort: info.port, forceTLS: false, enabledTransports: ['ws'], disableStats: true });
   const ch = p.subscribe(channel);
@@ -125,7 +133,7 @@ function pusherJs(info: Info, channel: string): Consumer {
 }
 
 /** The floor: a bare socket that parses each frame and counts app events (no log, no dispatch). */
-function raw(info: Info, channel: string): Consumer {
+function raw(info: Endpoint, channel: string): Consumer {
   const ws = new WebSocket(`ws://${info.host}:${info.port}/app/${APP.key}?protocol=7&client=raw&version=1`, { perMessageDeflate: false });
   const counter = arrivalCounter();
   let onReady: (() => void) | undefined;
@@ -147,14 +155,43 @@ interface Sample {
   cpuRate: number;
 }
 
-async function measure(info: Info, make: (info: Info, channel: string) => Consumer, channel: string): Promise<Sample> {
-  const c = make(info, channel);
+/** The fast feed (fastFeed.ts) in its own process. */
+interface Feed {
+  endpoint: Endpoint;
+  burst(channel: string, count: number): Promise<void>;
+  stop(): void;
+}
+
+async function startFeed(): Promise<Feed> {
+  const child: ChildProcess = fork(path.join(__dirname, 'fastFeed.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  let waiting: ((a: FeedAnswer) => void) | undefined;
+  child.on('message', (m) => {
+    const a = validate(feedAnswerSchema, m);
+    if (!a.ok) throw new Error(`the feed answered ${JSON.stringify(m)}`);
+    waiting?.(a.value);
+  });
+  const next = () => new Promise<FeedAnswer>((resolve) => (waiting = resolve));
+  const ready = await bounded(next(), 'feed start', 10_000);
+  if (ready.kind !== 'ready') throw new Error('the feed did not start');
+  return {
+    endpoint: { host: '127.0.0.1', port: ready.port },
+    burst: async (channel, count) => {
+      const answer = next();
+      child.send({ kind: 'burst', channel, event: 'update', data: PAYLOAD, count } satisfies FeedCommand);
+      await answer;
+    },
+    stop: () => child.kill('SIGTERM'),
+  };
+}
+
+async function measure(feed: Feed, make: (at: Endpoint, channel: string) => Consumer, channel: string): Promise<Sample> {
+  const c = make(feed.endpoint, channel);
   try {
     await bounded(c.ready, `${channel} ready`);
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const all = c.received(BURST);
-    await bounded(Promise.all([burst(info, channel, BURST), all]), `${channel} burst`);
+    await bounded(Promise.all([feed.burst(channel, BURST), all]), `${channel} burst`);
     const wallMs = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
     const cpuMs = (cpu.user + cpu.system) / 1000;
@@ -164,31 +201,46 @@ async function measure(info: Info, make: (info: Info, channel: string) => Consum
   }
 }
 
-async function throughput(r: BenchReporter, info: Info): Promise<void> {
+async function throughput(r: BenchReporter): Promise<void> {
+  const feed = await startFeed();
   const kinds = { ours, pusherJs, raw } as const;
   const samples: Record<keyof typeof kinds, Sample[]> = { ours: [], pusherJs: [], raw: [] };
-  // One warm-up round each, not recorded (JIT, socket buffers).
-  for (const [name, make] of Object.entries(kinds)) await measure(info, make, `warm-${name}`);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, make] of Object.entries(kinds) as [keyof typeof kinds, (i: Info, c: string) => Consumer][]) {
-      samples[name].push(await measure(info, make, `bench-${name}-${round}`));
+  try {
+    // One warm-up round each, not recorded (JIT, socket buffers).
+    for (const [name, make] of Object.entries(kinds)) await measure(feed, make, `warm-${name}`);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, make] of Object.entries(kinds) as [keyof typeof kinds, (at: Endpoint, c: string) => Consumer][]) {
+        samples[name].push(await measure(feed, make, `bench-${name}-${round}`));
+      }
     }
+  } finally {
+    feed.stop();
   }
   const wall = (k: keyof typeof kinds) => median(samples[k].map((s) => s.wallRate));
   const cpu = (k: keyof typeof kinds) => median(samples[k].map((s) => s.cpuRate));
-  r.note(`${BURST.toLocaleString('en-US')}-event bursts from the sandbox (own process), medians of ${ROUNDS} interleaved rounds;`);
-  r.note('ours and pusher-js also write every message to a RealtimeLogBatcher (as the editor log does).');
+  const spread = (k: keyof typeof kinds) => {
+    const v = samples[k].map((s) => s.cpuRate);
+    return `${formatNumber(Math.min(...v))}–${formatNumber(Math.max(...v))}`;
+  };
+  r.note(`${BURST.toLocaleString('en-US')}-event bursts of the same pre-encoded protocol-7 frames from a local feed (own`);
+  r.note(`process) that writes as fast as each socket takes them; medians of ${ROUNDS} interleaved rounds. ours and`);
+  r.note('pusher-js also write every message to a RealtimeLogBatcher (as the editor log does).');
+  r.note('Compared: messages per CPU-second of the consuming process, i.e. the inverse of the CPU each');
+  r.note("message costs. That is what a user feels: a service's feed arrives at its own rate, and what");
+  r.note('it costs the extension host is the share of its one thread each message takes (lag, and what');
+  r.note('is left for the editor). It does not depend on the feed rate or on how the shared machine');
+  r.note('schedules the processes, which wall-clock throughput does.');
+  r.metric('our client, received + logged', cpu('ours'), 'msg/cpu-s');
+  r.metric('pusher-js, received + logged', cpu('pusherJs'), 'msg/cpu-s');
+  r.metric('raw ws + JSON.parse (no log, no dispatch)', cpu('raw'), 'msg/cpu-s');
+  r.note(`spread of the rounds (msg/cpu-s): ours ${spread('ours')}, pusher-js ${spread('pusherJs')}, raw ${spread('raw')}`);
+  r.ratio('our client vs pusher-js (CPU per message)', cpu('ours'), cpu('pusherJs'), 1.5, true);
+  r.ratio('our client vs raw ws + JSON.parse (CPU per message)', cpu('ours'), cpu('raw'), 0.8, true);
+  r.note('Wall-clock throughput of the same runs (the feed is not the limit; the shared machine may be):');
   r.metric('our client, received + logged', wall('ours'), 'msg/s');
   r.metric('pusher-js, received + logged', wall('pusherJs'), 'msg/s');
   r.metric('raw ws + JSON.parse', wall('raw'), 'msg/s');
-  r.ratio('our client vs pusher-js', wall('ours'), wall('pusherJs'), 1.5, true);
-  r.ratio('our client vs raw ws + JSON.parse', wall('ours'), wall('raw'), 0.8, true);
-  r.note('The same, per CPU second of the consuming process (independent of the feed rate):');
-  r.metric('our client, received + logged', cpu('ours'), 'msg/cpu-s');
-  r.metric('pusher-js, received + logged', cpu('pusherJs'), 'msg/cpu-s');
-  r.metric('raw ws + JSON.parse', cpu('raw'), 'msg/cpu-s');
-  r.ratio('our client vs pusher-js (CPU)', cpu('ours'), cpu('pusherJs'), 1.5, true);
-  r.ratio('our client vs raw ws + JSON.parse (CPU)', cpu('ours'), cpu('raw'), 0.8, true);
+  r.ratio('our client vs pusher-js (wall)', wall('ours'), wall('pusherJs'), 1.5, true);
 }
 
 async function fanOut(r: BenchReporter, info: Info): Promise<void> {
@@ -284,7 +336,7 @@ export default async function realtimeBench(r: BenchReporter): Promise<void> {
   const info = sandbox.info.realtime;
   try {
     r.section('Realtime: Pusher Channels protocol 7');
-    await throughput(r, info);
+    await throughput(r);
     await fanOut(r, info);
     await memory(r, info);
   } finally {

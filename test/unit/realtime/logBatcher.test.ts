@@ -94,6 +94,32 @@ describe('realtime log batcher', () => {
     assert.deepEqual(log.stats, { received: 2, written: 2, pending: 0, writes: 2 });
   });
 
+  it('a burst of hundreds of lines, notes among them, through a failing write: every line once, in order', () => {
+    const { log, clock, lines, writes } = rig({ failWrites: 1 });
+    log.message('c', 'e', 'm0');
+    // The first line went out at once (and failed); the rest queue behind it.
+    for (let i = 1; i < 500; i++) {
+      if (i % 97 === 0) log.note(`note ${i}`);
+      log.message('c', 'e', `m${i}`);
+    }
+    assert.deepEqual(log.stats, { received: 500, written: 0, pending: 505, writes: 0 });
+    clock.advance(60);
+    for (let i = 500; i < 700; i++) log.message('c', 'e', `m${i}`);
+    clock.advance(60);
+    log.flush();
+    const expected: string[] = [];
+    for (let i = 0; i < 700; i++) {
+      if (i % 97 === 0 && i > 0 && i < 500) expected.push(`── note ${i}`);
+      expected.push(`c  e  m${i}`);
+    }
+    assert.deepEqual(
+      lines().map((l) => l.replace(/^\d\d:\d\d:\d\d\.\d{3} {2}/, '')),
+      expected,
+    );
+    assert.ok(writes.every((w) => w.text.endsWith('\n')));
+    assert.deepEqual(log.stats, { received: 700, written: 700, pending: 0, writes: writes.length });
+  });
+
   it('keeps lines when the sink fails and writes them on the next attempt', () => {
     const errors: unknown[] = [];
     const { log, clock, lines } = rig({ failWrites: 2, onSinkError: (e) => errors.push(e) });
