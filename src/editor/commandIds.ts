@@ -55,6 +55,7 @@ export const COMMAND_IDS = [
   'apiWorkbench.realtime.stopWebhookReceiver',
   'apiWorkbench.realtime.saveLog',
   'apiWorkbench.realtime.showLog',
+  'apiWorkbench.realtime.showInspector',
   'apiWorkbench.realtime.copyChannelName',
   'apiWorkbench.history.show',
   'apiWorkbench.history.rerun',

@@ -33,7 +33,7 @@ export type HostMessage =
   | { type: 'filterResult'; filter: InspectorFilter; problem?: string }
   | { type: 'detail'; detail: InspectorDetail | undefined; seq: number }
   /** Sets the page's inputs as a person would type them (used by commands and tests). */
-  | { type: 'set'; filter?: InspectorFilter; paused?: boolean };
+  | { type: 'set'; filter?: InspectorFilter; paused?: boolean; select?: number | 'last' };
 
 export function detailOf(e: InspectorEntry): InspectorDetail {
   try {
