@@ -512,6 +512,7 @@ describe('security: every command, then no secret in settings, state, logs, docu
     await cmd.run('apiWorkbench.realtime.stopWebhookReceiver');
     await cmd.run('apiWorkbench.realtime.disconnect');
     await cmd.run('apiWorkbench.realtime.showLog');
+    await cmd.run('apiWorkbench.realtime.showInspector');
     assert.match(savedLog, /private-security {2}security-event {2}\{"n":1\}/, 'the saved log holds the traffic');
     const saved = await vscode.workspace.openTextDocument(file);
     scratch.push(saved);
