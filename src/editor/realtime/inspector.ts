@@ -14,6 +14,7 @@ import type { Services } from '../services';
 import { asRealtime, type RealtimeSessions } from './sessions';
 
 export const INSPECTOR_VIEW_TYPE = 'apiWorkbench.realtimeInspector';
+const READY_WAIT_MS = 10_000;
 
 /**
  * What Show Realtime Inspector accepts (from keybindings, other extensions, tests): each field acts
@@ -86,7 +87,8 @@ export class RealtimeInspector implements vscode.Disposable {
   async show(input: InspectorInput = {}): Promise<InspectorSnapshot> {
     if (!this.panel) this.open();
     else this.panel.reveal(undefined, true);
-    await this.ready;
+    // A page that never loads must not hang the command: after the wait, it answers with what the host knows.
+    await Promise.race([this.ready, new Promise<void>((resolve) => setTimeout(resolve, READY_WAIT_MS))]);
     if (input.clear) this.feed.handle({ type: 'clear' });
     const set: HostMessage = { type: 'set' };
     if (input.filter) set.filter = { ...this.store.filter, ...input.filter };
@@ -119,17 +121,25 @@ export class RealtimeInspector implements vscode.Disposable {
       retainContextWhenHidden: false,
       localResourceRoots: [scripts, media],
     });
-    this.ready = new Promise((resolve) => (this.markReady = resolve));
+    this.expectPage();
     const uri = (base: vscode.Uri, f: string) => panel.webview.asWebviewUri(vscode.Uri.joinPath(base, f)).toString();
     panel.webview.html = inspectorHtml(panel.webview.cspSource, uri(media, 'inspector.css'), uri(scripts, 'realtimeInspector.js'));
     panel.webview.onDidReceiveMessage((m: unknown) => void this.onMessage(m));
-    panel.onDidChangeViewState(() => panel.visible && this.feed.changed());
+    panel.onDidChangeViewState(() => {
+      // Hidden, the page is discarded (no retained context); shown again, it loads and says 'ready'.
+      if (panel.visible) this.feed.changed();
+      else this.expectPage();
+    });
     panel.onDidDispose(() => {
       this.panel = undefined;
       this.page = undefined;
       this.detail = undefined;
     });
     this.panel = panel;
+  }
+
+  private expectPage(): void {
+    this.ready = new Promise((resolve) => (this.markReady = resolve));
   }
 
   private post(m: HostMessage): void {
@@ -222,9 +232,9 @@ function inspectorHtml(cspSource: string, css: string, script: string): string {
 </head>
 <body>
 <div id="toolbar" role="search">
-  <input id="f-channel" type="text" placeholder="Channel contains…" aria-label="Filter by channel" spellcheck="false">
-  <input id="f-event" type="text" placeholder="Event contains…" aria-label="Filter by event" spellcheck="false">
-  <input id="f-regex" type="text" placeholder="Data matches /regex/…" aria-label="Filter the data by a regular expression" spellcheck="false">
+  <label class="f">Channel <input id="f-channel" type="text" placeholder="contains…" spellcheck="false"></label>
+  <label class="f">Event <input id="f-event" type="text" placeholder="contains…" spellcheck="false"></label>
+  <label class="f f-wide">Data <input id="f-regex" type="text" placeholder="matches a regular expression…" spellcheck="false"></label>
   <button id="pause" aria-pressed="false" title="Stop the table moving: messages are still received and counted, and appear on resume">Pause</button>
   <button id="clear" title="Forget every message kept and restart the counts">Clear</button>
 </div>
