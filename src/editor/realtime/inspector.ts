@@ -93,7 +93,14 @@ export class RealtimeInspector implements vscode.Disposable {
     const set: HostMessage = { type: 'set' };
     if (input.filter) set.filter = { ...this.store.filter, ...input.filter };
     if (input.paused !== undefined) set.paused = input.paused;
-    if (input.select !== undefined) set.select = input.select;
+    if (input.select !== undefined) {
+      // Opened here as well as on the page, so the command's answer does not wait on the page's round trip.
+      const seq = input.select === 'last' ? this.store.last()?.seq : input.select;
+      if (seq !== undefined) {
+        set.select = seq;
+        this.detail = this.detailFor(seq);
+      }
+    }
     if (set.filter || set.paused !== undefined || set.select !== undefined) this.post(set);
     let republished: InspectorSnapshot['republished'];
     if (input.republish) {
@@ -138,6 +145,11 @@ export class RealtimeInspector implements vscode.Disposable {
     this.panel = panel;
   }
 
+  private detailFor(seq: number): InspectorSnapshot['detail'] {
+    const e = this.store.entry(seq);
+    return e && { seq: e.seq, channel: e.channel, event: e.event, data: detailOf(e).pretty, decrypted: e.decrypted };
+  }
+
   private expectPage(): void {
     this.ready = new Promise((resolve) => (this.markReady = resolve));
   }
@@ -161,10 +173,7 @@ export class RealtimeInspector implements vscode.Disposable {
       if (r.ok) this.feed.flush();
       return;
     }
-    if (m.type === 'select') {
-      const e = this.store.entry(m.seq);
-      this.detail = e && { seq: e.seq, channel: e.channel, event: e.event, data: detailOf(e).pretty, decrypted: e.decrypted };
-    }
+    if (m.type === 'select') this.detail = this.detailFor(m.seq);
     if (this.feed.handle(m)) {
       if (m.type === 'ready') this.markReady();
       return;

@@ -127,7 +127,8 @@ describe('realtime inspector and edges', function () {
     await inspector({ paused: true });
     await inspectorUntil('paused', (x) => x.counts.paused);
     for (let i = 0; i < 20; i++) await publish('burst', `{"i":${i}}`);
-    const held = await inspectorUntil('20 held, on the page too', (x) => x.counts.held === 20 && /20 held while paused/.test(x.page?.header ?? ''));
+    // Other subscribed channels (the demo's chat) are held too: at least the 20 published here.
+    const held = await inspectorUntil('20 held, on the page too', (x) => x.counts.held >= 20 && /[1-9][\d,]* held while paused/.test(x.page?.header ?? ''));
     assert.equal(held.page?.total, 0, 'nothing new on the page while paused');
     assert.match(held.page?.header ?? '', /held while paused/);
     await inspector({ paused: false });
@@ -163,13 +164,15 @@ describe('realtime inspector and edges', function () {
   });
 
   it('screenshot: the inspector with a filter applied and a message opened', async () => {
+    await vscode.commands.executeCommand('apiWorkbench.realtime.focus');
     for (let i = 0; i < 12; i++) await publish(i % 3 ? 'order-updated' : 'order-placed', JSON.stringify({ id: `ord_${1000 + i}`, status: i % 2 ? 'shipped' : 'packed', total: 10 + i * 2.5, items: [{ sku: 'tea', qty: 1 + (i % 3) }] }));
     await inspector({ filter: { channel: 'orders', event: 'order', regex: '"status":"ship' } });
     const s = await inspectorUntil('the filtered rows', (x) => (x.page?.total ?? 0) >= 6);
     await inspector({ select: s.page!.seqs[s.page!.seqs.length - 2] });
     await inspectorUntil('the message opened', (x) => x.detail !== undefined);
     await vscode.commands.executeCommand('notifications.clearAll');
-    await settle(800);
+    // The trees beside the inspector take a moment to render (bounded wait, not an assertion).
+    await settle(2_500);
     const shot = await takeScreenshot('realtime-inspector');
     if (shot) assert.ok(readFileSync(shot).length > 10_000, 'a real image was written');
   });
