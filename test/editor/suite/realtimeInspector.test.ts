@@ -32,10 +32,17 @@ describe('realtime inspector and edges', function () {
   const inspector = (input: InspectorInput = {}) => vscode.commands.executeCommand<InspectorSnapshot>('apiWorkbench.realtime.showInspector', input);
   const publish = (event: string, data: string, channel = CHANNEL) => vscode.commands.executeCommand('apiWorkbench.realtime.publish', { channel, event, data });
   /** Polls the inspector until `ok` holds for what the host counts and the page reports drawing. */
-  const inspectorUntil = (what: string, ok: (s: InspectorSnapshot) => boolean) => waitFor(what, async () => {
-    const s = await inspector();
-    return ok(s) ? s : undefined;
-  }, 30_000);
+  const inspectorUntil = async (what: string, ok: (s: InspectorSnapshot) => boolean) => {
+    let last: InspectorSnapshot | undefined;
+    try {
+      return await waitFor(what, async () => {
+        last = await inspector();
+        return ok(last) ? last : undefined;
+      }, 30_000);
+    } catch (e) {
+      throw new Error(`${e instanceof Error ? e.message : String(e)}; the inspector said ${JSON.stringify(last)}`, { cause: e });
+    }
+  };
 
   async function connectionChildren(): Promise<TreeNode[]> {
     const node = await findConnectionNode(api, 'realtime', SANDBOX);
