@@ -22,6 +22,9 @@ describe('realtime inspector store', () => {
     assert.equal(store.rows(99_999, 10).length, 1, 'the page stops at the newest row');
     assert.equal(store.entry(rows[0].seq - 1), undefined, 'a dropped message is gone');
     assert.equal(store.last()?.data, '{"id":129999,"status":"odd"}');
+    // A new filter runs over everything kept (the data joined into chunks), oldest to newest.
+    assert.deepEqual(store.setFilter({ channel: '', event: '', regex: '"id":(3000[0-2]|12999[89])\\b' }), { ok: true });
+    assert.deepEqual(store.rows(0, 10).map((r) => JSON.parse(r.preview) as unknown), [30000, 30001, 30002, 129998, 129999].map((id) => ({ id, status: id % 2 ? 'odd' : 'even' })));
   });
 
   it('filters by channel and event (substring, any case) and a regular expression over the data; counts add up', () => {
@@ -96,12 +99,13 @@ describe('realtime inspector store', () => {
   it('rows carry a preview of long data; the entry keeps all of it; decrypted and user ids are kept', () => {
     const store = new InspectorStore(10);
     const long = JSON.stringify({ text: 'x'.repeat(5_000) });
-    const e = store.add({ connection: 'c', channel: 'private-encrypted-x', event: 'e', data: long, decrypted: true, userId: 'u1' });
+    const seq = store.add({ connection: 'c', channel: 'private-encrypted-x', event: 'e', data: long, decrypted: true, userId: 'u1' });
     const [row] = store.rows(0, 1);
     assert.equal(row.preview.length, PREVIEW_CHARS + 1);
     assert.equal(row.decrypted, true);
     assert.equal(row.userId, 'u1');
-    assert.equal(store.entry(e.seq)?.data, long);
+    assert.equal(store.entry(seq)?.data, long);
+    assert.equal(store.entry(seq)?.channel, 'private-encrypted-x');
     assert.equal(row.size, long.length);
   });
 });
