@@ -63,6 +63,7 @@ export const COMMAND_IDS = [
   'apiWorkbench.realtime.stopWebhookReceiver',
   'apiWorkbench.realtime.saveLog',
   'apiWorkbench.realtime.showLog',
+  'apiWorkbench.realtime.showInspector',
   'apiWorkbench.realtime.copyChannelName',
   'apiWorkbench.realtime.showWebhooks',
   'apiWorkbench.realtime.replayWebhook',

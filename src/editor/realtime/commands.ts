@@ -10,6 +10,7 @@ import { offerSaveAsCell } from '../history/saveAsCell';
 import { connectionFromArg } from '../connectionCommands';
 import type { Services } from '../services';
 import type { RealtimeLog } from './log';
+import { askPublishData, confirmPublish, pickChannelToSubscribe, rememberChannel } from './prompts';
 import { asRealtime, type RealtimeSession, type RealtimeSessions } from './sessions';
 import type { ReceiverInfo, WebhookController } from './webhooks';
 import { encryptedPayload } from './encryptionKey';
@@ -63,7 +64,7 @@ function timestamp(): string {
 
 export function realtimeCommands(s: Services, sessions: RealtimeSessions, log: RealtimeLog, webhooks: WebhookController): CommandTable {
   // What the user typed last, offered again (also after a failed request).
-  const last = { channel: '', event: 'my-event', data: '{"hello":"world"}', clientEvent: 'client-my-event', clientData: '{"typing":true}' };
+  const last = { channel: '', event: 'my-event', data: undefined as string | undefined, clientEvent: 'client-my-event', clientData: '{"typing":true}' };
 
   async function connection(arg?: unknown): Promise<RealtimeConnection | undefined> {
     const given = asRealtime(connectionFromArg(s, 'realtime', arg));
@@ -94,15 +95,6 @@ export function realtimeCommands(s: Services, sessions: RealtimeSessions, log: R
     return vscode.window.showInputBox({ title, prompt: 'Channel name', value: last.channel, validateInput: (v) => channelNameProblem(v.trim()) });
   }
 
-  /** Data for Publish: the argument, else the selection, else the active JSON file, else an input box. */
-  async function askData(given: string | undefined): Promise<string | undefined> {
-    if (given !== undefined) return given;
-    const editor = vscode.window.activeTextEditor;
-    if (editor && !editor.selection.isEmpty) return editor.document.getText(editor.selection);
-    if (editor?.document.languageId === 'json' || editor?.document.languageId === 'jsonc') return editor.document.getText();
-    return vscode.window.showInputBox({ title: 'Publish Event: data', prompt: 'Event data (JSON, or any text)', value: last.data });
-  }
-
   async function publish(arg?: unknown): Promise<Published | undefined> {
     const input: PublishInput = arg && typeof arg === 'object' && !('row' in (arg)) ? (arg) : {};
     const fromNode = channelArg(arg);
@@ -123,8 +115,14 @@ export function realtimeCommands(s: Services, sessions: RealtimeSessions, log: R
       }));
     if (!event) return undefined;
     last.event = event;
-    const raw = await askData(input.data);
-    if (raw === undefined) return undefined;
+    // Given data (tests, keybindings) is sent as given; otherwise the user says where it comes from and confirms.
+    let raw = input.data;
+    if (raw === undefined) {
+      const choice = await askPublishData(`Publish ${event} on ${channel}: data`, last.data);
+      if (!choice) return undefined;
+      raw = choice.text;
+      if (!(await confirmPublish({ connection: conn.name, channel, event, data: normaliseData(raw), source: choice.source }))) return undefined;
+    }
     const data = normaliseData(raw);
     last.data = raw;
     for (;;) {
@@ -132,6 +130,7 @@ export function realtimeCommands(s: Services, sessions: RealtimeSessions, log: R
         await sess.rest.publish({ channels: [channel], name: event, data: encryptedPayload(channel, data) });
         vscode.window.setStatusBarMessage(`$(send) Published ${event} to ${channel}`, 4_000);
         offerSaveAsCell(s, `Published ${event} to ${channel}.`);
+        void rememberChannel(s.context.globalState, channel);
         return { connection: conn.name, channel, event, data };
       } catch (e) {
         if (isApiError(e) && e.kind === 'cancelled') return undefined;
@@ -168,17 +167,10 @@ export function realtimeCommands(s: Services, sessions: RealtimeSessions, log: R
       const conn = await connection(given.connection);
       if (!conn) return undefined;
       const sess = session(conn);
-      const channel = (
-        given.channel ??
-        (await vscode.window.showInputBox({
-          title: 'Subscribe to Channel',
-          prompt: 'Channel name: private-… and presence-… channels are signed with the stored app secret',
-          value: last.channel,
-          validateInput: (v) => channelNameProblem(v.trim()),
-        }))
-      )?.trim();
+      const channel = (given.channel ?? (await pickChannelToSubscribe(sess, s.context.globalState, last.channel)))?.trim();
       if (!channel) return undefined;
       last.channel = channel;
+      void rememberChannel(s.context.globalState, channel);
       if (!sess.live) sess.connect();
       return sess.client.subscribe(channel);
     },

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { CONTEXT_KEYS } from '../ids';
 import type { ServiceActivation, Services, ServiceView } from '../services';
 import { realtimeCommands } from './commands';
+import { inspectorInput, RealtimeInspector } from './inspector';
 import { RealtimeLog } from './log';
 import { asRealtime, RealtimeSessions, type SessionChange } from './sessions';
 import { ChannelsSource } from './tree';
@@ -22,6 +23,8 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
   const log = new RealtimeLog(s.redactor);
   const sessions = new RealtimeSessions(s, log);
   const webhooks = new WebhookController(s, log, sessions);
+  const inspector = new RealtimeInspector(s, sessions);
+  sessions.messageTap = (conn, m) => inspector.record({ connection: conn.name, channel: m.channel, event: m.event, data: m.data, userId: m.user_id, decrypted: m.decrypted });
   const source = new ChannelsSource(sessions);
   view.provider.source = source;
   view.provider.refresh();
@@ -30,7 +33,7 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
   const apply = () => {
     const what = pending ?? new Set<SessionChange>();
     pending = undefined;
-    if (what.has('channels')) {
+    if (what.has('channels') || source.liveChanged()) {
       source.allowCachedListing();
       view.provider.refresh();
     } else {
@@ -52,9 +55,10 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
 
   const webhookUi = webhookCommands(s, webhooks);
   return {
-    disposables: [log, sessions, webhooks, webhookUi.panel, onChange, onActive],
+    disposables: [log, sessions, webhooks, webhookUi.panel, inspector, onChange, onActive],
     commands: {
       ...realtimeCommands(s, sessions, log, webhooks),
+      'apiWorkbench.realtime.showInspector': (arg?: unknown) => inspector.show(inspectorInput(arg)),
       ...webhookUi.commands,
       ...userCommands(s, sessions, log, () => view.provider.refresh()),
       ...channelInfoCommands(s, sessions, log),

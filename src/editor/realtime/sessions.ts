@@ -3,6 +3,7 @@ import { connectionId, type Connection, type RealtimeConnection } from '../../co
 import { HttpClient } from '../../core/http';
 import { endpointAuthorizer, localAuthorizer, type ChannelAuthorizer, type PresenceUser } from '../../services/realtime/auth';
 import { RealtimeClient, type ConnectionState, type PresenceMember } from '../../services/realtime/client';
+import type { RealtimeMessage } from '../../services/realtime/types';
 import { channelKind, type ChannelAttributes } from '../../services/realtime/protocol';
 import { RealtimeRest } from '../../services/realtime/rest';
 import { endpointUserAuthenticator, localUserAuthenticator, type SignInUserData, type UserAuthenticator } from '../../services/realtime/user';
@@ -52,6 +53,7 @@ export class RealtimeSession implements vscode.Disposable {
     private readonly log: RealtimeLog,
     user: PresenceUser,
     private readonly onChange: (what: SessionChange) => void,
+    private readonly onMessage: (m: RealtimeMessage) => void = () => undefined,
   ) {
     const service = `Realtime (${conn.name})`;
     const secret = async () => s.guard.keyFor(conn, conn.restBaseUrl);
@@ -186,8 +188,11 @@ export class RealtimeSession implements vscode.Disposable {
     const log = this.log;
     const tag = `[${this.conn.name}]`;
     this.subs.push(
-      // Decrypted data is marked, so nobody mistakes it for what travelled.
-      c.on('message', (m) => log.message(m.channel, m.decrypted ? `${m.event} [decrypted]` : m.event, m.data, m.user_id)),
+      c.on('message', (m) => {
+        // Decrypted data is marked, so nobody mistakes it for what travelled.
+        log.message(m.channel, m.decrypted ? `${m.event} [decrypted]` : m.event, m.data, m.user_id);
+        this.onMessage(m);
+      }),
       c.on('state', (st) => {
         const socket = st.socketId ? ` (socket ${st.socketId})` : '';
         log.note(`${tag} ${st.current}${socket}${st.reason ? ` — ${st.reason}` : ''}`);
@@ -222,6 +227,8 @@ export class RealtimeSessions implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private readonly sub: vscode.Disposable;
   private readonly user: PresenceUser;
+  /** Also gets every message of every session (the Realtime Inspector). */
+  messageTap: ((conn: RealtimeConnection, m: RealtimeMessage) => void) | undefined;
 
   constructor(
     private readonly s: Services,
@@ -241,7 +248,14 @@ export class RealtimeSessions implements vscode.Disposable {
     const existing = this.sessions.get(id);
     if (existing && existing.shape === shape(conn)) return existing.session;
     existing?.session.dispose();
-    const session = new RealtimeSession(conn, this.s, this.log, this.user, (what) => this.changed.fire({ conn, what }));
+    const session = new RealtimeSession(
+      conn,
+      this.s,
+      this.log,
+      this.user,
+      (what) => this.changed.fire({ conn, what }),
+      (m) => this.messageTap?.(conn, m),
+    );
     this.sessions.set(id, { shape: shape(conn), session });
     return session;
   }

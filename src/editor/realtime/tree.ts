@@ -94,8 +94,19 @@ export class ChannelsSource implements ChildSource {
    * seconds; any other reload (Refresh, a new key) asks the API again.
    */
   private cacheOkUntil = 0;
+  /** Whether each connection was live when its children were loaded (the Connect hint depends on it). */
+  private readonly loadedLive = new Map<string, boolean>();
 
   constructor(private readonly sessions: RealtimeSessions) {}
+
+  /** A session connected or disconnected since its children were loaded: they must load again, not just re-render. */
+  liveChanged(): boolean {
+    for (const [id, live] of this.loadedLive) {
+      const session = this.sessions.all().find((x) => connectionId(x.conn) === id);
+      if ((session?.live ?? false) !== live) return true;
+    }
+    return false;
+  }
 
   /** The reloads of the next second come from live changes. */
   allowCachedListing(): void {
@@ -109,6 +120,7 @@ export class ChannelsSource implements ChildSource {
     const rows = await session.channels(Date.now() > this.cacheOkUntil, token);
     const nodes: TreeNode[] = [...userNodes(session), ...rows.map((r) => new ChannelNode(session, r))];
     const id = `realtime:${connectionId(conn)}`;
+    this.loadedLive.set(connectionId(conn), session.live);
     if (!session.live) {
       nodes.unshift(new MessageNode(`${id}/connect`, 'info', 'Connect to subscribe and see live events', { command: { command: 'apiWorkbench.realtime.connect', title: 'Connect', arguments: [conn.name] } }));
     } else if (rows.length === 0) {

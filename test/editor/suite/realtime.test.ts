@@ -87,35 +87,70 @@ describe('realtime', function () {
     assert.match(String(item.description), /subscribed/);
   });
 
-  it('tree actions: Publish Here asks only for the event and data; Copy Channel Name copies the name', async () => {
+  it('tree actions: Publish Here asks only for the event and data, and confirms; Copy Channel Name copies the name', async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const node = await channelNode('test-orders');
     const answers = ['from-tree', '{"tree": true}'];
     const input = stubWindow('showInputBox', () => answers.shift());
+    const source = stubWindow('showQuickPick', (items: { label: string }[]) => items.find((i) => i.label.includes('Type it')));
+    const confirm = stubWindow('showInformationMessage', () => 'Publish');
     let out: Published | undefined;
     try {
       out = await vscode.commands.executeCommand<Published>('apiWorkbench.realtime.publishHere', node);
     } finally {
       input.restore();
+      source.restore();
+      confirm.restore();
     }
     assert.equal(out?.channel, 'test-orders');
     assert.equal(input.calls.length, 2, 'event name and data; the channel came from the node');
+    const dataBox = input.calls[1][0] as vscode.InputBoxOptions;
+    assert.equal(dataBox.value, '{ "id": 42,\n  "items": ["tea"] }', 'prefilled with the data last published…');
+    assert.match(String(dataBox.prompt), /last published/, '…and it says so');
+    assert.match(String(confirm.calls[0]?.[0]), /Publish from-tree to test-orders on Local Sandbox\?/);
+    assert.match(String((confirm.calls[0]?.[1] as { detail?: string }).detail), /typed.*\n\{"tree":true\}/s);
     await logContains('test-orders  from-tree  {"tree":true}');
     await vscode.commands.executeCommand('apiWorkbench.realtime.copyChannelName', node);
     assert.equal(await vscode.env.clipboard.readText(), 'test-orders');
   });
 
-  it('Publish Event… takes the data from the active JSON file, or from the selection', async () => {
+  it('Publish Event… asks where the data comes from (the open file, the selection) and shows it before sending', async () => {
     const json = await vscode.workspace.openTextDocument({ language: 'json', content: '{\n  "from": "file"\n}' });
     await vscode.window.showTextDocument(json);
-    await vscode.commands.executeCommand('apiWorkbench.realtime.publish', { channel: 'test-orders', event: 'from-file' });
+    // Dismissing the confirmation sends nothing: the open JSON file is never published silently.
+    let sources: { label: string }[] = [];
+    const pickFile = stubWindow('showQuickPick', (items: { label: string }[]) => {
+      sources = items;
+      return items.find((i) => i.label.includes('All of'));
+    });
+    const dismiss = stubWindow('showInformationMessage', () => undefined);
+    try {
+      assert.equal(await vscode.commands.executeCommand('apiWorkbench.realtime.publish', { channel: 'test-orders', event: 'not-sent' }), undefined);
+      assert.match(String((dismiss.calls[0]?.[1] as { detail?: string }).detail), /\{"from":"file"\}/, 'the confirmation shows the data');
+    } finally {
+      dismiss.restore();
+    }
+    assert.ok(sources.some((i) => i.label.includes('Type it')) && sources.some((i) => i.label.includes('A file')), 'typed, the open file, or a file');
+    const confirm = stubWindow('showInformationMessage', () => 'Publish');
+    try {
+      await vscode.commands.executeCommand('apiWorkbench.realtime.publish', { channel: 'test-orders', event: 'from-file' });
+    } finally {
+      pickFile.restore();
+    }
     await logContains('test-orders  from-file  {"from":"file"}');
 
     const text = await vscode.workspace.openTextDocument({ language: 'plaintext', content: 'before {"sel": 1} after' });
     const editor = await vscode.window.showTextDocument(text);
     editor.selection = new vscode.Selection(new vscode.Position(0, 7), new vscode.Position(0, 17));
-    await vscode.commands.executeCommand('apiWorkbench.realtime.publish', { channel: 'test-orders', event: 'from-selection' });
-    await logContains('test-orders  from-selection  {"sel":1}');
+    const pickSelection = stubWindow('showQuickPick', (items: { label: string }[]) => items.find((i) => i.label.includes('The selection')));
+    try {
+      await vscode.commands.executeCommand('apiWorkbench.realtime.publish', { channel: 'test-orders', event: 'from-selection' });
+    } finally {
+      pickSelection.restore();
+      confirm.restore();
+    }
+    const text2 = await logContains('test-orders  from-selection  {"sel":1}');
+    assert.ok(!text2.includes('not-sent'), 'the dismissed publish was not sent');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 

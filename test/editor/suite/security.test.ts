@@ -498,11 +498,13 @@ describe('security: every command, then no secret in settings, state, logs, docu
     assert.equal(sub?.state, 'subscribed', 'the private channel was signed with the typed secret');
     const published = await cmd.run<Published>('apiWorkbench.realtime.publish', { channel, event: 'security-event', data: '{"n":1}', connection: name });
     assert.equal(published?.event, 'security-event');
-    // Publish Here takes its data from a selection or a JSON editor when there is one: give it neither.
+    // Publish Here asks where the data comes from (typed here), then confirms what it will send.
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: '' }));
     // Tree-node commands get a channel node: its shape is what they read.
     const node = { name: channel, row: { name: channel, occupied: true }, conn: { name } };
     dialogs.answer('showInputBox', 'security-here', '{"here":true}');
+    dialogs.answer('showQuickPick', pick('$(edit) Type it'));
+    dialogs.answer('showInformationMessage', 'Publish');
     const here = await cmd.run<Published>('apiWorkbench.realtime.publishHere', node);
     dialogs.assertDrained('realtime.publishHere');
     assert.equal(here?.channel, channel);
@@ -549,6 +551,7 @@ describe('security: every command, then no secret in settings, state, logs, docu
     await cmd.run('apiWorkbench.realtime.stopWebhookReceiver');
     await cmd.run('apiWorkbench.realtime.disconnect');
     await cmd.run('apiWorkbench.realtime.showLog');
+    await cmd.run('apiWorkbench.realtime.showInspector');
     assert.match(savedLog, /private-security {2}security-event {2}\{"n":1\}/, 'the saved log holds the traffic');
     const saved = await vscode.workspace.openTextDocument(file);
     scratch.push(saved);
