@@ -454,6 +454,11 @@ describe('security: every command, then no secret in settings, state, logs, docu
     editor.selection = new vscode.Selection(0, 14, 0, 29);
     const rev = await cmd.run<CommandOutcome>('apiWorkbench.maps.reverseGeocode');
     assert.ok(rev && rev.results.length > 0, 'reverse geocoded the selection');
+    // The answer just opened (the reverse geocode's document) in the response viewer, and a
+    // notebook-style geometry on the map panel: what both show is among what is checked for keys.
+    await cmd.run('apiWorkbench.maps.openInViewer');
+    const drawn = await cmd.run<MapRendered>('apiWorkbench.maps.showGeometry', { title: 'Eiffel Tower', markers: [{ latitude: 48.8584, longitude: 2.2945, label: 'Eiffel Tower' }], lines: [] });
+    assert.equal(drawn?.markers, 1);
     const details = await cmd.run<CommandOutcome>('apiWorkbench.maps.placeDetails', { placeId: `place:${String(nearby.results[0].id).replace(/^place\//, '')}` });
     assert.equal(details?.results.length, 1);
     const matrix = await cmd.run<CommandOutcome>('apiWorkbench.maps.routeMatrix', { origins: ['Lyon, France'], destinations: ['Paris, France', '45.76,4.83'], travelMode: 'DRIVE' });
