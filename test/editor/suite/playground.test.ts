@@ -113,6 +113,36 @@ describe('llm playground', function () {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
+  it('a tool of your own runs a notebook cell of the workspace with the arguments as {{args.…}}; a missing cell is a tool error', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the suite opens a workspace folder');
+    const file = vscode.Uri.joinPath(folder.uri, 'playground-tools.awb.md');
+    const notebook = ['```maps name=findPlace', 'POST /v1/places:searchText', 'X-Goog-FieldMask: places.id,places.displayName,places.formattedAddress', '', '{"textQuery": "{{args.city}}", "maxResultCount": 2}', '', '?? status == 200', '```', ''].join('\n');
+    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(notebook));
+    try {
+      const panel = opened[0] ?? (await open({ connection: SANDBOX, model: 'sandbox-chat' }));
+      const parameters = JSON.stringify({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false });
+      const tool = (name: string) => ({ name: 'find_place', description: 'Finds places in a city', parameters, reply: '', cell: { notebook: 'playground-tools.awb.md', name } });
+      const settings: PlaygroundSettings = { ...defaultSettings('sandbox-chat'), customTools: [tool('findPlace')] };
+      panel.load(settings, []);
+      await panel.receive({ type: 'send', text: 'Find places in Lisbon.', settings });
+      const call = panel.conversation[2];
+      assert.ok(call?.kind === 'tool' && call.status === 'done', JSON.stringify(panel.conversation));
+      assert.equal(call.ranOn, `Notebook cell findPlace · ${SANDBOX}`);
+      assert.match(call.result ?? '', /Lisbo/);
+
+      const missing = { ...settings, customTools: [tool('nope')] };
+      panel.load(missing, []);
+      await panel.receive({ type: 'send', text: 'Find places in Porto.', settings: missing });
+      const failed = panel.conversation[2];
+      assert.ok(failed?.kind === 'tool' && failed.status === 'failed', JSON.stringify(panel.conversation));
+      assert.match(failed.result ?? '', /playground-tools\.awb\.md has no cell named \\"nope\\" \(its named cells: findPlace\)/);
+      assert.equal(kinds(panel.conversation), 'user,assistant,tool,assistant', 'the conversation goes on');
+    } finally {
+      await vscode.workspace.fs.delete(file);
+    }
+  });
+
   it('buttons clicked in the webview: Send, then Stop keeps the partial answer; Edit and Resend replace the turns after the message', async function () {
     if (!canDriveWebviews()) this.skip();
     // One playground on screen, so the selectors below can only mean this one.
