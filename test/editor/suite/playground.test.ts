@@ -161,6 +161,8 @@ describe('llm playground', function () {
     await settle(1500);
     assert.equal(answer()?.text, stopped.text, 'nothing arrives after Stop, and what had arrived is kept');
     await within(panel.whenRendered(2), 15_000, 'the webview to draw the stopped answer');
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await settle(500);
     await takeScreenshot('llm-playground-stopped');
 
     await inWebview({ selector: '.turn.user button.link', action: 'click' });
