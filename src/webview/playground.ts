@@ -94,11 +94,11 @@ function drawSettings(connection: string, models: string[]): void {
       field('Max tokens', numberInput('maxTokens', s.maxTokens, { min: '1', step: '1' })),
       field('Seed', numberInput('seed', s.seed, { step: '1' })),
     ),
-    field('Stop sequences', h('input', { id: 'stop', value: s.stop.join(', '), placeholder: 'comma-separated, at most 4' })),
+    field('Stop sequences', h('input', { id: 'stopSequences', value: s.stop.join(', '), placeholder: 'comma-separated, at most 4' })),
     field('Response format', format),
     schemaBox,
     tools,
-    field('Your own tools (JSON)', custom, 'name, description, parameters (a JSON Schema as text) and a fixed reply'),
+    field('Your own tools (JSON)', custom, 'name, description, parameters (a JSON Schema as text) and a fixed reply, or "cell": {"notebook": "path.awb.md", "name": "cellName"} to run that cell with the arguments as {{args.…}}'),
   );
   $('loadSchema').addEventListener('click', () => post({ type: 'loadSchemaFile' }));
   format.addEventListener('change', () => (schemaBox.hidden = format.value !== 'json_schema'));
@@ -123,6 +123,7 @@ function readSettings(): PlaygroundSettings | undefined {
         description: typeof t.description === 'string' ? t.description : '',
         parameters: typeof t.parameters === 'string' ? t.parameters : JSON.stringify(t.parameters ?? { type: 'object', properties: {} }),
         reply: typeof t.reply === 'string' ? t.reply : JSON.stringify(t.reply ?? {}),
+        ...(isCell(t.cell) ? { cell: { notebook: t.cell.notebook, name: t.cell.name } } : {}),
       }));
     } catch (e) {
       showNotice(`Your own tools are not valid JSON: ${e instanceof Error ? e.message : String(e)}`, 'error');
@@ -138,12 +139,17 @@ function readSettings(): PlaygroundSettings | undefined {
     topP: num('topP'),
     maxTokens: maxTokens && maxTokens > 0 ? maxTokens : undefined,
     seed: num('seed', true),
-    stop: val('stop').split(',').map((x) => x.trim()).filter(Boolean).slice(0, 4),
+    stop: val('stopSequences').split(',').map((x) => x.trim()).filter(Boolean).slice(0, 4),
     responseFormat: (val('format') || 'text') as PlaygroundSettings['responseFormat'],
     schemaText: $<HTMLTextAreaElement>('schema').value,
     tools: BUILTIN_TOOL_NAMES.filter((n) => document.querySelector<HTMLInputElement>(`input[data-tool="${n}"]`)?.checked),
     customTools,
   };
+}
+
+function isCell(v: unknown): v is { notebook: string; name: string } {
+  const c = v as { notebook?: unknown; name?: unknown } | null;
+  return typeof c === 'object' && c !== null && typeof c.notebook === 'string' && typeof c.name === 'string';
 }
 
 function onSettingsChange(): void {

@@ -24,8 +24,35 @@ export async function conversationToCell(settings: PlaygroundSettings, turns: re
     line = 'POST /chat/completions';
     body = chatRequestBody(withTools);
   }
-  return [line, 'Content-Type: application/json', '', JSON.stringify(dropUndefined(body), null, 2), '', '?? status == 200'].join('\n');
+  return [...settings.customTools.map(toolComment), line, 'Content-Type: application/json', '', JSON.stringify(dropUndefined(body), null, 2), '', '?? status == 200'].join('\n');
 }
+
+// What a user-defined tool answers is the playground's business, not the API's: it rides in a
+// comment line before the request (the engine skips comments), one JSON line per tool.
+const TOOL_COMMENT = /^\s*#\s*playground tool ([a-zA-Z0-9_-]{1,64}):\s*(\{.*\})\s*$/;
+
+function toolComment(t: CustomTool): string {
+  return `# playground tool ${t.name}: ${JSON.stringify({ reply: t.reply, ...(t.cell ? { cell: t.cell } : {}) })}`;
+}
+
+/** The replies and cells of user-defined tools, from the comment lines before the request line. */
+function toolAnswers(lines: readonly string[]): Map<string, Pick<CustomTool, 'reply' | 'cell'>> {
+  const out = new Map<string, Pick<CustomTool, 'reply' | 'cell'>>();
+  for (const l of lines) {
+    const m = TOOL_COMMENT.exec(l);
+    if (!m) continue;
+    try {
+      const v = JSON.parse(m[2]) as Obj;
+      const cell = isObj(v.cell) && typeof v.cell.notebook === 'string' && typeof v.cell.name === 'string' && v.cell.notebook && v.cell.name ? { notebook: v.cell.notebook, name: v.cell.name } : undefined;
+      out.set(m[1], { reply: typeof v.reply === 'string' ? v.reply : DEFAULT_REPLY, ...(cell ? { cell } : {}) });
+    } catch {
+      // A hand-edited comment that is not JSON: the tool keeps the default reply.
+    }
+  }
+  return out;
+}
+
+const DEFAULT_REPLY = '{"ok": true}';
 
 function customDefinition(t: CustomTool): { name: string; description?: string; parameters?: Record<string, unknown> } {
   let parameters: Record<string, unknown> | undefined;
@@ -76,7 +103,7 @@ export function cellToConversation(cell: string, fallbackModel = ''): { settings
   for (const [k, v] of Object.entries(numbers)) if (v !== undefined) settings[k as keyof typeof numbers] = v;
   settings.stop = Array.isArray(body.stop) ? body.stop.filter((s): s is string => typeof s === 'string').slice(0, 4) : typeof body.stop === 'string' ? [body.stop] : [];
   readFormat(settings, isObj(body.response_format) ? body.response_format : isObj(body.text) && isObj(body.text.format) ? { ...body.text.format, json_schema: body.text.format } : undefined);
-  readTools(settings, Array.isArray(body.tools) ? body.tools : []);
+  readTools(settings, Array.isArray(body.tools) ? body.tools : [], toolAnswers(lines.slice(0, first)));
   const messages = api === 'chat' ? chatMessages(body.messages) : responsesMessages(body);
   const turns: Turn[] = [];
   const system: string[] = [];
@@ -102,14 +129,14 @@ function readFormat(settings: PlaygroundSettings, f: Obj | undefined): void {
   }
 }
 
-function readTools(settings: PlaygroundSettings, tools: unknown[]): void {
+function readTools(settings: PlaygroundSettings, tools: unknown[], answers: ReadonlyMap<string, Pick<CustomTool, 'reply' | 'cell'>>): void {
   for (const t of tools) {
     if (!isObj(t)) continue;
     const fn = isObj(t.function) ? t.function : t;
     const name = typeof fn.name === 'string' ? fn.name : '';
     if (!name) continue;
     if ((BUILTIN_TOOL_NAMES as readonly string[]).includes(name)) settings.tools.push(name as BuiltinToolName);
-    else settings.customTools.push({ name, description: typeof fn.description === 'string' ? fn.description : '', parameters: JSON.stringify(fn.parameters ?? { type: 'object', properties: {} }, null, 2), reply: '{"ok": true}' });
+    else settings.customTools.push({ name, description: typeof fn.description === 'string' ? fn.description : '', parameters: JSON.stringify(fn.parameters ?? { type: 'object', properties: {} }, null, 2), ...(answers.get(name) ?? { reply: DEFAULT_REPLY }) });
   }
 }
 

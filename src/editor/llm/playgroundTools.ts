@@ -1,5 +1,6 @@
 // The tools a playground model may call: the user's own maps and realtime operations, run against the
-// active connection of that service, plus tools the user defines (a schema and a fixed reply). Every
+// active connection of that service, plus tools the user defines (a schema and a fixed reply, or a
+// notebook cell that runs with the arguments as its variables). Every
 // call is checked before it runs (known tool, arguments that are JSON and fit the schema) and every
 // failure becomes a result the model is told about, so the conversation carries on.
 // No vscode import: the editor hands in the service clients and the publish confirmation.
@@ -7,6 +8,7 @@ import type { MapsClient } from '../../services/maps/client';
 import type { RealtimeRest } from '../../services/realtime/rest';
 import type { ToolCall, ToolDefinition } from '../../services/llm';
 import type { BuiltinToolName, CustomTool } from '../../services/llm/playgroundMessages';
+import type { CellToolRunner } from './playgroundCellTool';
 import { checkSchema } from './playgroundSchema';
 
 /** The services the built-in tools run on; each getter throws a clear error when there is no connection. */
@@ -15,6 +17,8 @@ export interface ToolServices {
   realtime(): Promise<{ rest: RealtimeRest; connection: string }>;
   /** Asks the user before anything is published; false = declined. */
   confirmPublish(channel: string, event: string, data: string): Promise<boolean>;
+  /** Runs the notebook cell of a user-defined tool; absent where notebooks cannot be read. */
+  runCell?: CellToolRunner;
 }
 
 export interface ToolOutcome {
@@ -130,9 +134,11 @@ async function runBuiltin(name: BuiltinToolName, a: Args, s: ToolServices): Prom
 }
 
 function done(value: unknown, ranOn?: string): ToolOutcome {
-  let text = JSON.stringify(value);
-  if (text.length > MAX_RESULT_CHARS) text = JSON.stringify({ truncated: true, start: text.slice(0, MAX_RESULT_CHARS) });
-  return { status: 'done', result: text, ranOn };
+  return { status: 'done', result: capped(JSON.stringify(value)), ranOn };
+}
+
+function capped(text: string): string {
+  return text.length > MAX_RESULT_CHARS ? JSON.stringify({ truncated: true, start: text.slice(0, MAX_RESULT_CHARS) }) : text;
 }
 
 function failed(message: string, ranOn?: string): ToolOutcome {
@@ -187,8 +193,13 @@ export class ToolBox {
     const check = await checkSchema(JSON.stringify(schema ?? {}));
     const problems = check.ok ? check.validate(args) : [];
     if (problems.length > 0) return failed(`The arguments for "${call.name}" do not fit its schema: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`);
-    if (custom) return { status: 'done', result: custom.reply, ranOn: 'Fixed reply' };
     try {
+      if (custom?.cell) {
+        if (!this.services.runCell) return failed(`"${call.name}" runs a notebook cell, and notebook cells cannot run here.`);
+        const r = await this.services.runCell(custom.cell, args as Args);
+        return { status: r.ok ? 'done' : 'failed', result: capped(r.result), ranOn: r.ranOn };
+      }
+      if (custom) return { status: 'done', result: custom.reply, ranOn: 'Fixed reply' };
       return await runBuiltin(builtin as BuiltinToolName, args as Args, this.services);
     } catch (e) {
       return failed(`"${call.name}" failed: ${this.describeError(e)}`);

@@ -18,6 +18,9 @@ import { AwbSerializer, documentProblems } from './serializer';
 import { NEW_NOTEBOOK_TEMPLATE } from './template';
 
 export { type FinishedCell } from './controller';
+/** The playground's notebook-cell tools run on this bundle's engine (dist/llm.js requires it on first use). */
+export { cellToolRunner } from '../llm/playgroundCellTool';
+export { editorNotebookHost } from '../notebookHost';
 /** dist/notebook.js also carries the history module (see src/extension.ts). */
 export * as history from '../history/index';
 

@@ -8,14 +8,25 @@ export { BUILTIN_TOOL_NAMES, type BuiltinToolName } from './playgroundToolNames'
 
 const finite = z.number().check(z.refine((n) => Number.isFinite(n), 'must be a number'));
 
-/** A tool the user defines in the playground: its parameters schema (JSON text) and a fixed reply. */
+/** A named code cell of a notebook (`.awb.md`): a user-defined tool's reply can come from running it. */
+export const toolCellSchema = z.object({
+  /** The notebook's path: absolute, or relative to a workspace folder. */
+  notebook: z.string().check(z.minLength(1)),
+  /** The cell's `name=` attribute. */
+  name: z.string().check(z.minLength(1)),
+});
+export type ToolCell = z.infer<typeof toolCellSchema>;
+
+/** A tool the user defines in the playground: its parameters schema (JSON text) and a fixed reply or a notebook cell to run. */
 export const customToolSchema = z.object({
   name: z.string().check(z.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'letters, digits, _ and - only (at most 64)')),
   description: z.string(),
   /** JSON Schema of the arguments, as typed (parsed when sent). */
   parameters: z.string(),
-  /** What the tool answers, whatever the arguments. */
+  /** What the tool answers, whatever the arguments (when it has no cell). */
   reply: z.string(),
+  /** Run this cell for each call (the arguments are its `{{args.…}}` variables); its result is the reply. */
+  cell: z.optional(toolCellSchema),
 });
 export type CustomTool = z.infer<typeof customToolSchema>;
 

@@ -1,5 +1,5 @@
 // The workbench window: Debian Chromium driven by playwright-core (no browser download needed).
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type ElementHandle, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from './paths';
 
 export interface Workbench {
@@ -41,4 +41,22 @@ export async function screenshotWorkbench(page: Page, file: string): Promise<voi
   const painted = page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
   await Promise.race([painted, new Promise((r) => setTimeout(r, 2000).unref())]);
   await page.screenshot({ path: file, timeout: 20_000 });
+}
+
+/**
+ * Clicks or fills the first element matching `selector` in any frame of the page (webviews are
+ * nested iframes), waiting up to `timeoutMs` for one to appear. Returns the frame's URL.
+ */
+export async function actInFrames(page: Page, selector: string, act: (el: ElementHandle) => Promise<void>, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const frame of page.frames()) {
+      const el = await frame.$(selector).catch(() => null);
+      if (!el) continue;
+      await act(el);
+      return frame.url();
+    }
+    if (Date.now() > deadline) throw new Error(`no element matches ${selector} in the workbench or its webviews`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }

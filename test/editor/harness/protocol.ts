@@ -46,6 +46,13 @@ export const resultsSchema = z.object({
 export type ResultsFile = z.infer<typeof resultsSchema>;
 
 export const screenshotRequestSchema = z.object({ name: z.string() });
+/**
+ * A user's action inside a webview (they are iframes of the workbench page, which only the driver
+ * reaches), POSTed to the same URL: the first element matching `selector` in any frame is clicked,
+ * or filled with `text`. The reply's `path` is the URL of the frame it was found in.
+ */
+export const webviewActionSchema = z.object({ selector: z.string(), action: z.enum(['click', 'fill']), text: z.optional(z.string()) });
+export type WebviewAction = z.infer<typeof webviewActionSchema>;
 export const screenshotReplySchema = z.union([
   z.object({ ok: z.literal(true), path: z.string() }),
   z.object({ ok: z.literal(false), error: z.string() }),

@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { parseJson, validate } from '../../../src/core/validate';
-import { screenshotWorkbench } from './browser';
-import { SCREENSHOT_NAME, screenshotRequestSchema, type ScreenshotReply } from './protocol';
+import { actInFrames, screenshotWorkbench } from './browser';
+import { SCREENSHOT_NAME, screenshotRequestSchema, webviewActionSchema, type ScreenshotReply, type WebviewAction } from './protocol';
 
 export interface ScreenshotServer {
   url: string;
@@ -40,6 +40,17 @@ export async function startScreenshotServer(dir: string, log: (line: string) => 
     return { ok: true, path: file };
   };
 
+  const act = async (a: WebviewAction): Promise<ScreenshotReply> => {
+    if (!page) return { ok: false, error: 'the workbench page is not open yet' };
+    try {
+      const where = await actInFrames(page, a.selector, (el) => (a.action === 'fill' ? el.fill(a.text ?? '', { timeout: 10_000 }) : el.click({ timeout: 10_000 })));
+      log(`    [webview] ${a.action} ${a.selector}`);
+      return { ok: true, path: where };
+    } catch (e) {
+      return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    }
+  };
+
   const server = http.createServer((req, res) => {
     const reply = (status: number, body: ScreenshotReply) => {
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -54,8 +65,15 @@ export async function startScreenshotServer(dir: string, log: (line: string) => 
     });
     req.on('end', () => {
       const json = parseJson(Buffer.concat(chunks).toString('utf8'));
+      const action = json.ok ? validate(webviewActionSchema, json.value) : undefined;
+      if (size <= MAX_BODY && action?.ok) {
+        const acted = queue.then(() => act(action.value));
+        queue = acted;
+        void acted.then((r) => reply(r.ok ? 200 : 500, r));
+        return;
+      }
       const body = json.ok ? validate(screenshotRequestSchema, json.value) : undefined;
-      if (size > MAX_BODY || !body?.ok) return reply(400, { ok: false, error: 'expected {"name": string}' });
+      if (size > MAX_BODY || !body?.ok) return reply(400, { ok: false, error: 'expected {"name": string} or {"selector": string, "action": "click" | "fill"}' });
       const name = body.value.name;
       if (!SCREENSHOT_NAME.test(name)) return reply(400, { ok: false, error: `name must match ${SCREENSHOT_NAME}` });
       const done = queue.then(() => take(name));

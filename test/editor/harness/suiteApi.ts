@@ -4,7 +4,7 @@
 import { appendFileSync } from 'node:fs';
 import http from 'node:http';
 import { parseJson, validate } from '../../../src/core/validate';
-import { ENV, SCREENSHOT_NAME, screenshotReplySchema } from './protocol';
+import { ENV, SCREENSHOT_NAME, screenshotReplySchema, type WebviewAction } from './protocol';
 
 /**
  * Declare a secret value the test stored (an API key, an app secret). After the suite the driver
@@ -30,9 +30,27 @@ const SCREENSHOT_TIMEOUT_MS = 30_000;
  * @vscode/test-electron). Rejects if the driver reports a failure.
  */
 export function takeScreenshot(name: string): Promise<string | undefined> {
+  if (!SCREENSHOT_NAME.test(name)) return Promise.reject(new Error(`screenshot name ${JSON.stringify(name)} must match ${SCREENSHOT_NAME}`));
+  return askDriver(`screenshot ${name}`, { name });
+}
+
+/**
+ * Clicks (or fills) an element inside a webview as a user would, through the driver's browser.
+ * Returns the URL of the frame it was found in, or undefined when the host has no browser to drive
+ * (under @vscode/test-electron: such tests skip). Rejects when no element matches within 15 s.
+ */
+export function inWebview(action: WebviewAction): Promise<string | undefined> {
+  return askDriver(`webview ${action.action} ${action.selector}`, action);
+}
+
+/** True when the driver can take screenshots and act inside webviews (code-server, not Electron). */
+export function canDriveWebviews(): boolean {
+  return Boolean(process.env[ENV.screenshot]);
+}
+
+function askDriver(what: string, body: object): Promise<string | undefined> {
   const url = process.env[ENV.screenshot];
   if (!url) return Promise.resolve(undefined);
-  if (!SCREENSHOT_NAME.test(name)) return Promise.reject(new Error(`screenshot name ${JSON.stringify(name)} must match ${SCREENSHOT_NAME}`));
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, timeout: SCREENSHOT_TIMEOUT_MS }, (res) => {
       const chunks: Buffer[] = [];
@@ -41,14 +59,14 @@ export function takeScreenshot(name: string): Promise<string | undefined> {
       res.on('end', () => {
         const json = parseJson(Buffer.concat(chunks).toString('utf8'));
         const reply = json.ok ? validate(screenshotReplySchema, json.value) : undefined;
-        if (!reply || !reply.ok) reject(new Error(`screenshot ${name}: driver sent an unreadable reply (HTTP ${res.statusCode})`));
-        else if (!reply.value.ok) reject(new Error(`screenshot ${name}: ${reply.value.error}`));
+        if (!reply || !reply.ok) reject(new Error(`${what}: driver sent an unreadable reply (HTTP ${res.statusCode})`));
+        else if (!reply.value.ok) reject(new Error(`${what}: ${reply.value.error}`));
         else resolve(reply.value.path);
       });
     });
-    req.on('timeout', () => req.destroy(new Error(`screenshot ${name}: no reply from the driver within ${SCREENSHOT_TIMEOUT_MS / 1000} s`)));
+    req.on('timeout', () => req.destroy(new Error(`${what}: no reply from the driver within ${SCREENSHOT_TIMEOUT_MS / 1000} s`)));
     req.on('error', reject);
-    req.end(JSON.stringify({ name }));
+    req.end(JSON.stringify(body));
   });
 }
 

@@ -1,12 +1,13 @@
 // The LLM playground in the real editor: opened for the sandbox's model, a turn whose tool call runs
 // against the maps sandbox (shown with its result, then the model's answer), a publish that asks
-// first, saved as a notebook cell and reopened from it.
+// first, saved as a notebook cell and reopened from it; Send, Stop, Edit and Resend clicked in the
+// webview itself (through the driver's browser) on the slow model.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import type { PlaygroundPanel } from '../../../src/editor/llm/playgroundPanel';
 import { defaultSettings, type PlaygroundSettings, type Turn } from '../../../src/services/llm/playgroundMessages';
-import { isTrustedRun, settle, takeScreenshot } from '../harness/suiteApi';
+import { canDriveWebviews, inWebview, isTrustedRun, settle, takeScreenshot } from '../harness/suiteApi';
 import { activateExtension, SANDBOX, startSandboxRecordingKeys, stubWindow, waitFor } from './kit';
 
 const kinds = (turns: Turn[]) => turns.map((t) => t.kind).join(',');
@@ -110,5 +111,66 @@ describe('llm playground', function () {
     // The untitled notebook is closed without a save prompt.
     await vscode.window.showNotebookDocument(nb);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('a tool of your own runs a notebook cell of the workspace with the arguments as {{args.…}}; a missing cell is a tool error', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the suite opens a workspace folder');
+    const file = vscode.Uri.joinPath(folder.uri, 'playground-tools.awb.md');
+    const notebook = ['```maps name=findPlace', 'POST /v1/places:searchText', 'X-Goog-FieldMask: places.id,places.displayName,places.formattedAddress', '', '{"textQuery": "{{args.city}}", "maxResultCount": 2}', '', '?? status == 200', '```', ''].join('\n');
+    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(notebook));
+    try {
+      const panel = opened[0] ?? (await open({ connection: SANDBOX, model: 'sandbox-chat' }));
+      const parameters = JSON.stringify({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false });
+      const tool = (name: string) => ({ name: 'find_place', description: 'Finds places in a city', parameters, reply: '', cell: { notebook: 'playground-tools.awb.md', name } });
+      const settings: PlaygroundSettings = { ...defaultSettings('sandbox-chat'), customTools: [tool('findPlace')] };
+      panel.load(settings, []);
+      await panel.receive({ type: 'send', text: 'Find places in Lisbon.', settings });
+      const call = panel.conversation[2];
+      assert.ok(call?.kind === 'tool' && call.status === 'done', JSON.stringify(panel.conversation));
+      assert.equal(call.ranOn, `Notebook cell findPlace · ${SANDBOX}`);
+      assert.match(call.result ?? '', /Lisbo/);
+
+      const missing = { ...settings, customTools: [tool('nope')] };
+      panel.load(missing, []);
+      await panel.receive({ type: 'send', text: 'Find places in Porto.', settings: missing });
+      const failed = panel.conversation[2];
+      assert.ok(failed?.kind === 'tool' && failed.status === 'failed', JSON.stringify(panel.conversation));
+      assert.match(failed.result ?? '', /playground-tools\.awb\.md has no cell named \\"nope\\" \(its named cells: findPlace\)/);
+      assert.equal(kinds(panel.conversation), 'user,assistant,tool,assistant', 'the conversation goes on');
+    } finally {
+      await vscode.workspace.fs.delete(file);
+    }
+  });
+
+  it('buttons clicked in the webview: Send, then Stop keeps the partial answer; Edit and Resend replace the turns after the message', async function () {
+    if (!canDriveWebviews()) this.skip();
+    // One playground on screen, so the selectors below can only mean this one.
+    for (const p of opened.splice(0)) p.dispose();
+    const panel = await open({ connection: SANDBOX, model: 'sandbox-chat-slow' });
+    const answer = () => panel.conversation.find((t): t is Extract<Turn, { kind: 'assistant' }> => t.kind === 'assistant');
+    const words = (t: { text: string } | undefined) => (t?.text.trim() ? t.text.trim().split(/\s+/).length : 0);
+
+    await inWebview({ selector: '#prompt', action: 'fill', text: 'Tell me about Lisbon.' });
+    await inWebview({ selector: '#send', action: 'click' });
+    await waitFor('a few words of the slow answer', () => words(answer()) >= 3, 30_000);
+    await inWebview({ selector: '#stop', action: 'click' });
+    const stopped = await waitFor('the answer to stop', () => (answer()?.stopped ? answer() : undefined), 15_000);
+    assert.deepEqual(panel.conversation[0], { kind: 'user', text: 'Tell me about Lisbon.' });
+    assert.ok(stopped && !stopped.streaming && words(stopped) >= 3, JSON.stringify(stopped));
+    await settle(1500);
+    assert.equal(answer()?.text, stopped.text, 'nothing arrives after Stop, and what had arrived is kept');
+    await within(panel.whenRendered(2), 15_000, 'the webview to draw the stopped answer');
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await settle(500);
+    await takeScreenshot('llm-playground-stopped');
+
+    await inWebview({ selector: '.turn.user button.link', action: 'click' });
+    await inWebview({ selector: '.turn.user textarea.edit', action: 'fill', text: 'Tell me about Porto.' });
+    await inWebview({ selector: '.turn.user .row button:not(.secondary)', action: 'click' });
+    await waitFor('the resent message to be answered', () => panel.conversation[0]?.kind === 'user' && (panel.conversation[0] as { text: string }).text === 'Tell me about Porto.' && words(answer()) >= 2, 30_000);
+    await inWebview({ selector: '#stop', action: 'click' });
+    await waitFor('the second answer to stop', () => answer()?.stopped, 15_000);
+    assert.equal(kinds(panel.conversation), 'user,assistant', 'the old answer was dropped');
   });
 });
