@@ -9,8 +9,9 @@ import { errorText } from '../../core/errors';
 import { validate } from '../../core/validate';
 import { detailOf, InspectorFeed, pageMessageSchema, type HostMessage, type PageMessage } from '../../services/realtime/inspectorFeed';
 import { InspectorStore, type InspectorCounts, type InspectorFilter, type InspectorMessage } from '../../services/realtime/inspectorStore';
-import { channelNameProblem, LIMITS } from '../../services/realtime/protocol';
+import { channelKind, channelNameProblem, LIMITS } from '../../services/realtime/protocol';
 import type { Services } from '../services';
+import { encryptedPayload } from './encryptionKey';
 import { asRealtime, type RealtimeSessions } from './sessions';
 
 export const INSPECTOR_VIEW_TYPE = 'apiWorkbench.realtimeInspector';
@@ -209,14 +210,20 @@ export class RealtimeInspector implements vscode.Disposable {
     const problem = channelNameProblem(channel) ?? (event.length > LIMITS.maxEventNameLength ? `the event name is over ${LIMITS.maxEventNameLength} characters` : undefined);
     if (problem) throw new Error(`cannot republish to "${channel}": ${problem}`);
     const preview = data.length > 1_000 ? `${data.slice(0, 1_000)}… (${data.length.toLocaleString('en-US')} characters)` : data;
-    const encrypted = channel.startsWith('private-encrypted-') ? '\n\nThe data is sent as given: the REST API does not encrypt it for you.' : '';
+    const encrypted = channelKind(channel) === 'private-encrypted';
+    // Refused before the confirmation: sent unboxed, subscribers could not open it (and it would travel in clear).
+    if (encrypted && (await this.s.secrets.getAux(conn, 'encryptionMasterKey')) === undefined) {
+      void vscode.window.showWarningMessage(`Not republished: ${channel} is an encrypted channel and "${conn.name}" has no encryption master key stored. Set one with "Set Encryption Master Key…" first.`);
+      return undefined;
+    }
+    const encryptedNote = encrypted ? `\n\nEncrypted with the master key of "${conn.name}" before sending, as Publish does.` : '';
     const ok = await vscode.window.showWarningMessage(
       `Republish ${event} to ${channel}${channel === e.channel ? '' : ` (it came from ${e.channel})`} on ${conn.name}?`,
-      { modal: true, detail: `Data:\n${preview}${encrypted}` },
+      { modal: true, detail: `Data:\n${preview}${encryptedNote}` },
       'Republish',
     );
     if (ok !== 'Republish') return undefined;
-    await this.sessions.get(conn).rest.publish({ channels: [channel], name: event, data });
+    await this.sessions.get(conn).rest.publish({ channels: [channel], name: event, data: encryptedPayload(channel, data) });
     vscode.window.setStatusBarMessage(`$(send) Republished ${event} to ${channel}`, 4_000);
     return { connection: conn.name, channel, event, data };
   }

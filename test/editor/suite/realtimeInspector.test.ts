@@ -14,6 +14,7 @@ import { isTrustedRun, settle, takeScreenshot } from '../harness/suiteApi';
 import { activateExtension, findConnectionNode, loadedChildren, SANDBOX, startSandboxRecordingKeys, stubWindow, waitFor } from './kit';
 
 const CHANNEL = 'inspector-orders';
+const MASTER_KEY = Buffer.from('inspector-test-master-key-32-by!').toString('base64');
 
 describe('realtime inspector and edges', function () {
   this.timeout(180_000);
@@ -171,6 +172,48 @@ describe('realtime inspector and edges', function () {
     assert.deepEqual(s?.republished, { connection: SANDBOX, channel: 'inspector-copy', event: 'burst', data: '{"edited":true}' });
     await inspector({ filter: { channel: 'inspector-copy', event: '', regex: '' } });
     await inspectorUntil('the republished row', (x) => x.page?.total === 1);
+  });
+
+  it('Republish to an encrypted channel encrypts with the master key (subscribers open it); without a key it is refused, nothing sent', async () => {
+    const channel = 'private-encrypted-inspector';
+    assert.equal(await vscode.commands.executeCommand('apiWorkbench.realtime.setEncryptionMasterKey', { connection: SANDBOX, value: MASTER_KEY }), 'stored');
+    await vscode.commands.executeCommand('apiWorkbench.realtime.subscribe', channel);
+    await inspector({ filter: { channel, event: '', regex: '' }, paused: false });
+    await publish('sealed', '{"n":1}', channel);
+    await inspectorUntil('the sealed row', (x) => x.page?.total === 1);
+    const ok = stubWindow('showWarningMessage', () => 'Republish');
+    let s: InspectorSnapshot | undefined;
+    try {
+      s = await inspector({ republish: { data: '{"n": 2}' } });
+    } finally {
+      ok.restore();
+    }
+    assert.match(String((ok.calls[0]?.[1] as { detail?: string }).detail), /Encrypted with the master key/);
+    assert.deepEqual(s?.republished, { connection: SANDBOX, channel, event: 'sealed', data: '{"n":2}' });
+    // The subscription opened it with the key: sent unboxed, it would be a decryption failure, not a row.
+    const two = await inspectorUntil('the republished row', (x) => x.page?.total === 2);
+    const opened = await waitFor('the republished message opened', async () => {
+      for (const seq of two.page!.seqs) {
+        const x = await inspector({ select: seq });
+        if (x.detail?.seq === seq && x.detail.data === '{\n  "n": 2\n}') return x;
+      }
+      return undefined;
+    }, 30_000);
+    assert.equal(opened.detail?.decrypted, true);
+
+    assert.equal(await vscode.commands.executeCommand('apiWorkbench.realtime.setEncryptionMasterKey', { connection: SANDBOX, value: '' }), 'removed');
+    const refused = stubWindow('showWarningMessage', () => 'Republish');
+    try {
+      s = await inspector({ republish: { data: '{"n": 3}' } });
+    } finally {
+      refused.restore();
+    }
+    assert.equal(s?.republished, undefined, 'nothing sent without a key');
+    assert.match(String(refused.calls[0]?.[0]), /Not republished: private-encrypted-inspector is an encrypted channel .* no encryption master key/);
+    assert.equal((refused.calls[0]?.[1] as { modal?: boolean } | undefined)?.modal, undefined, 'no confirmation was asked');
+    await settle(1_000);
+    assert.equal((await inspector()).page?.total, 2, 'no third row');
+    await vscode.commands.executeCommand('apiWorkbench.realtime.unsubscribe', channel);
   });
 
   it('screenshot: the inspector with a filter applied and a message opened', async () => {
