@@ -184,7 +184,7 @@ describe('realtime inspector and edges', function () {
     const ok = stubWindow('showWarningMessage', () => 'Republish');
     let s: InspectorSnapshot | undefined;
     try {
-      s = await inspector({ republish: { data: '{"n": 2}' } });
+      s = await inspector({ republish: { channel, event: 'sealed', data: '{"n": 2}' } });
     } finally {
       ok.restore();
     }
@@ -204,7 +204,7 @@ describe('realtime inspector and edges', function () {
     assert.equal(await vscode.commands.executeCommand('apiWorkbench.realtime.setEncryptionMasterKey', { connection: SANDBOX, value: '' }), 'removed');
     const refused = stubWindow('showWarningMessage', () => 'Republish');
     try {
-      s = await inspector({ republish: { data: '{"n": 3}' } });
+      s = await inspector({ republish: { channel, event: 'sealed', data: '{"n": 3}' } });
     } finally {
       refused.restore();
     }
