@@ -1,5 +1,5 @@
-// The Realtime Inspector and the realtime edges a new user met, in the real editor against the
-// sandbox: a published message appears as a row the page drew; filters (and a bad regex) change
+// The Realtime Inspector (a view in the panel) and the realtime edges a new user met, in the real
+// editor against the sandbox: a published message appears as a row the page drew; filters (and a bad regex) change
 // what the page shows; pause holds and resume shows every held message; republish (edited, to
 // another channel, confirmed) arrives; the tree drops its Connect hint once connected; Subscribe
 // suggests occupied and recent channels and explains the prefixes.
@@ -216,6 +216,16 @@ describe('realtime inspector and edges', function () {
     await vscode.commands.executeCommand('apiWorkbench.realtime.unsubscribe', channel);
   });
 
+  it('the inspector is a view in the panel (beside the Output), not an editor tab; closing the panel and showing it again rebuilds the page', async () => {
+    await inspector();
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label);
+    assert.ok(!tabs.includes('Realtime Inspector'), `no editor tab: ${tabs.join(' | ')}`);
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    await publish('while-hidden', '{"n":1}');
+    const s = await inspectorUntil('the page drawn again once shown', (x) => x.page !== undefined && x.counts.received > 0);
+    assert.ok(s.updates > 0);
+  });
+
   it('screenshot: the inspector with a filter applied and a message opened', async () => {
     await vscode.commands.executeCommand('apiWorkbench.realtime.focus');
     for (let i = 0; i < 12; i++) await publish(i % 3 ? 'order-updated' : 'order-placed', JSON.stringify({ id: `ord_${1000 + i}`, status: i % 2 ? 'shipped' : 'packed', total: 10 + i * 2.5, items: [{ sku: 'tea', qty: 1 + (i % 3) }] }));
@@ -224,6 +234,8 @@ describe('realtime inspector and edges', function () {
     await inspector({ select: s.page!.seqs[s.page!.seqs.length - 2] });
     await inspectorUntil('the message opened', (x) => x.detail !== undefined);
     await vscode.commands.executeCommand('notifications.clearAll');
+    // The panel is short by default: the rows and the opened message need the room.
+    await vscode.commands.executeCommand('workbench.action.toggleMaximizedPanel');
     // The trees beside the inspector take a moment to render (bounded wait, not an assertion).
     await settle(2_500);
     const shot = await takeScreenshot('realtime-inspector');
