@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { SERVICE_IDS, type ServiceId } from './core/connections';
 import { errorText } from './core/errors';
-import { CONTEXT_KEYS, VIEW_IDS } from './editor/ids';
+import { CONTEXT_KEYS, REALTIME_INSPECTOR_VIEW_ID, VIEW_IDS } from './editor/ids';
 import { Redactor } from './core/redact';
 import { HttpClientFactory } from './editor/clients';
 import { registerCommands } from './editor/commands';
@@ -101,6 +101,10 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
     const view = vscode.window.createTreeView<TreeNode>(VIEW_IDS[service], { treeDataProvider: provider, showCollapseAll: true });
     context.subscriptions.push(provider, view, ...lazy.disposables);
     views[service] = { provider, view };
+    if (service === 'realtime') {
+      // In the panel; its page is rebuilt from the module's store whenever it is shown again.
+      context.subscriptions.push(vscode.window.registerWebviewViewProvider(REALTIME_INSPECTOR_VIEW_ID, lazy.webviewViewProvider(REALTIME_INSPECTOR_VIEW_ID)));
+    }
   }
   const { testing, disposables: historyDisposables } = wireHistory(s, history, loadHistoryModule, log);
   context.subscriptions.push(...historyDisposables);

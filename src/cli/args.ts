@@ -73,8 +73,10 @@ Options:
                             SANDBOX_HOST, SANDBOX_REALTIME_DEMO=0 … as for \`npm run sandbox\`)
   --connections <file>      connections as JSON: {"llm": [...], "maps": [...], "realtime": [...]};
                             the same fields as the editor's settings plus "keyEnv", the environment
-                            variable holding the key (realtime: the app secret). The first of each
-                            service is the default; a cell's connection="Name" picks another
+                            variable holding the key (realtime: the app secret; and
+                            "encryptionMasterKeyEnv", the one holding the master key of
+                            private-encrypted- channels). The first of each service is the
+                            default; a cell's connection="Name" picks another
   --reporter <name>         pretty (default), junit or json
   -o, --out <file>          import: the notebook to write; export: the file to write; run: write
                             the report to a file (the pretty lines still go to the terminal)

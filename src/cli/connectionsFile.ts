@@ -1,5 +1,6 @@
 // --connections <file.json>: the editor's connection settings of each service, plus `keyEnv`, the
-// environment variable that holds the connection's key (realtime: the app secret). Keys are read
+// environment variable that holds the connection's key (realtime: the app secret; and
+// `encryptionMasterKeyEnv`, the one holding the encryption master key). Keys are read
 // only from those variables: a key-like field in the file is refused, so a file checked into a
 // repository cannot carry one.
 import { readFileSync } from 'node:fs';
@@ -13,6 +14,8 @@ export interface ConnectionsFile {
   connections: Connection[];
   /** connectionId → the environment variable named by its keyEnv. */
   keyEnv: Map<string, string>;
+  /** connectionId → the environment variable named by its encryptionMasterKeyEnv (realtime only). */
+  masterKeyEnv: Map<string, string>;
 }
 
 const SECRET_FIELD = /key|secret|token|password/i;
@@ -23,9 +26,8 @@ const fileSchema = z.strictObject({
   realtime: z.optional(z.array(z.unknown())),
 });
 
-const keyEnvSchema = z.object({
-  keyEnv: z.optional(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable'))),
-});
+const envVarName = () => z.optional(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable')));
+const keyEnvSchema = z.object({ keyEnv: envVarName(), encryptionMasterKeyEnv: envVarName() });
 
 function entryLabel(service: ServiceId, index: number, entry: unknown): string {
   const name = entry && typeof entry === 'object' ? (entry as { name?: unknown }).name : undefined;
@@ -52,6 +54,7 @@ export function loadConnectionsFile(file: string): ConnectionsFile {
   const problems: string[] = [];
   const connections: Connection[] = [];
   const keyEnv = new Map<string, string>();
+  const masterKeyEnv = new Map<string, string>();
   for (const service of SERVICE_IDS) {
     const entries = top.data[service] ?? [];
     entries.forEach((entry, i) => {
@@ -81,9 +84,10 @@ export function loadConnectionsFile(file: string): ConnectionsFile {
         }
         connections.push(c);
         if (k.success && k.data.keyEnv) keyEnv.set(connectionId(c), k.data.keyEnv);
+        if (k.success && k.data.encryptionMasterKeyEnv) masterKeyEnv.set(connectionId(c), k.data.encryptionMasterKeyEnv);
       }
     });
   }
   if (problems.length) throw new CliError(problems.map((p) => `${file}: ${p}`).join('\n'));
-  return { connections, keyEnv };
+  return { connections, keyEnv, masterKeyEnv };
 }

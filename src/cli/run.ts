@@ -7,6 +7,7 @@ import { connectionId, type Connection } from '../core/connections';
 import { Redactor } from '../core/redact';
 import { connectionsHost, runNotebook, SANDBOX_CONNECTION_NAME, sandboxConnections, type CellResult, type NotebookHost } from '../notebook/api';
 import type { Sandbox } from '../sandbox/host';
+import { masterKeyProblem } from '../services/realtime/encryption';
 import type { RunArgs } from './args';
 import { loadConnectionsFile } from './connectionsFile';
 import { loadDataRows, type DataRow } from './data';
@@ -37,11 +38,13 @@ interface Job {
 interface Setup {
   connections: Connection[];
   key(c: Connection): string | undefined;
+  /** The encryption master key of a realtime connection, from its encryptionMasterKeyEnv. */
+  masterKey(c: Connection): string | undefined;
   sandbox?: Sandbox;
 }
 
 async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redactor: Redactor, env: NodeJS.ProcessEnv): Promise<Setup> {
-  const file = args.connectionsFile ? loadConnectionsFile(args.connectionsFile) : { connections: [], keyEnv: new Map<string, string>() };
+  const file = args.connectionsFile ? loadConnectionsFile(args.connectionsFile) : { connections: [], keyEnv: new Map<string, string>(), masterKeyEnv: new Map<string, string>() };
   const sandboxName = SANDBOX_CONNECTION_NAME;
   const clash = file.connections.find((c) => args.sandbox && c.name === sandboxName);
   if (clash) throw new CliError(`${args.connectionsFile}: the ${clash.service} connection "${sandboxName}" has the sandbox's name: rename it`);
@@ -61,6 +64,17 @@ async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redact
     keys.set(connectionId(c), value);
     redactor.addSecret(value);
   }
+  const masterKeys = new Map<string, string>();
+  for (const c of used) {
+    const variable = file.masterKeyEnv.get(connectionId(c));
+    if (variable === undefined) continue;
+    const value = env[variable]?.trim();
+    if (!value) throw new CliError(`the encryption master key of the realtime connection "${c.name}" is read from the environment variable ${variable}, which is not set`);
+    redactor.addSecret(value);
+    const problem = masterKeyProblem(value);
+    if (problem) throw new CliError(`the environment variable ${variable} (the encryption master key of "${c.name}"): ${problem}`);
+    masterKeys.set(connectionId(c), value);
+  }
 
   let sandbox: Sandbox | undefined;
   let sandboxSet: ReturnType<typeof sandboxConnections> | undefined;
@@ -76,6 +90,7 @@ async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redact
     // The sandbox's come first: the first connection of a service is its default.
     connections: [...(sandboxSet?.connections ?? []), ...file.connections].map(withTimeout),
     key: (c) => (c.source === 'sandbox' ? sandboxSet?.key(c) : keys.get(connectionId(c))),
+    masterKey: (c) => masterKeys.get(connectionId(c)),
     sandbox,
   };
 }
@@ -131,6 +146,7 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
       const host: NotebookHost = connectionsHost({
         connections: setup.connections,
         key: (c) => setup.key(c),
+        encryptionMasterKey: (c) => setup.masterKey(c),
         redactor,
         onResult,
         onRequest: (cell) => out.setStatus(`${running > 1 ? `${running} notebooks · ` : ''}${name} › ${cell.name ?? `line ${cell.line}`}`),

@@ -4,10 +4,14 @@
 import type { Connection, HttpConnection, RealtimeConnection, ServiceId } from './connections';
 import { keyEnvVar } from './curl';
 
-/** The fields an entry may have (the settings' fields plus keyEnv); anything else is refused. */
+/**
+ * The fields an entry may have (the settings' fields plus keyEnv, and for realtime
+ * encryptionMasterKeyEnv: the variable holding the master key of private-encrypted- channels);
+ * anything else is refused.
+ */
 export const CONNECTIONS_FILE_FIELDS = {
   http: ['name', 'baseUrl', 'baseUrls', 'auth', 'rateLimitPerMinute', 'timeoutSeconds', 'modelRateLimits', 'listing', 'keyEnv'],
-  realtime: ['name', 'appId', 'key', 'cluster', 'host', 'port', 'useTLS', 'authEndpoint', 'rateLimitPerMinute', 'listing', 'keyEnv'],
+  realtime: ['name', 'appId', 'key', 'cluster', 'host', 'port', 'useTLS', 'authEndpoint', 'rateLimitPerMinute', 'listing', 'keyEnv', 'encryptionMasterKeyEnv'],
 } as const;
 
 export type ConnectionsFileJson = Partial<Record<ServiceId, Record<string, unknown>[]>>;

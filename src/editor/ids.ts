@@ -19,6 +19,15 @@ export const VIEW_IDS = {
 /** The request history (every request from a command or a notebook). */
 export const HISTORY_VIEW_ID = 'apiWorkbench.history';
 
+/**
+ * The Realtime Inspector: a webview view in its own container of the panel (beside the Output),
+ * so the message table sits under the editor rather than in a tab.
+ */
+export const REALTIME_INSPECTOR_CONTAINER_ID = 'apiWorkbenchRealtimeInspector';
+export const REALTIME_INSPECTOR_VIEW_ID = 'apiWorkbench.realtimeInspector';
+/** The command VS Code makes for every view (`<view id>.focus`): opens the panel on the inspector. */
+export const REALTIME_INSPECTOR_FOCUS_COMMAND = `${REALTIME_INSPECTOR_VIEW_ID}.focus` as const;
+
 /** Every view of the container, in the order package.json lists them. */
 export const ALL_VIEW_IDS: readonly string[] = [...Object.values(VIEW_IDS), HISTORY_VIEW_ID];
 

@@ -12,7 +12,8 @@ import type { ChildSource } from './tree';
  * the module (its own bundle) is required the first time it is needed —
  * - a connection of its view loads children (`source`, the view's tree source until then), or
  * - one of its commands runs (each id is registered now with a stub that loads the module and
- *   calls the module's handler; so a command that activated the extension still works).
+ *   calls the module's handler; so a command that activated the extension still works), or
+ * - one of its webview views is first shown (`webviewViewProvider`, registered at activation).
  * `alreadyRegistered` are the service's ids the foundation handles (connections and keys).
  */
 export function lazyService(
@@ -23,7 +24,7 @@ export function lazyService(
   view: () => ServiceView,
   log: DiagnosticsLog,
   alreadyRegistered: ReadonlySet<string>,
-): { source: ChildSource; disposables: vscode.Disposable[] } {
+): { source: ChildSource; disposables: vscode.Disposable[]; webviewViewProvider(viewId: string): vscode.WebviewViewProvider } {
   let activation: ServiceActivation | undefined;
   const ensure = (): ServiceActivation => {
     if (!activation) {
@@ -47,5 +48,16 @@ export function lazyService(
   const ids = COMMAND_IDS.filter((id) => commandService(id) === service && !alreadyRegistered.has(id));
   const stubs = lazyCommandStubs(ids, ensure);
 
-  return { source: placeholder, disposables: [...registerCommands(stubs, log), { dispose: () => activation?.disposables.forEach((d) => void d.dispose()) }] };
+  return {
+    source: placeholder,
+    disposables: [...registerCommands(stubs, log), { dispose: () => activation?.disposables.forEach((d) => void d.dispose()) }],
+    // VS Code resolves a webview view only when it is first shown: that is when the module loads.
+    webviewViewProvider: (viewId) => ({
+      resolveWebviewView(view) {
+        const module = ensure();
+        if (!module.resolveWebviewView) throw new Error(`The ${service} module has no view ${viewId}.`);
+        module.resolveWebviewView(viewId, view);
+      },
+    }),
+  };
 }

@@ -1,5 +1,6 @@
 // The notebook engine's NotebookHost built from the editor's Services: the user's connections,
-// keys released by the CredentialGuard (origin approval; refused in restricted mode), HttpClients
+// keys released by the CredentialGuard (origin approval; refused in restricted mode), realtime
+// encryption master keys from SecretStorage, HttpClients
 // from the shared factory (rate limits, logging, redaction). The notebook controller, the Testing
 // view and the history's re-run all run cells through it.
 import type { Connection, ServiceId } from '../core/connections';
@@ -21,6 +22,12 @@ export function editorNotebookHost(s: Services, opts: EditorHostOptions = {}): N
     connectionNames: (service) => s.connections.list(service).map((c) => c.name),
     credentials: ({ connection, url }) => s.guard.keyFor(connection, url),
     assertMayConnect: (connection: Connection) => s.guard.assertTrusted(connection),
+    // SecretStorage registers it with the redactor as it is read.
+    encryptionMasterKey: async (connection: Connection) => {
+      if (connection.service !== 'realtime') return undefined;
+      s.guard.assertTrusted(connection);
+      return s.secrets.getAux(connection, 'encryptionMasterKey');
+    },
     // Each cell lands in the history once, with its assertions (onResult), so the factory does not record it again.
     httpClient: (connection, options) => s.http.create(connection, { ...options, history: false }),
     onResult: (result) => {

@@ -46,6 +46,8 @@ export type ServiceViews = Record<ServiceId, ServiceView>;
 export interface ServiceActivation {
   disposables: vscode.Disposable[];
   commands: CommandTable;
+  /** Fills a webview view of the module's (registered at activation, resolved once first shown). */
+  resolveWebviewView?(viewId: string, view: vscode.WebviewView): void;
 }
 
 /**

@@ -102,6 +102,13 @@ export interface NotebookHost {
    */
   credentials(req: CredentialRequest): Promise<string | undefined>;
   /**
+   * The encryption master key of a realtime connection (base64 of 32 bytes), for
+   * private-encrypted- channels: PUBLISH encrypts with it, LISTEN decrypts. Undefined or absent =
+   * none (those channels then fail with "needs the encryption master key"). The engine registers
+   * it with the redactor.
+   */
+  encryptionMasterKey?(connection: Connection): Promise<string | undefined>;
+  /**
    * Called before a realtime socket opens (it carries no key itself): throw to stop it, e.g. in
    * restricted mode.
    */
@@ -179,6 +186,13 @@ export interface ListenMessage {
   data: unknown;
   /** Milliseconds after the subscription was confirmed. */
   atMs: number;
+  /** On a private-encrypted- channel: opened with the master key. */
+  decrypted?: true;
+  /**
+   * Why it could not be opened (a private-encrypted- channel, a different key); `data` is then
+   * null and the message is listed but not counted.
+   */
+  error?: string;
 }
 
 export type AssertionOperator = '==' | '!=' | '<' | '<=' | '>' | '>=' | 'contains' | 'matches' | 'exists';

@@ -27,6 +27,8 @@ export interface ConnectionsHostOptions {
   active?: Partial<Record<ServiceId, string>>;
   /** The key (realtime: app secret) of a connection; undefined = none. */
   key(connection: Connection): string | undefined | Promise<string | undefined>;
+  /** The encryption master key of a realtime connection (private-encrypted- channels); undefined = none. */
+  encryptionMasterKey?(connection: Connection): string | undefined | Promise<string | undefined>;
   redactor?: Redactor;
   onRequest?: NotebookHost['onRequest'];
   onResult?: NotebookHost['onResult'];
@@ -56,6 +58,11 @@ export function connectionsHost(opts: ConnectionsHostOptions): NotebookHost {
         });
       }
       const key = await opts.key(connection);
+      redactor.addSecret(key);
+      return key;
+    },
+    async encryptionMasterKey(connection) {
+      const key = await opts.encryptionMasterKey?.(connection);
       redactor.addSecret(key);
       return key;
     },

@@ -23,6 +23,8 @@ export interface RealtimeCellOutput {
   error?: unknown;
 }
 
+/** The client's report of an encrypted event it could not open (src/services/realtime/subscriptions.ts). */
+const DECRYPT_FAILED_RE = /^Could not decrypt (.*) on (\S+): /;
 const LISTEN_USER = { id: 'api-workbench-notebook', info: { name: 'API Workbench notebook' } };
 
 function serviceLabel(conn: RealtimeConnection): string {
@@ -34,6 +36,14 @@ function secretReader(ctx: RealtimeCellContext): () => Promise<string | undefine
     const secret = await ctx.host.credentials({ connection: ctx.conn, url: new URL(ctx.conn.restBaseUrl), signal: ctx.signal });
     ctx.host.redactor.addSecret(secret);
     return secret;
+  };
+}
+
+function masterKeyReader(ctx: RealtimeCellContext): () => Promise<string | undefined> {
+  return async () => {
+    const key = await ctx.host.encryptionMasterKey?.(ctx.conn);
+    ctx.host.redactor.addSecret(key);
+    return key;
   };
 }
 
@@ -71,7 +81,7 @@ export function restClient(ctx: RealtimeCellContext, out: RealtimeCellOutput): R
       ctx.onRequest(out.request);
     },
   });
-  return new RealtimeRest({ http, appId: conn.appId, key: conn.key, secret: secretReader(ctx) });
+  return new RealtimeRest({ http, appId: conn.appId, key: conn.key, secret: secretReader(ctx), encryptionMasterKey: masterKeyReader(ctx) });
 }
 
 function authorizerFor(ctx: RealtimeCellContext): ChannelAuthorizer {
@@ -80,7 +90,7 @@ function authorizerFor(ctx: RealtimeCellContext): ChannelAuthorizer {
     // The app's own endpoint decides; the stored secret is not involved (and never sent to it).
     return endpointAuthorizer(new HttpClient({ service: `${serviceLabel(conn)} auth endpoint`, baseUrl: conn.authEndpoint, auth: { placement: 'none' }, redactor: host.redactor, timeoutMs: 15_000 }));
   }
-  return localAuthorizer({ service: serviceLabel(conn), key: conn.key, secret: secretReader(ctx), user: LISTEN_USER });
+  return localAuthorizer({ service: serviceLabel(conn), key: conn.key, secret: secretReader(ctx), user: LISTEN_USER, encryptionMasterKey: masterKeyReader(ctx) });
 }
 
 function decode(data: unknown): unknown {
@@ -104,7 +114,7 @@ export async function runListen(ctx: RealtimeCellContext, channel: string, durat
   let subscribedAt = started;
   const finish = () => {
     const text = JSON.stringify(messages);
-    out.count = messages.length;
+    out.count = messages.filter((m) => m.error === undefined).length;
     out.response = { status: 200, headers: {}, text, json: messages, size: Buffer.byteLength(text), truncated: false, durationMs: performance.now() - started };
   };
   let client: RealtimeClient | undefined;
@@ -113,11 +123,21 @@ export async function runListen(ctx: RealtimeCellContext, channel: string, durat
     client = new RealtimeClient({ key: conn.key, host: conn.host, port: conn.port, useTLS: conn.useTLS, service: serviceLabel(conn), authorize: authorizerFor(ctx), client: { name: 'api-workbench-notebook', version: '1' } });
     out.request = { method: 'LISTEN', url: host.redactor.url(`${conn.wsUrl}#${channel}`), headers: {} };
     ctx.onRequest(out.request);
+    let count = 0;
     client.on('message', (m) => {
       if (m.channel !== channel || m.event.startsWith('pusher')) return;
       const message: ListenMessage = { channel, event: m.event, data: decode(m.data), atMs: Math.round(performance.now() - subscribedAt) };
+      if (m.decrypted) message.decrypted = true;
       messages.push(message);
-      onMessage(message, messages.length);
+      onMessage(message, ++count);
+    });
+    // A box that will not open is listed (the subscription goes on), not counted as a message received.
+    client.on('error', (e) => {
+      const failed = e.code === 'decrypt_failed' ? DECRYPT_FAILED_RE.exec(e.message) : null;
+      if (!failed || failed[2] !== channel) return;
+      const message: ListenMessage = { channel, event: failed[1], data: null, atMs: Math.round(performance.now() - subscribedAt), error: e.message };
+      messages.push(message);
+      onMessage(message, count);
     });
     client.connect();
     await untilAborted(client.subscribe(channel), ctx.signal);

@@ -144,7 +144,13 @@ function render(p: ResultPayload, element: HTMLElement, post: (m: RendererMessag
     tabs.push({
       id: 'messages',
       label: `Messages (${m.count})`,
-      make: () => table(m.items.map((x) => [`+${(x.atMs / 1000).toFixed(1)} s ${x.channel} ${x.event}`, typeof x.data === 'string' ? x.data : JSON.stringify(x.data)])),
+      make: () =>
+        table(
+          m.items.map((x) => [
+            `+${(x.atMs / 1000).toFixed(1)} s ${x.channel} ${x.event}${x.decrypted ? ' [decrypted]' : ''}`,
+            x.error !== undefined ? `⚠ ${x.error}` : typeof x.data === 'string' ? x.data : JSON.stringify(x.data),
+          ]),
+        ),
     });
   }
   if (p.body && !p.messages) {

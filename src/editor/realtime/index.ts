@@ -2,7 +2,7 @@
 // presence members), its commands, the realtime message log with its counter, and the local
 // webhook receiver.
 import * as vscode from 'vscode';
-import { CONTEXT_KEYS } from '../ids';
+import { CONTEXT_KEYS, REALTIME_INSPECTOR_VIEW_ID } from '../ids';
 import type { ServiceActivation, Services, ServiceView } from '../services';
 import { realtimeCommands } from './commands';
 import { inspectorInput, RealtimeInspector } from './inspector';
@@ -56,6 +56,9 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
   const webhookUi = webhookCommands(s, webhooks);
   return {
     disposables: [log, sessions, webhooks, webhookUi.panel, inspector, onChange, onActive],
+    resolveWebviewView: (viewId, webviewView) => {
+      if (viewId === REALTIME_INSPECTOR_VIEW_ID) inspector.attach(webviewView);
+    },
     commands: {
       ...realtimeCommands(s, sessions, log, webhooks),
       'apiWorkbench.realtime.showInspector': (arg?: unknown) => inspector.show(inspectorInput(arg)),

@@ -1,4 +1,4 @@
-// The Realtime Inspector in the editor: a webview panel over the InspectorStore (the last 100,000
+// The Realtime Inspector in the editor: a webview view in the panel over the InspectorStore (the last 100,000
 // messages of every realtime session, kept whether or not the panel is open), fed by the
 // InspectorFeed at most ten times a second. The page asks; this side answers, copies, and
 // republishes after a modal confirmation showing exactly what will be sent.
@@ -9,11 +9,12 @@ import { errorText } from '../../core/errors';
 import { validate } from '../../core/validate';
 import { detailOf, InspectorFeed, pageMessageSchema, type HostMessage, type PageMessage } from '../../services/realtime/inspectorFeed';
 import { InspectorStore, type InspectorCounts, type InspectorFilter, type InspectorMessage } from '../../services/realtime/inspectorStore';
-import { channelNameProblem, LIMITS } from '../../services/realtime/protocol';
+import { channelKind, channelNameProblem, LIMITS } from '../../services/realtime/protocol';
+import { REALTIME_INSPECTOR_FOCUS_COMMAND } from '../ids';
 import type { Services } from '../services';
+import { encryptedPayload } from './encryptionKey';
 import { asRealtime, type RealtimeSessions } from './sessions';
 
-export const INSPECTOR_VIEW_TYPE = 'apiWorkbench.realtimeInspector';
 const READY_WAIT_MS = 10_000;
 
 /**
@@ -64,7 +65,9 @@ function normaliseData(text: string): string {
 export class RealtimeInspector implements vscode.Disposable {
   readonly store = new InspectorStore();
   private readonly feed: InspectorFeed;
-  private panel: vscode.WebviewPanel | undefined;
+  private view: vscode.WebviewView | undefined;
+  private attached: Promise<void>;
+  private markAttached: () => void = () => undefined;
   private page: InspectorSnapshot['page'];
   private filterProblem: string | undefined;
   private detail: InspectorSnapshot['detail'];
@@ -76,19 +79,22 @@ export class RealtimeInspector implements vscode.Disposable {
     private readonly sessions: RealtimeSessions,
   ) {
     this.feed = new InspectorFeed(this.store, (m) => this.post(m));
+    this.attached = new Promise((resolve) => (this.markAttached = resolve));
   }
 
   /** Every message of every session (called from the session's listener, up to 10,000 times a second). */
   record(m: InspectorMessage): void {
     this.store.add(m);
-    if (this.panel?.visible) this.feed.changed();
+    if (this.view?.visible) this.feed.changed();
   }
 
   async show(input: InspectorInput = {}): Promise<InspectorSnapshot> {
-    if (!this.panel) this.open();
-    else this.panel.reveal(undefined, true);
+    // Shown already, it stays where it is; otherwise VS Code opens the panel on it (and resolves it the first time).
+    if (this.view?.visible) this.view.show(true);
+    else await vscode.commands.executeCommand(REALTIME_INSPECTOR_FOCUS_COMMAND);
     // A page that never loads must not hang the command: after the wait, it answers with what the host knows.
-    await Promise.race([this.ready, new Promise<void>((resolve) => setTimeout(resolve, READY_WAIT_MS))]);
+    const timeUp = new Promise<void>((resolve) => setTimeout(resolve, READY_WAIT_MS));
+    await Promise.race([this.attached.then(() => this.ready), timeUp]);
     if (input.clear) this.feed.handle({ type: 'clear' });
     const set: HostMessage = { type: 'set' };
     if (input.filter) set.filter = { ...this.store.filter, ...input.filter };
@@ -119,30 +125,33 @@ export class RealtimeInspector implements vscode.Disposable {
     return snap;
   }
 
-  private open(): void {
+  /** The view in the panel, resolved by VS Code the first time it is shown (and again after it was closed). */
+  attach(view: vscode.WebviewView): void {
     const scripts = vscode.Uri.joinPath(this.s.context.extensionUri, 'dist', 'webview');
     const media = vscode.Uri.joinPath(this.s.context.extensionUri, 'media', 'realtime');
-    const panel = vscode.window.createWebviewPanel(INSPECTOR_VIEW_TYPE, 'Realtime Inspector', { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
-      enableScripts: true,
-      // The page holds only the rows in sight; it is rebuilt from the store when shown again.
-      retainContextWhenHidden: false,
-      localResourceRoots: [scripts, media],
-    });
+    // No retained context (registered so): the page holds only the rows in sight and is rebuilt from the store when shown again.
+    view.webview.options = { enableScripts: true, localResourceRoots: [scripts, media] };
     this.expectPage();
-    const uri = (base: vscode.Uri, f: string) => panel.webview.asWebviewUri(vscode.Uri.joinPath(base, f)).toString();
-    panel.webview.html = inspectorHtml(panel.webview.cspSource, uri(media, 'inspector.css'), uri(scripts, 'realtimeInspector.js'));
-    panel.webview.onDidReceiveMessage((m: unknown) => void this.onMessage(m));
-    panel.onDidChangeViewState(() => {
-      // Hidden, the page is discarded (no retained context); shown again, it loads and says 'ready'.
-      if (panel.visible) this.feed.changed();
-      else this.expectPage();
-    });
-    panel.onDidDispose(() => {
-      this.panel = undefined;
+    const uri = (base: vscode.Uri, f: string) => view.webview.asWebviewUri(vscode.Uri.joinPath(base, f)).toString();
+    view.webview.html = inspectorHtml(view.webview.cspSource, uri(media, 'inspector.css'), uri(scripts, 'realtimeInspector.js'));
+    const subs = [
+      view.webview.onDidReceiveMessage((m: unknown) => void this.onMessage(m)),
+      view.onDidChangeVisibility(() => {
+        // Hidden, the page is discarded; shown again, it loads and says 'ready'.
+        if (view.visible) this.feed.changed();
+        else this.expectPage();
+      }),
+    ];
+    view.onDidDispose(() => {
+      for (const d of subs) d.dispose();
+      if (this.view !== view) return;
+      this.view = undefined;
       this.page = undefined;
       this.detail = undefined;
+      this.attached = new Promise((resolve) => (this.markAttached = resolve));
     });
-    this.panel = panel;
+    this.view = view;
+    this.markAttached();
   }
 
   private detailFor(seq: number): InspectorSnapshot['detail'] {
@@ -155,7 +164,7 @@ export class RealtimeInspector implements vscode.Disposable {
   }
 
   private post(m: HostMessage): void {
-    void this.panel?.webview.postMessage(m);
+    void this.view?.webview.postMessage(m);
   }
 
   private async onMessage(raw: unknown): Promise<void> {
@@ -209,21 +218,26 @@ export class RealtimeInspector implements vscode.Disposable {
     const problem = channelNameProblem(channel) ?? (event.length > LIMITS.maxEventNameLength ? `the event name is over ${LIMITS.maxEventNameLength} characters` : undefined);
     if (problem) throw new Error(`cannot republish to "${channel}": ${problem}`);
     const preview = data.length > 1_000 ? `${data.slice(0, 1_000)}… (${data.length.toLocaleString('en-US')} characters)` : data;
-    const encrypted = channel.startsWith('private-encrypted-') ? '\n\nThe data is sent as given: the REST API does not encrypt it for you.' : '';
+    const encrypted = channelKind(channel) === 'private-encrypted';
+    // Refused before the confirmation: sent unboxed, subscribers could not open it (and it would travel in clear).
+    if (encrypted && (await this.s.secrets.getAux(conn, 'encryptionMasterKey')) === undefined) {
+      void vscode.window.showWarningMessage(`Not republished: ${channel} is an encrypted channel and "${conn.name}" has no encryption master key stored. Set one with "Set Encryption Master Key…" first.`);
+      return undefined;
+    }
+    const encryptedNote = encrypted ? `\n\nEncrypted with the master key of "${conn.name}" before sending, as Publish does.` : '';
     const ok = await vscode.window.showWarningMessage(
       `Republish ${event} to ${channel}${channel === e.channel ? '' : ` (it came from ${e.channel})`} on ${conn.name}?`,
-      { modal: true, detail: `Data:\n${preview}${encrypted}` },
+      { modal: true, detail: `Data:\n${preview}${encryptedNote}` },
       'Republish',
     );
     if (ok !== 'Republish') return undefined;
-    await this.sessions.get(conn).rest.publish({ channels: [channel], name: event, data });
+    await this.sessions.get(conn).rest.publish({ channels: [channel], name: event, data: encryptedPayload(channel, data) });
     vscode.window.setStatusBarMessage(`$(send) Republished ${event} to ${channel}`, 4_000);
     return { connection: conn.name, channel, event, data };
   }
 
   dispose(): void {
     this.feed.dispose();
-    this.panel?.dispose();
   }
 }
 

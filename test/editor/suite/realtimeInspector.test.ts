@@ -1,5 +1,5 @@
-// The Realtime Inspector and the realtime edges a new user met, in the real editor against the
-// sandbox: a published message appears as a row the page drew; filters (and a bad regex) change
+// The Realtime Inspector (a view in the panel) and the realtime edges a new user met, in the real
+// editor against the sandbox: a published message appears as a row the page drew; filters (and a bad regex) change
 // what the page shows; pause holds and resume shows every held message; republish (edited, to
 // another channel, confirmed) arrives; the tree drops its Connect hint once connected; Subscribe
 // suggests occupied and recent channels and explains the prefixes.
@@ -14,6 +14,7 @@ import { isTrustedRun, settle, takeScreenshot } from '../harness/suiteApi';
 import { activateExtension, findConnectionNode, loadedChildren, SANDBOX, startSandboxRecordingKeys, stubWindow, waitFor } from './kit';
 
 const CHANNEL = 'inspector-orders';
+const MASTER_KEY = Buffer.from('inspector-test-master-key-32-by!').toString('base64');
 
 describe('realtime inspector and edges', function () {
   this.timeout(180_000);
@@ -173,6 +174,58 @@ describe('realtime inspector and edges', function () {
     await inspectorUntil('the republished row', (x) => x.page?.total === 1);
   });
 
+  it('Republish to an encrypted channel encrypts with the master key (subscribers open it); without a key it is refused, nothing sent', async () => {
+    const channel = 'private-encrypted-inspector';
+    assert.equal(await vscode.commands.executeCommand('apiWorkbench.realtime.setEncryptionMasterKey', { connection: SANDBOX, value: MASTER_KEY }), 'stored');
+    await vscode.commands.executeCommand('apiWorkbench.realtime.subscribe', channel);
+    await inspector({ filter: { channel, event: '', regex: '' }, paused: false });
+    await publish('sealed', '{"n":1}', channel);
+    await inspectorUntil('the sealed row', (x) => x.page?.total === 1);
+    const ok = stubWindow('showWarningMessage', () => 'Republish');
+    let s: InspectorSnapshot | undefined;
+    try {
+      s = await inspector({ republish: { channel, event: 'sealed', data: '{"n": 2}' } });
+    } finally {
+      ok.restore();
+    }
+    assert.match(String((ok.calls[0]?.[1] as { detail?: string }).detail), /Encrypted with the master key/);
+    assert.deepEqual(s?.republished, { connection: SANDBOX, channel, event: 'sealed', data: '{"n":2}' });
+    // The subscription opened it with the key: sent unboxed, it would be a decryption failure, not a row.
+    const two = await inspectorUntil('the republished row', (x) => x.page?.total === 2);
+    const opened = await waitFor('the republished message opened', async () => {
+      for (const seq of two.page!.seqs) {
+        const x = await inspector({ select: seq });
+        if (x.detail?.seq === seq && x.detail.data === '{\n  "n": 2\n}') return x;
+      }
+      return undefined;
+    }, 30_000);
+    assert.equal(opened.detail?.decrypted, true);
+
+    assert.equal(await vscode.commands.executeCommand('apiWorkbench.realtime.setEncryptionMasterKey', { connection: SANDBOX, value: '' }), 'removed');
+    const refused = stubWindow('showWarningMessage', () => 'Republish');
+    try {
+      s = await inspector({ republish: { channel, event: 'sealed', data: '{"n": 3}' } });
+    } finally {
+      refused.restore();
+    }
+    assert.equal(s?.republished, undefined, 'nothing sent without a key');
+    assert.match(String(refused.calls[0]?.[0]), /Not republished: private-encrypted-inspector is an encrypted channel .* no encryption master key/);
+    assert.equal((refused.calls[0]?.[1] as { modal?: boolean } | undefined)?.modal, undefined, 'no confirmation was asked');
+    await settle(1_000);
+    assert.equal((await inspector()).page?.total, 2, 'no third row');
+    await vscode.commands.executeCommand('apiWorkbench.realtime.unsubscribe', channel);
+  });
+
+  it('the inspector is a view in the panel (beside the Output), not an editor tab; closing the panel and showing it again rebuilds the page', async () => {
+    await inspector();
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label);
+    assert.ok(!tabs.includes('Realtime Inspector'), `no editor tab: ${tabs.join(' | ')}`);
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    await publish('while-hidden', '{"n":1}');
+    const s = await inspectorUntil('the page drawn again once shown', (x) => x.page !== undefined && x.counts.received > 0);
+    assert.ok(s.updates > 0);
+  });
+
   it('screenshot: the inspector with a filter applied and a message opened', async () => {
     await vscode.commands.executeCommand('apiWorkbench.realtime.focus');
     for (let i = 0; i < 12; i++) await publish(i % 3 ? 'order-updated' : 'order-placed', JSON.stringify({ id: `ord_${1000 + i}`, status: i % 2 ? 'shipped' : 'packed', total: 10 + i * 2.5, items: [{ sku: 'tea', qty: 1 + (i % 3) }] }));
@@ -181,6 +234,8 @@ describe('realtime inspector and edges', function () {
     await inspector({ select: s.page!.seqs[s.page!.seqs.length - 2] });
     await inspectorUntil('the message opened', (x) => x.detail !== undefined);
     await vscode.commands.executeCommand('notifications.clearAll');
+    // The panel is short by default: the rows and the opened message need the room.
+    await vscode.commands.executeCommand('workbench.action.toggleMaximizedPanel');
     // The trees beside the inspector take a moment to render (bounded wait, not an assertion).
     await settle(2_500);
     const shot = await takeScreenshot('realtime-inspector');

@@ -86,6 +86,35 @@ describe('CLI (dist/cli.js run)', function () {
     }
   });
 
+  it('encryptionMasterKeyEnv: encrypted channels work with the key from the variable (never printed); unset or not a key: exit 2 naming the variable', async () => {
+    const { startSandbox } = await import('../../../src/sandbox/host');
+    const rt = { appId: '515151', key: 'cliencryptedkey', secret: 'cli-encrypted-app-secret-0123' };
+    const sandbox = await startSandbox({ port: 0, realtime: { ...rt, demo: false } });
+    const master = Buffer.from('cli-encryption-master-key-32-by!').toString('base64');
+    try {
+      const conns = write(dir, 'conns-encrypted.json', JSON.stringify({ realtime: [{ name: 'RT', appId: rt.appId, key: rt.key, host: sandbox.info.realtime.host, port: sandbox.info.realtime.port, useTLS: false, keyEnv: 'AWB_RT_SECRET', encryptionMasterKeyEnv: 'AWB_RT_MASTER' }] }));
+      // A cache channel hands the last event to a later subscriber, so the cells can run one after the other.
+      const nb = write(
+        dir,
+        'encrypted.awb.md',
+        '```realtime name=pub\nPUBLISH private-encrypted-cache-cli sealed\n{"plan": "dawn"}\n\n?? status == 200\n```\n\n```realtime name=listen\nLISTEN private-encrypted-cache-cli 1500ms\n\n?? count == 1\n?? json[0].decrypted == true\n?? json[0].data.plan == dawn\n```\n',
+      );
+      const ok = await runCli(['run', nb, '--connections', conns, '--reporter', 'json', '--output-failed'], { cwd: dir, env: { AWB_RT_SECRET: rt.secret, AWB_RT_MASTER: master } });
+      assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+      assert.ok(!(ok.stdout + ok.stderr).includes(master), 'the master key is never printed');
+      const unset = await runCli(['run', nb, '--connections', conns], { cwd: dir, env: { AWB_RT_SECRET: rt.secret, AWB_RT_MASTER: undefined } });
+      assert.equal(unset.code, 2);
+      assert.match(unset.stderr, /encryption master key of the realtime connection "RT" is read from the environment variable AWB_RT_MASTER, which is not set/);
+      const notAKey = await runCli(['run', nb, '--connections', conns], { cwd: dir, env: { AWB_RT_SECRET: rt.secret, AWB_RT_MASTER: 'c2hvcnRrZXlzaG9ydA==' } });
+      assert.equal(notAKey.code, 2);
+      assert.match(notAKey.stderr, /AWB_RT_MASTER .*must decode to 32 bytes/);
+      assert.doesNotMatch(notAKey.stderr, /c2hvcnRrZXlzaG9ydA==/);
+      assertNoStack(notAKey.stderr);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it('a connections file with a bad field or a key in it: exit 2 naming the file and the field', async () => {
     const bad = write(dir, 'conns-bad.json', JSON.stringify({ llm: [{ name: 'Work', baseUrl: 'ftp://x', keyEnv: 'K' }], maps: [{ name: 'M', baseUrl: 'https://m.example', apiKey: 'AIzaInTheFile' }] }));
     const nb = write(dir, 'any.awb.md', MODELS('m'));

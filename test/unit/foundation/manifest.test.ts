@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { COMMAND_IDS } from '../../../src/editor/commandIds';
-import { ALL_VIEW_IDS, CONFIG_SECTION, CONTEXT_HAS_ENVIRONMENTS, CONTEXT_KEYS, NOTEBOOK_CONTROLLER_ID, NOTEBOOK_FILE_PATTERN, NOTEBOOK_LANGUAGES, NOTEBOOK_TYPE, RESULT_MIME, RESULT_RENDERER_ID, SETTING_KEYS, STATE_KEYS, VIEW_CONTAINER_ID } from '../../../src/editor/ids';
+import { ALL_VIEW_IDS, CONFIG_SECTION, CONTEXT_HAS_ENVIRONMENTS, CONTEXT_KEYS, NOTEBOOK_CONTROLLER_ID, NOTEBOOK_FILE_PATTERN, NOTEBOOK_LANGUAGES, NOTEBOOK_TYPE, REALTIME_INSPECTOR_CONTAINER_ID, REALTIME_INSPECTOR_VIEW_ID, RESULT_MIME, RESULT_RENDERER_ID, SETTING_KEYS, STATE_KEYS, VIEW_CONTAINER_ID } from '../../../src/editor/ids';
 import { CODE_LANGUAGES } from '../../../src/notebook/api';
 import { RESULT_MIME as VIEWER_MIME } from '../../../src/webview/result/protocol';
 
@@ -67,6 +67,7 @@ describe('package.json manifest', () => {
 
   it('declares exactly the view ids and setting keys the code knows (typed tables)', () => {
     assert.deepEqual(manifest.contributes.views[VIEW_CONTAINER_ID].map((v) => v.id).sort(), [...ALL_VIEW_IDS].sort());
+    assert.deepEqual(manifest.contributes.views[REALTIME_INSPECTOR_CONTAINER_ID].map((v) => v.id), [REALTIME_INSPECTOR_VIEW_ID]);
     const settings = Object.keys(manifest.contributes.configuration.properties).map((k) => k.slice(CONFIG_SECTION.length + 1));
     assert.deepEqual(settings.sort(), [...SETTING_KEYS].sort());
   });

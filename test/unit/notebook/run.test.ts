@@ -178,6 +178,49 @@ describe('notebook engine against the sandbox', function () {
     assert.ok(seen.some((s) => s.includes('"kind":"message"') && s.includes('greeting')));
   });
 
+  it('realtime, encrypted: PUBLISH encrypts and LISTEN decrypts with the master key; a wrong key is listed as not decrypted, nothing else lost', async () => {
+    const MASTER = Buffer.from('notebook-master-key-of-32-bytes!').toString('base64');
+    const WRONG = Buffer.from('a-different-master-key-32-bytes!').toString('base64');
+    const { connections, key } = sandboxConnections(sandbox.info);
+    const hostWith = (masterKey: string) => connectionsHost({ connections, key, encryptionMasterKey: () => masterKey });
+    const text = notebook(
+      ['realtime name=listen', 'LISTEN private-encrypted-demo 2500ms\n\n?? count == 1\n?? json[1].decrypted == true\n?? json[1].data.plan == dawn'],
+      ['realtime name=pub', 'PUBLISH private-encrypted-demo sealed\n{"plan": "dawn"}\n\n?? status == 200'],
+    );
+    const cells = parseNotebook(text, FILE).cells;
+    const progress: string[] = [];
+    const listener = createRunner(cells, { host: hostWith(MASTER), file: FILE, onProgress: (p) => progress.push(JSON.stringify(p)) });
+    const wrongPublisher = createRunner(cells, { host: hostWith(WRONG), file: FILE });
+    const publisher = createRunner(cells, { host: hostWith(MASTER), file: FILE });
+    const listening = listener.runCell(1);
+    await new Promise((r) => setTimeout(r, 800));
+    const wrong = await wrongPublisher.runCell(3);
+    const pub = await publisher.runCell(3);
+    const listen = await listening;
+    for (const r of [listener, wrongPublisher, publisher]) r.dispose();
+    assert.equal(wrong.ok, true, JSON.stringify(wrong));
+    assert.equal(pub.ok, true, JSON.stringify(pub));
+    // Boxed on the wire: the sandbox (and anyone between) never sees the plaintext.
+    assert.match(pub.request?.body ?? '', /ciphertext/);
+    assert.doesNotMatch(pub.request?.body ?? '', /dawn/);
+    assert.equal(listen.ok, true, JSON.stringify(listen));
+    const messages = listen.response?.json as Array<{ event: string; data: unknown; decrypted?: boolean; error?: string }>;
+    assert.equal(messages.length, 2, JSON.stringify(messages));
+    assert.equal(messages[0].event, 'sealed');
+    assert.equal(messages[0].data, null);
+    assert.match(messages[0].error ?? '', /^Could not decrypt sealed on private-encrypted-demo: it was encrypted with a different key/);
+    assert.deepEqual(messages[1].data, { plan: 'dawn' });
+    assert.equal(listen.count, 1, 'only the message opened counts');
+    const everything = JSON.stringify([listen, pub, wrong, progress]);
+    for (const k of [MASTER, WRONG]) assert.ok(!everything.includes(k), 'no master key in results or progress');
+  });
+
+  it('realtime, encrypted: without a master key PUBLISH says it needs one', async () => {
+    const [pub] = await runAll(notebook(['realtime', 'PUBLISH private-encrypted-demo sealed\n{"n": 1}']));
+    assert.equal(pub.ok, false);
+    assert.match(pub.error ?? '', /needs the encryption master key/);
+  });
+
   it('PUBLISH then LISTEN on the demo ticker, in order', async () => {
     const [pub, listen] = await runAll(notebook(['realtime', 'PUBLISH demo-ticker note\n"plain text"\n\n?? status == 200'], ['realtime', 'LISTEN demo-ticker 2500ms\n\n?? count >= 2\n?? json[0].event == price']));
     assert.equal(pub.ok, true, JSON.stringify(pub));
