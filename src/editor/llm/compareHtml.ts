@@ -1,7 +1,7 @@
 // The Compare webview's page and its Content-Security-Policy. Free of `vscode` imports (the panel
 // passes the script URI in). The stylesheet is inline under the page's nonce: the page loads
 // nothing but its own script, and colours come from the editor theme's CSS variables.
-import { randomBytes } from 'node:crypto';
+import { newNonce, webviewPage } from '../webviewPage';
 
 export interface CompareHtml {
   html: string;
@@ -52,24 +52,13 @@ button:disabled { opacity: 0.5; cursor: default; }
 .footer.error, .error { color: var(--vscode-errorForeground); }
 `;
 
-export function newNonce(): string {
-  return randomBytes(16).toString('base64');
-}
-
 /** The page; `script` is dist/webview/compare.js as a webview URI. */
 export function compareHtml(script: string, nonce: string = newNonce()): CompareHtml {
-  const csp = ["default-src 'none'", `style-src 'nonce-${nonce}'`, `script-src 'nonce-${nonce}'`].join('; ');
-  const html = `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<style nonce="${nonce}">${STYLE}</style>
-<title>Compare Models</title>
-</head>
-<body>
-<div class="bar"><span class="title">Compare models</span><span class="muted" id="connection"></span><span class="muted" id="pick-hint"></span>
+  const { html, csp } = webviewPage({
+    csp: [`style-src 'nonce-${nonce}'`, `script-src 'nonce-${nonce}'`],
+    title: 'Compare Models',
+    head: `<style nonce="${nonce}">${STYLE}</style>`,
+    body: `<div class="bar"><span class="title">Compare models</span><span class="muted" id="connection"></span><span class="muted" id="pick-hint"></span>
 <button id="refresh" class="secondary" title="List the connection's models again (GET /models)">Refresh models</button></div>
 <div id="models" role="group" aria-label="Models to compare"></div>
 <textarea id="prompt" placeholder="One prompt for every model (Ctrl+Enter to run)" aria-label="Prompt"></textarea>
@@ -77,8 +66,7 @@ export function compareHtml(script: string, nonce: string = newNonce()): Compare
 <span class="muted">Each model answers in its own column; one failing does not stop the others.</span></div>
 <div id="notice" role="status"></div>
 <div id="columns"></div>
-<script nonce="${nonce}" src="${script}"></script>
-</body>
-</html>`;
+<script nonce="${nonce}" src="${script}"></script>`,
+  });
   return { html, csp, nonce };
 }

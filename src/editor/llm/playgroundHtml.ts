@@ -1,6 +1,6 @@
 // The playground webview's page and its Content-Security-Policy: only the nonced bundle runs, styles
 // come from the extension's media folder. No vscode import (the panel passes the webview URIs).
-import { randomBytes } from 'node:crypto';
+import { newNonce, webviewPage } from '../webviewPage';
 
 export interface PlaygroundAssets {
   cspSource: string;
@@ -8,20 +8,12 @@ export interface PlaygroundAssets {
   script: string;
 }
 
-export function playgroundHtml(assets: PlaygroundAssets, title: string, nonce = randomBytes(16).toString('base64')): string {
-  const csp = ["default-src 'none'", `style-src ${assets.cspSource}`, `script-src 'nonce-${nonce}'`, `font-src ${assets.cspSource}`, `img-src ${assets.cspSource} data:`].join('; ');
-  const esc = (t: string) => t.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${assets.css}">
-<title>${esc(title)}</title>
-</head>
-<body>
-<main id="chat" aria-label="Conversation">
+export function playgroundHtml(assets: PlaygroundAssets, title: string, nonce = newNonce()): string {
+  return webviewPage({
+    csp: [`style-src ${assets.cspSource}`, `script-src 'nonce-${nonce}'`, `font-src ${assets.cspSource}`, `img-src ${assets.cspSource} data:`],
+    title,
+    head: `<link rel="stylesheet" href="${assets.css}">`,
+    body: `<main id="chat" aria-label="Conversation">
   <div id="turns" role="log" aria-live="polite"></div>
   <div id="notice" role="status"></div>
   <form id="composer">
@@ -36,7 +28,6 @@ export function playgroundHtml(assets: PlaygroundAssets, title: string, nonce = 
   </form>
 </main>
 <aside id="settings" aria-label="Parameters"></aside>
-<script nonce="${nonce}" src="${assets.script}"></script>
-</body>
-</html>`;
+<script nonce="${nonce}" src="${assets.script}"></script>`,
+  }).html;
 }

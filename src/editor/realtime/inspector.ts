@@ -2,7 +2,6 @@
 // messages of every realtime session, kept whether or not the panel is open), fed by the
 // InspectorFeed at most ten times a second. The page asks; this side answers, copies, and
 // republishes after a modal confirmation showing exactly what will be sent.
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { errorText } from '../../core/errors';
@@ -12,6 +11,7 @@ import { InspectorStore, type InspectorCounts, type InspectorFilter, type Inspec
 import { channelKind, channelNameProblem, LIMITS } from '../../services/realtime/protocol';
 import { REALTIME_INSPECTOR_FOCUS_COMMAND } from '../ids';
 import type { Services } from '../services';
+import { newNonce, webviewPage } from '../webviewPage';
 import { encryptedPayload } from './encryptionKey';
 import { asRealtime, type RealtimeSessions } from './sessions';
 
@@ -47,10 +47,6 @@ export interface InspectorSnapshot {
   detail?: { seq: number; channel: string; event: string; data: string; decrypted: boolean };
   republished?: { connection: string; channel: string; event: string; data: string };
   updates: number;
-}
-
-function nonce(): string {
-  return randomBytes(16).toString('base64');
 }
 
 /** Compact JSON when the text is JSON, the text itself otherwise (as Publish sends it). */
@@ -242,19 +238,12 @@ export class RealtimeInspector implements vscode.Disposable {
 }
 
 function inspectorHtml(cspSource: string, css: string, script: string): string {
-  const n = nonce();
-  const csp = ["default-src 'none'", `style-src ${cspSource}`, `script-src 'nonce-${n}'`, `font-src ${cspSource}`].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${css}">
-<title>Realtime Inspector</title>
-</head>
-<body>
-<div id="toolbar" role="search">
+  const nonce = newNonce();
+  return webviewPage({
+    csp: [`style-src ${cspSource}`, `script-src 'nonce-${nonce}'`, `font-src ${cspSource}`],
+    title: 'Realtime Inspector',
+    head: `<link rel="stylesheet" href="${css}">`,
+    body: `<div id="toolbar" role="search">
   <label class="f">Channel <input id="f-channel" type="text" placeholder="contains…" spellcheck="false"></label>
   <label class="f">Event <input id="f-event" type="text" placeholder="contains…" spellcheck="false"></label>
   <label class="f f-wide">Data <input id="f-regex" type="text" placeholder="matches a regular expression…" spellcheck="false"></label>
@@ -270,7 +259,6 @@ function inspectorHtml(cspSource: string, css: string, script: string): string {
   <textarea id="detail-data" spellcheck="false" aria-label="The message's data (editable before republishing)"></textarea>
   <div class="republish"><span id="detail-note"></span><label>Channel <input id="rp-channel" type="text" spellcheck="false"></label><label>Event <input id="rp-event" type="text" spellcheck="false"></label><button id="republish">Republish…</button></div>
 </section>
-<script nonce="${n}" src="${script}"></script>
-</body>
-</html>`;
+<script nonce="${nonce}" src="${script}"></script>`,
+  }).html;
 }
