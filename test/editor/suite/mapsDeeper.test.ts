@@ -10,6 +10,7 @@ import { sandboxConnections } from '../../../src/core/connections';
 import type { CommandOutcome } from '../../../src/editor/maps/commands';
 import type { MaskOutcome } from '../../../src/editor/maps/masks';
 import type { MatrixOutcome } from '../../../src/editor/maps/matrixCommand';
+import type { ResponseViewer } from '../../../src/editor/maps/responseViewer';
 import type { ExtensionApi } from '../../../src/extension';
 import { isTrustedRun, recordSecret, settle, takeScreenshot } from '../harness/suiteApi';
 import { activateExtension, findConnectionNode, SANDBOX, startSandboxRecordingKeys, stubWindow, treeLabel, userConfig, waitFor } from './kit';
@@ -242,14 +243,19 @@ describe('maps, deeper', function () {
       await new Promise<void>((r) => server.close(() => r()));
     });
 
-    it('the response document, the results and the error message never show it', async () => {
+    it('the response viewer, the response document, the results and the error message never show it', async () => {
       const out = await vscode.commands.executeCommand<CommandOutcome>('apiWorkbench.maps.searchPlaces', { query: 'anything' });
       assert.ok(out);
-      const doc = vscode.window.activeTextEditor?.document;
-      assert.equal(doc?.uri.scheme, 'api-workbench-maps');
+      const doc = await vscode.workspace.openTextDocument(out.document);
+      assert.equal(doc.uri.scheme, 'api-workbench-maps');
       const text = doc.getText();
       assert.match(text, /echoed: /, 'the server did echo');
       assert.ok(!text.includes(key), 'the key is in the response document');
+      const viewer = await vscode.commands.executeCommand<ResponseViewer>('apiWorkbench.maps.openInViewer', out.document);
+      const shown = JSON.stringify(viewer.shown);
+      assert.match(shown, /echoed: /, 'the viewer shows the echo');
+      assert.match(viewer.shown?.headers?.['x-request-id'] ?? '', /^req-/, 'the viewer shows the response headers');
+      assert.ok(!shown.includes(key), 'the key is in the response viewer');
       assert.ok(!JSON.stringify(out.results).includes(key), 'the key is in the results');
       const errors = stubWindow('showErrorMessage', () => undefined);
       try {
