@@ -12,6 +12,7 @@ import { MapsCommands } from './commands';
 import { SessionCosts } from './costs';
 import { prices } from './masks';
 import { MatrixPanel } from './matrixPanel';
+import { drawMatrixRoutes } from './matrixRoutes';
 import { MapPanel } from './mapPanel';
 import { RESPONSE_SCHEME, ResponseDocuments } from './responses';
 import { ResponseViewer } from './responseViewer';
@@ -53,7 +54,12 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
   };
   return {
     disposables: [results, map, matrix, responses, viewer, results.onDidChange(() => view.provider.refresh())],
-    commands: { ...commands.table(), 'apiWorkbench.maps.showGeometry': showGeometry, 'apiWorkbench.maps.openInViewer': openInViewer },
+    commands: {
+      ...commands.table(),
+      'apiWorkbench.maps.showGeometry': showGeometry,
+      'apiWorkbench.maps.openInViewer': openInViewer,
+      'apiWorkbench.maps.drawMatrixRoutes': () => drawMatrixRoutes(commands),
+    },
   };
 }
 

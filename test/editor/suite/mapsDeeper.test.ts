@@ -10,6 +10,7 @@ import { sandboxConnections } from '../../../src/core/connections';
 import type { CommandOutcome } from '../../../src/editor/maps/commands';
 import type { MaskOutcome } from '../../../src/editor/maps/masks';
 import type { MatrixOutcome } from '../../../src/editor/maps/matrixCommand';
+import type { MatrixRoutesOutcome } from '../../../src/editor/maps/matrixRoutes';
 import type { ResponseViewer } from '../../../src/editor/maps/responseViewer';
 import type { ExtensionApi } from '../../../src/extension';
 import { isTrustedRun, recordSecret, settle, takeScreenshot } from '../harness/suiteApi';
@@ -133,6 +134,25 @@ describe('maps, deeper', function () {
     } finally {
       await vscode.commands.executeCommand('workbench.view.extension.apiWorkbench');
     }
+  });
+
+  it('Draw actual routes (from the matrix table) replaces the straight lines with each pair’s road, one Compute Routes request per pair', async () => {
+    const routeCalls = async () => (await api.services.history.entries()).filter((e) => e.url.endsWith('/directions/v2:computeRoutes')).length;
+    const before = await routeCalls();
+    const out = await vscode.commands.executeCommand<MatrixRoutesOutcome | undefined>('apiWorkbench.maps.drawMatrixRoutes');
+    assert.ok(out, 'no outcome');
+    assert.equal(out.routes.length, 6, 'one route per pair of the matrix above');
+    for (const r of out.routes) {
+      assert.equal(r.problem, undefined);
+      assert.ok(r.points.length > 2, 'a road, not a straight line');
+      assert.ok(Math.abs(r.points[0].latitude - r.pair.origin.latitude) < 0.1, 'it starts at the origin');
+    }
+    assert.equal(out.map?.lines, 6);
+    assert.equal(out.map?.markers, 5);
+    await waitFor('six route requests in the history', async () => (await routeCalls()) === before + 6);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await settle(1500);
+    await takeScreenshot('maps-matrix-routes');
   });
 
   it('Choose Field Mask… shows each mask’s SKU and price, and warns before a dearer one', async () => {
