@@ -155,6 +155,61 @@ describe('maps, deeper', function () {
     await takeScreenshot('maps-matrix-routes');
   });
 
+  it('Route Matrix… asked step by step: pick an origin, Add another, pick a second, Done; one destination, Done', async () => {
+    const capture = captureQuickPicks();
+    // The add/done step and the travel mode are showQuickPick lists; origins and destinations the place picker.
+    const steps: string[] = [];
+    const lists = stubWindow('showQuickPick', (items: unknown, options: unknown) => {
+      const list = items as Array<string | { label: string }>;
+      const placeholder = (options as { placeHolder?: string } | undefined)?.placeHolder ?? '';
+      steps.push(`${list.map((i) => (typeof i === 'string' ? i : i.label)).join(' / ')} [${placeholder}]`);
+      const add = list.find((i): i is string => typeof i === 'string' && i.startsWith('$(add) Add another origin'));
+      const done = list.find((i): i is string => typeof i === 'string' && i.startsWith('$(check) Done'));
+      if (add && steps.length === 1) return add;
+      if (done) return done;
+      return list.find((i) => typeof i !== 'string' && i.label === 'DRIVE');
+    });
+    let out: MatrixOutcome | undefined;
+    try {
+      const running = vscode.commands.executeCommand<MatrixOutcome | undefined>('apiWorkbench.maps.routeMatrix');
+      const first = await waitFor('the first origin picker', () => capture.picks[0]);
+      assert.equal(first.title, 'Route matrix: origin 1');
+      await typeInto(first, 'Lyon, France', (l) => l.includes('$(edit) Use as typed'));
+      const typed = first.items.find((i) => i.label === '$(edit) Use as typed');
+      assert.ok(typed);
+      first.activeItems = [typed];
+      await settle(200);
+      await accept();
+      const second = await waitFor('the second origin picker', () => capture.picks[1]);
+      assert.equal(second.title, 'Route matrix: origin 2 (after Lyon, France)');
+      await typeInto(second, '48.8566, 2.3522', (l) => l[0] === '$(pin) Use as coordinates');
+      await settle(200);
+      await accept();
+      const destination = await waitFor('the destination picker', () => capture.picks[2]);
+      assert.equal(destination.title, 'Route matrix: destination 1');
+      await typeInto(destination, '43.7, 7.27', (l) => l[0] === '$(pin) Use as coordinates');
+      await settle(200);
+      await accept();
+      out = await running;
+    } finally {
+      capture.restore();
+      lists.restore();
+    }
+    assert.deepEqual(steps, [
+      '$(add) Add another origin / $(check) Done: 1 origin [Lyon, France]',
+      '$(add) Add another origin / $(check) Done: 2 origins [Lyon, France · 48.8566, 2.3522]',
+      '$(add) Add another destination / $(check) Done: 1 destination [43.7, 7.27]',
+      'DRIVE / BICYCLE / WALK / TWO_WHEELER / TRANSIT [How to travel]',
+    ]);
+    assert.equal(capture.picks.length, 3, 'two origins and one destination were asked for');
+    assert.ok(out, 'no outcome');
+    assert.deepEqual(out.rows.map((r) => [r.origin, r.destination, r.condition]), [
+      ['Lyon, France', '43.7, 7.27', 'ROUTE_EXISTS'],
+      ['48.8566, 2.3522', '43.7, 7.27', 'ROUTE_EXISTS'],
+    ]);
+    assert.equal(out.map?.markers, 3);
+  });
+
   it('Choose Field Mask… shows each mask’s SKU and price, and warns before a dearer one', async () => {
     const seen: string[] = [];
     const picks = stubWindow('showQuickPick', (items: unknown) => {
