@@ -51,6 +51,7 @@ export const COMMAND_IDS = [
   'apiWorkbench.maps.copyAsCurl',
   'apiWorkbench.maps.placeDetails',
   'apiWorkbench.maps.routeMatrix',
+  'apiWorkbench.maps.drawMatrixRoutes',
   'apiWorkbench.maps.chooseFieldMask',
   'apiWorkbench.realtime.connect',
   'apiWorkbench.realtime.disconnect',

@@ -60,6 +60,7 @@ export const SETTING_KEYS = [
   'maps.fieldMasks',
   'maps.tileUrl',
   'maps.tileAttribution',
+  'maps.openResponsesIn',
   'maps.skuPrices',
   'history.keepResponses',
   'history.maxEntries',

@@ -22,6 +22,7 @@ import type { MatrixPanel } from './matrixPanel';
 import { pickPlace, type PlacePick } from './placePicker';
 import { geocodeResults, placeResults, routeResult, validationResult } from './resultBuilders';
 import type { ResponseDocuments } from './responses';
+import type { ResponseViewer } from './responseViewer';
 import { redactedData } from './responseText';
 import type { MapsResult, ResultStore } from './results';
 import { ResultNode } from './tree';
@@ -29,6 +30,8 @@ import { ResultNode } from './tree';
 /** What a command returns: for scripts and the in-editor tests. */
 export interface CommandOutcome<T = unknown> {
   response: T;
+  /** The raw JSON document of the response (kept; opened when `maps.openResponsesIn` is "document"). */
+  document: vscode.Uri;
   results: MapsResult[];
   map?: MapRendered;
 }
@@ -77,6 +80,7 @@ export function argsOf<T>(schema: z.ZodMiniType<T>, arg: unknown): Partial<T> {
 const presetSchema = z.enum(['basic', 'contact', 'everything']);
 const masksSchema = z.record(z.string(), z.string());
 const tileSchema = z.string();
+const openInSchema = z.enum(['viewer', 'document']);
 
 /** "48.85,2.35" → coordinates; "place:<id>" → a place; anything else → an address. */
 export function waypointFromText(text: string): Waypoint {
@@ -99,6 +103,7 @@ export class MapsCommands {
     private readonly history: RequestHistory,
     readonly costs: SessionCosts,
     readonly matrixPanel: MatrixPanel,
+    private readonly viewer: ResponseViewer,
   ) {}
 
   table(): CommandTable {
@@ -270,8 +275,8 @@ export class MapsCommands {
   // --- the shared flow -------------------------------------------------------------------------
 
   /**
-   * One maps call with a progress notification (cancellable, showing quota waits), then: the JSON
-   * response in an editor, the results in the tree, the geometry on the map. A failure shows the
+   * One maps call with a progress notification (cancellable, showing quota waits), then: the
+   * response in the response viewer (or as a JSON document, per `maps.openResponsesIn`), the results in the tree, the geometry on the map. A failure shows the
    * service's message with Retry (same input) and never throws past the command.
    */
   async run<T>(
@@ -320,15 +325,18 @@ export class MapsCommands {
     this.s.log.info(`Maps ${op}: HTTP ${res.status} in ${Math.round(res.durationMs)} ms, mask ${res.fieldMask}${sku ? ` (${sku.sku})` : ''}${requestIdSuffix(res.requestId)}`);
     // Everything below is on screen; a server may have echoed the key back in the answer.
     const data = redactedData(res.data, (t) => this.s.redactor.text(t));
-    const editor = await this.responses.open(op, data, { status: res.status, durationMs: res.durationMs, requestId: res.requestId, fieldMask: res.fieldMask, request: sent?.request });
-    if (sent) this.history.link(editor.document.uri, sent);
+    const document = this.responses.keep(op, data, { status: res.status, durationMs: res.durationMs, requestId: res.requestId, fieldMask: res.fieldMask, request: sent?.request, headers: res.headers });
+    if (sent) this.history.link(document, sent);
+    const payload = this.s.config.read('maps.openResponsesIn', openInSchema, 'viewer') === 'viewer' && this.responses.payload(document);
+    if (payload) this.viewer.show(payload);
+    else await this.responses.showDocument(document);
     const shown = present(data);
     await this.results.add(connectionId(conn), shown.results);
     const map = await this.map.show(this.mapView(shown.title, shown.results, shown.extraMarkers, shown.extraLines)).catch((e: unknown) => {
       this.s.log.warn(`Map: ${errorText(e)}`);
       return undefined;
     });
-    return { response: data, results: shown.results, map };
+    return { response: data, document, results: shown.results, map };
   }
 
   connection(): HttpConnection | undefined {

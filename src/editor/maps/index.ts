@@ -12,8 +12,9 @@ import { MapsCommands } from './commands';
 import { SessionCosts } from './costs';
 import { prices } from './masks';
 import { MatrixPanel } from './matrixPanel';
+import { drawMatrixRoutes } from './matrixRoutes';
 import { MapPanel } from './mapPanel';
-import { ResponseDocuments } from './responses';
+import { RESPONSE_SCHEME, ResponseDocuments } from './responses';
 import { ResponseViewer } from './responseViewer';
 import { ResultStore } from './results';
 import { mapTiles } from './tiles';
@@ -34,11 +35,12 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
   view.provider.refresh();
   const responses = new ResponseDocuments(s.redactor);
   const matrix = new MatrixPanel();
-  const commands = new MapsCommands(s, results, map, responses, new RequestHistory('maps', s.history), costs, matrix);
-  const viewer = new ResponseViewer(s.context.extensionUri, s.log, (uri) => vscode.window.showTextDocument(vscode.Uri.parse(uri), { preview: true }));
-  /** The response document's title-bar button (or the active maps response): its answer in the response viewer. */
+  const viewer = new ResponseViewer(s.context.extensionUri, s.log, (uri) => responses.showDocument(vscode.Uri.parse(uri)));
+  const commands = new MapsCommands(s, results, map, responses, new RequestHistory('maps', s.history), costs, matrix, viewer);
+  /** The response document's title-bar button (or the active maps response, else the newest): its answer in the response viewer. */
   const openInViewer = (target?: unknown) => {
-    const uri = target instanceof vscode.Uri ? target : vscode.window.activeTextEditor?.document.uri;
+    const active = vscode.window.activeTextEditor?.document.uri;
+    const uri = target instanceof vscode.Uri ? target : active?.scheme === RESPONSE_SCHEME ? active : responses.latest;
     const payload = uri && responses.payload(uri);
     if (!payload) throw new Error('Open a maps response first (run a Maps & Location command).');
     viewer.show(payload);
@@ -52,7 +54,12 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
   };
   return {
     disposables: [results, map, matrix, responses, viewer, results.onDidChange(() => view.provider.refresh())],
-    commands: { ...commands.table(), 'apiWorkbench.maps.showGeometry': showGeometry, 'apiWorkbench.maps.openInViewer': openInViewer },
+    commands: {
+      ...commands.table(),
+      'apiWorkbench.maps.showGeometry': showGeometry,
+      'apiWorkbench.maps.openInViewer': openInViewer,
+      'apiWorkbench.maps.drawMatrixRoutes': () => drawMatrixRoutes(commands),
+    },
   };
 }
 

@@ -2,9 +2,11 @@ import * as vscode from 'vscode';
 import type * as z from 'zod/mini';
 import type { LatLngInput, TravelMode } from '../../services/maps/client';
 import type { MapLine, MapMarker } from '../../services/maps/mapMessages';
+import { PAIR_ROUTE_MASK } from '../../services/maps/matrixRoutes';
 import type { RouteMatrixElement } from '../../services/maps/schemas';
+import { skuOf } from '../../services/maps/sku';
 import type { CommandOutcome, MapsCommands, matrixArgs } from './commands';
-import { matrixMarkdown, matrixRows, type MatrixRow } from './matrixTable';
+import { drawRoutesAction, matrixMarkdown, matrixRows, MAX_DRAWN_ROUTES, type MatrixRow } from './matrixTable';
 
 /** Google allows up to 625 elements (25 × 25); a table people read stays far smaller. */
 const MAX_POINTS = 10;
@@ -14,7 +16,8 @@ export type MatrixOutcome = CommandOutcome<RouteMatrixElement[]> & { rows: Matri
 /**
  * Route Matrix…: several origins × destinations (picked with the place picker, one after the
  * other), one Compute Route Matrix request, the answer as a table (origin, destination, distance,
- * duration, condition) and the pairs drawn on the map.
+ * duration, condition) and the pairs joined on the map by straight lines, until "Draw actual
+ * routes" in the table asks for each pair's road (matrixRoutes.ts).
  */
 export async function routeMatrix(cmd: MapsCommands, a: Partial<z.infer<typeof matrixArgs>>): Promise<MatrixOutcome | undefined> {
   if (!cmd.connection()) return undefined;
@@ -50,15 +53,20 @@ export async function routeMatrix(cmd: MapsCommands, a: Partial<z.infer<typeof m
     (data) => {
       rows = matrixRows(data, originLabels, destinationLabels);
       const found = rows.filter((r) => r.ok).length;
-      cmd.matrixPanel.show(title, `${found} of ${rows.length} pairs have a route. Lines on the map join each origin to each destination with a route (straight: the matrix returns no geometry).`, rows);
-      if (!found) cmd.nothingFound(`No route between any of the ${rows.length} origin/destination pairs (Route Matrix, ${travelMode}).`);
       const markers: MapMarker[] = [
         ...from.map((p, i) => ({ ...p, label: originLabels[i].slice(0, 500), detail: 'origin' })),
         ...to.map((p, i) => ({ ...p, label: destinationLabels[i].slice(0, 500), detail: 'destination' })),
       ];
+      const drawable = Math.min(found, MAX_DRAWN_ROUTES);
+      cmd.matrixPanel.show(
+        { title, rows, origins: from, destinations: to, travelMode, markers },
+        `${found} of ${rows.length} pairs have a route. Lines on the map are straight, from each origin to each destination with a route: the matrix returns no roads.`,
+        drawable ? drawRoutesAction(drawable, skuOf('computeRoutes', PAIR_ROUTE_MASK, { travelMode }).sku) : undefined,
+      );
+      if (!found) cmd.nothingFound(`No route between any of the ${rows.length} origin/destination pairs (Route Matrix, ${travelMode}).`);
       const lines: MapLine[] = rows
         .filter((r) => r.ok)
-        .slice(0, 20)
+        .slice(0, MAX_DRAWN_ROUTES)
         .map((r) => {
           const o = from[r.originIndex];
           const d = to[r.destinationIndex];

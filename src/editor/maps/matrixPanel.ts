@@ -1,18 +1,41 @@
 import * as vscode from 'vscode';
+import type { LatLngInput, TravelMode } from '../../services/maps/client';
+import type { MapMarker } from '../../services/maps/mapMessages';
 import { newNonce } from './mapHtml';
-import { matrixHtml, type MatrixRow } from './matrixTable';
+import { DRAW_ROUTES_COMMAND, matrixHtml, type MatrixAction, type MatrixRow } from './matrixTable';
+
+/** What the last matrix was made of, for drawing its actual routes afterwards. */
+export interface ShownMatrix {
+  title: string;
+  rows: readonly MatrixRow[];
+  origins: readonly LatLngInput[];
+  destinations: readonly LatLngInput[];
+  travelMode: TravelMode;
+  markers: readonly MapMarker[];
+}
 
 /** The route matrix table, in one webview panel reused by each matrix (no scripts in it). */
 export class MatrixPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
+  /** The matrix on show (undefined once its panel is closed). */
+  shown: ShownMatrix | undefined;
 
-  show(title: string, subtitle: string, rows: readonly MatrixRow[]): void {
+  show(matrix: ShownMatrix, subtitle: string, action?: MatrixAction): void {
     if (!this.panel) {
-      this.panel = vscode.window.createWebviewPanel('apiWorkbench.routeMatrix', 'Route Matrix', { viewColumn: vscode.ViewColumn.One, preserveFocus: false }, { enableScripts: false, localResourceRoots: [] });
-      this.panel.onDidDispose(() => (this.panel = undefined));
+      this.panel = vscode.window.createWebviewPanel('apiWorkbench.routeMatrix', 'Route Matrix', { viewColumn: vscode.ViewColumn.One, preserveFocus: false }, {
+        enableScripts: false,
+        enableCommandUris: [DRAW_ROUTES_COMMAND],
+        localResourceRoots: [],
+      });
+      this.panel.onDidDispose(() => {
+        this.panel = undefined;
+        this.shown = undefined;
+      });
     }
-    this.panel.title = `Route Matrix: ${rows.length} pair${rows.length === 1 ? '' : 's'}`;
-    this.panel.webview.html = matrixHtml(title, subtitle, rows, newNonce());
+    this.shown = matrix;
+    const n = matrix.rows.length;
+    this.panel.title = `Route Matrix: ${n} pair${n === 1 ? '' : 's'}`;
+    this.panel.webview.html = matrixHtml(matrix.title, subtitle, matrix.rows, newNonce(), action);
     this.panel.reveal(vscode.ViewColumn.One, false);
   }
 

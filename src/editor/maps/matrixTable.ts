@@ -45,11 +45,23 @@ export function matrixMarkdown(rows: readonly MatrixRow[]): string {
   return ['| Origin | Destination | Distance | Duration | Condition |', '|---|---|---:|---:|---|', ...rows.map((r) => `| ${cell(r.origin)} | ${cell(r.destination)} | ${r.distance} | ${r.duration} | ${cell(r.condition)} |`)].join('\n');
 }
 
+/** The command the table's "Draw actual routes" link runs: the only one the page may run. */
+export const DRAW_ROUTES_COMMAND = 'apiWorkbench.maps.drawMatrixRoutes';
+/** The map draws at most 20 lines (see the geometry messages), so at most 20 pairs get a road. */
+export const MAX_DRAWN_ROUTES = 20;
+
+/** A link under the subtitle: a `command:` URI the panel allows (no script needed). */
+export interface MatrixAction {
+  href: string;
+  label: string;
+  tooltip: string;
+}
+
 /**
  * The webview page: a plain table in the editor's colours. No script at all (the policy allows
  * none); the one style block carries the nonce.
  */
-export function matrixHtml(title: string, subtitle: string, rows: readonly MatrixRow[], nonce: string): string {
+export function matrixHtml(title: string, subtitle: string, rows: readonly MatrixRow[], nonce: string, action?: MatrixAction): string {
   const csp = `default-src 'none'; style-src 'nonce-${nonce}'`;
   const body = rows
     .map(
@@ -74,12 +86,13 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-sp
 td.cond { white-space: nowrap; }
 tr.none td { color: var(--vscode-disabledForeground, #888); }
 code { font-family: var(--vscode-editor-font-family); font-size: 0.95em; }
+a.action { display: inline-block; margin: 0 0 12px; color: var(--vscode-textLink-foreground); }
 </style>
 </head>
 <body>
 <h1>${escapeHtml(title)}</h1>
 <p>${escapeHtml(subtitle)}</p>
-<table>
+${action ? `<a class="action" href="${escapeHtml(action.href)}" title="${escapeHtml(action.tooltip)}">${escapeHtml(action.label)}</a>\n` : ''}<table>
 <thead><tr><th>Origin</th><th>Destination</th><th class="num">Distance</th><th class="num">Duration</th><th>Condition</th></tr></thead>
 <tbody>
 ${body}
@@ -87,4 +100,13 @@ ${body}
 </table>
 </body>
 </html>`;
+}
+
+/** The table's link: the number of requests it will send is in its text, their SKU in its tooltip. */
+export function drawRoutesAction(requests: number, sku: string): MatrixAction {
+  return {
+    href: `command:${DRAW_ROUTES_COMMAND}`,
+    label: `Draw actual routes (${requests} route request${requests === 1 ? '' : 's'}, billed)`,
+    tooltip: `One Compute Routes request per pair with a route${requests === MAX_DRAWN_ROUTES ? ` (the first ${MAX_DRAWN_ROUTES})` : ''}, asking for distance, duration and polyline only (${sku} each)`,
+  };
 }

@@ -1,5 +1,5 @@
 // A maps command's answer as the response viewer (the notebook's renderer) shows it: status, time,
-// request id, the request line, the body as a searchable JSON tree and the map of what it found.
+// request id, the request line, the headers, the body as a searchable JSON tree and the map of what it found.
 // vscode-free so it is unit-tested; `data` is already redacted (responseText.ts).
 import { PREVIEW_BYTES, type ResultPayload } from '../../webview/result/protocol';
 import { geometryOf } from '../notebook/payload';
@@ -11,6 +11,8 @@ export interface ResponseMeta {
   requestId?: string;
   fieldMask?: string;
   request?: { method: string; url: string };
+  /** The response headers (the HTTP client masked secret ones; values pass the Redactor again here). */
+  headers?: Record<string, string>;
 }
 
 export function responsePayload(resultId: string, operation: string, data: unknown, meta: ResponseMeta, redact: (text: string) => string): ResultPayload {
@@ -30,6 +32,7 @@ export function responsePayload(resultId: string, operation: string, data: unkno
     durationMs: meta.durationMs,
     ...(meta.requestId ? { requestId: redact(meta.requestId) } : {}),
     ...(meta.request ? { request: { method: meta.request.method, url: redact(meta.request.url) } } : {}),
+    ...(meta.headers ? { headers: Object.fromEntries(Object.entries(meta.headers).map(([k, v]) => [k, redact(v)])) } : {}),
     body: partial ? { text: whole.slice(0, PREVIEW_BYTES), size, partial } : { text: whole, json: data, size, partial },
     assertions: [],
     ...(g.markers.length || g.lines.length ? { geometry: g } : {}),

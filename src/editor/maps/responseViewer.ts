@@ -13,18 +13,21 @@ export class ResponseViewer implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   /** What the viewer reported (newest last; for tests and diagnostics). */
   readonly rendered: Array<Extract<RendererMessage, { type: 'rendered' }>> = [];
+  /** The response on show (for tests and diagnostics). */
+  shown: ResultPayload | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: DiagnosticsLog,
-    /** "Open Whole Body": the response document of this result. */
+    /** "Open Raw JSON Document" (and "Open Whole Body"): the response document of this result. */
     private readonly openBody: (resultId: string) => Thenable<unknown>,
   ) {}
 
   show(payload: ResultPayload): void {
     const scripts = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
     if (!this.panel) {
-      this.panel = vscode.window.createWebviewPanel('apiWorkbench.mapsResponse', 'Response', { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
+      // Column One, where response documents open: the map panel is beside it.
+      this.panel = vscode.window.createWebviewPanel('apiWorkbench.mapsResponse', 'Response', { viewColumn: vscode.ViewColumn.One, preserveFocus: false }, {
         enableScripts: true,
         retainContextWhenHidden: true,
         localResourceRoots: [scripts],
@@ -32,10 +35,11 @@ export class ResponseViewer implements vscode.Disposable {
       this.panel.onDidDispose(() => (this.panel = undefined));
       this.panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m));
     }
+    this.shown = payload;
     this.panel.title = `Response · ${payload.name ?? 'maps'}`;
     const webview = this.panel.webview;
     webview.html = viewerHtml(webview.cspSource, webview.asWebviewUri(vscode.Uri.joinPath(scripts, 'resultRenderer.js')).toString(), payload);
-    this.panel.reveal(undefined, false);
+    this.panel.reveal(vscode.ViewColumn.One, false);
   }
 
   /** Switches the shown response to a tab ('body', 'map', …), as the notebook's viewer does. */

@@ -25,9 +25,13 @@ export function viewerHtml(cspSource: string, rendererUrl: string, payload: Resu
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>Response</title>
-<style nonce="${nonce}">body { padding: 8px 16px; } body .awb-panel { max-height: none; } body .awb-map { height: 60vh; }</style>
+<style nonce="${nonce}">body { padding: 8px 16px; } body .awb-panel { max-height: none; } body .awb-map { height: 60vh; }
+.raw { display: flex; justify-content: flex-end; margin-bottom: 4px; }
+.raw button { background: none; border: none; padding: 2px 0; color: var(--vscode-textLink-foreground); cursor: pointer; font: inherit; }
+.raw button:hover { text-decoration: underline; }</style>
 </head>
 <body>
+<div class="raw"><button id="raw" title="The response as a JSON document, with Copy as cURL and Save as Notebook Cell in its title bar">Open Raw JSON Document</button></div>
 <div id="root"></div>
 <script type="application/json" id="payload">${data}</script>
 <script type="module" nonce="${nonce}">
@@ -42,6 +46,7 @@ const renderer = activate({
   },
 });
 const payload = JSON.parse(document.getElementById('payload').textContent);
+document.getElementById('raw').addEventListener('click', () => vscode.postMessage({ type: 'openBody', resultId: payload.resultId }));
 renderer.renderOutputItem({ id: payload.resultId, mime: ${JSON.stringify(RESULT_MIME)}, json: () => payload }, document.getElementById('root'));
 </script>
 </body>

@@ -17,6 +17,8 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
   /** The answer and its status, time and request of each kept document, for the response viewer. */
   private readonly answers = new Map<string, { operation: string; data: unknown; meta: ResponseMeta }>();
   private counter = 0;
+  /** The newest kept response (for "Open in Response Viewer" with no response document active). */
+  latest: vscode.Uri | undefined;
   private readonly registration: vscode.Disposable;
 
   constructor(private readonly redactor: Redactor) {
@@ -27,7 +29,8 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
     return this.docs.get(uri.path) ?? '// This response is no longer kept: run the command again.\n';
   }
 
-  async open(operation: string, data: unknown, meta?: ResponseMeta): Promise<vscode.TextEditor> {
+  /** Keeps a response as a document (not opened: see showDocument) and returns its URI. */
+  keep(operation: string, data: unknown, meta?: ResponseMeta): vscode.Uri {
     const path = `/${++this.counter}-${operation}.json`;
     this.docs.set(path, responseDocumentText(data, (t) => this.redactor.text(t)));
     if (meta) this.answers.set(path, { operation, data, meta });
@@ -36,7 +39,13 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
       this.docs.delete(oldest);
       this.answers.delete(oldest);
     }
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: RESPONSE_SCHEME, path }));
+    this.latest = vscode.Uri.from({ scheme: RESPONSE_SCHEME, path });
+    return this.latest;
+  }
+
+  /** The raw JSON document of a kept response, in the editor (where Copy as cURL and Save as Notebook Cell are). */
+  async showDocument(uri: vscode.Uri): Promise<vscode.TextEditor> {
+    const doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(doc, 'json');
     return vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preview: true });
   }

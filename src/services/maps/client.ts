@@ -168,6 +168,8 @@ export interface MapsResult<T> {
   requestId?: string;
   durationMs: number;
   status: number;
+  /** The response headers, as the shared HTTP client gives them (secrets already masked). */
+  headers: Record<string, string>;
 }
 
 /** Input the client refuses before sending anything (empty address, coordinates off the globe). */
@@ -271,8 +273,10 @@ export class MapsClient {
       onRetry: opts.onRetry,
       onQueued: opts.onQueued,
     });
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
     // Google answers "nothing found" with an empty body `{}`, which the schemas accept as is.
-    return { data: res.data, fieldMask, requestId: res.requestId, durationMs: res.durationMs, status: res.status };
+    return { data: res.data, fieldMask, requestId: res.requestId, durationMs: res.durationMs, status: res.status, headers };
   }
 }
 

@@ -214,7 +214,15 @@ describe('copy as cURL', function () {
   }
 
   it('Maps: the last search, with X-Goog-FieldMask and "X-Goog-Api-Key: $GOOGLE_MAPS_API_KEY"', async () => {
-    const out = await vscode.commands.executeCommand<CommandOutcome<{ places?: { id?: string }[] }> | undefined>('apiWorkbench.maps.searchPlaces', { query: 'Lyon' });
+    // The raw JSON document, whose title bar (Copy as cURL) the screenshot shows.
+    await userConfig().update('maps.openResponsesIn', 'document', vscode.ConfigurationTarget.Global);
+    let out: CommandOutcome<{ places?: { id?: string }[] }> | undefined;
+    try {
+      out = await vscode.commands.executeCommand<CommandOutcome<{ places?: { id?: string }[] }> | undefined>('apiWorkbench.maps.searchPlaces', { query: 'Lyon' });
+    } finally {
+      await userConfig().update('maps.openResponsesIn', undefined, vscode.ConfigurationTarget.Global);
+    }
+    assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), out?.document.toString(), 'the response document is open');
     assert.ok(out && out.results.length > 0, 'the search found places');
     const { text, copied } = await copyMaps();
     assertNoKey(text);

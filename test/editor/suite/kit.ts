@@ -113,3 +113,19 @@ export function loadedChildren(node: TreeNode): Promise<TreeNode[]> {
     return kids.length === 1 && kids[0].id.endsWith('/loading') ? undefined : kids;
   });
 }
+
+// --- maps responses -----------------------------------------------------------------------------------
+
+/**
+ * A maps command's response as it opens by default: the response viewer is the active tab, showing
+ * this response, and the raw JSON document behind it (Copy as cURL, Save as Notebook Cell) parses.
+ */
+export async function shownMapsResponse(out: { document: vscode.Uri }): Promise<Record<string, unknown>> {
+  const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+  assert.ok(tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('apiWorkbench.mapsResponse'), `the response should open in the response viewer (active tab: ${tab?.label})`);
+  const viewer = await vscode.commands.executeCommand<{ shown?: { resultId: string } }>('apiWorkbench.maps.openInViewer', out.document);
+  assert.equal(viewer.shown?.resultId, out.document.toString());
+  const doc = await vscode.workspace.openTextDocument(out.document);
+  assert.equal(doc.languageId, 'json', 'the raw response is a JSON document');
+  return JSON.parse(doc.getText()) as Record<string, unknown>;
+}

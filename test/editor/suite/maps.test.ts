@@ -9,7 +9,7 @@ import { ResultStore } from '../../../src/editor/maps/results';
 import type { ExtensionApi } from '../../../src/extension';
 import type { TreeNode } from '../../../src/editor/tree';
 import { isTrustedRun, settle, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, findConnectionNode, SANDBOX, startSandboxRecordingKeys, stubWindow, treeLabels, waitFor } from './kit';
+import { activateExtension, findConnectionNode, SANDBOX, shownMapsResponse, startSandboxRecordingKeys, stubWindow, treeLabels, userConfig, waitFor } from './kit';
 
 describe('maps', function () {
   this.timeout(120_000);
@@ -42,17 +42,11 @@ describe('maps', function () {
     return treeLabels((await node.children?.()) as TreeNode[]);
   }
 
-  function activeJson(): Record<string, unknown> {
-    const doc = vscode.window.activeTextEditor?.document;
-    assert.equal(doc?.languageId, 'json', 'the response should open in a JSON editor');
-    return JSON.parse(doc.getText()) as Record<string, unknown>;
-  }
-
   it('shows Places, Routes, Address Validation and Geocoding under the sandbox connection', async () => {
     assert.deepEqual(await treeLabels(await capabilities()), ['Places', 'Routes', 'Address Validation', 'Geocoding']);
   });
 
-  it('Search Places… asks for a query, opens the JSON response, adds places with address and rating, and plots them', async () => {
+  it('Search Places… asks for a query, opens the response in the viewer, adds places with address and rating, and plots them', async () => {
     const input = stubWindow('showInputBox', () => 'Lyon');
     let out: CommandOutcome | undefined;
     try {
@@ -61,7 +55,7 @@ describe('maps', function () {
       input.restore();
     }
     assert.ok(out, 'the command returned nothing');
-    assert.ok(Array.isArray(activeJson().places));
+    assert.ok(Array.isArray((await shownMapsResponse(out)).places));
     assert.ok(out.results.length >= 1);
     assert.ok(out.map && out.map.markers >= 1, 'the places are on the map');
     const labels = await resultLabels('Places');
@@ -109,7 +103,7 @@ describe('maps', function () {
     }
     assert.ok(out, 'no outcome');
     assert.equal(picks.calls.length, 1, 'the travel mode');
-    assert.ok(Array.isArray(activeJson().routes));
+    assert.ok(Array.isArray((await shownMapsResponse(out)).routes));
     assert.equal(out.results.length, 1);
     assert.match(out.results[0].label, /^Lyon → Paris, France$/);
     assert.match(out.results[0].description, /km · \d+ h \d\d min · drive$/);
@@ -153,6 +147,20 @@ describe('maps', function () {
     assert.equal(rev?.map?.markers, 2, 'the address and the queried point');
     const labels = await resultLabels('Geocoding');
     assert.ok(labels.includes('Springfield, IL, USA') && labels.includes('Paris, France'), labels.join(', '));
+  });
+
+  it('with maps.openResponsesIn set to "document", a response opens as a read-only JSON document instead', async () => {
+    await userConfig().update('maps.openResponsesIn', 'document', vscode.ConfigurationTarget.Global);
+    let out: CommandOutcome | undefined;
+    try {
+      out = await vscode.commands.executeCommand<CommandOutcome>('apiWorkbench.maps.geocode', { address: 'Lyon, France' });
+    } finally {
+      await userConfig().update('maps.openResponsesIn', undefined, vscode.ConfigurationTarget.Global);
+    }
+    const doc = vscode.window.activeTextEditor?.document;
+    assert.equal(doc?.uri.toString(), out?.document.toString(), 'the response document is the active editor');
+    assert.equal(doc.languageId, 'json');
+    assert.ok(Array.isArray((JSON.parse(doc.getText()) as { results?: unknown }).results));
   });
 
   it('clicking a result in the tree shows it on the map', async () => {

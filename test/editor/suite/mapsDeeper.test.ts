@@ -10,6 +10,8 @@ import { sandboxConnections } from '../../../src/core/connections';
 import type { CommandOutcome } from '../../../src/editor/maps/commands';
 import type { MaskOutcome } from '../../../src/editor/maps/masks';
 import type { MatrixOutcome } from '../../../src/editor/maps/matrixCommand';
+import type { MatrixRoutesOutcome } from '../../../src/editor/maps/matrixRoutes';
+import type { ResponseViewer } from '../../../src/editor/maps/responseViewer';
 import type { ExtensionApi } from '../../../src/extension';
 import { isTrustedRun, recordSecret, settle, takeScreenshot } from '../harness/suiteApi';
 import { activateExtension, findConnectionNode, SANDBOX, startSandboxRecordingKeys, stubWindow, treeLabel, userConfig, waitFor } from './kit';
@@ -134,6 +136,80 @@ describe('maps, deeper', function () {
     }
   });
 
+  it('Draw actual routes (from the matrix table) replaces the straight lines with each pair’s road, one Compute Routes request per pair', async () => {
+    const routeCalls = async () => (await api.services.history.entries()).filter((e) => e.url.endsWith('/directions/v2:computeRoutes')).length;
+    const before = await routeCalls();
+    const out = await vscode.commands.executeCommand<MatrixRoutesOutcome | undefined>('apiWorkbench.maps.drawMatrixRoutes');
+    assert.ok(out, 'no outcome');
+    assert.equal(out.routes.length, 6, 'one route per pair of the matrix above');
+    for (const r of out.routes) {
+      assert.equal(r.problem, undefined);
+      assert.ok(r.points.length > 2, 'a road, not a straight line');
+      assert.ok(Math.abs(r.points[0].latitude - r.pair.origin.latitude) < 0.1, 'it starts at the origin');
+    }
+    assert.equal(out.map?.lines, 6);
+    assert.equal(out.map?.markers, 5);
+    await waitFor('six route requests in the history', async () => (await routeCalls()) === before + 6);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await settle(1500);
+    await takeScreenshot('maps-matrix-routes');
+  });
+
+  it('Route Matrix… asked step by step: pick an origin, Add another, pick a second, Done; one destination, Done', async () => {
+    const capture = captureQuickPicks();
+    // The add/done step and the travel mode are showQuickPick lists; origins and destinations the place picker.
+    const steps: string[] = [];
+    const lists = stubWindow('showQuickPick', (items: unknown, options: unknown) => {
+      const list = items as Array<string | { label: string }>;
+      const placeholder = (options as { placeHolder?: string } | undefined)?.placeHolder ?? '';
+      steps.push(`${list.map((i) => (typeof i === 'string' ? i : i.label)).join(' / ')} [${placeholder}]`);
+      const add = list.find((i): i is string => typeof i === 'string' && i.startsWith('$(add) Add another origin'));
+      const done = list.find((i): i is string => typeof i === 'string' && i.startsWith('$(check) Done'));
+      if (add && steps.length === 1) return add;
+      if (done) return done;
+      return list.find((i) => typeof i !== 'string' && i.label === 'DRIVE');
+    });
+    let out: MatrixOutcome | undefined;
+    try {
+      const running = vscode.commands.executeCommand<MatrixOutcome | undefined>('apiWorkbench.maps.routeMatrix');
+      const first = await waitFor('the first origin picker', () => capture.picks[0]);
+      assert.equal(first.title, 'Route matrix: origin 1');
+      await typeInto(first, 'Lyon, France', (l) => l.includes('$(edit) Use as typed'));
+      const typed = first.items.find((i) => i.label === '$(edit) Use as typed');
+      assert.ok(typed);
+      first.activeItems = [typed];
+      await settle(200);
+      await accept();
+      const second = await waitFor('the second origin picker', () => capture.picks[1]);
+      assert.equal(second.title, 'Route matrix: origin 2 (after Lyon, France)');
+      await typeInto(second, '48.8566, 2.3522', (l) => l[0] === '$(pin) Use as coordinates');
+      await settle(200);
+      await accept();
+      const destination = await waitFor('the destination picker', () => capture.picks[2]);
+      assert.equal(destination.title, 'Route matrix: destination 1');
+      await typeInto(destination, '43.7, 7.27', (l) => l[0] === '$(pin) Use as coordinates');
+      await settle(200);
+      await accept();
+      out = await running;
+    } finally {
+      capture.restore();
+      lists.restore();
+    }
+    assert.deepEqual(steps, [
+      '$(add) Add another origin / $(check) Done: 1 origin [Lyon, France]',
+      '$(add) Add another origin / $(check) Done: 2 origins [Lyon, France · 48.8566, 2.3522]',
+      '$(add) Add another destination / $(check) Done: 1 destination [43.7, 7.27]',
+      'DRIVE / BICYCLE / WALK / TWO_WHEELER / TRANSIT [How to travel]',
+    ]);
+    assert.equal(capture.picks.length, 3, 'two origins and one destination were asked for');
+    assert.ok(out, 'no outcome');
+    assert.deepEqual(out.rows.map((r) => [r.origin, r.destination, r.condition]), [
+      ['Lyon, France', '43.7, 7.27', 'ROUTE_EXISTS'],
+      ['48.8566, 2.3522', '43.7, 7.27', 'ROUTE_EXISTS'],
+    ]);
+    assert.equal(out.map?.markers, 3);
+  });
+
   it('Choose Field Mask… shows each mask’s SKU and price, and warns before a dearer one', async () => {
     const seen: string[] = [];
     const picks = stubWindow('showQuickPick', (items: unknown) => {
@@ -242,14 +318,19 @@ describe('maps, deeper', function () {
       await new Promise<void>((r) => server.close(() => r()));
     });
 
-    it('the response document, the results and the error message never show it', async () => {
+    it('the response viewer, the response document, the results and the error message never show it', async () => {
       const out = await vscode.commands.executeCommand<CommandOutcome>('apiWorkbench.maps.searchPlaces', { query: 'anything' });
       assert.ok(out);
-      const doc = vscode.window.activeTextEditor?.document;
-      assert.equal(doc?.uri.scheme, 'api-workbench-maps');
+      const doc = await vscode.workspace.openTextDocument(out.document);
+      assert.equal(doc.uri.scheme, 'api-workbench-maps');
       const text = doc.getText();
       assert.match(text, /echoed: /, 'the server did echo');
       assert.ok(!text.includes(key), 'the key is in the response document');
+      const viewer = await vscode.commands.executeCommand<ResponseViewer>('apiWorkbench.maps.openInViewer', out.document);
+      const shown = JSON.stringify(viewer.shown);
+      assert.match(shown, /echoed: /, 'the viewer shows the echo');
+      assert.match(viewer.shown?.headers?.['x-request-id'] ?? '', /^req-/, 'the viewer shows the response headers');
+      assert.ok(!shown.includes(key), 'the key is in the response viewer');
       assert.ok(!JSON.stringify(out.results).includes(key), 'the key is in the results');
       const errors = stubWindow('showErrorMessage', () => undefined);
       try {

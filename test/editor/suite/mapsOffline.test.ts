@@ -5,7 +5,6 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CommandOutcome } from '../../../src/editor/maps/commands';
 import type { MapRendered } from '../../../src/editor/maps/mapPanel';
-import { RESPONSE_SCHEME } from '../../../src/editor/maps/responses';
 import type { ResponseViewer } from '../../../src/editor/maps/responseViewer';
 import type { ExtensionApi } from '../../../src/extension';
 import { RESULT_MIME, type ResultPayload } from '../../../src/webview/result/protocol';
@@ -31,6 +30,8 @@ describe('maps offline basemap', function () {
   this.timeout(180_000);
   let api: ExtensionApi;
   let tilesBefore: string | undefined;
+  /** The route of the first test, whose response the second one looks at. */
+  let route: CommandOutcome | undefined;
 
   before(async function () {
     if (!isTrustedRun()) this.skip();
@@ -51,6 +52,7 @@ describe('maps offline basemap', function () {
       destination: 'Paris, France',
       travelMode: 'DRIVE',
     });
+    route = out;
     assert.ok(out?.map, 'the route was not drawn');
     assert.equal(out.map.lines, 1);
     const id = out.results[0]?.id;
@@ -69,14 +71,18 @@ describe('maps offline basemap', function () {
     await takeScreenshot('maps-offline-basemap');
   });
 
-  it('the route response opens in the response viewer: status, time, body, and its map over the basemap', async () => {
-    const doc = vscode.window.visibleTextEditors.map((e) => e.document).find((d) => d.uri.scheme === RESPONSE_SCHEME);
-    assert.ok(doc, 'the route response document is not open');
-    const viewer = await vscode.commands.executeCommand<ResponseViewer>('apiWorkbench.maps.openInViewer', doc.uri);
+  it('the route response opens in the response viewer: status, time, headers, body, and its map over the basemap', async () => {
+    assert.ok(route, 'the route of the first test');
+    const viewer = await vscode.commands.executeCommand<ResponseViewer>('apiWorkbench.maps.openInViewer', route.document);
+    assert.equal(viewer.shown?.status, 200);
+    assert.ok((viewer.shown?.durationMs ?? -1) >= 0);
+    assert.match(viewer.shown?.headers?.['content-type'] ?? '', /^application\/json/, JSON.stringify(viewer.shown?.headers));
     await waitFor('the viewer to render', () => viewer.rendered.some((m) => m.tab === 'body'), 30_000);
     await viewer.selectTab('map');
     await waitFor('the viewer map basemap', () => viewer.rendered.some((m) => m.tab.startsWith('map-basemap-')), 30_000);
     assert.ok(viewer.rendered.some((m) => m.tab === 'map-basemap-drawn'), JSON.stringify(viewer.rendered));
+    await viewer.selectTab('headers');
+    await waitFor('the headers tab', () => viewer.rendered.some((m) => m.tab === 'headers'), 30_000);
     await vscode.commands.executeCommand('notifications.clearAll');
     await settle(1_500);
     await takeScreenshot('maps-response-viewer');

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { CopiedCellCurl } from '../../../src/editor/notebook/exportCommands';
 import type { AddedCell } from '../../../src/editor/history/commands';
 import type { AskResult } from '../../../src/editor/llm/ask';
+import type { CommandOutcome } from '../../../src/editor/maps/commands';
 import { NOTEBOOK_TYPE } from '../../../src/editor/ids';
 import type { ExtensionApi } from '../../../src/extension';
 import type { SandboxInfo } from '../../../src/sandbox/types';
@@ -138,14 +139,9 @@ describe('API notebook: cURL in, cURL and .http out, command results as cells', 
   it('Save as Notebook Cell… from a maps response document: its own request, into a workspace notebook picked from a list', async () => {
     const nb = await openNotebookFile('saved-requests.awb.md', '# Saved requests\n');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-    const opened: vscode.TextDocument[] = [];
-    const sub = vscode.workspace.onDidOpenTextDocument((d) => d.uri.scheme === 'api-workbench-maps' && opened.push(d));
-    try {
-      await vscode.commands.executeCommand('apiWorkbench.maps.searchPlaces', { query: 'Porto' });
-    } finally {
-      sub.dispose();
-    }
-    const response = await waitFor('the maps response document', () => opened.at(-1));
+    const out = await vscode.commands.executeCommand<CommandOutcome | undefined>('apiWorkbench.maps.searchPlaces', { query: 'Porto' });
+    assert.ok(out, 'the search ran');
+    const response = await vscode.workspace.openTextDocument(out.document);
     // A later request must not change what this document saves.
     await vscode.commands.executeCommand('apiWorkbench.maps.geocode', { address: 'Braga, Portugal' });
     let offered: string[] = [];

@@ -32,6 +32,7 @@ describe('maps/client: every operation against the sandbox', function () {
       assert.ok(p.rating >= 1 && p.rating <= 5);
     }
     assert.equal(r.fieldMask, fieldMaskFor('searchText', { preset: 'basic' }));
+    assert.match(r.headers['content-type'] ?? '', /^application\/json/, 'the response headers, for the response viewer');
     const qualified = await maps.searchText({ textQuery: 'Springfield, IL' });
     assert.equal(qualified.data.places?.[0].formattedAddress, 'Springfield, IL, USA');
   });

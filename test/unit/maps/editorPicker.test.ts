@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { OutgoingRequest } from '../../../src/core/http';
 import { dollars, priceTable, SessionCosts, skuLabel } from '../../../src/editor/maps/costs';
 import { emptyResultText } from '../../../src/editor/maps/emptyResults';
-import { matrixHtml, matrixMarkdown, matrixRows } from '../../../src/editor/maps/matrixTable';
+import { drawRoutesAction, matrixHtml, matrixMarkdown, matrixRows } from '../../../src/editor/maps/matrixTable';
 import { AutocompleteSession, parseTypedPlace, typedItem } from '../../../src/editor/maps/placeQuery';
 import { MapsClient } from '../../../src/services/maps/client';
 import { fieldMaskFor } from '../../../src/services/maps/fieldMasks';
@@ -206,6 +206,10 @@ describe('maps editor: route matrix table and empty results', () => {
     assert.ok(html.includes('Paris &lt;b&gt;') && !html.includes('Paris <b>'), 'names are escaped');
     assert.match(html, /content="default-src 'none'; style-src 'nonce-n0nce'"/);
     assert.ok(!/<script/i.test(html));
+    assert.ok(!html.includes('command:'), 'no action unless one is given');
+    const withAction = matrixHtml('Route matrix', '2 of 4', rows, 'n0nce', drawRoutesAction(2, 'Compute Routes Essentials'));
+    assert.match(withAction, /<a class="action" href="command:apiWorkbench\.maps\.drawMatrixRoutes" title="[^"]*\(Compute Routes Essentials each\)">Draw actual routes \(2 route requests, billed\)<\/a>/);
+    assert.ok(!/<script/i.test(withAction));
     assert.match(matrixMarkdown(rows), /^\| Origin \| Destination \| Distance \| Duration \| Condition \|\n\|---\|/);
   });
 

@@ -25,13 +25,14 @@ const route = {
 describe('maps response viewer', function () {
   this.timeout(60_000);
 
-  it('the payload: status, time, request id and line, body as a JSON tree, the route as map geometry, no key', () => {
+  it('the payload: status, time, request id and line, headers, body as a JSON tree, the route as map geometry, no key', () => {
     const p = responsePayload('api-workbench-maps:/1-computeRoutes.json', 'computeRoutes', JSON.parse(redact(JSON.stringify(route))), {
       status: 200,
       durationMs: 42,
       requestId: `req-${KEY}`,
       fieldMask: 'routes.distanceMeters,routes.polyline.encodedPolyline',
       request: { method: 'POST', url: `http://127.0.0.1:1/directions/v2:computeRoutes?key=${KEY}` },
+      headers: { 'content-type': 'application/json', 'x-echo': `key ${KEY}` },
     }, redact);
     assert.equal(p.status, 200);
     assert.equal(p.ok, true);
@@ -39,6 +40,7 @@ describe('maps response viewer', function () {
     assert.equal(p.title, 'computeRoutes · field mask routes.distanceMeters, routes.polyline.encodedPolyline');
     assert.deepEqual(p.request, { method: 'POST', url: 'http://127.0.0.1:1/directions/v2:computeRoutes?key=***' });
     assert.equal(p.requestId, 'req-***');
+    assert.deepEqual(p.headers, { 'content-type': 'application/json', 'x-echo': 'key ***' });
     assert.equal(p.body?.partial, false);
     assert.ok(p.body?.json, 'the body is shown as a tree');
     assert.equal(p.geometry?.lines.length, 1);
@@ -86,7 +88,7 @@ describe('maps response viewer', function () {
       const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const page = await browser.newPage({ viewport: { width: 900, height: 800 } });
       try {
-        const payload = responsePayload('api-workbench-maps:/1-computeRoutes.json', 'computeRoutes', route, { status: 200, durationMs: 42, requestId: 'req-1' }, redact);
+        const payload = responsePayload('api-workbench-maps:/1-computeRoutes.json', 'computeRoutes', route, { status: 200, durationMs: 42, requestId: 'req-1', headers: { 'content-type': 'application/json' } }, redact);
         // No tiles: the Map tab must fall back to the offline basemap at once.
         payload.geometry = { ...payload.geometry!, tiles: { url: null, attribution: '' } };
         const nonce = 'bm9uY2Utbm9uY2Utbm9uY2U=';
@@ -100,7 +102,11 @@ describe('maps response viewer', function () {
         await page.waitForFunction(() => (window as unknown as { __posted: Array<{ tab?: string }> }).__posted.some((m) => m.tab === 'body'), undefined, { timeout: 15_000 });
         assert.equal(await page.locator('.awb-badge').textContent(), '200');
         assert.match((await page.locator('.awb-head').textContent()) ?? '', /time 42 ms/);
-        assert.deepEqual(await page.locator('.awb-tab').allTextContents(), ['Body', 'Map']);
+        assert.deepEqual(await page.locator('.awb-tab').allTextContents(), ['Body', 'Headers (1)', 'Map']);
+        // The raw JSON document (Copy as cURL, Save as Notebook Cell) is a click away.
+        await page.getByRole('button', { name: 'Open Raw JSON Document' }).click();
+        const opened = await page.evaluate(() => (window as unknown as { __posted: Array<{ type: string; resultId?: string }> }).__posted.filter((m) => m.type === 'openBody'));
+        assert.deepEqual(opened, [{ type: 'openBody', resultId: 'api-workbench-maps:/1-computeRoutes.json' }]);
         await page.evaluate(() => window.postMessage({ type: 'selectTab', tab: 'map' }, '*'));
         await page.waitForFunction(() => (window as unknown as { __posted: Array<{ tab?: string }> }).__posted.some((m) => m.tab?.startsWith('map-basemap-')), undefined, { timeout: 15_000 });
         const posted = await page.evaluate(() => (window as unknown as { __posted: Array<{ tab?: string }> }).__posted.map((m) => m.tab));
