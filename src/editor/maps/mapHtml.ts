@@ -1,7 +1,7 @@
 // The map webview's page and its Content-Security-Policy. Deliberately free of `vscode` imports
 // (the panel passes in the webview URIs), so a plain unit test can load this exact page in a real
 // browser and check that the policy blocks every script but the nonced one.
-import { randomBytes } from 'node:crypto';
+import { newNonce, webviewPage } from '../webviewPage';
 
 export interface MapHtmlAssets {
   /** `webview.cspSource`: where the page may load its own styles, images and fonts from. */
@@ -18,37 +18,17 @@ export interface MapHtml {
   nonce: string;
 }
 
-/** A fresh nonce per page: a script tag carrying it is the only script the page runs. */
-export function newNonce(): string {
-  return randomBytes(16).toString('base64');
-}
-
 export function mapHtml(assets: MapHtmlAssets, nonce: string = newNonce()): MapHtml {
   // Tiles are the only remote content: images from any https host (the template is a setting).
   // The offline basemap (TopoJSON beside the script) is fetched from the page's own resources.
-  const csp = [
-    "default-src 'none'",
-    `img-src ${assets.cspSource} https: data:`,
-    `connect-src ${assets.cspSource}`,
-    `style-src ${assets.cspSource}`,
-    `script-src 'nonce-${nonce}'`,
-    `font-src ${assets.cspSource}`,
-  ].join('; ');
-  const html = `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${assets.leafletCss}">
-<link rel="stylesheet" href="${assets.mapCss}">
-<title>Map</title>
-</head>
-<body>
-<header><span id="title">Map</span><span id="status"></span></header>
+  const { html, csp } = webviewPage({
+    csp: [`img-src ${assets.cspSource} https: data:`, `connect-src ${assets.cspSource}`, `style-src ${assets.cspSource}`, `script-src 'nonce-${nonce}'`, `font-src ${assets.cspSource}`],
+    title: 'Map',
+    head: `<link rel="stylesheet" href="${assets.leafletCss}">
+<link rel="stylesheet" href="${assets.mapCss}">`,
+    body: `<header><span id="title">Map</span><span id="status"></span></header>
 <div id="map" role="application" aria-label="Map"></div>
-<script nonce="${nonce}" src="${assets.script}"></script>
-</body>
-</html>`;
+<script nonce="${nonce}" src="${assets.script}"></script>`,
+  });
   return { html, csp, nonce };
 }

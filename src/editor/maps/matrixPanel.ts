@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { LatLngInput, TravelMode } from '../../services/maps/client';
 import type { MapMarker } from '../../services/maps/mapMessages';
-import { newNonce } from './mapHtml';
+import { newNonce } from '../webviewPage';
 import { DRAW_ROUTES_COMMAND, matrixHtml, type MatrixAction, type MatrixRow } from './matrixTable';
 
 /** What the last matrix was made of, for drawing its actual routes afterwards. */
