@@ -89,16 +89,20 @@ export function historyCommands(s: Services, store: HistoryStore): CommandTable 
     return recorded;
   };
 
-  const addToNotebook = async (arg?: unknown): Promise<AddedCell | undefined> => {
-    const entry = await need(arg);
-    let cell: NotebookCellData;
+  /** The entry as a notebook cell; undefined (after saying why) when it cannot be one. */
+  const cellOrWarning = (entry: Parameters<typeof entryToCell>[0]): NotebookCellData | undefined => {
     try {
-      cell = entryToCell(entry, cellOptions(entry, false));
+      return entryToCell(entry, cellOptions(entry, false));
     } catch (e) {
       if (e instanceof NotACellError) return void vscode.window.showWarningMessage(e.message);
       throw e;
     }
-    return addCell(cell, entryToCellText(entry, cellOptions(entry, false)));
+  };
+
+  const addToNotebook = async (arg?: unknown): Promise<AddedCell | undefined> => {
+    const entry = await need(arg);
+    const cell = cellOrWarning(entry);
+    return cell && addCell(cell, entryToCellText(entry, cellOptions(entry, false)));
   };
 
   /**
@@ -109,13 +113,8 @@ export function historyCommands(s: Services, store: HistoryStore): CommandTable 
   const saveAsCell = async (arg?: unknown, destination?: unknown): Promise<AddedCell | undefined> => {
     const entry = arg instanceof vscode.Uri ? await store.entryForDocument(arg) : await need(arg);
     if (!entry) throw new Error('The request shown here is not in the history (it was not recorded, or was removed): use History › Add to Notebook on another one.');
-    let cell: NotebookCellData;
-    try {
-      cell = entryToCell(entry, cellOptions(entry, false));
-    } catch (e) {
-      if (e instanceof NotACellError) return void vscode.window.showWarningMessage(e.message);
-      throw e;
-    }
+    const cell = cellOrWarning(entry);
+    if (!cell) return undefined;
     const target = destination instanceof vscode.Uri || destination === 'new' ? destination : await pickNotebook();
     if (!target) return undefined;
     return addCellTo(target, cell, entryToCellText(entry, cellOptions(entry, false)));

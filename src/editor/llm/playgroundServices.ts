@@ -12,8 +12,6 @@ import type * as RealtimeModule from '../realtime/index';
 import type { Services } from '../services';
 import type { ToolServices } from './playgroundTools';
 
-const REALTIME_TIMEOUT_MS = 30_000;
-
 // The maps and realtime clients come from those services' own bundles (dist/maps.js,
 // dist/realtime.js, beside this one), the same module instances their views use: bundling second
 // copies here would add their weight (and realtime's encryption library) to the .vsix.
@@ -39,19 +37,7 @@ export function playgroundToolServices(s: Services): ToolServices {
     realtime: () => {
       const conn = s.connections.active('realtime');
       if (conn?.service !== 'realtime') return Promise.reject(new Error('there is no active realtime connection: connect one, or start the Local Sandbox.'));
-      const { RealtimeRest } = realtimeModule();
-      const http = s.http.custom(conn, {
-        service: `Realtime (${conn.name})`,
-        baseUrl: conn.restBaseUrl,
-        // The secret only signs; it never travels (see RealtimeRest).
-        auth: { placement: 'none' },
-        rateLimit: { key: s.http.rateLimitKey(conn), perMinute: conn.rateLimitPerMinute },
-        limiter: s.http.limiter,
-        log: (e) => s.log.request(e),
-        redactor: s.redactor,
-        timeoutMs: REALTIME_TIMEOUT_MS,
-      });
-      const rest = new RealtimeRest({ http, appId: conn.appId, key: conn.key, secret: () => s.guard.keyFor(conn, conn.restBaseUrl) });
+      const rest = realtimeModule().realtimeRestFor(s, conn);
       return Promise.resolve({ rest, connection: conn.name });
     },
     confirmPublish: async (channel, event, data) => {

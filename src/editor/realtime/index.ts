@@ -72,4 +72,4 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
 
 // For other bundles that publish or list channels (the LLM playground's tools), from this chunk
 // rather than a second copy of the client (and its encryption library) in theirs.
-export { RealtimeRest } from '../../services/realtime/rest';
+export { realtimeRestFor } from './restClient';

@@ -5,10 +5,11 @@ import { endpointAuthorizer, localAuthorizer, type ChannelAuthorizer, type Prese
 import { RealtimeClient, type ConnectionState, type PresenceMember } from '../../services/realtime/client';
 import type { RealtimeMessage } from '../../services/realtime/types';
 import { channelKind, type ChannelAttributes } from '../../services/realtime/protocol';
-import { RealtimeRest } from '../../services/realtime/rest';
+import type { RealtimeRest } from '../../services/realtime/rest';
 import { endpointUserAuthenticator, localUserAuthenticator, type SignInUserData, type UserAuthenticator } from '../../services/realtime/user';
 import type { Services } from '../services';
 import type { RealtimeLog } from './log';
+import { realtimeRestFor } from './restClient';
 
 /** How long a REST channel listing is reused: live changes re-render the tree often, the API has a quota. */
 const CHANNEL_LIST_TTL_MS = 5_000;
@@ -60,19 +61,7 @@ export class RealtimeSession implements vscode.Disposable {
     // Kept in SecretStorage beside the app secret, never in settings.
     const encryptionMasterKey = () => s.secrets.getAux(conn, 'encryptionMasterKey');
     this.signInAs = { id: user.id, user_info: user.info };
-    // Made by the factory so every publish lands in the request history.
-    const http = s.http.custom(conn, {
-      service,
-      baseUrl: conn.restBaseUrl,
-      // The secret only signs; it never travels (see RealtimeRest).
-      auth: { placement: 'none' },
-      rateLimit: { key: s.http.rateLimitKey(conn), perMinute: conn.rateLimitPerMinute },
-      limiter: s.http.limiter,
-      log: (e) => s.log.request(e),
-      redactor: s.redactor,
-      timeoutMs: 30_000,
-    });
-    this.rest = new RealtimeRest({ http, appId: conn.appId, key: conn.key, secret, encryptionMasterKey });
+    this.rest = realtimeRestFor(s, conn, encryptionMasterKey);
     let authorize: ChannelAuthorizer;
     if (conn.authEndpoint) {
       // The app's own endpoint decides; no stored secret is involved (and none is sent to it).

@@ -1,0 +1,24 @@
+// The realtime REST client for a connection, made one way for every caller (the sessions behind the
+// tree and commands, the playground's realtime tools): through the services' HTTP factory, so every
+// call is rate-limited, logged, redacted and lands in the request history.
+import type { RealtimeConnection } from '../../core/connections';
+import { RealtimeRest } from '../../services/realtime/rest';
+import type { Services } from '../services';
+
+const REST_TIMEOUT_MS = 30_000;
+
+export function realtimeRestFor(s: Services, conn: RealtimeConnection, encryptionMasterKey?: () => Promise<string | undefined>): RealtimeRest {
+  const http = s.http.custom(conn, {
+    service: `Realtime (${conn.name})`,
+    baseUrl: conn.restBaseUrl,
+    // The secret only signs; it never travels (see RealtimeRest).
+    auth: { placement: 'none' },
+    rateLimit: { key: s.http.rateLimitKey(conn), perMinute: conn.rateLimitPerMinute },
+    limiter: s.http.limiter,
+    log: (e) => s.log.request(e),
+    redactor: s.redactor,
+    timeoutMs: REST_TIMEOUT_MS,
+  });
+  const secret = () => s.guard.keyFor(conn, conn.restBaseUrl);
+  return new RealtimeRest({ http, appId: conn.appId, key: conn.key, secret, ...(encryptionMasterKey ? { encryptionMasterKey } : {}) });
+}
