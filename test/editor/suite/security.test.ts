@@ -186,6 +186,9 @@ describe('security: every command, then no secret in settings, state, logs, docu
     assert.equal(details?.results.length, 1);
     const matrix = await cmd.run<CommandOutcome>('apiWorkbench.maps.routeMatrix', { origins: ['Lyon, France'], destinations: ['Paris, France', '45.76,4.83'], travelMode: 'DRIVE' });
     assert.ok(matrix && Array.isArray(matrix.response));
+    // Each pair's road, one Compute Routes request per pair with the typed key.
+    const roads = await cmd.run<{ routes: unknown[] }>('apiWorkbench.maps.drawMatrixRoutes');
+    assert.ok(roads && roads.routes.length > 0, 'the matrix’s roads were drawn');
     // A cheaper mask: no warning; then back to the preset.
     const mask = await cmd.run<{ sku: string }>('apiWorkbench.maps.chooseFieldMask', { operation: 'getPlace', mask: 'id,location' });
     assert.equal(mask?.sku, 'Place Details Essentials');
