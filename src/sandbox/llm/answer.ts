@@ -1,6 +1,7 @@
 // The sandbox's deterministic "model": everything it says is a pure function of the request, so a
 // test (or the editor suite) can compute the exact answer it expects without talking to a server.
 import { seededRandom } from '../../core/random';
+import { proseWords } from './prose';
 
 /** A chat message as the sandbox reads it (content may be a string or OpenAI content parts). */
 export interface SandboxMessage {
@@ -14,20 +15,6 @@ export interface AnswerOptions {
   /** The request's `max_tokens` / `max_completion_tokens`: the answer is cut there (finish_reason "length"). */
   maxTokens?: number;
 }
-
-/**
- * Words the generated text is made of. Some are multi-byte in UTF-8 (2 and 3 bytes) so clients meet
- * characters split across chunks; CJK and emoji come from prompts instead, because editors without
- * those fonts would show the sandbox's own text as boxes.
- */
-const VOCABULARY = [
-  'the', 'sandbox', 'answers', 'every', 'prompt', 'with', 'a', 'stable', 'stream', 'of', 'tokens', 'so',
-  'tests', 'can', 'check', 'exact', 'text', 'while', 'editors', 'show', 'it', 'arriving', 'piece', 'by',
-  'model', 'request', 'client', 'server', 'chunk', 'delta', 'usage', 'latency', 'limit', 'retry', 'window',
-  'minute', 'local', 'quiet', 'steady', 'clear', 'small', 'useful', 'honest', 'precise', 'café', 'naïve',
-  'résumé', 'façade', 'über', 'ångström', 'Straße', 'año', 'données', 'żółw', '→', '€', 'and', 'then',
-  'because', 'without', 'before', 'after', 'under', 'over',
-];
 
 const EXCERPT_CHARS = 60;
 
@@ -76,8 +63,7 @@ function answerIntro(messages: readonly SandboxMessage[], model: string): string
   const last = messages[messages.length - 1];
   // After a tool result the answer quotes it, as a model answering from the tool's output would.
   if (last?.role === 'tool') return `Sandbox answer from ${model} using the tool result “${excerpt(messageText(last))}”:`;
-  const lastUser = [...messages].reverse().find((m) => m.role === 'user');
-  return `Sandbox answer from ${model} to “${excerpt(lastUser ? messageText(lastUser) : '')}”:`;
+  return `Sandbox answer from ${model} to “${excerpt(lastUserText(messages))}”:`;
 }
 
 const READABLE = [
@@ -102,6 +88,12 @@ function readableSentences(messages: readonly SandboxMessage[], model: string): 
   return [about, ...picked];
 }
 
+/** What the answer is about: the tool's output right after a tool ran, else the user's last words. */
+function answerTopic(messages: readonly SandboxMessage[]): string {
+  const last = messages[messages.length - 1];
+  return last?.role === 'tool' ? messageText(last) : lastUserText(messages);
+}
+
 function lastUserText(messages: readonly SandboxMessage[]): string {
   const lastUser = [...messages].reverse().find((m) => m.role === 'user');
   return lastUser ? messageText(lastUser) : '';
@@ -123,20 +115,9 @@ export function sandboxAnswerTokens(messages: readonly SandboxMessage[], model: 
   const total = sandboxAnswerLength(messages, model, opts.tokens);
   const limit = opts.maxTokens === undefined ? total : Math.min(total, opts.maxTokens);
   if (model.includes('slow')) return readableTokens(messages, model, total).slice(0, limit);
-  const out = wordTokens(answerIntro(messages, model)).slice(0, limit);
-  const random = seededRandom(promptSeed(messages, model));
-  let sentenceLeft = 0;
-  while (out.length < limit) {
-    let word = VOCABULARY[Math.floor(random() * VOCABULARY.length)];
-    if (sentenceLeft === 0) {
-      word = word.charAt(0).toUpperCase() + word.slice(1);
-      sentenceLeft = 6 + Math.floor(random() * 9);
-    }
-    sentenceLeft--;
-    if (sentenceLeft === 0 || out.length === total - 1) word += '.';
-    out.push(` ${word}`);
-  }
-  return out;
+  const intro = wordTokens(answerIntro(messages, model)).slice(0, total);
+  const body = proseWords(answerTopic(messages), total - intro.length, seededRandom(promptSeed(messages, model)));
+  return [...intro, ...body.map((w) => ` ${w}`)].slice(0, limit);
 }
 
 /** The exact text a chat completion from the sandbox contains for these messages and model. */

@@ -75,6 +75,33 @@ describe('llm sandbox: the official openai client works against it unchanged', f
     assert.match(c._request_id ?? '', /^req_/);
   });
 
+  it('answers in short sentences about the prompt, with non-ASCII text, at any requested length', async () => {
+    const ask = async (content: string, tokens?: number) => {
+      const headers = tokens === undefined ? {} : { [SANDBOX_HEADERS.answerTokens]: String(tokens) };
+      const c = await sdk().chat.completions.create({ model: 'sandbox-chat', messages: [{ role: 'user', content }] }, { headers });
+      return { text: c.choices[0].message.content ?? '', tokens: c.usage?.completion_tokens };
+    };
+    const sky = await ask('Why is the sky blue?');
+    assert.match(sky.text, /^Sandbox answer from sandbox-chat to “Why is the sky blue\?”: /);
+    const body = sky.text.slice(sky.text.indexOf('”: ') + 3);
+    const sentences = body.split(/(?<=\.) /);
+    assert.ok(sentences.length >= 4, body);
+    for (const s of sentences) {
+      assert.match(s, /^[A-Z][^.]*\.$/, `a sentence: ${s}`);
+      assert.ok(s.split(' ').length <= 12, `short: ${s}`);
+    }
+    assert.match(body, /\b(sky|blue)\b/i, 'names what was asked about');
+    assert.match(body, /[^ -~]/, 'multi-byte UTF-8 in the sandbox’s own words');
+    assert.equal((await ask('Why is the sky blue?')).text, sky.text, 'deterministic');
+    for (const tokens of [13, 14, 19, 20, 64, 301]) {
+      const sized = await ask('Explain HTTP caching headers', tokens);
+      assert.equal(sized.tokens, tokens);
+      assert.equal(sized.text.split(' ').length, tokens, sized.text);
+      assert.match(sized.text, /\.$/, `ends a sentence: ${sized.text}`);
+      if (tokens >= 20) assert.match(sized.text.slice(sized.text.indexOf('”: ')), /HTTP|caching|headers/i);
+    }
+  });
+
   it('max_completion_tokens cuts the answer (finish_reason "length"); content parts are read as text', async () => {
     const messages = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'Parts ' }, { type: 'text' as const, text: 'work' }] }];
     const c = await sdk().chat.completions.create({ model: 'sandbox-chat-mini', messages, max_completion_tokens: 5 });
