@@ -30,6 +30,17 @@ const port = (v: string) => (/^\d+$/.test(v) && +v > 0 && +v < 65536 ? undefined
 const yesNo = (v: string) => (/^(yes|no)$/i.test(v) ? undefined : 'yes or no');
 const SECRET_PROMPT = 'App secret (used only to sign requests locally; never sent)';
 
+/** What every self-hosted server is asked after its host (soketi's default port is also the usual one). */
+const PORT_AND_TLS: RealtimePreset['fields'] = [
+  { key: 'port', prompt: 'Port', value: '6001', validate: port },
+  { key: 'tls', prompt: 'Use TLS (wss/https)? yes or no', value: 'no', validate: yesNo },
+];
+
+/** A self-hosted server's connection setting from the answers: host, port and TLS instead of a cluster. */
+function selfHostedConnection(d: Record<string, string>): Record<string, unknown> {
+  return { appId: d.appId, key: d.key, host: d.host, port: Number(d.port), useTLS: /^yes$/i.test(d.tls ?? '') };
+}
+
 export function realtimePresets(): RealtimePreset[] {
   return [
     {
@@ -49,12 +60,11 @@ export function realtimePresets(): RealtimePreset[] {
       detail: 'Pusher-compatible server · defaults: 127.0.0.1:6001, no TLS, app-id / app-key / app-secret',
       fields: [
         { key: 'host', prompt: 'Host', value: '127.0.0.1', validate: required },
-        { key: 'port', prompt: 'Port', value: '6001', validate: port },
-        { key: 'tls', prompt: 'Use TLS (wss/https)? yes or no', value: 'no', validate: yesNo },
+        ...PORT_AND_TLS,
         { key: 'appId', prompt: 'App id (SOKETI_DEFAULT_APP_ID)', value: 'app-id', validate: required },
         { key: 'key', prompt: 'App key (SOKETI_DEFAULT_APP_KEY)', value: 'app-key', validate: required },
       ],
-      build: (d) => ({ appId: d.appId, key: d.key, host: d.host, port: Number(d.port), useTLS: /^yes$/i.test(d.tls ?? '') }),
+      build: selfHostedConnection,
       keyPrompt: `${SECRET_PROMPT}; soketi's default is app-secret`,
       envHint: 'SOKETI_DEFAULT_APP_SECRET',
     },
@@ -63,12 +73,11 @@ export function realtimePresets(): RealtimePreset[] {
       detail: 'Laravel Reverb, laravel-websockets, the local sandbox on another machine, … · host, port and TLS',
       fields: [
         { key: 'host', prompt: 'Host', placeholder: '127.0.0.1', validate: required },
-        { key: 'port', prompt: 'Port', value: '6001', validate: port },
-        { key: 'tls', prompt: 'Use TLS (wss/https)? yes or no', value: 'no', validate: yesNo },
+        ...PORT_AND_TLS,
         { key: 'appId', prompt: 'App id', validate: required },
         { key: 'key', prompt: 'App key (public)', validate: required },
       ],
-      build: (d) => ({ appId: d.appId, key: d.key, host: d.host, port: Number(d.port), useTLS: /^yes$/i.test(d.tls ?? '') }),
+      build: selfHostedConnection,
       keyPrompt: SECRET_PROMPT,
       envHint: 'PUSHER_APP_SECRET',
     },
