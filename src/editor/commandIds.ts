@@ -37,6 +37,7 @@ export const COMMAND_IDS = [
   'apiWorkbench.llm.openPlayground',
   'apiWorkbench.llm.openCellInPlayground',
   'apiWorkbench.llm.compare',
+  'apiWorkbench.llm.showAnswers',
   'apiWorkbench.maps.searchPlaces',
   'apiWorkbench.maps.searchNearby',
   'apiWorkbench.maps.computeRoute',

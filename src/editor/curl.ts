@@ -41,7 +41,7 @@ export class RequestHistory {
   /** `documents` (the request history) also learns which request each linked document shows, for "Save as Notebook Cell". */
   constructor(
     readonly service: 'llm' | 'maps',
-    private readonly documents?: { linkDocument(uri: vscode.Uri, request: OutgoingRequest): void },
+    private readonly documents?: { linkDocument(uri: vscode.Uri, request: OutgoingRequest): void; unlinkDocument(uri: vscode.Uri): void },
   ) {}
 
   record(conn: HttpConnection, request: OutgoingRequest): RecordedRequest {
@@ -56,6 +56,12 @@ export class RequestHistory {
   link(uri: vscode.Uri, entry: RecordedRequest): void {
     this.linked.set(uri.toString(), entry.id);
     this.documents?.linkDocument(uri, entry.request);
+  }
+
+  /** `uri` shows no request now (e.g. the answer at the cursor of the Answers document failed before sending). */
+  unlink(uri: vscode.Uri): void {
+    this.linked.delete(uri.toString());
+    this.documents?.unlinkDocument(uri);
   }
 
   forDocument(uri: vscode.Uri): RecordedRequest | undefined {

@@ -73,6 +73,10 @@ export class HistoryStore implements HistorySink, vscode.Disposable {
     }
   }
 
+  unlinkDocument(uri: vscode.Uri): void {
+    this.documents.delete(uri.toString());
+  }
+
   /** The entry of the request a document shows, once it is recorded (and while it is kept). */
   async entryForDocument(uri: vscode.Uri): Promise<HistoryEntry | undefined> {
     const request = this.documents.get(uri.toString());

@@ -29,7 +29,10 @@ export interface AskRequest {
 
 /** What an Ask command returns (to tests and other callers; the palette ignores it). */
 export interface AskResult {
+  /** The Answers document, shared by every answer in this window. */
   document: vscode.TextDocument;
+  /** This answer's part of it as it ended: header, answer, closing note. */
+  text: string;
   /** The answer text exactly as it arrived (no header or note). */
   answer: string;
   outcome: 'done' | 'cancelled' | 'failed';
@@ -74,21 +77,22 @@ class Countdown {
 }
 
 /**
- * Runs one chat request into a new answer document beside the editor, under a cancellable progress
+ * Runs one chat request into a new answer at the end of the Answers document, under a cancellable progress
  * notification. The prompt is written first, so it survives any failure; the answer streams in as
  * it arrives; cancelling stops the request at once and keeps what arrived; a 429 is counted down
  * from Retry-After and then goes through; a failure mid-stream keeps the partial text and says why.
  */
 export async function runAsk(s: Services, docs: AnswerDocuments, req: AskRequest, onSettled: () => void, history?: RequestHistory): Promise<AskResult> {
-  const writer = await docs.open(req.model, answerHeader(req.model, req.conn.name, req.prompt, req.about));
+  const writer = await docs.open(answerHeader(req.model, req.conn.name, req.prompt, req.about));
   // The chat request as sent, for Copy as cURL (from the answer's title bar or the error message).
   let sent: RecordedRequest | undefined;
   const client = llmClient(s, req.conn, history && ((r) => {
     sent = history.record(req.conn, r);
-    history.link(writer.uri, sent);
+    writer.linkRequest(sent);
   }));
   const retryWaits: number[] = [];
   let answer = '';
+  const ended = (outcome: AskResult['outcome']) => ({ document: writer.document, text: writer.content, answer, outcome, model: req.model, retryWaits });
 
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `${req.model} (${req.conn.name})`, cancellable: true },
@@ -136,7 +140,7 @@ export async function runAsk(s: Services, docs: AnswerDocuments, req: AskRequest
             const stats = { model: e.model ?? req.model, usage: e.usage, latencyMs: e.timings.totalMs, firstTokenMs: e.timings.firstTokenMs, requestId: e.requestId, cost };
             writer.append(doneNote(stats));
             s.log.info(`LLM answer: ${statsLine(stats)}${e.finishReason && e.finishReason !== 'stop' ? ` · finish reason ${e.finishReason}` : ''}`);
-            return { document: writer.document, answer, outcome: 'done' as const, model: req.model, requestId, usage: e.usage, cost, finishReason: e.finishReason, retryWaits };
+            return { ...ended('done'), requestId, usage: e.usage, cost, finishReason: e.finishReason };
           }
         }
         throw new Error('the stream ended without a result');
@@ -146,7 +150,7 @@ export async function runAsk(s: Services, docs: AnswerDocuments, req: AskRequest
         if ((isApiError(e) && e.kind === 'cancelled') || abort.signal.aborted) {
           writer.append(cancelledNote(elapsed, requestId));
           s.log.info(`LLM ${req.model}: cancelled after ${elapsed} ms with ${answer.length} characters received${requestIdSuffix(requestId)}`);
-          return { document: writer.document, answer, outcome: 'cancelled' as const, model: req.model, requestId, retryWaits };
+          return { ...ended('cancelled'), requestId };
         }
         const text = failureText(e, answer.length);
         writer.append(errorNote(text, answer.length > 0));
@@ -159,7 +163,7 @@ export async function runAsk(s: Services, docs: AnswerDocuments, req: AskRequest
           if (choice === copy && failed) void vscode.commands.executeCommand('apiWorkbench.llm.copyAsCurl', { id: failed.id });
           if (choice === 'Show Log') s.log.show();
         });
-        return { document: writer.document, answer, outcome: 'failed' as const, model: req.model, requestId, error: text, errorKind: isApiError(e) ? e.kind : undefined, retryWaits };
+        return { ...ended('failed'), requestId, error: text, errorKind: isApiError(e) ? e.kind : undefined };
       } finally {
         countdown?.stop();
         for (const sub of subs) sub.dispose();

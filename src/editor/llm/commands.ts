@@ -249,6 +249,12 @@ export function llmCommands(s: Services, parts: LlmParts): CommandTable {
       if (!conn) return undefined;
       return compare.open(conn, a.prompt && a.models ? { prompt: a.prompt, models: a.models } : undefined);
     },
+    'apiWorkbench.llm.showAnswers': async () => {
+      if (await docs.show()) return true;
+      const choice = await vscode.window.showInformationMessage('No answers yet in this window: they gather in one Answers tab as you ask.', 'Ask…');
+      if (choice) await vscode.commands.executeCommand('apiWorkbench.llm.ask');
+      return false;
+    },
     'apiWorkbench.llm.copyModelId': async (node?: unknown) => {
       const model = nodeModel(node);
       await vscode.env.clipboard.writeText(model);

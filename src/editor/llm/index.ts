@@ -14,11 +14,11 @@ import { LlmStatusBar } from './statusBar';
 
 export function activate(s: Services, view: ServiceView): ServiceActivation {
   const state = new ModelState(s.context.globalState);
-  const docs = new AnswerDocuments();
   // The cost API (budget question, record, prices) every LLM feature shares: see costs.ts.
   const costs = new LlmCosts(s, new CostLedger(s.context.globalState));
   const status = new LlmStatusBar(s, state, costs);
   const history = new RequestHistory('llm', s.history);
+  const docs = new AnswerDocuments(history);
   const catalog = new ModelCatalog(s);
   const compare = new ComparePanel(s, catalog, costs, state);
   view.provider.source = new ModelsSource(s, state, catalog);

@@ -132,10 +132,22 @@ describe('copy as cURL', function () {
     assert.equal(refused.code, 22);
   });
 
-  it('LLM: Copy as cURL from an answer copies the request behind that answer, not the newest', async () => {
+  it('LLM: Copy as cURL from the Answers title bar copies the request behind the answer at the cursor, not the newest', async () => {
     const first = await vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.ask', { prompt: 'First question, for the title bar.', model: MODEL });
     await vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.ask', { prompt: 'Second question.', model: MODEL });
-    await vscode.window.showTextDocument(first.document);
+    // Both answers are in the one Answers document: the cursor says which one the title bar means.
+    const editor = await vscode.window.showTextDocument(first.document);
+    const at = first.document.positionAt(first.document.getText().indexOf(first.text) + 3);
+    const moved = new Promise<void>((resolve) => {
+      const sub = vscode.window.onDidChangeTextEditorSelection((e) => {
+        if (e.textEditor.document === first.document && e.selections[0].active.line === at.line) {
+          sub.dispose();
+          resolve();
+        }
+      });
+    });
+    editor.selection = new vscode.Selection(at, at);
+    await moved;
     await vscode.commands.executeCommand('notifications.clearAll');
     await settle(800);
     await takeScreenshot('curl-answer-title');

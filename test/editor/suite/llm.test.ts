@@ -6,7 +6,7 @@ import type { HttpConnection } from '../../../src/core/connections';
 import type { ExtensionApi } from '../../../src/extension';
 import type { AskResult } from '../../../src/editor/llm/ask';
 import { llmClient, requestsLeft } from '../../../src/editor/llm/clients';
-import { ANSWER_SCHEME } from '../../../src/editor/llm/answerDocuments';
+import { ANSWER_SCHEME, ANSWERS_URI } from '../../../src/editor/llm/answerDocuments';
 import { ANSWER_END, answerHeader, askMessages, errorNote, EXPLAIN_QUESTION, selectionMessages } from '../../../src/editor/llm/prompts';
 import type { ConnectionNode } from '../../../src/editor/tree';
 import { FAULTY_MODEL, faultAfterTokens, LIMITED_MODEL, LLM_MODELS, sandboxAnswer, sandboxAnswerTokens, startLlmSandbox } from '../../../src/sandbox/llm';
@@ -29,17 +29,24 @@ function llmConn(api: ExtensionApi, name: string): HttpConnection | undefined {
   return c && c.service === 'llm' ? c : undefined;
 }
 
-/** The answer part of an answer document: after the header, before the closing note. */
+/** The answer part of one answer (AskResult.text): after the header, before the closing note. */
 function answerPart(text: string, header: string): string {
-  assert.ok(text.startsWith(header), `the document starts with the header:\n${text.slice(0, 300)}`);
+  assert.ok(text.startsWith(header), `the answer starts with the header:\n${text.slice(0, 300)}`);
   const end = text.lastIndexOf(ANSWER_END);
-  assert.ok(end >= header.length, 'the document ends with a note');
+  assert.ok(end >= header.length, 'the answer ends with a note');
   return text.slice(header.length, end);
 }
 
-function newestAnswerEditor(afterCount: number): vscode.TextDocument | undefined {
-  const answers = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === ANSWER_SCHEME);
-  return answers.length > afterCount ? answers[answers.length - 1] : undefined;
+/** How much of the answer under `header` the Answers document shows so far (its newest one with that header). */
+function shownSoFar(header: string): number {
+  const text = vscode.workspace.textDocuments.find((d) => d.uri.toString() === ANSWERS_URI.toString())?.getText() ?? '';
+  const at = text.lastIndexOf(header);
+  return at < 0 ? -1 : text.length - at - header.length;
+}
+
+/** Tabs showing the Answers document, in every editor group. */
+function answerTabs(): vscode.Tab[] {
+  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === ANSWER_SCHEME);
 }
 
 describe('llm', function () {
@@ -105,7 +112,7 @@ describe('llm', function () {
     assert.match(String((await error[0].toTreeItem()).description), /could not be reached/);
   });
 
-  it('Ask… streams into a Markdown document beside the editor whose answer is the sandbox answer', async () => {
+  it('Ask… streams into the Answers document beside the editor; the answer is the sandbox answer', async () => {
     const notes = await vscode.workspace.openTextDocument({ language: 'markdown', content: '# Notes\n\nAsking the sandbox.\n' });
     scratch.push(notes);
     await vscode.window.showTextDocument(notes);
@@ -123,13 +130,15 @@ describe('llm', function () {
     assert.equal(result.outcome, 'done', result.error);
     assert.equal(result.answer, expected);
     const doc = result.document;
+    assert.equal(doc.uri.toString(), ANSWERS_URI.toString());
     assert.equal(doc.languageId, 'markdown');
     assert.ok(vscode.window.visibleTextEditors.some((e) => e.document === doc), 'the answer is visible');
     assert.ok(vscode.window.visibleTextEditors.length >= 2, 'beside the editor, not instead of it');
+    assert.ok(doc.getText().endsWith(result.text), 'the newest answer is the last one in the document');
     const header = answerHeader('sandbox-chat', SANDBOX, prompt);
-    assert.equal(answerPart(doc.getText(), header), expected);
+    assert.equal(answerPart(result.text, header), expected);
     assert.match(
-      doc.getText().slice(header.length + expected.length),
+      result.text.slice(header.length + expected.length),
       /^\n\n---\n\*sandbox-chat · \d+ tokens in \/ \d+ out · \$0\.00 · \d+(\.\d+)? m?s \(first token \d+(\.\d+)? m?s\) · request id `req_[0-9a-f]+`\*\n$/,
     );
     assert.ok(changes >= 2, `the document grew while the answer streamed (${changes} updates)`);
@@ -163,38 +172,30 @@ describe('llm', function () {
   });
 
   it('a streamed answer arriving live (screenshot), then complete', async () => {
-    const before = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === ANSWER_SCHEME).length;
     const prompt = 'Describe the sandbox, slowly.';
     const running = vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.ask', { prompt, model: 'sandbox-chat', connection: SLOW });
     const header = answerHeader('sandbox-chat', SLOW, prompt);
-    await waitFor('a third of the answer', () => {
-      const doc = newestAnswerEditor(before);
-      return doc && doc.getText().length > header.length + sandboxAnswer(askMessages(prompt), 'sandbox-chat').length / 3;
-    });
+    await waitFor('a third of the answer', () => shownSoFar(header) > sandboxAnswer(askMessages(prompt), 'sandbox-chat').length / 3);
     await takeScreenshot('llm-answer-streaming');
     const result = await running;
     assert.equal(result.outcome, 'done');
-    assert.equal(answerPart(result.document.getText(), header), sandboxAnswer(askMessages(prompt), 'sandbox-chat'));
+    assert.equal(answerPart(result.text, header), sandboxAnswer(askMessages(prompt), 'sandbox-chat'));
   });
 
   it('cancel mid-stream stops the request at once and keeps a prefix of the answer', async () => {
-    const before = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === ANSWER_SCHEME).length;
     const prompt = 'Please take your time.';
     const full = sandboxAnswer(askMessages(prompt), 'sandbox-chat');
     const header = answerHeader('sandbox-chat', SLOW, prompt);
     const cts = new vscode.CancellationTokenSource();
     const running = vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.ask', { prompt, model: 'sandbox-chat', connection: SLOW, cancel: cts.token });
-    await waitFor('the first words', () => {
-      const doc = newestAnswerEditor(before);
-      return doc && doc.getText().length > header.length + 10;
-    });
+    await waitFor('the first words', () => shownSoFar(header) > 10);
     cts.cancel();
     const result = await running;
     assert.equal(result.outcome, 'cancelled');
     assert.ok(result.answer.length > 0 && result.answer.length < full.length, `kept ${result.answer.length} of ${full.length} characters`);
     assert.ok(full.startsWith(result.answer), 'what arrived is a prefix of the answer');
-    assert.equal(answerPart(result.document.getText(), header), result.answer);
-    assert.match(result.document.getText(), /\n\n---\n\*Cancelled after \d+ ms: the answer above is what had arrived\. Request id `req_[0-9a-f]+`\.\*\n$/);
+    assert.equal(answerPart(result.text, header), result.answer);
+    assert.match(result.text, /\n\n---\n\*Cancelled after \d+ ms: the answer above is what had arrived\. Request id `req_[0-9a-f]+`\.\*\n$/);
     cts.dispose();
   });
 
@@ -253,7 +254,8 @@ describe('llm', function () {
     assert.equal(result.errorKind, 'stream');
     assert.equal(result.answer, tokens.slice(0, faultAfterTokens(tokens.length)).join(''));
     const header = answerHeader(FAULTY_MODEL, SANDBOX, prompt);
-    assert.equal(result.document.getText(), header + result.answer + errorNote(result.error ?? '', true));
+    assert.equal(result.text, header + result.answer + errorNote(result.error ?? '', true));
+    assert.ok(result.document.getText().includes(result.text), 'the Answers document shows it');
     assert.match(result.error ?? '', /server had an error/);
     assert.equal(shown.calls.length, 1);
     assert.deepEqual(shown.calls[0].slice(1), ['Retry', 'Copy as cURL', 'Show Log']);
@@ -270,10 +272,36 @@ describe('llm', function () {
     const asked = await vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.askAboutSelection', { question, model: 'sandbox-chat' });
     assert.equal(asked.outcome, 'done');
     assert.equal(asked.answer, sandboxAnswer(selectionMessages(question, sel), 'sandbox-chat'));
-    assert.match(asked.document.getText(), /> \*About 3 lines of .*:1-3\*/);
+    assert.match(asked.text, /> \*About 3 lines of .*:1-3\*/);
     await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
     const explained = await vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.explainSelection', { model: 'sandbox-chat' });
     assert.equal(explained.answer, sandboxAnswer(selectionMessages(EXPLAIN_QUESTION, sel), 'sandbox-chat'));
+  });
+
+  it('answers gather in one Answers tab, oldest first; closing it keeps them for Show Answers', async () => {
+    const first = await vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.ask', { prompt: 'First of two, in one tab.', model: 'sandbox-chat' });
+    const second = await vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.ask', { prompt: 'Second of two.', model: 'sandbox-chat-mini' });
+    assert.equal(first.document, second.document, 'one document for both');
+    const text = second.document.getText();
+    assert.ok(text.indexOf(first.text) >= 0 && text.indexOf(first.text) < text.lastIndexOf(second.text), 'the older answer above the newer');
+    assert.equal(answerTabs().length, 1, 'one tab');
+    const editor = vscode.window.visibleTextEditors.find((e) => e.document === second.document);
+    assert.ok(editor, 'the answers are visible');
+    const newest = second.document.positionAt(text.lastIndexOf(second.text));
+    assert.equal(editor.selection.active.line, newest.line, "the cursor is on the newest answer's header");
+    assert.ok(editor.visibleRanges.some((r) => r.contains(newest)), 'the newest answer is in view');
+    await settle(400);
+    await takeScreenshot('llm-answers');
+
+    await vscode.window.tabGroups.close(answerTabs());
+    assert.equal(answerTabs().length, 0);
+    assert.equal(await vscode.commands.executeCommand<boolean>('apiWorkbench.llm.showAnswers'), true);
+    const reopened = await waitFor('the Answers tab again', () => {
+      const e = vscode.window.activeTextEditor;
+      return e?.document.uri.toString() === ANSWERS_URI.toString() ? e : undefined;
+    });
+    assert.ok(reopened.document.getText().includes(first.text) && reopened.document.getText().includes(second.text), 'both answers are kept');
+    assert.equal(answerTabs().length, 1);
   });
 
   it('tree actions: Set as Default marks the model, Copy Id copies it, Ask This Model asks it', async () => {

@@ -89,6 +89,7 @@ describe('security: every command, then no secret in settings, state, logs, docu
     assert.equal(failed?.outcome, 'failed');
     steps.assertUnauthorized('LLM ask with a wrong key', dialogs.errorsSince(mark));
     assertClean('the failed answer document', failed.document.getText());
+    assert.equal(await cmd.run<boolean>('apiWorkbench.llm.showAnswers'), true, 'the Answers tab opens again');
     await steps.importKey('llm', name, USER_LLM_KEY);
 
     await steps.select('llm', SANDBOX);
