@@ -3,7 +3,7 @@
 // JSON), the cell runs through the engine with the front end's NotebookHost (so keys come only from
 // connections and the host's rules, origin approval and restricted mode, apply), and the cell's
 // result is what the model is told. No vscode import: the editor hands in how a notebook is read.
-import { createRunner, parseNotebook, type CellResult, type NotebookHost } from '../../notebook/api';
+import { createRunner, type CellResult, type NotebookCellData, type NotebookHost } from '../../notebook/api';
 import type { ToolCell } from '../../services/llm/playgroundMessages';
 
 /** What a cell tool tells the model and the user. */
@@ -14,10 +14,19 @@ export interface CellToolOutcome {
   ranOn: string;
 }
 
+/** A notebook as the tool runs it: as the user sees it now (unsaved edits included), in its environment. */
+export interface ToolNotebook {
+  /** The file name, for messages. */
+  file: string;
+  cells: NotebookCellData[];
+  /** The notebook's active environment (its `vars env=…` cells apply), if one is chosen. */
+  environment?: string;
+}
+
 export interface CellToolOptions {
   host: NotebookHost;
-  /** The notebook's file name for messages, and its text; throws when it cannot be read. */
-  readNotebook(path: string): Promise<{ file: string; text: string }>;
+  /** Throws when the notebook cannot be read. */
+  readNotebook(path: string): Promise<ToolNotebook>;
 }
 
 export type CellToolRunner = (cell: ToolCell, args: Record<string, unknown>) => Promise<CellToolOutcome>;
@@ -38,19 +47,19 @@ export function cellToolRunner(opts: CellToolOptions): CellToolRunner {
   return async (cell, args) => {
     const where = `cell "${cell.name}" of ${cell.notebook}`;
     const fail = (message: string, ranOn = `Notebook cell ${cell.name}`): CellToolOutcome => ({ ok: false, result: JSON.stringify({ error: message }), ranOn });
-    let notebook: { file: string; text: string };
+    let notebook: ToolNotebook;
     try {
       notebook = await opts.readNotebook(cell.notebook);
     } catch (e) {
       return fail(`the notebook ${cell.notebook} could not be read: ${e instanceof Error ? e.message : String(e)}`);
     }
-    const parsed = parseNotebook(notebook.text, notebook.file);
-    const index = parsed.cells.findIndex((c) => c.kind === 'code' && c.metadata.attributes?.name === cell.name);
+    const cells = notebook.cells;
+    const index = cells.findIndex((c) => c.kind === 'code' && c.metadata.attributes?.name === cell.name);
     if (index < 0) {
-      const names = parsed.cells.flatMap((c) => (c.kind === 'code' && c.metadata.attributes?.name ? [c.metadata.attributes.name] : []));
+      const names = cells.flatMap((c) => (c.kind === 'code' && c.metadata.attributes?.name ? [c.metadata.attributes.name] : []));
       return fail(`${notebook.file} has no cell named "${cell.name}" (${names.length ? `its named cells: ${names.join(', ')}` : 'it has no named cells: add name=… to the cell\'s fence'}).`);
     }
-    const runner = createRunner(parsed.cells, { host: opts.host, file: notebook.file, variables: argumentVariables(args) });
+    const runner = createRunner(cells, { host: opts.host, file: notebook.file, variables: argumentVariables(args), environment: notebook.environment });
     let result: CellResult;
     try {
       result = await runner.runCell(index);

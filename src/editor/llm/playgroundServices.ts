@@ -2,7 +2,6 @@
 // shared HTTP factory (quota, approved credentials, history, redaction) for the active connection
 // of each service, a modal confirmation before anything is published, and user-defined tools'
 // notebook cells run by the notebook engine with the editor's host (keys from connections only).
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HttpClient } from '../../core/http';
 import type { MapsApi } from '../../services/maps/client';
@@ -51,25 +50,8 @@ export function playgroundToolServices(s: Services): ToolServices {
       return choice === 'Publish';
     },
     runCell: (cell, args) => {
-      const { cellToolRunner, editorNotebookHost } = notebookModule();
-      return cellToolRunner({ host: editorNotebookHost(s), readNotebook })(cell, args);
+      const { cellToolRunner, editorNotebookHost, toolNotebookReader } = notebookModule();
+      return cellToolRunner({ host: editorNotebookHost(s), readNotebook: toolNotebookReader(s) })(cell, args);
     },
   };
-}
-
-/** A notebook by absolute path, or relative to the first workspace folder that has it. */
-async function readNotebook(notebookPath: string): Promise<{ file: string; text: string }> {
-  const folders = vscode.workspace.workspaceFolders ?? [];
-  const candidates = path.isAbsolute(notebookPath) ? [vscode.Uri.file(notebookPath)] : folders.map((f) => vscode.Uri.joinPath(f.uri, notebookPath));
-  if (candidates.length === 0) throw new Error('a relative notebook path needs an open workspace folder');
-  for (const uri of candidates) {
-    let bytes: Uint8Array;
-    try {
-      bytes = await vscode.workspace.fs.readFile(uri);
-    } catch {
-      continue;
-    }
-    return { file: vscode.workspace.asRelativePath(uri), text: new TextDecoder().decode(bytes) };
-  }
-  throw new Error(path.isAbsolute(notebookPath) ? 'no such file' : `no such file in ${folders.map((f) => f.name).join(', ')}`);
 }

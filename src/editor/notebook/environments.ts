@@ -17,6 +17,11 @@ export function declaredEnvironments(doc: vscode.NotebookDocument): string[] {
   return names;
 }
 
+/** A notebook's chosen environment as remembered in `state` (the workspace state), for readers outside the controller. */
+export function environmentOf(state: vscode.Memento, uri: vscode.Uri): string | undefined {
+  return state.get<Record<string, string>>(STATE_KEY, {})[uri.toString()];
+}
+
 export class Environments implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   /** Fires with the notebook whose environment changed. */
@@ -38,7 +43,7 @@ export class Environments implements vscode.Disposable {
 
   /** The environment a notebook runs with (undefined: only vars cells without `env` apply). */
   get(uri: vscode.Uri): string | undefined {
-    return this.state.get<Record<string, string>>(STATE_KEY, {})[uri.toString()];
+    return environmentOf(this.state, uri);
   }
 
   async set(uri: vscode.Uri, env: string | undefined): Promise<void> {

@@ -21,6 +21,7 @@ export { type FinishedCell } from './controller';
 /** The playground's notebook-cell tools run on this bundle's engine (dist/llm.js requires it on first use). */
 export { cellToolRunner } from '../llm/playgroundCellTool';
 export { editorNotebookHost } from '../notebookHost';
+export { toolNotebookReader } from './toolNotebooks';
 /** dist/notebook.js also carries the history module (see src/extension.ts). */
 export * as history from '../history/index';
 

@@ -143,6 +143,68 @@ describe('llm playground', function () {
     }
   });
 
+  it("a cell tool runs the notebook as the editor shows it: in its chosen environment, with unsaved edits", async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the suite opens a workspace folder');
+    const file = vscode.Uri.joinPath(folder.uri, 'playground-env-tools.awb.md');
+    const notebook = [
+      '```vars',
+      'mask = places.id,places.formattedAddress',
+      '```',
+      '',
+      '```vars env=brief',
+      'mask = places.id',
+      '```',
+      '',
+      '```maps name=findPlace',
+      'POST /v1/places:searchText',
+      'X-Goog-FieldMask: {{mask}}',
+      '',
+      '{"textQuery": "{{args.city}}", "maxResultCount": 2}',
+      '```',
+      '',
+    ].join('\n');
+    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(notebook));
+    try {
+      const panel = opened[0] ?? (await open({ connection: SANDBOX, model: 'sandbox-chat' }));
+      const parameters = JSON.stringify({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false });
+      const settings: PlaygroundSettings = {
+        ...defaultSettings('sandbox-chat'),
+        customTools: [{ name: 'find_place', description: 'Finds places in a city', parameters, reply: '', cell: { notebook: 'playground-env-tools.awb.md', name: 'findPlace' } }],
+      };
+      const toolResult = async (): Promise<string> => {
+        panel.load(settings, []);
+        await panel.receive({ type: 'send', text: 'Find places in Lisbon.', settings });
+        const call = panel.conversation[2];
+        assert.ok(call?.kind === 'tool' && call.status === 'done', JSON.stringify(panel.conversation));
+        return call.result ?? '';
+      };
+      assert.match(await toolResult(), /formattedAddress/, 'closed, no environment: the file on disk with the plain vars');
+
+      const nb = await vscode.workspace.openNotebookDocument(file);
+      await vscode.window.showNotebookDocument(nb);
+      await vscode.commands.executeCommand('apiWorkbench.notebook.selectEnvironment', nb.uri, 'brief');
+      const brief = await toolResult();
+      assert.match(brief, /"id"/);
+      assert.doesNotMatch(brief, /formattedAddress/, 'the "brief" environment\'s field mask');
+
+      const cell = nb.getCells().find((c) => c.document.languageId === 'maps')?.document;
+      assert.ok(cell, 'the maps cell');
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(cell.uri, cell.lineAt(1).range, 'X-Goog-FieldMask: places.displayName');
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      assert.ok(nb.isDirty, 'the edit is not saved');
+      const edited = await toolResult();
+      assert.match(edited, /displayName/, 'the unsaved edit is what ran');
+      assert.doesNotMatch(edited, /"id"/);
+      await vscode.commands.executeCommand('apiWorkbench.notebook.selectEnvironment', nb.uri, '');
+      await vscode.window.showNotebookDocument(nb);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    } finally {
+      await vscode.workspace.fs.delete(file);
+    }
+  });
+
   it('buttons clicked in the webview: Send, then Stop keeps the partial answer; Edit and Resend replace the turns after the message', async function () {
     if (!canDriveWebviews()) this.skip();
     // One playground on screen, so the selectors below can only mean this one.

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { errorText } from '../../../src/core/errors';
 import { HttpClient } from '../../../src/core/http';
-import { connectionsHost, sandboxConnections } from '../../../src/notebook/api';
+import { connectionsHost, parseNotebook, sandboxConnections } from '../../../src/notebook/api';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/host';
 import { LlmClient, openAiErrorParser } from '../../../src/services/llm';
 import { defaultSettings, type CustomTool, type PlaygroundSettings, type Turn } from '../../../src/services/llm/playgroundMessages';
@@ -64,7 +64,7 @@ describe('llm/playground: a user-defined tool that runs a notebook cell', functi
         return k;
       },
     });
-    const readNotebook = async (p: string) => ({ file: p, text: await fs.readFile(path.join(dir, p), 'utf8') });
+    const readNotebook = async (p: string) => ({ file: p, cells: parseNotebook(await fs.readFile(path.join(dir, p), 'utf8'), p).cells });
     const none = (): never => {
       throw new Error('not used');
     };
@@ -122,6 +122,21 @@ describe('llm/playground: a user-defined tool that runs a notebook cell', functi
     const out = await box.run({ id: 'c1', name: 'find_place', arguments: '{"city": "Lisbon"}' });
     assert.equal(out.status, 'failed');
     assert.match(out.result, /runs a notebook cell, and notebook cells cannot run here/);
+  });
+
+  it("the cell runs in the notebook's chosen environment (its vars env=… cells apply)", async () => {
+    const cells = parseNotebook(
+      ['```vars', 'fields = places.id', '```', '', '```vars env=staging', 'fields = places.id,places.formattedAddress', '```', '', '```maps name=envPlace', 'POST /v1/places:searchText', 'X-Goog-FieldMask: {{fields}}', '', '{"textQuery": "{{args.city}}"}', '```', ''].join('\n'),
+      'env.awb.md',
+    ).cells;
+    const host = connectionsHost(sandboxConnections(sandbox.info));
+    const run = (environment?: string) => cellToolRunner({ host, readNotebook: () => Promise.resolve({ file: 'env.awb.md', cells, environment }) })({ notebook: 'env.awb.md', name: 'envPlace' }, { city: 'Lisbon' });
+    const plain = await run();
+    const staging = await run('staging');
+    assert.ok(plain.ok && staging.ok, `${plain.result} ${staging.result}`);
+    const places = (r: { result: string }) => (JSON.parse(r.result) as { places: Array<Record<string, unknown>> }).places;
+    assert.ok(places(plain).length > 0 && places(plain).every((p) => p.formattedAddress === undefined), 'no environment: the plain field mask');
+    assert.ok(places(staging).every((p) => typeof p.formattedAddress === 'string'), "the staging environment's field mask");
   });
 
   it('arguments become variables: every field, nested ones and the whole object', () => {
