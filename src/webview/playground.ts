@@ -165,12 +165,14 @@ function onSettingsChange(): void {
 function stats(t: Extract<Turn, { kind: 'assistant' }>): HTMLElement | undefined {
   const st = t.stats;
   if (!st) return undefined;
+  const about = st.estimated ? '≈' : '';
   const parts = [
-    st.tokensIn !== undefined ? `${st.tokensIn} in` : undefined,
-    st.tokensOut !== undefined ? `${st.tokensOut} out` : undefined,
+    st.tokensIn !== undefined ? `${about}${st.tokensIn} in` : undefined,
+    st.tokensOut !== undefined ? `${about}${st.tokensOut} out` : undefined,
     `${st.latencyMs} ms`,
     st.firstTokenMs !== undefined ? `first token ${st.firstTokenMs} ms` : undefined,
-    st.costUsd === undefined ? 'cost unknown' : st.costUsd === 0 ? '$0 (free)' : `$${st.costUsd < 0.01 ? st.costUsd.toFixed(6) : st.costUsd.toFixed(4)}`,
+    st.costUsd === undefined ? 'cost unknown' : st.costUsd === 0 ? '$0 (free)' : `${about}$${st.costUsd < 0.01 ? st.costUsd.toFixed(6) : st.costUsd.toFixed(4)}`,
+    st.estimated ? 'estimated: stopped before the server reported usage' : undefined,
     st.api === 'responses' ? 'Responses API' : undefined,
     st.requestId ? `request ${st.requestId}` : undefined,
   ].filter(Boolean);

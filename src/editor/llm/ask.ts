@@ -9,6 +9,7 @@ import type { RecordedRequest, RequestHistory } from '../curl';
 import type { Services } from '../services';
 import type { AnswerDocuments } from './answerDocuments';
 import { llmClient } from './clients';
+import { estimateStoppedUsage } from './costLedger';
 import type { LlmCosts } from './costs';
 import { answerStream } from './llmStream';
 import { answerHeader, cancelledNote, doneNote, errorNote, failureText, statsLine } from './prompts';
@@ -148,7 +149,10 @@ export async function runAsk(s: Services, docs: AnswerDocuments, req: AskRequest
         const elapsed = Date.now() - started;
         requestId ??= isApiError(e) ? e.requestId : undefined;
         if ((isApiError(e) && e.kind === 'cancelled') || abort.signal.aborted) {
-          writer.append(cancelledNote(elapsed, requestId));
+          // Once the server answered it was generating (and billing): an estimate, counted in today's total.
+          const usage = requestId !== undefined || answer ? estimateStoppedUsage(req.messages, answer) : undefined;
+          if (usage && req.costs) void req.costs.record(req.model, usage).catch((err: unknown) => s.log.warn(`LLM: today's cost total was not updated: ${errorText(err)}`));
+          writer.append(cancelledNote(elapsed, requestId, usage && { usage, cost: req.costs?.text(req.model, usage) }));
           s.log.info(`LLM ${req.model}: cancelled after ${elapsed} ms with ${answer.length} characters received${requestIdSuffix(requestId)}`);
           return { ...ended('cancelled'), requestId };
         }

@@ -4,7 +4,7 @@
 // tests exactly this code, and the playground, Ask and Compare all go through it (see costs.ts).
 import * as z from 'zod/mini';
 import { costOf, PRICES, type Cost, type ModelPrice } from '../../services/llm/pricing';
-import type { ChatMessage, TokenUsage } from '../../services/llm';
+import type { ChatMessage, ConversationMessage, TokenUsage } from '../../services/llm';
 import { validate } from '../../core/validate';
 
 export const PRICES_SETTING = 'apiWorkbench.llm.prices';
@@ -53,6 +53,22 @@ export function parseBudget(raw: unknown): { budget?: number; problem?: string }
   if (raw === undefined || raw === null || raw === 0) return {};
   if (typeof raw === 'number' && Number.isFinite(raw) && raw > 0) return { budget: raw };
   return { problem: `Setting ${BUDGET_SETTING} must be a positive number of US dollars per day (or 0 for no budget); no budget is applied.` };
+}
+
+/** A conversation as text the estimates can count: tool calls count by their name and arguments. */
+export function countableMessages(messages: readonly ConversationMessage[]): Array<Pick<ChatMessage, 'content'>> {
+  return messages.map((m) => ({ content: 'toolCalls' in m ? `${m.content ?? ''}${m.toolCalls.map((c) => `${c.name}(${c.arguments})`).join('')}` : m.content }));
+}
+
+/**
+ * The usage of a stream stopped before the server reported it: the prompt estimated as before
+ * sending, the output from the text that arrived. The server bills what it generated, so a
+ * stopped answer is priced (as an estimate) rather than shown as free or unknown.
+ */
+export function estimateStoppedUsage(messages: readonly ConversationMessage[], arrived: string): TokenUsage {
+  const prompt = estimatePromptTokens(countableMessages(messages));
+  const completion = Math.ceil(arrived.length / 4);
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
 /** A rough token count of the prompt (about 4 characters a token, plus each message's framing). */

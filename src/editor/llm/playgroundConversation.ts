@@ -7,6 +7,7 @@ import type { RetryNotice } from '../../core/http';
 import type { ChatRequest, ConversationMessage, LlmClient, ResponseFormat, TokenUsage, ToolCall } from '../../services/llm';
 import { costOf } from '../../services/llm';
 import type { PlaygroundSettings, Turn } from '../../services/llm/playgroundMessages';
+import { estimateStoppedUsage } from './costLedger';
 import { answerStream } from './llmStream';
 import { checkSchema, validateJsonText } from './playgroundSchema';
 import type { ToolBox } from './playgroundTools';
@@ -148,6 +149,13 @@ export async function runExchange(o: ExchangeOptions): Promise<ExchangeOutcome> 
       if (o.signal.aborted) {
         answer.stopped = true;
         answer.stats = { api: o.api, model: req.model, latencyMs: Math.round(performance.now() - started), ...(requestId ? { requestId } : {}) };
+        // Once the server answered it was generating (and billing): an estimate, counted in today's total.
+        if (requestId !== undefined || answer.text) {
+          const usage = estimateStoppedUsage(req.messages, answer.text);
+          const cost = price(req.model, usage);
+          answer.stats = { ...answer.stats, tokensIn: usage.prompt_tokens, tokensOut: usage.completion_tokens, estimated: true, ...(cost !== undefined ? { costUsd: cost } : {}) };
+          o.onUsage?.(req.model, usage);
+        }
         o.onChange();
         return 'stopped';
       }

@@ -11,6 +11,7 @@ import { NOTEBOOK_TYPE } from '../ids';
 import type { Services } from '../services';
 import { llmClient } from './clients';
 import { conversationToCell } from './playgroundCell';
+import { countableMessages } from './costLedger';
 import type { LlmCosts } from './costs';
 import { editTurn, runExchange, type ExchangeOptions, type ExchangeOutcome } from './playgroundConversation';
 import { playgroundHtml } from './playgroundHtml';
@@ -178,7 +179,7 @@ export class PlaygroundPanel implements vscode.Disposable {
   private costHooks(costs: LlmCosts): Pick<ExchangeOptions, 'price' | 'maySend' | 'onUsage'> {
     return {
       price: (model, usage) => costOf(model, usage, costs.prices())?.totalUsd,
-      maySend: (req) => costs.confirm([{ model: req.model, messages: req.messages.map((m) => ({ content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '') })), ...(req.maxTokens !== undefined ? { maxTokens: req.maxTokens } : {}) }]),
+      maySend: (req) => costs.confirm([{ model: req.model, messages: countableMessages(req.messages), ...(req.maxTokens !== undefined ? { maxTokens: req.maxTokens } : {}) }]),
       onUsage: (model, usage) => void costs.record(model, usage).catch((e: unknown) => this.s.log.warn(`Playground: today's cost total not updated: ${errorText(e)}`)),
     };
   }

@@ -68,8 +68,15 @@ export function doneNote(s: AnswerStats): string {
   return `${ANSWER_END}*${statsLine(s).replace(/request id (\S+)$/, 'request id `$1`')}*\n`;
 }
 
-export function cancelledNote(latencyMs: number, requestId?: string): string {
-  return `${ANSWER_END}*Cancelled after ${ms(latencyMs)}: the answer above is what had arrived.${requestId ? ` Request id \`${requestId}\`.` : ''}*\n`;
+/**
+ * `estimate`: what the cancelled request may have cost, from the prompt and the text that arrived
+ * (the server bills what it generated), e.g. { usage, cost: "$0.0001" }.
+ */
+export function cancelledNote(latencyMs: number, requestId?: string, estimate?: { usage: TokenUsage; cost?: string }): string {
+  const cost = estimate
+    ? ` About ${estimate.usage.prompt_tokens} tokens in / ${estimate.usage.completion_tokens ?? 0} out${estimate.cost ? ` · ≈${estimate.cost}` : ''} (estimated: cancelled before the server reported usage).`
+    : '';
+  return `${ANSWER_END}*Cancelled after ${ms(latencyMs)}: the answer above is what had arrived.${cost}${requestId ? ` Request id \`${requestId}\`.` : ''}*\n`;
 }
 
 export function errorNote(description: string, partial: boolean): string {

@@ -56,6 +56,8 @@ export const turnStatsSchema = z.object({
   firstTokenMs: z.optional(z.number()),
   /** USD; absent when the model's price is not known. */
   costUsd: z.optional(z.number()),
+  /** Tokens and cost are estimates: the answer was stopped before the server reported its usage. */
+  estimated: z.optional(z.boolean()),
   requestId: z.optional(z.string()),
   finishReason: z.optional(z.string()),
 });

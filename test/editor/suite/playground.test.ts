@@ -222,6 +222,7 @@ describe('llm playground', function () {
     assert.ok(stopped && !stopped.streaming && words(stopped) >= 3, JSON.stringify(stopped));
     await settle(1500);
     assert.equal(answer()?.text, stopped.text, 'nothing arrives after Stop, and what had arrived is kept');
+    assert.ok(stopped.stats?.estimated && (stopped.stats.tokensOut ?? 0) > 0, `an estimate instead of "cost unknown": ${JSON.stringify(stopped.stats)}`);
     await within(panel.whenRendered(2), 15_000, 'the webview to draw the stopped answer');
     await vscode.commands.executeCommand('notifications.clearAll');
     await settle(500);

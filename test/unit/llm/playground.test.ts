@@ -8,14 +8,14 @@ import { errorText } from '../../../src/core/errors';
 import { HttpClient } from '../../../src/core/http';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/host';
 import { LIMITED_MODEL, SLOW_MODEL } from '../../../src/sandbox/llm';
-import { LlmClient, openAiErrorParser } from '../../../src/services/llm';
+import { LlmClient, openAiErrorParser, type TokenUsage } from '../../../src/services/llm';
 import { defaultSettings, type PlaygroundSettings, type Turn } from '../../../src/services/llm/playgroundMessages';
 import { googleErrorParser } from '../../../src/services/maps';
 import { MapsClient } from '../../../src/services/maps/client';
 import { restBaseUrl } from '../../../src/services/realtime/endpoints';
 import { RealtimeRest } from '../../../src/services/realtime/rest';
 import { cellToConversation, conversationToCell } from '../../../src/editor/llm/playgroundCell';
-import { editTurn, messagesOf, runExchange, type ExchangeOutcome } from '../../../src/editor/llm/playgroundConversation';
+import { editTurn, messagesOf, runExchange, type ExchangeOptions, type ExchangeOutcome } from '../../../src/editor/llm/playgroundConversation';
 import { checkSchema, validateJsonText } from '../../../src/editor/llm/playgroundSchema';
 import { ToolBox, type ToolServices } from '../../../src/editor/llm/playgroundTools';
 import { TRIP_SCHEMA } from './llmSchemas';
@@ -55,9 +55,14 @@ describe('llm/playground: conversation, tool calls on our own APIs, structured o
   });
   after(() => sandbox.close());
 
-  async function exchange(settings: PlaygroundSettings, turns: Turn[], extra: { signal?: AbortSignal; onChange?: () => void; tools?: ToolBox | null } = {}): Promise<ExchangeOutcome> {
+  async function exchange(
+    settings: PlaygroundSettings,
+    turns: Turn[],
+    extra: { signal?: AbortSignal; onChange?: () => void; tools?: ToolBox | null } & Pick<ExchangeOptions, 'price' | 'onUsage'> = {},
+  ): Promise<ExchangeOutcome> {
     const tools = extra.tools === null ? undefined : (extra.tools ?? (await ToolBox.create(settings.tools, settings.customTools, services, errorText)));
-    return runExchange({ client: llm, api: settings.api, settings, turns, tools, signal: extra.signal ?? new AbortController().signal, onChange: extra.onChange ?? (() => {}), describeError: errorText });
+    const { price, onUsage } = extra;
+    return runExchange({ client: llm, api: settings.api, settings, turns, tools, signal: extra.signal ?? new AbortController().signal, onChange: extra.onChange ?? (() => {}), describeError: errorText, price, onUsage });
   }
 
   const kinds = (turns: Turn[]) => turns.map((t) => t.kind).join(',');
@@ -218,9 +223,10 @@ describe('llm/playground: conversation, tool calls on our own APIs, structured o
     assert.match((bad[1] as { text: string }).text, /not a valid JSON Schema/);
   });
 
-  it('Stop keeps what arrived from the slow model', async () => {
+  it('Stop keeps what arrived from the slow model, priced as an estimate and counted in today\'s total', async () => {
     const abort = new AbortController();
     const turns: Turn[] = [{ kind: 'user', text: 'Tell me a long story about the sea.' }];
+    const recorded: TokenUsage[] = [];
     const outcome = await exchange(defaultSettings(SLOW_MODEL), turns, {
       tools: null,
       signal: abort.signal,
@@ -228,11 +234,19 @@ describe('llm/playground: conversation, tool calls on our own APIs, structured o
         const a = turns[1];
         if (a?.kind === 'assistant' && a.text.split(' ').length >= 3) abort.abort();
       },
+      price: (_model, usage) => usage.prompt_tokens * 1e-6 + (usage.completion_tokens ?? 0) * 2e-6,
+      onUsage: (_model, usage) => recorded.push(usage),
     });
     assert.equal(outcome, 'stopped');
     const a = turns[1];
     assert.ok(a.kind === 'assistant' && a.stopped && a.text.length > 0 && !a.streaming, JSON.stringify(a));
     assert.equal(turns.length, 2);
+    const st = a.stats;
+    assert.ok(st?.estimated, 'the stats say they are estimates');
+    assert.equal(st.tokensOut, Math.ceil(a.text.length / 4), 'output estimated from the text that arrived');
+    assert.ok((st.tokensIn ?? 0) > 0);
+    assert.equal(st.costUsd, (st.tokensIn ?? 0) * 1e-6 + (st.tokensOut ?? 0) * 2e-6);
+    assert.deepEqual(recorded, [{ prompt_tokens: st.tokensIn, completion_tokens: st.tokensOut, total_tokens: (st.tokensIn ?? 0) + (st.tokensOut ?? 0) }], "added to today's total once");
   });
 
   it('saves as an llm cell and reopens from it (chat completions and the Responses API)', async () => {

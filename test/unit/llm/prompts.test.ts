@@ -32,6 +32,11 @@ describe('llm/prompts: messages and answer documents', () => {
     assert.match(statsLine({ model: 'm', latencyMs: 5 }), /token usage not reported · 5 ms · request id unknown$/);
     assert.equal(statsLine({ ...stats, cost: '$0.0950' }), 'gpt-x · 12 tokens in / 34 out · $0.0950 · 1.23 s (first token 56 ms) · request id req_1', 'the cost beside the tokens');
     assert.ok(cancelledNote(800, 'req_2').startsWith(`${ANSWER_END}*Cancelled after 800 ms`));
+    assert.equal(
+      cancelledNote(800, 'req_2', { usage: { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 }, cost: '$0.0001' }),
+      `${ANSWER_END}*Cancelled after 800 ms: the answer above is what had arrived. About 9 tokens in / 4 out · ≈$0.0001 (estimated: cancelled before the server reported usage). Request id \`req_2\`.*\n`,
+      'a cancelled answer is priced as an estimate, not left unknown',
+    );
     assert.equal(errorNote('LLM 500: boom', true), `${ANSWER_END}**Error:** LLM 500: boom\n\n*The answer above is incomplete: it is what arrived before the stream stopped, kept as it was.*\n`);
     assert.equal(errorNote('LLM 401: bad key', false), `${ANSWER_END}**Error:** LLM 401: bad key\n`);
   });
