@@ -34,13 +34,21 @@ export function selectionMessages(question: string, sel: SelectionContext): Chat
   ];
 }
 
-/** The top of an answer document: the model and the prompt, quoted (so the prompt is never lost). */
+/** Heading text is one line, short enough for the Outline: the prompt's first words. */
+const HEADING_PROMPT_CHARS = 60;
+
+/**
+ * The top of an answer: a heading the Outline lists it by (the prompt's first words, then the model
+ * and connection), then the whole prompt, quoted (so the prompt is never lost).
+ */
 export function answerHeader(model: string, connection: string, prompt: string, about?: string): string {
   const quoted = prompt
     .split(/\r?\n/)
     .map((l) => (l ? `> ${l}` : '>'))
     .join('\n');
-  return `## ${model} · ${connection}\n\n${quoted}\n${about ? `>\n> *About ${about}*\n` : ''}\n`;
+  const oneLine = prompt.replace(/\s+/g, ' ').trim();
+  const short = oneLine.length > HEADING_PROMPT_CHARS ? `${oneLine.slice(0, HEADING_PROMPT_CHARS - 1).trimEnd()}…` : oneLine;
+  return `## ${short} · ${model} · ${connection}\n\n${quoted}\n${about ? `>\n> *About ${about}*\n` : ''}\n`;
 }
 
 export interface AnswerStats {

@@ -290,8 +290,12 @@ describe('llm', function () {
     const newest = second.document.positionAt(text.lastIndexOf(second.text));
     assert.equal(editor.selection.active.line, newest.line, "the cursor is on the newest answer's header");
     assert.ok(editor.visibleRanges.some((r) => r.contains(newest)), 'the newest answer is in view');
-    await settle(400);
+    // The Outline lists every answer by its header: how the user finds an older one.
+    await vscode.window.showTextDocument(second.document, { viewColumn: editor.viewColumn });
+    await vscode.commands.executeCommand('outline.focus');
+    await settle(800);
     await takeScreenshot('llm-answers');
+    await vscode.commands.executeCommand('workbench.view.extension.apiWorkbench');
 
     await vscode.window.tabGroups.close(answerTabs());
     assert.equal(answerTabs().length, 0);

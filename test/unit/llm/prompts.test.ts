@@ -21,8 +21,10 @@ describe('llm/prompts: messages and answer documents', () => {
   });
 
   it('the header quotes every line of the prompt (blank lines too), so it is never lost', () => {
-    assert.equal(answerHeader('m', 'Work', 'line one\n\nline three'), '## m · Work\n\n> line one\n>\n> line three\n\n');
-    assert.equal(answerHeader('m', 'Work', 'q', '3 lines of a.ts:1-3'), '## m · Work\n\n> q\n>\n> *About 3 lines of a.ts:1-3*\n\n');
+    assert.equal(answerHeader('m', 'Work', 'line one\n\nline three'), '## line one line three · m · Work\n\n> line one\n>\n> line three\n\n');
+    assert.equal(answerHeader('m', 'Work', 'q', '3 lines of a.ts:1-3'), '## q · m · Work\n\n> q\n>\n> *About 3 lines of a.ts:1-3*\n\n');
+    const long = 'Which of these three approaches scales best when the number of subscribers grows past ten thousand?';
+    assert.equal(answerHeader('m', 'Work', long).split('\n')[0], '## Which of these three approaches scales best when the number… · m · Work', 'the heading keeps the first words');
   });
 
   it('the closing notes start with the answer separator and say what happened', () => {
