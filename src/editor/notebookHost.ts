@@ -4,9 +4,35 @@
 // from the shared factory (rate limits, logging, redaction). The notebook controller, the Testing
 // view and the history's re-run all run cells through it.
 import type { Connection, ServiceId } from '../core/connections';
+import { errorText } from '../core/errors';
 import { historyEntryFromCellResult } from '../history/fromCellResult';
 import type { CellResult, NotebookHost } from '../notebook/api';
+import { plannedFromBody, usageFromAnswer } from '../services/llm/bodyCosts';
+import { CostLedger } from './llm/costLedger';
+import { LlmCosts } from './llm/costs';
 import type { Services } from './services';
+
+/**
+ * Language-model cells share the daily ledger and budget of Ask, Compare and the playground: the
+ * same stored totals, through this bundle's own LlmCosts (one per window).
+ */
+const cellCosts = new WeakMap<Services, LlmCosts>();
+function costsOf(s: Services): LlmCosts {
+  let costs = cellCosts.get(s);
+  if (!costs) cellCosts.set(s, (costs = new LlmCosts(s, new CostLedger(s.context.globalState))));
+  return costs;
+}
+
+/** Adds what an LLM cell's answer reports to today's total (a cell without usage adds nothing). */
+function recordCellCost(s: Services, result: CellResult): void {
+  if (result.service !== 'llm' || !result.response) return;
+  const reported = usageFromAnswer(result.response.json);
+  const model = reported?.model ?? plannedFromBody(result.request?.body)?.model;
+  if (!reported || !model) return;
+  void costsOf(s)
+    .record(model, reported.usage)
+    .catch((e: unknown) => s.log.warn(`Notebook: today's language-model cost total was not updated: ${errorText(e)}`));
+}
 
 export interface EditorHostOptions {
   /** A cell finished. */
@@ -28,11 +54,17 @@ export function editorNotebookHost(s: Services, opts: EditorHostOptions = {}): N
       s.guard.assertTrusted(connection);
       return s.secrets.getAux(connection, 'encryptionMasterKey');
     },
+    beforeModelRequest: async (_connection, body) => {
+      const planned = plannedFromBody(body);
+      if (!planned || (await costsOf(s).confirm([planned]))) return undefined;
+      return 'not sent: it may pass your daily language-model budget (apiWorkbench.llm.dailyBudget)';
+    },
     // Each cell lands in the history once, with its assertions (onResult), so the factory does not record it again.
     httpClient: (connection, options) => s.http.create(connection, { ...options, history: false }),
     onResult: (result) => {
       const entry = opts.recordInHistory === false ? undefined : historyEntryFromCellResult(result);
       if (entry) s.history.record(entry);
+      recordCellCost(s, result);
       opts.onResult?.(result);
     },
   };

@@ -113,6 +113,12 @@ export interface NotebookHost {
    * restricted mode.
    */
   assertMayConnect?(connection: Connection): void;
+  /**
+   * Asked before a language-model cell's request is sent, with its body (the editor asks its daily
+   * budget question here). A string: not sent, and the cell fails with that reason. Absent or
+   * undefined: sent.
+   */
+  beforeModelRequest?(connection: HttpConnection, body: string | undefined): Promise<string | undefined>;
   /** Builds HttpClients (the editor's shares rate limits and logging). Default: defaultHttpClient. */
   httpClient?(connection: HttpConnection, options: NotebookHttpOptions): HttpClient;
   /** Knows every key the engine is given (the engine adds them); every result string passes it. */

@@ -121,6 +121,15 @@ export async function runHttpCell(input: HttpCellInput): Promise<HttpCellOutput>
     return { error: e };
   }
 
+  if (conn.service === 'llm' && host.beforeModelRequest) {
+    try {
+      const refusal = await host.beforeModelRequest(conn, input.body);
+      if (refusal !== undefined) fail(refusal);
+    } catch (e) {
+      return { error: e };
+    }
+  }
+
   const started = performance.now();
   try {
     const res = await client.stream({

@@ -27,6 +27,8 @@ export class LlmStatusBar implements vscode.Disposable {
       s.connections.onDidChange((svc) => svc === 'llm' && this.update()),
       state.onDidChange(() => this.update()),
       ...(costs ? [costs.ledger.onDidChange(() => this.update())] : []),
+      // Requests sent elsewhere (notebook cells, re-runs) use up the same limit and add to today's cost.
+      s.history.onDidChange(() => this.update()),
     ];
     this.update();
   }

@@ -106,6 +106,46 @@ describe('llm compare, cost and presets', function () {
     }
   });
 
+  it('notebook LLM cells count in today\'s total, and the budget asks before one is sent (declined: the cell says why)', async () => {
+    const state = api.services.context.globalState;
+    const savedLedger = state.get<unknown>(LEDGER_KEY);
+    await userConfig().update('llm.prices', { 'sandbox-chat-mini': { input: 1000, output: 2000 } }, g);
+    const cell = ['POST /chat/completions', 'Content-Type: application/json', '', '{"model": "sandbox-chat-mini", "messages": [{"role": "user", "content": "Count me in today."}]}', ''].join('\n');
+    const nb = await vscode.workspace.openNotebookDocument('api-workbench-notebook', new vscode.NotebookData([new vscode.NotebookCellData(vscode.NotebookCellKind.Code, cell, 'llm')]));
+    await vscode.window.showNotebookDocument(nb);
+    let warnings = stubWindow('showWarningMessage', () => undefined);
+    try {
+      await state.update(LEDGER_KEY, {});
+      const ran = await api.notebook().controller.runCell(nb, 0);
+      assert.equal(ran?.ok, true, JSON.stringify(ran?.error));
+      const usage = (ran.response?.json as { usage: { prompt_tokens: number; completion_tokens: number } }).usage;
+      const expected = (usage.prompt_tokens * 1000 + usage.completion_tokens * 2000) / 1e6;
+      const day = dayOf(new Date());
+      const today = await waitFor("the cell in today's total", () => state.get<Record<string, { usd: number; requests: number }>>(LEDGER_KEY)?.[day]);
+      assert.equal(today.requests, 1);
+      assert.ok(Math.abs(today.usd - expected) < 1e-9, `${today.usd} vs ${expected}`);
+
+      await userConfig().update('llm.dailyBudget', 0.01, g);
+      const refused = await api.notebook().controller.runCell(nb, 0);
+      assert.equal(refused?.ok, false);
+      assert.equal(refused.response, undefined, 'nothing was sent');
+      assert.match(refused.error ?? '', /not sent: it may pass your daily language-model budget \(apiWorkbench\.llm\.dailyBudget\)/);
+      assert.ok(warnings.calls.some((c) => c[0] === 'This may pass your daily language-model budget.'), 'the same question as Ask');
+
+      warnings.restore();
+      warnings = stubWindow('showWarningMessage', () => 'Send Anyway');
+      const sent = await api.notebook().controller.runCell(nb, 0);
+      assert.equal(sent?.ok, true, 'Send Anyway sends it');
+      await waitFor('the second request in the total', () => state.get<Record<string, { requests: number }>>(LEDGER_KEY)?.[day]?.requests === 2);
+    } finally {
+      warnings.restore();
+      await userConfig().update('llm.dailyBudget', undefined, g);
+      await userConfig().update('llm.prices', undefined, g);
+      await state.update(LEDGER_KEY, savedLedger);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+
   it('a malformed price entry is reported naming the setting, and the defaults stay', async () => {
     const warnings = stubWindow('showWarningMessage', () => undefined);
     try {

@@ -16,6 +16,7 @@ import {
   todayText,
 } from '../../../src/editor/llm/costLedger';
 import { PRICES } from '../../../src/services/llm';
+import { plannedFromBody, usageFromAnswer } from '../../../src/services/llm/bodyCosts';
 
 class MapStore {
   readonly map = new Map<string, unknown>();
@@ -135,5 +136,21 @@ describe('llm/costLedger: prices, estimate, budget, daily total', () => {
     const store = new MapStore();
     store.map.set(LEDGER_KEY, { '2026-11-23': { usd: 'lots' } });
     assert.deepEqual(new CostLedger(store, () => new Date(2026, 10, 23)).today(), { usd: 0, requests: 0 });
+  });
+
+  it('a hand-written body (a notebook cell) is estimated like Ask, in both API shapes; its answer\'s usage is read back', () => {
+    assert.deepEqual(plannedFromBody('{"model": "gpt-4o", "max_tokens": 50, "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": [{"type": "text", "text": "Hi"}]}]}'), {
+      model: 'gpt-4o',
+      messages: [{ content: 'Be brief.' }, { content: '[{"type":"text","text":"Hi"}]' }],
+      maxTokens: 50,
+    });
+    assert.deepEqual(plannedFromBody('{"model": "gpt-4o", "instructions": "Be brief.", "input": "Hi", "max_output_tokens": 20}'), { model: 'gpt-4o', messages: [{ content: 'Be brief.' }, { content: 'Hi' }], maxTokens: 20 });
+    assert.deepEqual(plannedFromBody('{"model": "gpt-4o", "input": [{"role": "user", "content": "Hi"}]}'), { model: 'gpt-4o', messages: [{ content: 'Hi' }] });
+    for (const bad of [undefined, '', 'not json', '[]', '{"messages": []}', '{"model": 4}']) assert.equal(plannedFromBody(bad), undefined, String(bad));
+
+    assert.deepEqual(usageFromAnswer({ model: 'gpt-4o', usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }), { model: 'gpt-4o', usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
+    assert.deepEqual(usageFromAnswer({ model: 'gpt-4o', usage: { input_tokens: 7, output_tokens: 3, total_tokens: 10 } }), { model: 'gpt-4o', usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 } });
+    assert.deepEqual(usageFromAnswer({ usage: { prompt_tokens: 4 } }), { usage: { prompt_tokens: 4, completion_tokens: 0, total_tokens: 4 } });
+    for (const none of [undefined, null, 'text', {}, { usage: {} }, { usage: { prompt_tokens: -1 } }]) assert.equal(usageFromAnswer(none), undefined, JSON.stringify(none));
   });
 });

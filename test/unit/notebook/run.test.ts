@@ -61,6 +61,34 @@ describe('notebook engine against the sandbox', function () {
     assert.ok((chat.response?.text.length ?? 0) > 20);
   });
 
+  it('a front end may refuse an LLM cell before it is sent (the budget): the cell fails with the reason at its line, nothing is sent', async () => {
+    const asked: Array<{ connection: string; body?: string }> = [];
+    let refuse = true;
+    host = {
+      ...host,
+      beforeModelRequest: (connection, body) => {
+        asked.push({ connection: connection.name, body });
+        return Promise.resolve(refuse ? 'not sent: over budget' : undefined);
+      },
+    };
+    const text = notebook(
+      ['vars', 'who = Ana'],
+      ['llm name=chat', 'POST /chat/completions\n\n{"model": "sandbox-chat", "messages": [{"role": "user", "content": "Hi {{who}}"}]}'],
+      ['maps', 'POST /v1/places:searchText\nX-Goog-FieldMask: places.id\n\n{"textQuery": "Lisbon"}'],
+    );
+    const [, chat, maps] = await runAll(text);
+    assert.equal(chat.ok, false);
+    assert.equal(chat.request, undefined, 'nothing was sent');
+    assert.equal(chat.response, undefined);
+    assert.equal(chat.error, `${FILE}:${chat.line + 1}: not sent: over budget`);
+    assert.equal(asked.length, 1, 'asked for the LLM cell only, not the maps cell');
+    assert.match(asked[0].body ?? '', /"content": "Hi Ana"/, 'with the body as it would be sent');
+    assert.equal(maps.ok, true, JSON.stringify(maps));
+    refuse = false;
+    const [, sent] = await runAll(text);
+    assert.equal(sent.ok, true, JSON.stringify(sent));
+  });
+
   it('maps: searchText with a field mask; variables from a vars cell and between cells', async () => {
     const text = notebook(
       ['vars', 'city = Lisbon'],
