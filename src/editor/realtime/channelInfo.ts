@@ -9,6 +9,7 @@ import type { CommandTable } from '../commands';
 import { connectionFromArg } from '../connectionCommands';
 import type { Services } from '../services';
 import type { RealtimeLog } from './log';
+import { askPublishData, type DataKind } from './prompts';
 import { asRealtime, type RealtimeSessions } from './sessions';
 
 export interface BatchInput {
@@ -32,7 +33,6 @@ export interface ChannelReport {
   users?: string[];
 }
 
-const EXAMPLE_BATCH = '[{"channel":"my-channel","name":"first","data":{"n":1}},{"channel":"my-channel","name":"second","data":{"n":2}}]';
 
 /** Parses the events of a batch; the message says which entry is wrong and why. */
 export function parseBatch(text: string): { ok: true; items: BatchItem[] } | { ok: false; problem: string } {
@@ -53,13 +53,37 @@ export function parseBatch(text: string): { ok: true; items: BatchItem[] } | { o
   return { ok: true, items };
 }
 
+const BATCH_EVENTS: DataKind = {
+  question: "Where do the batch's events come from (a JSON array of {channel, name, data})?",
+  prompt: 'A JSON array of {"channel", "name", "data"}',
+  placeHolder: '[{"channel": "orders", "name": "created", "data": {}}]',
+  validate: (v) => {
+    const p = parseBatch(v);
+    return p.ok ? undefined : p.problem;
+  },
+};
+
+function batchOrThrow(text: string, source: string): BatchItem[] {
+  const p = parseBatch(text);
+  if (!p.ok) throw new Error(`Cannot publish the batch (${source}): ${p.problem}`);
+  return p.items;
+}
+
+/** The last look before a batch goes out: each event's channel and name, and the source. */
+async function confirmBatch(connection: string, items: BatchItem[], source: string): Promise<boolean> {
+  const lines = items.map((i, n) => `${n + 1}. ${i.channel} · ${i.name}`).join('\n');
+  const answer = await vscode.window.showInformationMessage(`Publish ${items.length} event${items.length === 1 ? '' : 's'} on ${connection}?`, { modal: true, detail: `From ${source}, in this order:\n${lines}` }, 'Publish');
+  return answer === 'Publish';
+}
+
 async function showJson(title: string, value: unknown): Promise<void> {
   const doc = await vscode.workspace.openTextDocument({ language: 'json', content: `// ${title}\n${JSON.stringify(value, null, 2)}\n` });
   await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside });
 }
 
 export function channelInfoCommands(s: Services, sessions: RealtimeSessions, log: RealtimeLog): CommandTable {
-  let lastBatch = EXAMPLE_BATCH;
+  /** What was last published as a batch (typed or not), offered again when typing. */
+  let lastBatch: string | undefined;
 
   function connection(arg: unknown, name: string | undefined): RealtimeConnection {
     const conn = asRealtime(connectionFromArg(s, 'realtime', name ?? arg) ?? s.connections.active('realtime'));
@@ -82,24 +106,17 @@ export function channelInfoCommands(s: Services, sessions: RealtimeSessions, log
       let items: BatchItem[];
       if (Array.isArray(input.events)) {
         items = input.events;
+      } else if (input.events !== undefined) {
+        items = batchOrThrow(input.events, 'given');
       } else {
-        const text =
-          input.events ??
-          (await vscode.window.showInputBox({
-            title: `Publish Batch on "${conn.name}" (up to ${LIMITS.maxBatchEvents} events, delivered in this order)`,
-            prompt: 'A JSON array of {"channel", "name", "data"}',
-            value: lastBatch,
-            ignoreFocusOut: true,
-            validateInput: (v) => {
-              const p = parseBatch(v);
-              return p.ok ? undefined : p.problem;
-            },
-          }));
-        if (text === undefined) return undefined;
-        const p = parseBatch(text);
-        if (!p.ok) throw new Error(`Cannot publish the batch: ${p.problem}`);
-        lastBatch = text;
-        items = p.items;
+        // Asked like Publish: typed, the selection, the open file or a file; then confirmed, because
+        // the events reach everyone subscribed.
+        const title = `Publish Batch on "${conn.name}" (up to ${LIMITS.maxBatchEvents} events, delivered in this order)`;
+        const choice = await askPublishData(title, lastBatch, BATCH_EVENTS);
+        if (!choice) return undefined;
+        items = batchOrThrow(choice.text, choice.source);
+        if (!(await confirmBatch(conn.name, items, choice.source))) return undefined;
+        lastBatch = choice.text;
       }
       const result = await sessions.get(conn).rest.publishBatch(items);
       log.note(`[${conn.name}] published a batch of ${items.length}: ${items.map((i) => `${i.channel}/${i.name}`).join(', ')}`);

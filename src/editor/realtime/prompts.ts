@@ -91,26 +91,39 @@ function preview(text: string, max = 80): string {
   return one.length > max ? `${one.slice(0, max)}…` : one;
 }
 
+/** What is being asked for: an event's data (Publish) or a batch's events (Publish Batch). */
+export interface DataKind {
+  question: string;
+  prompt: string;
+  placeHolder: string;
+  /** A problem with typed text, shown as the user types (the other sources are checked by the caller). */
+  validate?: (text: string) => string | undefined;
+}
+
+const EVENT_DATA: DataKind = { question: 'Where does the event data come from?', prompt: 'Event data (JSON, or any text)', placeHolder: '{"hello":"world"}' };
+
 /**
  * Publish's data: asks where it comes from (never silently the active editor), then the text.
  * `lastPublished` prefills the input box, and the prompt says so.
  */
-export async function askPublishData(title: string, lastPublished: string | undefined): Promise<DataChoice | undefined> {
+export async function askPublishData(title: string, lastPublished: string | undefined, kind: DataKind = EVENT_DATA): Promise<DataChoice | undefined> {
   const editor = vscode.window.activeTextEditor;
   const name = editor ? path.basename(editor.document.uri.path) || editor.document.uri.toString() : undefined;
-  const items: SourceItem[] = [{ label: '$(edit) Type it', source: 'type', description: lastPublished !== undefined ? `starts with the data last published: ${preview(lastPublished, 40)}` : undefined }];
+  const items: SourceItem[] = [{ label: '$(edit) Type it', source: 'type', description: lastPublished !== undefined ? `starts with what you last published: ${preview(lastPublished, 40)}` : undefined }];
   if (editor && !editor.selection.isEmpty) items.push({ label: `$(selection) The selection in ${name}`, source: 'selection', detail: preview(editor.document.getText(editor.selection)) });
   if (editor && editor.document.getText().trim() !== '') items.push({ label: `$(file) All of ${name}`, source: 'active', detail: preview(editor.document.getText()) });
   items.push({ label: '$(folder-opened) A file…', source: 'file' });
-  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'Where does the event data come from?' });
+  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: kind.question });
   if (!picked) return undefined;
   switch (picked.source) {
     case 'type': {
       const text = await vscode.window.showInputBox({
         title,
-        prompt: lastPublished !== undefined ? 'Event data (JSON, or any text). Prefilled with the data you last published.' : 'Event data (JSON, or any text)',
+        prompt: lastPublished !== undefined ? `${kind.prompt}. Prefilled with what you last published.` : kind.prompt,
         value: lastPublished ?? '',
-        placeHolder: '{"hello":"world"}',
+        placeHolder: kind.placeHolder,
+        ignoreFocusOut: true,
+        validateInput: kind.validate,
       });
       return text === undefined ? undefined : { text, source: 'typed' };
     }

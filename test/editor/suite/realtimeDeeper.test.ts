@@ -195,6 +195,29 @@ describe('realtime deeper: webhooks, encryption, users, batch, channel info', fu
       errors.restore();
     }
     assert.match(String(errors.calls[0]?.[0]), /a batch holds at most 10 events, this has 11/);
+
+    // From the palette: asked where the events come from (here the selection), then confirmed.
+    const batch = JSON.stringify([{ channel: 'deeper-batch', name: 'sel1', data: { n: 1 } }, { channel: 'deeper-batch', name: 'sel2' }], null, 2);
+    const doc = await vscode.workspace.openTextDocument({ language: 'json', content: `// notes\n${batch}\n` });
+    const editor = await vscode.window.showTextDocument(doc);
+    editor.selection = new vscode.Selection(doc.positionAt(doc.getText().indexOf('[')), doc.positionAt(doc.getText().lastIndexOf(']') + 1));
+    const picks = stubWindow('showQuickPick', (items: readonly vscode.QuickPickItem[]) => items.find((i) => i.label.startsWith('$(selection)')));
+    let confirm = stubWindow('showInformationMessage', () => undefined);
+    try {
+      assert.equal(await vscode.commands.executeCommand('apiWorkbench.realtime.publishBatch'), undefined, 'declined: nothing sent');
+      const [question, modal] = confirm.calls[0] as [string, { detail?: string }];
+      assert.equal(question, 'Publish 2 events on Local Sandbox?');
+      assert.match(modal.detail ?? '', /^From the selection in Untitled-\d+, in this order:\n1\. deeper-batch · sel1\n2\. deeper-batch · sel2$/);
+      confirm.restore();
+      confirm = stubWindow('showInformationMessage', (message: string) => (message.startsWith('Publish 2 events') ? 'Publish' : undefined));
+      await vscode.commands.executeCommand('apiWorkbench.realtime.publishBatch');
+      const after = await logContains('deeper-batch  sel2');
+      assert.ok(after.indexOf('deeper-batch  sel1') < after.indexOf('deeper-batch  sel2'));
+    } finally {
+      picks.restore();
+      confirm.restore();
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
     const presence = await vscode.commands.executeCommand<ChannelReport>('apiWorkbench.realtime.channelInfo', { channel: 'presence-demo', show: false });
     assert.equal(presence?.info.occupied, true);
     assert.ok((presence.info.user_count ?? 0) >= 2);

@@ -109,7 +109,9 @@ describe('realtime inspector and edges', function () {
     await publish('order-placed', '{"id":7,"items":["tea","cake"]}');
     const s = await inspectorUntil('the row on the page', (x) => x.page?.total === 1 && x.page.seqs.length === 1);
     assert.equal(s.counts.shown, 1);
-    assert.match(s.page?.header ?? '', /1 received = 1 shown \+ 0 filtered out/);
+    // Other channels this window subscribed to earlier (suite order varies) may add filtered-out messages.
+    assert.ok((s.page?.header ?? '').includes(`${s.counts.received} received = 1 shown + ${s.counts.filteredOut} filtered out`), s.page?.header);
+    assert.equal(s.counts.received, 1 + s.counts.filteredOut + s.counts.held + s.counts.dropped, 'the counts add up');
     // Asked again on each poll: one in a few isolated runs the first opening did not stick (see the report).
     const opened = await waitFor('the message opened', async () => {
       const x = await inspector({ select: s.page!.seqs[0] });
