@@ -85,6 +85,8 @@ export class RealtimeInspector implements vscode.Disposable {
   }
 
   async show(input: InspectorInput = {}): Promise<InspectorSnapshot> {
+    // The panel's view is contributed only once a realtime connection exists (package.json `when`).
+    if (this.s.connections.list('realtime').length === 0) throw new Error('No realtime connection yet: add one (or start the Local Sandbox), then inspect its messages.');
     // Shown already, it stays where it is; otherwise VS Code opens the panel on it (and resolves it the first time).
     if (this.view?.visible) this.view.show(true);
     else await vscode.commands.executeCommand(REALTIME_INSPECTOR_FOCUS_COMMAND);
