@@ -13,7 +13,6 @@ const FINAL_RENDER_TIMEOUT_MS = 8_000;
 
 /** One answer in the document: its header, the streamed text, then its closing note. */
 interface AnswerSection {
-  readonly id: number;
   text: string;
   /** The request behind it, once sent: Copy as cURL and Save as Notebook Cell act on it. */
   request?: RecordedRequest;
@@ -39,7 +38,6 @@ export class AnswerDocuments implements vscode.TextDocumentContentProvider, vsco
   private renderTimer: ReturnType<typeof setTimeout> | undefined;
   /** The answer the title-bar commands act on: the newest, or the one the cursor was put in. */
   private current: AnswerSection | undefined;
-  private counter = 0;
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
   private readonly subs: vscode.Disposable[];
@@ -61,7 +59,7 @@ export class AnswerDocuments implements vscode.TextDocumentContentProvider, vsco
 
   /** Adds an answer at the end of the document, starting with `header`, and shows it at the top of the view. */
   async open(header: string): Promise<AnswerWriter> {
-    const section: AnswerSection = { id: ++this.counter, text: header, live: true };
+    const section: AnswerSection = { text: header, live: true };
     this.sections.push(section);
     this.dropOldest();
     this.select(section);
