@@ -149,8 +149,7 @@ export async function runAsk(s: Services, docs: AnswerDocuments, req: AskRequest
         const elapsed = Date.now() - started;
         requestId ??= isApiError(e) ? e.requestId : undefined;
         if ((isApiError(e) && e.kind === 'cancelled') || abort.signal.aborted) {
-          // Once the server answered it was generating (and billing): an estimate, counted in today's total.
-          const usage = requestId !== undefined || answer ? estimateStoppedUsage(req.messages, answer) : undefined;
+          const usage = estimateStoppedUsage(req.messages, answer, requestId !== undefined);
           if (usage && req.costs) void req.costs.record(req.model, usage).catch((err: unknown) => s.log.warn(`LLM: today's cost total was not updated: ${errorText(err)}`));
           writer.append(cancelledNote(elapsed, requestId, usage && { usage, cost: req.costs?.text(req.model, usage) }));
           s.log.info(`LLM ${req.model}: cancelled after ${elapsed} ms with ${answer.length} characters received${requestIdSuffix(requestId)}`);

@@ -62,10 +62,12 @@ export function countableMessages(messages: readonly ConversationMessage[]): Arr
 
 /**
  * The usage of a stream stopped before the server reported it: the prompt estimated as before
- * sending, the output from the text that arrived. The server bills what it generated, so a
- * stopped answer is priced (as an estimate) rather than shown as free or unknown.
+ * sending, the output from the text that arrived. Once the server has answered (`answered`: its
+ * request id came, or text did) it was generating and billing, so a stopped answer is priced as an
+ * estimate rather than shown as free or unknown; before that, undefined (nothing to count).
  */
-export function estimateStoppedUsage(messages: readonly ConversationMessage[], arrived: string): TokenUsage {
+export function estimateStoppedUsage(messages: readonly ConversationMessage[], arrived: string, answered: boolean): TokenUsage | undefined {
+  if (!answered && !arrived) return undefined;
   const prompt = estimatePromptTokens(countableMessages(messages));
   const completion = Math.ceil(arrived.length / 4);
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };

@@ -149,9 +149,8 @@ export async function runExchange(o: ExchangeOptions): Promise<ExchangeOutcome> 
       if (o.signal.aborted) {
         answer.stopped = true;
         answer.stats = { api: o.api, model: req.model, latencyMs: Math.round(performance.now() - started), ...(requestId ? { requestId } : {}) };
-        // Once the server answered it was generating (and billing): an estimate, counted in today's total.
-        if (requestId !== undefined || answer.text) {
-          const usage = estimateStoppedUsage(req.messages, answer.text);
+        const usage = estimateStoppedUsage(req.messages, answer.text, requestId !== undefined);
+        if (usage) {
           const cost = price(req.model, usage);
           answer.stats = { ...answer.stats, tokensIn: usage.prompt_tokens, tokensOut: usage.completion_tokens, estimated: true, ...(cost !== undefined ? { costUsd: cost } : {}) };
           o.onUsage?.(req.model, usage);
