@@ -113,16 +113,26 @@ describe('llm playground', function () {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
-  it('a tool of your own runs a notebook cell of the workspace with the arguments as {{args.…}}; a missing cell is a tool error', async () => {
+  /** A notebook file in the workspace folder (the tools name it relative to the folder). */
+  async function workspaceNotebook(name: string, lines: string[]): Promise<vscode.Uri> {
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder, 'the suite opens a workspace folder');
-    const file = vscode.Uri.joinPath(folder.uri, 'playground-tools.awb.md');
-    const notebook = ['```maps name=findPlace', 'POST /v1/places:searchText', 'X-Goog-FieldMask: places.id,places.displayName,places.formattedAddress', '', '{"textQuery": "{{args.city}}", "maxResultCount": 2}', '', '?? status == 200', '```', ''].join('\n');
-    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(notebook));
+    const file = vscode.Uri.joinPath(folder.uri, name);
+    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(lines.join('\n')));
+    return file;
+  }
+
+  /** The user-defined find_place tool, answered by the named cell of `notebook`. */
+  function findPlaceTool(notebook: string, name: string): PlaygroundSettings['customTools'][number] {
+    const parameters = JSON.stringify({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false });
+    return { name: 'find_place', description: 'Finds places in a city', parameters, reply: '', cell: { notebook, name } };
+  }
+
+  it('a tool of your own runs a notebook cell of the workspace with the arguments as {{args.…}}; a missing cell is a tool error', async () => {
+    const file = await workspaceNotebook('playground-tools.awb.md', ['```maps name=findPlace', 'POST /v1/places:searchText', 'X-Goog-FieldMask: places.id,places.displayName,places.formattedAddress', '', '{"textQuery": "{{args.city}}", "maxResultCount": 2}', '', '?? status == 200', '```', '']);
     try {
       const panel = opened[0] ?? (await open({ connection: SANDBOX, model: 'sandbox-chat' }));
-      const parameters = JSON.stringify({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false });
-      const tool = (name: string) => ({ name: 'find_place', description: 'Finds places in a city', parameters, reply: '', cell: { notebook: 'playground-tools.awb.md', name } });
+      const tool = (name: string) => findPlaceTool('playground-tools.awb.md', name);
       const settings: PlaygroundSettings = { ...defaultSettings('sandbox-chat'), customTools: [tool('findPlace')] };
       panel.load(settings, []);
       await panel.receive({ type: 'send', text: 'Find places in Lisbon.', settings });
@@ -144,10 +154,7 @@ describe('llm playground', function () {
   });
 
   it("a cell tool runs the notebook as the editor shows it: in its chosen environment, with unsaved edits", async () => {
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    assert.ok(folder, 'the suite opens a workspace folder');
-    const file = vscode.Uri.joinPath(folder.uri, 'playground-env-tools.awb.md');
-    const notebook = [
+    const file = await workspaceNotebook('playground-env-tools.awb.md', [
       '```vars',
       'mask = places.id,places.formattedAddress',
       '```',
@@ -163,15 +170,10 @@ describe('llm playground', function () {
       '{"textQuery": "{{args.city}}", "maxResultCount": 2}',
       '```',
       '',
-    ].join('\n');
-    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(notebook));
+    ]);
     try {
       const panel = opened[0] ?? (await open({ connection: SANDBOX, model: 'sandbox-chat' }));
-      const parameters = JSON.stringify({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false });
-      const settings: PlaygroundSettings = {
-        ...defaultSettings('sandbox-chat'),
-        customTools: [{ name: 'find_place', description: 'Finds places in a city', parameters, reply: '', cell: { notebook: 'playground-env-tools.awb.md', name: 'findPlace' } }],
-      };
+      const settings: PlaygroundSettings = { ...defaultSettings('sandbox-chat'), customTools: [findPlaceTool('playground-env-tools.awb.md', 'findPlace')] };
       const toolResult = async (): Promise<string> => {
         panel.load(settings, []);
         await panel.receive({ type: 'send', text: 'Find places in Lisbon.', settings });
