@@ -24,6 +24,24 @@ RIPGREP_PKG_VERSION=1.15.11
 RIPGREP_ASSET_VERSION=v13.0.0-10
 
 say() { printf '[setup] %s\n' "$*"; }
+
+# --- A clean npm environment -------------------------------------------------------------------------
+# Under `npm test` this script inherits the outer npm's variables (npm_config_user_agent naming Node 20,
+# npm_config_*, npm_package_*, npm_lifecycle_*, INIT_CWD, NODE) and the node_modules/.bin and
+# node-gyp-bin folders npm puts first on PATH. The inner installs must not see them: code-server's
+# postinstall reads the Node major from npm_config_user_agent and refuses when it says v20 under
+# Node 24, and an outer npm_config_* would silently change how the inner npm behaves.
+while IFS= read -r var; do
+  unset "$var"
+done < <(compgen -e | grep -E '^(npm_|NPM_|INIT_CWD$|NODE$|NODE_OPTIONS$)' || true)
+clean_path=""
+IFS=: read -r -a path_parts <<<"$PATH"
+for part in "${path_parts[@]}"; do
+  case "$part" in */node_modules/.bin | */node-gyp-bin | "") continue ;; esac
+  clean_path="${clean_path:+$clean_path:}$part"
+done
+export PATH="$clean_path"
+unset clean_path path_parts part var
 die() { printf '[setup] ERROR: %s\n' "$*" >&2; exit 1; }
 
 # --- Node ------------------------------------------------------------------------------------------
