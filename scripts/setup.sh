@@ -14,7 +14,10 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-CACHE="$ROOT/.vscode-test"
+# A per-user cache shared by every clone and worktree (the same rule as scripts/editor-cache.mjs).
+CACHE="${AWB_EDITOR_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/api-workbench/editors}"
+mkdir -p "$CACHE"
+CACHE="$(cd "$CACHE" && pwd)"
 HOSTS_FILE="$ROOT/scripts/editor-hosts.json"
 # build-essential/python3: node-gyp builds code-server's native modules (kerberos, node-pty, ...).
 APT_PACKAGES=(chromium ripgrep libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev pkg-config build-essential python3)

@@ -6,11 +6,12 @@
 // --screenshot: for machines without a desktop: open the workbench in headless Chromium, save a
 // screenshot, stop. Installs code-server first (scripts/setup.sh) if it is missing.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { hostInstalled } from './editor-cache.mjs';
 import * as esbuild from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,10 +49,7 @@ if (!host) {
   console.error(`--editor must be one of ${hosts.map((h) => h.id).join(', ')}, got ${values.editor}\n${USAGE}`);
   process.exit(2);
 }
-const cache = path.join(root, '.vscode-test');
-const codeServer = path.join(cache, `code-server-${host.codeServer}`, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
-const hostNode = host.node === null || existsSync(path.join(cache, `node-${host.node}`, 'node_modules', 'node', 'bin', 'node'));
-if (!existsSync(codeServer) || !hostNode) {
+if (!hostInstalled(host)) {
   console.log(`[start] code-server ${host.codeServer} is not installed yet: running scripts/setup.sh ${host.id}`);
   run('bash', [path.join(root, 'scripts', 'setup.sh'), host.id]);
 }

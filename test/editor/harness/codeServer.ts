@@ -117,9 +117,9 @@ function ensureConfig(configFile: string): void {
 
 export function startCodeServer(opts: CodeServerOptions): Promise<RunningCodeServer> {
   const root = opts.root ?? repoRoot();
-  const entry = codeServerEntry(opts.editor, root);
+  const entry = codeServerEntry(opts.editor);
   ensureConfig(opts.configFile);
-  const child: ChildProcess = spawn(hostNode(opts.editor, root), [entry, ...codeServerArgs(opts)], {
+  const child: ChildProcess = spawn(hostNode(opts.editor), [entry, ...codeServerArgs(opts)], {
     cwd: opts.workspace ?? root,
     env: childEnv(opts.env),
     // Own process group, so stop() reaches the extension host and helpers too.
@@ -174,11 +174,11 @@ export function startCodeServer(opts: CodeServerOptions): Promise<RunningCodeSer
 }
 
 /** `code-server --install-extension <vsix|id>` into the given dirs (the installed-.vsix test run). */
-export function installExtension(editor: EditorHost, extension: string, dirs: { userDataDir: string; extensionsDir: string; configFile: string }, root = repoRoot()): Promise<void> {
+export function installExtension(editor: EditorHost, extension: string, dirs: { userDataDir: string; extensionsDir: string; configFile: string }): Promise<void> {
   ensureConfig(dirs.configFile);
   const args = ['--config', dirs.configFile, '--user-data-dir', dirs.userDataDir, '--extensions-dir', dirs.extensionsDir, '--install-extension', path.resolve(extension), '--force'];
   return new Promise((resolve, reject) => {
-    const child = spawn(hostNode(editor, root), [codeServerEntry(editor, root), ...args], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(hostNode(editor), [codeServerEntry(editor), ...args], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const out: string[] = [];
     child.stdout?.on('data', lineSplitter((l) => out.push(l)));
     child.stderr?.on('data', lineSplitter((l) => out.push(l)));

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import hostsManifest from '../../../scripts/editor-hosts.json';
@@ -51,23 +52,31 @@ export function repoRoot(from: string = __dirname): string {
   }
 }
 
-/** Where scripts/setup.sh installs code-server (git-ignored cache). */
-export function codeServerDir(host: EditorHost, root: string = repoRoot()): string {
-  return path.join(root, '.vscode-test', `code-server-${host.codeServer}`, 'node_modules', 'code-server');
+/**
+ * Where scripts/setup.sh installs the editor builds: a per-user cache shared by every clone (the same
+ * rule as scripts/editor-cache.mjs and scripts/setup.sh; AWB_EDITOR_CACHE overrides it).
+ */
+export function editorCacheDir(): string {
+  if (process.env.AWB_EDITOR_CACHE) return path.resolve(process.env.AWB_EDITOR_CACHE);
+  return path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'api-workbench', 'editors');
 }
 
-export function codeServerEntry(host: EditorHost, root: string = repoRoot()): string {
-  const entry = path.join(codeServerDir(host, root), 'out', 'node', 'entry.js');
+export function codeServerDir(host: EditorHost): string {
+  return path.join(editorCacheDir(), `code-server-${host.codeServer}`, 'node_modules', 'code-server');
+}
+
+export function codeServerEntry(host: EditorHost): string {
+  const entry = path.join(codeServerDir(host), 'out', 'node', 'entry.js');
   if (!existsSync(entry)) {
-    throw new Error(`code-server ${host.codeServer} is not installed at ${codeServerDir(host, root)}: run scripts/setup.sh first`);
+    throw new Error(`code-server ${host.codeServer} is not installed at ${codeServerDir(host)}: run scripts/setup.sh first`);
   }
   return entry;
 }
 
 /** The Node binary code-server runs under: ours, or the one scripts/setup.sh installed from npm `node@<version>`. */
-export function hostNode(host: EditorHost, root: string = repoRoot()): string {
+export function hostNode(host: EditorHost): string {
   if (host.node === null) return process.execPath;
-  const bin = path.join(root, '.vscode-test', `node-${host.node}`, 'node_modules', 'node', 'bin', 'node');
+  const bin = path.join(editorCacheDir(), `node-${host.node}`, 'node_modules', 'node', 'bin', 'node');
   if (!existsSync(bin)) throw new Error(`Node ${host.node} for code-server ${host.codeServer} is not installed at ${bin}: run scripts/setup.sh first`);
   return bin;
 }

@@ -173,7 +173,7 @@ export async function runSuite(opts: RunSuiteOptions = {}): Promise<SuiteOutcome
     for (const ext of opts.installExtensions ?? []) {
       stage = `installing ${ext}`;
       const before = new Set(readdirSync(dirs.extensionsDir));
-      await installExtension(editor, ext, dirOpts, root);
+      await installExtension(editor, ext, dirOpts);
       installedDirs.push(...readdirSync(dirs.extensionsDir).filter((f) => !before.has(f) && statSync(path.join(dirs.extensionsDir, f)).isDirectory()).map((f) => path.join(dirs.extensionsDir, f)));
       log(`[${label}] installed ${ext}`);
     }
