@@ -16,6 +16,10 @@ function flush(stream: NodeJS.WriteStream, text = ''): Promise<void> {
   return new Promise((resolve) => stream.write(text, () => resolve()));
 }
 
+/** Notebook runs still going, each with the cell it was last sending (see Streams.inFlight). */
+const inFlight = new Map<string, string>();
+let finished = false;
+
 async function main(argv: readonly string[]): Promise<number> {
   try {
     const args = parseCliArgs(argv);
@@ -29,7 +33,7 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     if (args.command === 'import') return await importCommand(args, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
     if (args.command === 'export') return exportCommand(args, { stdout: process.stdout, stderr: process.stderr });
-    return await runCommand(args, { stdout: process.stdout, stderr: process.stderr, env: process.env });
+    return await runCommand(args, { stdout: process.stdout, stderr: process.stderr, env: process.env, inFlight });
   } catch (e) {
     if (e instanceof CliError) {
       process.stderr.write(`api-workbench: ${e.message}\n`);
@@ -50,7 +54,20 @@ async function main(argv: readonly string[]): Promise<number> {
 // Set before the first request, which is when undici compiles the parser.
 setFlagsFromString('--liftoff-only');
 
+// The event loop emptied while main was still waiting: something awaited can never settle. Node
+// would exit 0 with no summary, and CI would go green. Say which cell never finished and fail.
+process.on('beforeExit', () => {
+  if (finished) return;
+  finished = true;
+  const where = [...inFlight.values()];
+  process.stderr.write(
+    `api-workbench: the run ended before every cell had a result: ${where.length > 0 ? where.join(', ') : 'a notebook'} never finished (nothing was left that could finish it). This is a bug in api-workbench; please report it.\n`,
+  );
+  process.exitCode = 1;
+});
+
 void main(process.argv.slice(2)).then(async (code) => {
+  finished = true;
   await Promise.all([flush(process.stdout), flush(process.stderr)]);
   // Keep-alive sockets and timers of finished requests must not hold the process open.
   process.exit(code);

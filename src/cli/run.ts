@@ -27,6 +27,12 @@ export interface Streams {
   stdout: LineSink;
   stderr: LineSink;
   env: NodeJS.ProcessEnv;
+  /**
+   * What is running now, kept up to date for the process's last word: if the event loop empties
+   * while a cell still waits (a promise only a socket or timer could settle, and none is left),
+   * main says which cell never finished instead of exiting 0 with no summary.
+   */
+  inFlight?: Map<string, string>;
 }
 
 interface Job {
@@ -129,7 +135,9 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
       const suite: SuiteReport = { file: job.notebook.file, row: job.row?.index, name, startedAt: new Date().toISOString(), durationMs: 0, problems: [], cells: [] };
       const t0 = performance.now();
       if (serial) out.line(suiteHeader(suite));
+      io.inFlight?.set(name, name);
       const onResult = (r: CellResult) => {
+        io.inFlight?.set(name, name);
         if (!countsAsCell(r)) return;
         // Cells cut short by --bail or Ctrl-C are not failures of their own.
         if (r.cancelled && stopRun.signal.aborted) return;
@@ -149,7 +157,10 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
         encryptionMasterKey: (c) => setup.masterKey(c),
         redactor,
         onResult,
-        onRequest: (cell) => out.setStatus(`${running > 1 ? `${running} notebooks · ` : ''}${name} › ${cell.name ?? `line ${cell.line}`}`),
+        onRequest: (cell) => {
+          io.inFlight?.set(name, `${name} › ${cell.name ? `"${cell.name}" ` : ''}(line ${cell.line})`);
+          out.setStatus(`${running > 1 ? `${running} notebooks · ` : ''}${name} › ${cell.name ?? `line ${cell.line}`}`);
+        },
       });
       try {
         const report = await runNotebook(
@@ -163,6 +174,7 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
         suite.error = `could not run: ${e instanceof Error ? e.message : String(e)}`;
         summary.failed++;
       }
+      io.inFlight?.delete(name);
       suite.durationMs = performance.now() - t0;
       if (!serial) {
         out.line(suiteHeader(suite));

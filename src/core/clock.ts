@@ -8,11 +8,19 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /**
    * Calls `fn` once after `ms`. Unlike a sleep, which someone awaits, a timer is background work
-   * (a reconnect, a ping, a log flush), so on the system clock it never keeps the process alive.
+   * (a reconnect, a ping, a log flush), so on the system clock it never keeps the process alive,
+   * unless `awaited`: a deadline that settles a promise someone awaits (a subscription that must
+   * be confirmed in time) must fire even when nothing else is left to run, or a CLI process would
+   * end with that promise unsettled and report nothing.
    */
-  setTimer(fn: () => void, ms: number): TimerHandle;
+  setTimer(fn: () => void, ms: number, opts?: TimerOptions): TimerHandle;
   /** Cancels a timer; undefined or an already fired handle is ignored. */
   clearTimer(handle: TimerHandle | undefined): void;
+}
+
+export interface TimerOptions {
+  /** The timer settles something awaited: keep the process alive until it fires or is cleared. */
+  awaited?: boolean;
 }
 
 declare const timerHandle: unique symbol;
@@ -37,10 +45,10 @@ export const systemClock: Clock = {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
     }),
-  setTimer: (fn, ms) => {
+  setTimer: (fn, ms, opts) => {
     const timer = setTimeout(fn, Math.max(0, ms));
     // Background timers never keep a process alive on their own (tests, the sandbox CLI).
-    timer.unref?.();
+    if (!opts?.awaited) timer.unref?.();
     return timer as unknown as TimerHandle;
   },
   clearTimer: (handle) => {

@@ -25,6 +25,8 @@ export interface RealtimeCellOutput {
 
 /** The client's report of an encrypted event it could not open (src/services/realtime/subscriptions.ts). */
 const DECRYPT_FAILED_RE = /^Could not decrypt (.*) on (\S+): /;
+/** How long a LISTEN waits for its subscription (connection included) before the cell fails. */
+const SUBSCRIBE_DEADLINE_MS = 10_000;
 const LISTEN_USER = { id: 'api-workbench-notebook', info: { name: 'API Workbench notebook' } };
 
 function serviceLabel(conn: RealtimeConnection): string {
@@ -111,8 +113,10 @@ export async function runListen(ctx: RealtimeCellContext, channel: string, durat
   const messages: ListenMessage[] = [];
   const out: RealtimeCellOutput = {};
   const started = performance.now();
-  let subscribedAt = started;
+  let subscribedAt: number | undefined;
   const finish = () => {
+    // A listener that never got its subscription has no answer to show (no "200"): its error says why.
+    if (subscribedAt === undefined && messages.length === 0) return;
     const text = JSON.stringify(messages);
     out.count = messages.filter((m) => m.error === undefined).length;
     out.response = { status: 200, headers: {}, text, json: messages, size: Buffer.byteLength(text), truncated: false, durationMs: performance.now() - started };
@@ -120,13 +124,13 @@ export async function runListen(ctx: RealtimeCellContext, channel: string, durat
   let client: RealtimeClient | undefined;
   try {
     host.assertMayConnect?.(conn);
-    client = new RealtimeClient({ key: conn.key, host: conn.host, port: conn.port, useTLS: conn.useTLS, service: serviceLabel(conn), authorize: authorizerFor(ctx), client: { name: 'api-workbench-notebook', version: '1' } });
+    client = new RealtimeClient({ key: conn.key, host: conn.host, port: conn.port, useTLS: conn.useTLS, service: serviceLabel(conn), authorize: authorizerFor(ctx), subscribeTimeoutMs: SUBSCRIBE_DEADLINE_MS, client: { name: 'api-workbench-notebook', version: '1' } });
     out.request = { method: 'LISTEN', url: host.redactor.url(`${conn.wsUrl}#${channel}`), headers: {} };
     ctx.onRequest(out.request);
     let count = 0;
     client.on('message', (m) => {
       if (m.channel !== channel || m.event.startsWith('pusher')) return;
-      const message: ListenMessage = { channel, event: m.event, data: decode(m.data), atMs: Math.round(performance.now() - subscribedAt) };
+      const message: ListenMessage = { channel, event: m.event, data: decode(m.data), atMs: Math.round(performance.now() - (subscribedAt ?? started)) };
       if (m.decrypted) message.decrypted = true;
       messages.push(message);
       onMessage(message, ++count);
@@ -135,12 +139,15 @@ export async function runListen(ctx: RealtimeCellContext, channel: string, durat
     client.on('error', (e) => {
       const failed = e.code === 'decrypt_failed' ? DECRYPT_FAILED_RE.exec(e.message) : null;
       if (!failed || failed[2] !== channel) return;
-      const message: ListenMessage = { channel, event: failed[1], data: null, atMs: Math.round(performance.now() - subscribedAt), error: e.message };
+      const message: ListenMessage = { channel, event: failed[1], data: null, atMs: Math.round(performance.now() - (subscribedAt ?? started)), error: e.message };
       messages.push(message);
       onMessage(message, count);
     });
     client.connect();
-    await untilAborted(client.subscribe(channel), ctx.signal);
+    const connected = client;
+    await untilAborted(client.subscribe(channel), ctx.signal).catch((e: unknown) => {
+      throw unreachableServer(e, connected, conn);
+    });
     subscribedAt = performance.now();
     await sleep(durationMs, ctx.signal);
   } catch (e) {
@@ -150,6 +157,22 @@ export async function runListen(ctx: RealtimeCellContext, channel: string, durat
     finish();
   }
   return out;
+}
+
+/**
+ * A subscription that timed out while the socket never came up is a server that cannot be reached:
+ * say so, with the address and the socket's own reason (refused, unknown host), instead of a timeout
+ * that says it will be retried (a notebook cell does not retry).
+ */
+function unreachableServer(e: unknown, client: RealtimeClient, conn: RealtimeConnection): unknown {
+  if (!(e instanceof ApiError) || e.code !== 'subscribe_timeout' || client.state === 'connected') return e;
+  const why = client.lastClose?.explanation;
+  return new ApiError({
+    kind: 'network',
+    service: serviceLabel(conn),
+    code: 'unreachable',
+    message: `Could not connect to the realtime server ${conn.wsUrl} within ${SUBSCRIBE_DEADLINE_MS / 1000} s${why ? `: ${why}` : ''}`,
+  });
 }
 
 const cancelled = (service: string) => new ApiError({ kind: 'cancelled', service, message: 'Cancelled' });

@@ -74,7 +74,8 @@ export class Subscriptions {
         timer: this.clock.setTimer(() => {
           s.waiters.splice(s.waiters.indexOf(waiter), 1);
           reject(this.events.error('timeout', `The server did not confirm the subscription to ${channel} within ${Math.round(this.subscribeTimeoutMs / 1000)} s; it is retried on reconnect.`, 'subscribe_timeout'));
-        }, this.subscribeTimeoutMs),
+          // Awaited: the caller's promise must settle even if nothing else keeps the process running.
+        }, this.subscribeTimeoutMs, { awaited: true }),
       };
       s.waiters.push(waiter);
     });

@@ -106,7 +106,8 @@ export class UserSession {
         timer: this.clock.setTimer(() => {
           this.waiters.splice(this.waiters.indexOf(waiter), 1);
           reject(this.events.error('timeout', `The server did not confirm the sign-in within ${Math.round(this.timeoutMs / 1000)} s; it is retried on reconnect.`, 'signin_timeout'));
-        }, this.timeoutMs),
+          // Awaited: the caller's promise must settle even if nothing else keeps the process running.
+        }, this.timeoutMs, { awaited: true }),
       };
       this.waiters.push(waiter);
     });
