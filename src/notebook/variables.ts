@@ -29,9 +29,14 @@ const REFERENCE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 /** Replaces every `{{…}}` in `text`, whose first line is file line `line`. */
 export function substitute(text: string, line: number, scope: VariableScope): string {
   if (!text.includes('{{')) return text;
+  // Line numbers are counted on from the previous reference, not from the start of the text each
+  // time: counting from the start made 100k references quadratic (75 s).
+  let countedTo = 0;
+  let breaks = 0;
   return text.replace(REFERENCE, (_whole, ref: string, offset: number) => {
-    const at = line + countLineBreaks(text, offset);
-    return resolve(ref, at, scope);
+    breaks += countLineBreaks(text, countedTo, offset);
+    countedTo = offset;
+    return resolve(ref, line + breaks, scope);
   });
 }
 
@@ -40,9 +45,10 @@ export function hasReference(text: string): boolean {
   return /\{\{/.test(text);
 }
 
-function countLineBreaks(text: string, end: number): number {
+/** Line breaks in text[start, end) (CRLF counts once). */
+function countLineBreaks(text: string, start: number, end: number): number {
   let n = 0;
-  for (let i = 0; i < end; i++) {
+  for (let i = start; i < end; i++) {
     const c = text.charCodeAt(i);
     if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) n++;
   }
