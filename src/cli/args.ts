@@ -2,6 +2,7 @@
 // reported in one line plus a pointer to --help, never a stack trace.
 import { parseArgs } from 'node:util';
 import { CliError } from './errors';
+import { MAX_TIMEOUT_SECONDS } from '../core/connections';
 
 export type ReporterName = 'pretty' | 'junit' | 'json';
 const REPORTERS: readonly ReporterName[] = ['pretty', 'junit', 'json'];
@@ -92,10 +93,12 @@ Options:
   -h, --help                this text
   -v, --version             the version`;
 
-function positiveInt(flag: string, text: string | undefined): number | undefined {
+function positiveInt(flag: string, text: string | undefined, max: number): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1) throw new CliError(`${flag} takes a whole number of at least 1, not "${text}"`);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1 || n > max) {
+    throw new CliError(`${flag} takes a whole number from 1 to ${max.toLocaleString('en-US')}, not "${text}"`);
+  }
   return n;
 }
 
@@ -167,10 +170,10 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     out: values.out,
     variables: parseVariables(values.var ?? []),
     environment: values.env,
-    timeoutMs: positiveInt('--timeout', values.timeout),
+    timeoutMs: positiveInt('--timeout', values.timeout, MAX_TIMEOUT_SECONDS * 1000),
     bail: values.bail ?? false,
     dataFile: values.data,
-    parallel: positiveInt('--parallel', values.parallel) ?? 1,
+    parallel: positiveInt('--parallel', values.parallel, 64) ?? 1,
     outputFailed: values['output-failed'] ?? false,
   };
 }

@@ -3,12 +3,12 @@
 // `encryptionMasterKeyEnv`, the one holding the encryption master key). Keys are read
 // only from those variables: a key-like field in the file is refused, so a file checked into a
 // repository cannot carry one.
-import { readFileSync } from 'node:fs';
 import * as z from 'zod/mini';
 import { connectionId, parseConnectionsSetting, SERVICE_IDS, type Connection, type ServiceId } from '../core/connections';
 import { CONNECTIONS_FILE_FIELDS } from '../core/connectionsFile';
 import { describeIssues } from '../core/validate';
 import { CliError } from './errors';
+import { readTextFile } from './textFile';
 
 export interface ConnectionsFile {
   connections: Connection[];
@@ -36,12 +36,7 @@ function entryLabel(service: ServiceId, index: number, entry: unknown): string {
 
 /** Reads and checks the file; every problem is a CliError naming the file and the field. */
 export function loadConnectionsFile(file: string): ConnectionsFile {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new CliError(`${file}: cannot read the connections file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-  }
+  const text = readTextFile(file, 'connections file');
   let raw: unknown;
   try {
     raw = JSON.parse(text);

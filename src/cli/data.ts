@@ -1,10 +1,10 @@
 // --data: rows of variables, one run of each notebook per row. JSON (an array of flat objects) or
 // CSV (RFC 4180: a header row, quoted fields with "" for a quote, line breaks inside quotes, CRLF
 // or LF). A small parser of our own: the format is tiny and a dependency would add more than it saves.
-import { readFileSync } from 'node:fs';
 import * as z from 'zod/mini';
 import { describeIssues } from '../core/validate';
 import { CliError } from './errors';
+import { readTextFile } from './textFile';
 
 export type DataRow = Record<string, string>;
 
@@ -12,12 +12,7 @@ const VARIABLE_NAME = /^[A-Za-z_][\w-]*$/;
 const jsonRowsSchema = z.array(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])));
 
 export function loadDataRows(file: string): DataRow[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new CliError(`${file}: cannot read the data file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-  }
+  const text = readTextFile(file, 'data file');
   const rows = /\.json$/i.test(file) ? jsonRows(file, text) : /\.csv$/i.test(file) ? csvRows(file, text) : undefined;
   if (!rows) throw new CliError(`${file}: --data takes a .json or .csv file`);
   if (rows.length === 0) throw new CliError(`${file}: the data file has no rows`);

@@ -1,12 +1,13 @@
 // `api-workbench export`: a notebook → a REST Client `.http` file (default) or its llm/maps cells
 // as cURL commands. The key is always an environment-variable reference, never a value: with
 // --connections, the first connection of each service sets the hosts and names its keyEnv.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { connectionId, type HttpConnection } from '../core/connections';
 import { cellToCurl, exportHttpFile, parseNotebook, type ExportOptions, type ExportTarget } from '../notebook/api';
 import type { ExportArgs } from './args';
 import { loadConnectionsFile } from './connectionsFile';
 import { CliError } from './errors';
+import { readTextFile } from './textFile';
 import type { LineSink } from './progress';
 
 export interface ExportStreams {
@@ -46,7 +47,7 @@ function curlScript(text: string, opts: ExportOptions, skipped: string[]): strin
 
 export function exportCommand(args: ExportArgs, streams: ExportStreams): number {
   if (!existsSync(args.input)) throw new CliError(`${args.input}: no such file`);
-  const text = readFileSync(args.input, 'utf8');
+  const text = readTextFile(args.input, 'notebook');
   const problems = parseNotebook(text, args.input).problems;
   if (problems.length) throw new CliError(problems.map((p) => `${p.file}:${p.line}: ${p.message}`).join('\n'));
   const opts = exportOptions(args.connectionsFile);

@@ -1,10 +1,11 @@
 // `api-workbench import`: a .http file, a Postman collection or a cURL command (stdin) → a
 // notebook. Exit 0 written, 2 malformed input (nothing written). Keys found are named, never shown.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { ImportError, detectFormat, importText, type KnownConnection } from '../notebook/api';
 import type { ImportArgs } from './args';
 import { loadConnectionsFile } from './connectionsFile';
 import { CliError } from './errors';
+import { readTextFile } from './textFile';
 import type { LineSink } from './progress';
 
 export interface ImportStreams {
@@ -30,7 +31,7 @@ function knownConnections(file: string | undefined): KnownConnection[] {
 export async function importCommand(args: ImportArgs, streams: ImportStreams): Promise<number> {
   const fromStdin = args.input === '-';
   if (!fromStdin && !existsSync(args.input)) throw new CliError(`${args.input}: no such file`);
-  const text = fromStdin ? await readAll(streams.stdin) : readFileSync(args.input, 'utf8');
+  const text = fromStdin ? await readAll(streams.stdin) : readTextFile(args.input, 'file to import');
   const source = fromStdin ? 'stdin' : args.input;
   const connections = knownConnections(args.connectionsFile);
   let result;

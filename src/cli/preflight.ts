@@ -1,11 +1,11 @@
 // Everything checked before the first request, so a run that cannot be made stops with exit 2 and
 // sends nothing: every notebook reads cleanly, every cell's connection exists, every key variable
 // those connections need is set.
-import { readFileSync } from 'node:fs';
 import { connectionId, type ServiceId } from '../core/connections';
 import { parseNotebook, type NotebookCellData } from '../notebook/api';
 import { cellStartLines } from '../notebook/api';
 import { CliError } from './errors';
+import { readTextFile } from './textFile';
 
 export interface LoadedNotebook {
   file: string;
@@ -20,9 +20,9 @@ export function loadNotebooks(files: readonly string[]): LoadedNotebook[] {
   for (const file of files) {
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readTextFile(file, 'notebook');
     } catch (e) {
-      problems.push(`${file}: cannot read the notebook (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      problems.push(e instanceof Error ? e.message : String(e));
       continue;
     }
     const parsed = parseNotebook(text, file);
@@ -30,6 +30,12 @@ export function loadNotebooks(files: readonly string[]): LoadedNotebook[] {
     out.push({ file, text, cells: parsed.cells });
   }
   if (problems.length) throw new CliError(problems.join('\n'));
+  // A run that has nothing to run is a mistake (a wrong file, an empty file, a notebook written in
+  // another format), not a pass: "0 passed" with exit 0 would turn a CI job green.
+  if (!out.some((nb) => nb.cells.some((c) => c.kind === 'code' && SERVICES.has(c.language)))) {
+    const names = out.map((nb) => nb.file).join(', ');
+    throw new CliError(`${names}: no request cells to run (an API notebook has \`\`\`llm, \`\`\`maps or \`\`\`realtime cells)`);
+  }
   return out;
 }
 

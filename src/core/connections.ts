@@ -10,6 +10,9 @@ export const SERVICE_IDS: readonly ServiceId[] = ['llm', 'maps', 'realtime'];
 export const SERVICE_LABELS: Record<ServiceId, string> = { llm: 'Language Models', maps: 'Maps', realtime: 'Realtime' };
 export const DEFAULT_RATE_LIMITS: Record<ServiceId, number> = { llm: 60, maps: 100, realtime: 100 };
 const DEFAULT_TIMEOUT_MS = 60_000;
+/** Beyond these a value is a typo (1e308), not a setting: a timer that large fires at once in Node. */
+export const MAX_TIMEOUT_SECONDS = 3600;
+export const MAX_RATE_PER_MINUTE = 100_000;
 
 /** Where a connection came from: the user's settings, or the local sandbox (managed by the extension). */
 export type ConnectionSource = 'settings' | 'sandbox';
@@ -115,9 +118,9 @@ const settingSchemas = once(() => {
     baseUrl: httpUrl,
     baseUrls: z.optional(z.record(z.string(), httpUrl)),
     auth: z.optional(authSetting),
-    rateLimitPerMinute: z.optional(z.number().check(z.positive())),
-    timeoutSeconds: z.optional(z.number().check(z.positive())),
-    modelRateLimits: z.optional(z.record(z.string(), z.number().check(z.positive()))),
+    rateLimitPerMinute: z.optional(z.number().check(z.positive(), z.lte(MAX_RATE_PER_MINUTE))),
+    timeoutSeconds: z.optional(z.number().check(z.positive(), z.lte(MAX_TIMEOUT_SECONDS))),
+    modelRateLimits: z.optional(z.record(z.string(), z.number().check(z.positive(), z.lte(MAX_RATE_PER_MINUTE)))),
     listing: z.optional(z.enum(LISTING_MODES)),
     api: z.optional(z.enum(LLM_APIS)),
   });
@@ -132,7 +135,7 @@ const settingSchemas = once(() => {
     useTLS: z.optional(z.boolean()),
     authEndpoint: z.optional(httpUrl),
     userAuthEndpoint: z.optional(httpUrl),
-    rateLimitPerMinute: z.optional(z.number().check(z.positive())),
+    rateLimitPerMinute: z.optional(z.number().check(z.positive(), z.lte(MAX_RATE_PER_MINUTE))),
     listing: z.optional(z.enum(LISTING_MODES)),
   });
   return { httpConnectionSetting, realtimeConnectionSetting };
