@@ -3,23 +3,25 @@
 import * as vscode from 'vscode';
 import { SERVICE_IDS, type ServiceId } from './core/connections';
 import { errorText } from './core/errors';
-import { CONTEXT_KEYS, REALTIME_INSPECTOR_VIEW_ID, VIEW_IDS } from './editor/ids';
+import { CONTEXT_KEYS, REALTIME_INSPECTOR_VIEW_ID, VIEW_IDS } from './features/ids';
 import { Redactor } from './core/redact';
-import { HttpClientFactory } from './editor/clients';
+import { HttpClientFactory } from './features/httpClients';
 import { registerCommands } from './editor/commands';
 import { Config } from './editor/config';
 import { connectionCommands } from './editor/connectionCommands';
 import { ConnectionStore } from './editor/connections';
 import { CredentialGuard } from './editor/credentials';
-import { wireHistory, type HistoryModule, type NotebookTesting } from './editor/history/feature';
+import { bundle } from './editor/bundles';
+import { wireHistory, type NotebookTesting } from './editor/history/feature';
 import { HistoryStore } from './editor/history/store';
 import { DiagnosticsLog } from './editor/log';
 import { lazyService } from './editor/lazyService';
 import type { NotebookFeature } from './editor/notebook/index';
-import { openNotebookFromEnvironment, registerNotebook, type NotebookModule } from './editor/notebook/register';
+import { openNotebookFromEnvironment, registerNotebook } from './editor/notebook/register';
 import { SandboxController } from './editor/sandbox';
 import { SecretStore } from './editor/secrets';
-import type { ServiceModule, Services, ServiceViews } from './editor/services';
+import type { Services } from './editor/services';
+import type { ServiceModule, ServiceViews } from './editor/serviceModule';
 import { ServiceTreeProvider, type TreeNode } from './editor/tree';
 
 /** What activate() returns: used by the in-editor tests (and other extensions) to reach the services. */
@@ -37,21 +39,12 @@ export interface ExtensionApi {
 
 let services: Services | undefined;
 
-/**
- * Each service's editor module is its own bundle beside this one (esbuild.mjs), required the first
- * time it is needed, so activating the extension loads only the foundation.
- */
-/* eslint-disable @typescript-eslint/no-require-imports -- each module is required on first use, not at activation */
+/** Each service's editor module, from its own bundle on first use (src/editor/bundles.ts). */
 const SERVICE_MODULES: Record<ServiceId, () => ServiceModule> = {
-  llm: () => require('./llm.js') as ServiceModule,
-  maps: () => require('./maps.js') as ServiceModule,
-  realtime: () => require('./realtime.js') as ServiceModule,
+  llm: () => bundle('llm'),
+  maps: () => bundle('maps'),
+  realtime: () => bundle('realtime'),
 };
-/** The history's commands and notebook tests: they run the notebook engine, so they share its bundle. */
-const loadHistoryModule = () => (require('./notebook.js') as { history: HistoryModule }).history;
-/** The API notebook: serializer, controller and viewer glue. */
-const NOTEBOOK_MODULE = () => require('./notebook.js') as NotebookModule;
-/* eslint-enable @typescript-eslint/no-require-imports */
 
 export async function activate(context: vscode.ExtensionContext): Promise<ExtensionApi | undefined> {
   const redactor = new Redactor();
@@ -106,9 +99,9 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
       context.subscriptions.push(vscode.window.registerWebviewViewProvider(REALTIME_INSPECTOR_VIEW_ID, lazy.webviewViewProvider(REALTIME_INSPECTOR_VIEW_ID)));
     }
   }
-  const { testing, disposables: historyDisposables } = wireHistory(s, history, loadHistoryModule, log);
+  const { testing, disposables: historyDisposables } = wireHistory(s, history, () => bundle('notebook').history, log);
   context.subscriptions.push(...historyDisposables);
-  const notebook = registerNotebook(s, NOTEBOOK_MODULE);
+  const notebook = registerNotebook(s, () => bundle('notebook'));
   context.subscriptions.push(...notebook.disposables);
   context.subscriptions.push(
     vscode.workspace.onDidGrantWorkspaceTrust(() => {

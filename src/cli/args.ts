@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { CliError } from './errors';
 import { MAX_TIMEOUT_SECONDS } from '../core/connections';
+import { errorText } from '../core/errors';
 
 export type ReporterName = 'pretty' | 'junit' | 'json';
 const REPORTERS: readonly ReporterName[] = ['pretty', 'junit', 'json'];
@@ -138,7 +139,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     });
   } catch (e) {
     // parseArgs' messages name the option ("Unknown option '--foo'"); that is all the user needs.
-    throw new CliError(e instanceof Error ? e.message : String(e));
+    throw new CliError(errorText(e));
   }
   const { values, positionals } = parsed;
   if (values.help) return { command: 'help' };

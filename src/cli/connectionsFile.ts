@@ -9,6 +9,7 @@ import { CONNECTIONS_FILE_FIELDS } from '../core/connectionsFile';
 import { describeIssues } from '../core/validate';
 import { CliError } from './errors';
 import { readTextFile } from './textFile';
+import { errorText } from '../core/errors';
 
 export interface ConnectionsFile {
   connections: Connection[];
@@ -41,7 +42,7 @@ export function loadConnectionsFile(file: string): ConnectionsFile {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new CliError(`${file}: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+    throw new CliError(`${file}: not valid JSON (${errorText(e)})`);
   }
   const top = fileSchema.safeParse(raw);
   if (!top.success) throw new CliError(`${file}: ${describeIssues(top.error.issues)} (the file holds "llm", "maps" and "realtime" lists)`);

@@ -5,6 +5,7 @@ import * as z from 'zod/mini';
 import { describeIssues } from '../core/validate';
 import { CliError } from './errors';
 import { readTextFile } from './textFile';
+import { errorText } from '../core/errors';
 
 export type DataRow = Record<string, string>;
 
@@ -27,7 +28,7 @@ function jsonRows(file: string, text: string): DataRow[] {
   try {
     raw = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (e) {
-    throw new CliError(`${file}: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+    throw new CliError(`${file}: not valid JSON (${errorText(e)})`);
   }
   const r = jsonRowsSchema.safeParse(raw);
   if (!r.success) throw new CliError(`${file}: ${describeIssues(r.error.issues)} (expected an array of objects with string, number or boolean values)`);
@@ -85,7 +86,7 @@ function csvRows(file: string, text: string): DataRow[] {
   try {
     records = parseCsv(text);
   } catch (e) {
-    throw new CliError(`${file}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new CliError(`${file}: ${errorText(e)}`);
   }
   const [header, ...rest] = records;
   if (!header) return [];

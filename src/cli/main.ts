@@ -7,6 +7,7 @@ import { CliError } from './errors';
 import { exportCommand } from './export';
 import { importCommand } from './import';
 import { runCommand } from './run';
+import { errorText } from '../core/errors';
 
 declare const __CLI_VERSION__: string | undefined;
 const VERSION = typeof __CLI_VERSION__ === 'string' ? __CLI_VERSION__ : '0.0.0-dev';
@@ -41,7 +42,7 @@ async function main(argv: readonly string[]): Promise<number> {
       return 2;
     }
     // Our bug, not the user's: the message, and the stack only when asked for.
-    const detail = process.env.API_WORKBENCH_DEBUG ? (e instanceof Error ? (e.stack ?? e.message) : String(e)) : e instanceof Error ? e.message : String(e);
+    const detail = process.env.API_WORKBENCH_DEBUG ? (e instanceof Error ? (e.stack ?? e.message) : String(e)) : errorText(e);
     process.stderr.write(`api-workbench: internal error: ${detail}\n`);
     return 2;
   }

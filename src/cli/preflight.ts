@@ -6,6 +6,7 @@ import { parseNotebook, type NotebookCellData } from '../notebook/api';
 import { cellStartLines } from '../notebook/api';
 import { CliError } from './errors';
 import { readTextFile } from './textFile';
+import { errorText } from '../core/errors';
 
 export interface LoadedNotebook {
   file: string;
@@ -22,7 +23,7 @@ export function loadNotebooks(files: readonly string[]): LoadedNotebook[] {
     try {
       text = readTextFile(file, 'notebook');
     } catch (e) {
-      problems.push(e instanceof Error ? e.message : String(e));
+      problems.push(errorText(e));
       continue;
     }
     const parsed = parseNotebook(text, file);

@@ -19,6 +19,7 @@ import { jsonReport } from './reporters/json';
 import { junitReport } from './reporters/junit';
 import { cellLines, prettyReport, suiteHeader, summaryLine } from './reporters/pretty';
 import { countsAsCell, trimResult, type RunSummary, type SuiteReport } from './reporters/types';
+import { errorText } from '../core/errors';
 
 /** Bytes of each response body the engine keeps for assertions; the rest is counted, not stored. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -171,7 +172,7 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
         suite.problems = report.problems;
       } catch (e) {
         // An engine failure is this notebook's, not the run's: reported, counted, the rest goes on.
-        suite.error = `could not run: ${e instanceof Error ? e.message : String(e)}`;
+        suite.error = `could not run: ${errorText(e)}`;
         summary.failed++;
       }
       io.inFlight?.delete(name);

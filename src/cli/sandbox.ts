@@ -3,6 +3,7 @@
 import { startSandbox, type Sandbox } from '../sandbox/host';
 import { gazetteer } from '../sandbox/maps/gazetteer';
 import { CliError } from './errors';
+import { errorText } from '../core/errors';
 
 function positiveFromEnv(name: string): number | undefined {
   const text = process.env[name];
@@ -39,7 +40,7 @@ export async function startCliSandbox(): Promise<Sandbox> {
       },
     });
   } catch (e) {
-    throw new CliError(`the sandbox could not start: ${e instanceof Error ? e.message : String(e)}`);
+    throw new CliError(`the sandbox could not start: ${errorText(e)}`);
   }
   try {
     // The sandbox shares this thread: its place index (~0.3 s of CPU) is built now, so it does not
@@ -47,7 +48,7 @@ export async function startCliSandbox(): Promise<Sandbox> {
     gazetteer();
   } catch (e) {
     await sandbox.close();
-    throw new CliError(`the sandbox could not start: ${e instanceof Error ? e.message : String(e)}`);
+    throw new CliError(`the sandbox could not start: ${errorText(e)}`);
   }
   return sandbox;
 }

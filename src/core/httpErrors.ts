@@ -2,7 +2,7 @@
 // service message, code, request id) has passed through the redactor: a server may echo the key
 // back in any of them.
 import type { Clock } from './clock';
-import { ApiError, type ApiErrorInit } from './errors';
+import { ApiError, type ApiErrorInit, errorText } from './errors';
 import { snippet, type Headers } from './httpExchange';
 import type { Redactor } from './redact';
 import { retryAfterFromHeaders } from './retry';
@@ -82,7 +82,7 @@ export class HttpErrors {
     if (stop === 'timeout' || stop === 'deadline') return this.make('timeout', `${this.service} did not answer within ${formatSeconds(timeoutMs)}`, { requestId, status, cause: e });
     if (stop === 'cancelled') return this.make('cancelled', 'Cancelled', { requestId, status, cause: e });
     const code = (e as { code?: string } | undefined)?.code;
-    const msg = e instanceof Error ? e.message : String(e);
+    const msg = errorText(e);
     return this.make('network', `${this.service} could not be reached: ${code ? `${code} ` : ''}${msg}`, { requestId, status, code, cause: e });
   }
 
@@ -93,7 +93,7 @@ export class HttpErrors {
     if (stop === 'cancelled') return this.make('cancelled', 'Cancelled', { requestId, status, cause: e });
     const code = (e as { code?: string } | undefined)?.code;
     if (code === 'UND_ERR_BODY_TIMEOUT') return this.make('timeout', `${this.service} stream went quiet`, { requestId, status, cause: e });
-    const msg = e instanceof Error ? e.message : String(e);
+    const msg = errorText(e);
     return this.make('stream', `${this.service} stream broke: ${msg}`, { requestId, status, code, cause: e });
   }
 }

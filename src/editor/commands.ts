@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { errorText, isApiError } from '../core/errors';
 import { runInCommand } from '../history/scope';
-import type { CommandId } from './commandIds';
+import type { CommandId } from '../features/commandIds';
 import type { DiagnosticsLog } from './log';
 
 // Handlers receive whatever VS Code passes (tree nodes, URIs, or nothing from the palette).

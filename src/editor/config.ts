@@ -1,14 +1,15 @@
 import * as vscode from 'vscode';
 import { parseConnectionsSetting, type Connection, type ParsedConnections, type ServiceId } from '../core/connections';
 import { validate, type Schema } from '../core/validate';
-import { CONFIG_SECTION, CONNECTIONS_SETTING, type SettingKey } from './ids';
+import { CONFIG_SECTION, CONNECTIONS_SETTING, type SettingKey } from '../features/ids';
+import { SETTINGS, type SettingName, type SettingsReader, type SettingValue } from '../features/settings';
 
 /**
  * The one reader of the extension's settings. Values are validated; a malformed value is reported
  * (once per distinct problem) and the valid part or the default is used, so nothing is lost or
  * half-applied silently.
  */
-export class Config implements vscode.Disposable {
+export class Config implements SettingsReader, vscode.Disposable {
   private readonly reported = new Set<string>();
   /** Parsed once per settings change: trees, status bars and commands ask for connections often. */
   private readonly parsed = new Map<ServiceId, ParsedConnections<Connection>>();
@@ -39,8 +40,13 @@ export class Config implements vscode.Disposable {
     return parsed;
   }
 
-  /** A user-level setting validated with `schema`; `fallback` when unset or invalid (reported). */
-  read<T>(key: SettingKey, schema: Schema<T>, fallback: T, opts: { userOnly?: boolean } = {}): T {
+  /** A setting as features/settings.ts declares it: validated, its default when unset or invalid (reported). */
+  get<K extends SettingName>(key: K): SettingValue<K> {
+    const spec = SETTINGS[key] as { schema: Schema<SettingValue<K>>; default: SettingValue<K>; userOnly: boolean };
+    return this.read(key, spec.schema, spec.default, { userOnly: spec.userOnly });
+  }
+
+  private read<T>(key: SettingKey, schema: Schema<T>, fallback: T, opts: { userOnly?: boolean } = {}): T {
     const raw = opts.userOnly ? this.inspectGlobal(key) : vscode.workspace.getConfiguration(CONFIG_SECTION).get<unknown>(key);
     if (raw === undefined) return fallback;
     const v = validate(schema, raw);

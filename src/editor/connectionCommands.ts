@@ -2,9 +2,10 @@ import * as vscode from 'vscode';
 import { connectionOrigins, SANDBOX_CONNECTION_NAME, SERVICE_LABELS, type Connection, type ServiceId } from '../core/connections';
 import type { CommandTable } from './commands';
 import { exportConnections } from './exportConnections';
-import { CONNECTION_COMMANDS } from './ids';
-import { realtimePresets } from './realtimePresets';
-import type { Services, ServiceViews } from './services';
+import { CONNECTION_COMMANDS } from '../features/ids';
+import { realtimePresets } from '../features/realtime/presets';
+import type { Services } from './services';
+import type { ServiceViews } from './serviceModule';
 
 type Draft = Record<string, string>;
 

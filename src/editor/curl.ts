@@ -7,8 +7,8 @@ import { SERVICE_LABELS, type HttpConnection } from '../core/connections';
 import { keyEnvVar, toCurl } from '../core/curl';
 import type { OutgoingRequest } from '../core/http';
 import { validate } from '../core/validate';
-import type { CommandId } from './commandIds';
-import { COPY_AS_CURL_COMMANDS } from './ids';
+import type { CommandId } from '../features/commandIds';
+import { COPY_AS_CURL_COMMANDS } from '../features/ids';
 import type { Services } from './services';
 
 /** Requests kept per service, newest first. */

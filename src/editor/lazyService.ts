@@ -1,10 +1,11 @@
 import type * as vscode from 'vscode';
 import type { ServiceId } from '../core/connections';
-import { COMMAND_IDS } from './commandIds';
-import { commandService } from './ids';
+import { COMMAND_IDS } from '../features/commandIds';
+import { commandService } from '../features/ids';
 import { lazyCommandStubs, registerCommands } from './commands';
 import type { DiagnosticsLog } from './log';
-import type { ServiceActivation, ServiceModule, Services, ServiceView } from './services';
+import type { Services } from './services';
+import type { ServiceActivation, ServiceModule, ServiceView } from './serviceModule';
 import type { ChildSource } from './tree';
 
 /**

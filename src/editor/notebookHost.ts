@@ -8,8 +8,8 @@ import { errorText } from '../core/errors';
 import { historyEntryFromCellResult } from '../history/fromCellResult';
 import type { CellResult, NotebookHost } from '../notebook/api';
 import { plannedFromBody, usageFromAnswer } from '../services/llm/bodyCosts';
-import { CostLedger } from './llm/costLedger';
-import { LlmCosts } from './llm/costs';
+import { CostLedger } from '../features/llm/costLedger';
+import { LlmCosts } from './llmCosts';
 import type { Services } from './services';
 
 /**

@@ -9,7 +9,6 @@ import type { Config } from './config';
 import type { ConnectionStore } from './connections';
 import type { DiagnosticsLog } from './log';
 import type { SecretStore } from './secrets';
-import * as z from 'zod/mini';
 
 const READY_TIMEOUT_MS = 15_000;
 
@@ -101,7 +100,7 @@ export class SandboxController implements vscode.Disposable {
 
   private spawn(): Promise<SandboxInfo> {
     const script = path.join(this.extensionPath, 'dist', 'sandbox.js');
-    const port = this.config.read('sandbox.port', z.number().check(z.int(), z.gte(0), z.lte(65533)), 0, { userOnly: true });
+    const port = this.config.get('sandbox.port');
     return new Promise<SandboxInfo>((resolve, reject) => {
       // fork() runs Electron as plain Node (ELECTRON_RUN_AS_NODE) on desktop and node in code-server.
       const child = fork(script, ['--port', String(port)], { silent: true, execArgv: [], env: { ...process.env, API_WORKBENCH_SANDBOX: '' } });

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { connectionId, type ServiceId } from '../core/connections';
 import type { Redactor } from '../core/redact';
-import { SECRET_AUX_PREFIX as AUX_PREFIX, SECRET_KEY_PREFIX as PREFIX } from './ids';
+import { SECRET_AUX_PREFIX as AUX_PREFIX, SECRET_KEY_PREFIX as PREFIX } from '../features/ids';
 
 /**
  * A key as stored: the value and the origins it was entered for (or approved for since). Binding the

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { connectionId, needsKey, type Connection, type ServiceId } from '../core/connections';
 import { errorText } from '../core/errors';
-import { CONNECTION_COMMANDS } from './ids';
+import { CONNECTION_COMMANDS } from '../features/ids';
 import type { Services } from './services';
 
 /**

@@ -1,5 +1,5 @@
 // `?? <subject> <op> <value>` checked against a cell's result.
-import type { AssertionResult, CellResult } from './api';
+import type { AssertionResult, CellResult } from './types';
 import type { AssertionSpec } from './cells';
 import { walk } from './variables';
 

@@ -1,6 +1,6 @@
 // What a code cell says: an HTTP request (llm, maps), PUBLISH/LISTEN (realtime) or variables
 // (vars), followed by `??` assertion lines. Reading never throws; every problem has its line.
-import type { AssertionOperator, NotebookCellData } from './api';
+import type { AssertionOperator, NotebookCellData } from './types';
 
 export interface LineProblem {
   line: number;

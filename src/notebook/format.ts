@@ -2,7 +2,7 @@
 // cells. Reading keeps, per cell, the exact bytes it came from (CellLayout), so writing an unchanged
 // notebook gives back the same bytes: CRLF, a missing final newline, ~~~ and longer fences,
 // blank lines between cells. An edited cell is written afresh from its value and attributes.
-import { CODE_LANGUAGES, type CellLayout, type CellMetadata, type CodeLanguage, type NotebookCellData, type NotebookData, type NotebookProblem, type ParsedNotebook } from './api';
+import { CODE_LANGUAGES, type CellLayout, type CellMetadata, type CodeLanguage, type NotebookCellData, type NotebookData, type NotebookProblem, type ParsedNotebook } from './types';
 import { analyseCell } from './cells';
 
 type Eol = CellLayout['eol'];

@@ -4,7 +4,7 @@ import { connectionOrigins, SERVICE_LABELS, type Connection, type HttpConnection
 import { ApiError } from '../core/errors';
 import { HttpClient } from '../core/http';
 import { Redactor } from '../core/redact';
-import type { NotebookHost, NotebookHttpOptions } from './api';
+import type { NotebookHost, NotebookHttpOptions } from './types';
 
 /** A plain src/core/http.ts HttpClient for a connection (no shared limiter, no log). */
 export function defaultHttpClient(connection: HttpConnection, options: NotebookHttpOptions): HttpClient {

@@ -8,7 +8,7 @@ import type { HttpClient, OutgoingRequest } from '../core/http';
 import { googleErrorParser } from '../services/maps/errors';
 import { openAiErrorParser } from '../services/llm/errors';
 import { SseParser } from '../services/llm/sse';
-import type { NotebookHost, RequestRecord, ResponseRecord } from './api';
+import type { NotebookHost, RequestRecord, ResponseRecord } from './types';
 import type { HttpSpec } from './cells';
 import { NotebookError } from './variables';
 import { defaultHttpClient } from './hosts';

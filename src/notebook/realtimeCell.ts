@@ -7,7 +7,7 @@ import { HttpClient, type OutgoingRequest } from '../core/http';
 import { endpointAuthorizer, localAuthorizer, type ChannelAuthorizer } from '../services/realtime/auth';
 import { RealtimeClient } from '../services/realtime/client';
 import { RealtimeRest } from '../services/realtime/rest';
-import type { ListenMessage, NotebookHost, RequestRecord, ResponseRecord } from './api';
+import type { ListenMessage, NotebookHost, RequestRecord, ResponseRecord } from './types';
 
 export interface RealtimeCellContext {
   conn: RealtimeConnection;

@@ -2,9 +2,9 @@
 // gives a CellResult whose every string has passed the host's Redactor.
 import { toAbortSignal, type Cancel } from '../core/cancellation';
 import type { HttpConnection, RealtimeConnection } from '../core/connections';
-import { isApiError } from '../core/errors';
+import { isApiError, errorText } from '../core/errors';
 import { redactTree, redactTreeSliced } from '../core/redactTree';
-import type { CellRef, CellResult, NotebookCellData, NotebookProblem, NotebookRunner, NotebookRunReport, RequestRecord, RunOptions } from './api';
+import type { CellRef, CellResult, NotebookCellData, NotebookProblem, NotebookRunner, NotebookRunReport, RequestRecord, RunOptions } from './types';
 import { checkAssertion } from './assertions';
 import { analyseCell, type AnalysedCell, type HttpSpec } from './cells';
 import { cellStartLines, parseNotebook } from './format';
@@ -271,7 +271,7 @@ class Runner implements NotebookRunner {
 function describe(e: unknown): string {
   if (e instanceof NotebookError) return e.message;
   if (isApiError(e)) return e.describe();
-  return e instanceof Error ? e.message : String(e);
+  return errorText(e);
 }
 
 /** A runner over a notebook's cells (the editor keeps one per open notebook). */

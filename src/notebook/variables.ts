@@ -1,6 +1,6 @@
 // `{{city}}` (vars cells, extra variables) and `{{lisbon.json.places[0].id}}` (an earlier cell's
 // last result). An unknown name is an error naming the file and line, never an empty string.
-import type { CellResult } from './api';
+import type { CellResult } from './types';
 import { parsePath } from './cells';
 
 /** A problem the user must fix, already located: "tour.awb.md:12: unknown variable "cty"". */

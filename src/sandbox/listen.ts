@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ListenOptions, RunningService } from './types';
+import { errorText } from '../core/errors';
 
 /**
  * Starts a node:http server and returns it with a close() that also ends keep-alive and upgraded
@@ -16,7 +17,7 @@ export async function listen(
     Promise.resolve(handler(req, res)).catch((e: unknown) => {
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: `sandbox internal error: ${e instanceof Error ? e.message : String(e)}` } }));
+        res.end(JSON.stringify({ error: { message: `sandbox internal error: ${errorText(e)}` } }));
       } else res.destroy();
     });
   });

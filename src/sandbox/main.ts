@@ -3,6 +3,7 @@
 // by a parent process.
 import { parseArgs } from 'node:util';
 import { DEFAULT_SANDBOX_PORT, startSandbox } from './host';
+import { errorText } from '../core/errors';
 
 const USAGE = `Usage: node dist/sandbox.js [options]
   --host <addr>              listen address (default 127.0.0.1)
@@ -48,7 +49,7 @@ async function main(): Promise<void> {
       strict: true,
     }));
   } catch (e) {
-    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n${USAGE}\n`);
+    process.stderr.write(`${errorText(e)}\n${USAGE}\n`);
     process.exit(2);
   }
   if (values.help) {
@@ -122,6 +123,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  process.stderr.write(`sandbox failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.stderr.write(`sandbox failed to start: ${errorText(e)}\n`);
   process.exit(1);
 });

@@ -4,6 +4,7 @@
 // the extension validates them, runs the model and its tools, and sends the turns back.
 import type { CustomTool, HostToPlayground, PlaygroundSettings, PlaygroundToHost, Turn } from '../services/llm/playgroundMessages';
 import { BUILTIN_TOOL_NAMES } from '../services/llm/playgroundToolNames';
+import { errorText } from '../core/errors';
 
 interface VsCodeApi {
   postMessage(message: PlaygroundToHost): void;
@@ -126,7 +127,7 @@ function readSettings(): PlaygroundSettings | undefined {
         ...(isCell(t.cell) ? { cell: { notebook: t.cell.notebook, name: t.cell.name } } : {}),
       }));
     } catch (e) {
-      showNotice(`Your own tools are not valid JSON: ${e instanceof Error ? e.message : String(e)}`, 'error');
+      showNotice(`Your own tools are not valid JSON: ${errorText(e)}`, 'error');
       return undefined;
     }
   }

@@ -9,6 +9,7 @@ import { OFFLINE_MAX_ZOOM, offlineBasemap } from './lib/basemapLayer';
 import { drawGeometry, tileLayer } from './lib/draw';
 import { bodyView } from './result/jsonView';
 import { validate } from '../core/validate';
+import { DEFAULT_TILE_ATTRIBUTION, DEFAULT_TILES } from '../services/maps/mapMessages';
 import { hostMessageSchema, type RendererMessage, type ResultPayload } from './result/protocol';
 import { VIEWER_CSS } from './result/styles';
 
@@ -24,8 +25,6 @@ interface RendererContext {
 
 /** Tab selectors of the outputs on screen (by output item id), for the extension's selectTab message. */
 const selectors = new Map<string, { resultId: string; select: (tab: string) => void }>();
-
-const DEFAULT_TILES = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
@@ -113,7 +112,7 @@ function mapPanel(p: NonNullable<ResultPayload['geometry']>, onDrawn: () => void
     const basemap = offlineBasemap(map, import.meta.url, onBasemap);
     const template = p.tiles?.url === undefined ? DEFAULT_TILES : p.tiles.url;
     if (template) {
-      const attribution = p.tiles?.attribution ?? '© OpenStreetMap contributors';
+      const attribution = p.tiles?.attribution ?? DEFAULT_TILE_ATTRIBUTION;
       tileLayer(template, attribution, (state) => {
         box.classList.toggle('no-tiles', state === 'failed');
         basemap.update(state === 'failed');

@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { httpConnectionFromSetting, type Connection } from '../../src/core/connections';
-import { plainSummary, resultPayload } from '../../src/editor/notebook/payload';
+import { plainSummary, resultPayload } from '../../src/features/notebook/payload';
 import { historyEntryFromCellResult } from '../../src/history/fromCellResult';
 import { DEFAULT_HISTORY_LIMITS, limitEntry } from '../../src/history/model';
 import { connectionsHost, createRunner, parseNotebook, type CellResult } from '../../src/notebook/api';

@@ -6,7 +6,7 @@ import type { HistoryEntry } from '../../history/model';
 import { renderEntry } from '../../history/render';
 import { createRunner, type NotebookCellData } from '../../notebook/api';
 import type { CommandTable } from '../commands';
-import { HISTORY_COMMANDS, NOTEBOOK_TYPE } from '../ids';
+import { HISTORY_COMMANDS, NOTEBOOK_TYPE } from '../../features/ids';
 import { editorNotebookHost } from '../notebookHost';
 import type { Services } from '../services';
 import type { HistoryStore } from './store';

@@ -3,7 +3,7 @@
 // (with the notebook engine) is in the notebook's bundle dist/notebook.js, required on first use.
 import * as vscode from 'vscode';
 import { lazyCommandStubs, registerCommands, type CommandTable } from '../commands';
-import { HISTORY_COMMANDS, HISTORY_VIEW_ID, NOTEBOOK_TEST_CONTROLLER_ID } from '../ids';
+import { HISTORY_COMMANDS, HISTORY_VIEW_ID, NOTEBOOK_TEST_CONTROLLER_ID } from '../../features/ids';
 import type { DiagnosticsLog } from '../log';
 import type { Services } from '../services';
 import type { HistoryStore } from './store';

@@ -1,7 +1,7 @@
 // The "Save as Notebook Cell" action on a command's result notification: the request the command
 // just sent (the newest history entry) becomes a request cell through the history's own command.
 import * as vscode from 'vscode';
-import { HISTORY_COMMANDS } from '../ids';
+import { HISTORY_COMMANDS } from '../../features/ids';
 import type { Services } from '../services';
 
 const SAVE_AS_CELL = 'Save as Notebook Cell…';

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import * as z from 'zod/mini';
-import { DEFAULT_HISTORY_LIMITS, HistoryList, MAX_HISTORY_ENTRIES, type HistoryEntry, type HistoryLimits } from '../../history/model';
+import { DEFAULT_HISTORY_LIMITS, HistoryList, type HistoryEntry, type HistoryLimits } from '../../history/model';
 import type { OutgoingRequest } from '../../core/http';
 import type { HistorySink } from '../../history/recorder';
 import type { Config } from '../config';
 import type { DiagnosticsLog } from '../log';
+import { errorText } from '../../core/errors';
 
 const FILE_NAME = 'request-history.json';
 /** Bursts of requests (a notebook run) are written once. */
@@ -46,8 +46,8 @@ export class HistoryStore implements HistorySink, vscode.Disposable {
 
   limits(): HistoryLimits {
     return {
-      maxEntries: this.config.read('history.maxEntries', z.number().check(z.int(), z.minimum(1), z.maximum(MAX_HISTORY_ENTRIES)), DEFAULT_HISTORY_LIMITS.maxEntries),
-      keepResponses: this.config.read('history.keepResponses', z.boolean(), DEFAULT_HISTORY_LIMITS.keepResponses),
+      maxEntries: this.config.get('history.maxEntries'),
+      keepResponses: this.config.get('history.keepResponses'),
       maxBodyBytes: DEFAULT_HISTORY_LIMITS.maxBodyBytes,
     };
   }
@@ -162,7 +162,7 @@ export class HistoryStore implements HistorySink, vscode.Disposable {
         await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(file, '..'));
         await vscode.workspace.fs.writeFile(file, Buffer.from(text, 'utf8'));
       } catch (e) {
-        this.log.warn(`Could not save the request history: ${e instanceof Error ? e.message : String(e)}`);
+        this.log.warn(`Could not save the request history: ${errorText(e)}`);
       }
     });
   }

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { createRunner, parseNotebook, serializeNotebook, type CellResult, type NotebookCellData, type ParsedNotebook } from '../../notebook/api';
 import { editorNotebookHost } from '../notebookHost';
 import type { Services } from '../services';
-import { NOTEBOOK_TYPE } from '../ids';
+import { NOTEBOOK_TYPE } from '../../features/ids';
 
 const GLOB = '**/*.awb.md';
 const EXCLUDE = '**/node_modules/**';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { SERVICE_LABELS } from '../../core/connections';
 import { entryPath, type HistoryEntry } from '../../history/model';
-import { HISTORY_COMMANDS } from '../ids';
+import { HISTORY_COMMANDS } from '../../features/ids';
 import type { HistoryStore } from './store';
 
 export const HISTORY_ENTRY_CONTEXT = 'history.entry';

@@ -8,11 +8,11 @@ import { reportError } from '../commands';
 import type { RecordedRequest, RequestHistory } from '../curl';
 import type { Services } from '../services';
 import type { AnswerDocuments } from './answerDocuments';
-import { llmClient } from './clients';
-import { estimateStoppedUsage } from './costLedger';
-import type { LlmCosts } from './costs';
-import { answerStream } from './llmStream';
-import { answerHeader, cancelledNote, doneNote, errorNote, failureText, statsLine } from './prompts';
+import { llmClient } from '../../features/llm/clients';
+import { estimateStoppedUsage } from '../../features/llm/costLedger';
+import type { LlmCosts } from '../llmCosts';
+import { answerStream } from '../../features/llm/llmStream';
+import { answerHeader, cancelledNote, doneNote, errorNote, failureText, statsLine } from '../../features/llm/prompts';
 
 export interface AskRequest {
   conn: HttpConnection;

@@ -7,12 +7,12 @@ import { copyAsCurl, type RequestHistory } from '../curl';
 import type { Services } from '../services';
 import type { AnswerDocuments } from './answerDocuments';
 import { runAsk, type AskResult } from './ask';
-import { asLlmConnection } from './clients';
+import { asLlmConnection } from '../../features/llm/clients';
 import type { ComparePanel } from './comparePanel';
-import type { LlmCosts } from './costs';
+import type { LlmCosts } from '../llmCosts';
 import type { ModelCatalog } from './modelCatalog';
 import type { ModelState } from './modelState';
-import { askMessages, EXPLAIN_QUESTION, isLikelyChatModel, selectionMessages, type SelectionContext } from './prompts';
+import { askMessages, EXPLAIN_QUESTION, isLikelyChatModel, selectionMessages, type SelectionContext } from '../../features/llm/prompts';
 import type { LlmStatusBar } from './statusBar';
 
 /** Optional arguments of the Ask commands (keybindings, other commands, tests). */

@@ -5,13 +5,13 @@ import { errorText } from '../../core/errors';
 import { validate } from '../../core/validate';
 import { compareToHostSchema, type HostToCompare, type RenderedColumn } from '../../services/llm/compareMessages';
 import type { Services } from '../services';
-import { llmClient } from './clients';
-import { compareHtml } from './compareHtml';
-import { compareModelsProblem, MAX_COMPARE_MODELS, runCompare, type ColumnResult } from './compareRun';
-import type { LlmCosts } from './costs';
+import { llmClient } from '../../features/llm/clients';
+import { compareHtml } from '../../features/llm/compareHtml';
+import { compareModelsProblem, MAX_COMPARE_MODELS, runCompare, type ColumnResult } from '../../features/llm/compareRun';
+import type { LlmCosts } from '../llmCosts';
 import type { ModelCatalog } from './modelCatalog';
 import type { ModelState } from './modelState';
-import { askMessages, isLikelyChatModel } from './prompts';
+import { askMessages, isLikelyChatModel } from '../../features/llm/prompts';
 
 /** What a finished compare run gives back (to tests and callers): the results and what the panel shows. */
 export interface CompareOutcome {

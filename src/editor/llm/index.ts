@@ -1,11 +1,12 @@
 // The Language Models view, its commands and the status bar item, on the editor foundation.
 import { RequestHistory } from '../curl';
-import type { ServiceActivation, Services, ServiceView } from '../services';
+import type { Services } from '../services';
+import type { ServiceActivation, ServiceView } from '../serviceModule';
 import { AnswerDocuments } from './answerDocuments';
 import { llmCommands } from './commands';
 import { ComparePanel } from './comparePanel';
-import { CostLedger } from './costLedger';
-import { LlmCosts } from './costs';
+import { CostLedger } from '../../features/llm/costLedger';
+import { LlmCosts } from '../llmCosts';
 import { ModelCatalog } from './modelCatalog';
 import { ModelsSource } from './modelsSource';
 import { ModelState } from './modelState';

@@ -2,7 +2,7 @@ import type * as vscode from 'vscode';
 import { connectionId, type HttpConnection } from '../../core/connections';
 import type { ModelInfo } from '../../services/llm';
 import type { Services } from '../services';
-import { llmClient } from './clients';
+import { llmClient } from '../../features/llm/clients';
 
 /** How long a model list is reused before Ask or Compare lists the models again by itself. */
 const MODELS_TTL_MS = 10 * 60_000;

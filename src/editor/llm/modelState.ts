@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { connectionId, type Connection } from '../../core/connections';
 import { validate } from '../../core/validate';
-import { STATE_KEYS } from '../ids';
+import { STATE_KEYS } from '../../features/ids';
 
 const DEFAULT_KEY = STATE_KEYS.defaultModel;
 const LAST_KEY = STATE_KEYS.lastModel;

@@ -3,7 +3,7 @@ import { connectionId, type Connection } from '../../core/connections';
 import type { ModelInfo } from '../../services/llm';
 import type { Services } from '../services';
 import type { ChildSource, TreeNode } from '../tree';
-import { asLlmConnection, llmClient } from './clients';
+import { asLlmConnection, llmClient } from '../../features/llm/clients';
 import type { ModelCatalog } from './modelCatalog';
 import type { ModelState } from './modelState';
 

@@ -6,10 +6,10 @@ import { defaultSettings } from '../../services/llm/playgroundMessages';
 import type { CommandTable } from '../commands';
 import { connectionFromArg } from '../connectionCommands';
 import type { Services } from '../services';
-import { asLlmConnection } from './clients';
+import { asLlmConnection } from '../../features/llm/clients';
 import type { ModelState } from './modelState';
-import { cellToConversation } from './playgroundCell';
-import type { LlmCosts } from './costs';
+import { cellToConversation } from '../../features/llm/playgroundCell';
+import type { LlmCosts } from '../llmCosts';
 import { PlaygroundPanel } from './playgroundPanel';
 
 export const OPEN_PLAYGROUND = 'apiWorkbench.llm.openPlayground';

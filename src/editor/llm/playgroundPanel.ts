@@ -7,16 +7,16 @@ import { errorText } from '../../core/errors';
 import { validate } from '../../core/validate';
 import { costOf } from '../../services/llm/pricing';
 import { hostToPlaygroundSchema, playgroundToHostSchema, type HostToPlayground, type PlaygroundSettings, type Turn } from '../../services/llm/playgroundMessages';
-import { NOTEBOOK_TYPE } from '../ids';
+import { NOTEBOOK_TYPE } from '../../features/ids';
 import type { Services } from '../services';
-import { llmClient } from './clients';
-import { conversationToCell } from './playgroundCell';
-import { countableMessages } from './costLedger';
-import type { LlmCosts } from './costs';
-import { editTurn, runExchange, type ExchangeOptions, type ExchangeOutcome } from './playgroundConversation';
-import { playgroundHtml } from './playgroundHtml';
+import { llmClient } from '../../features/llm/clients';
+import { conversationToCell } from '../../features/llm/playgroundCell';
+import { countableMessages } from '../../features/llm/costLedger';
+import type { LlmCosts } from '../llmCosts';
+import { editTurn, runExchange, type ExchangeOptions, type ExchangeOutcome } from '../../features/llm/playgroundConversation';
+import { playgroundHtml } from '../../features/llm/playgroundHtml';
 import { playgroundToolServices } from './playgroundServices';
-import { ToolBox } from './playgroundTools';
+import { ToolBox } from '../../features/llm/playgroundTools';
 
 /** Redraws while an answer streams are coalesced to this interval. */
 const REDRAW_MS = 50;

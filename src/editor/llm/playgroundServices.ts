@@ -5,20 +5,16 @@
 import * as vscode from 'vscode';
 import type { HttpClient } from '../../core/http';
 import type { MapsApi } from '../../services/maps/client';
-import type * as MapsModule from '../maps/index';
-import type * as NotebookModule from '../notebook/index';
-import type * as RealtimeModule from '../realtime/index';
+import { bundle } from '../bundles';
 import type { Services } from '../services';
-import type { ToolServices } from './playgroundTools';
+import type { ToolServices } from '../../features/llm/playgroundTools';
 
 // The maps and realtime clients come from those services' own bundles (dist/maps.js,
 // dist/realtime.js, beside this one), the same module instances their views use: bundling second
 // copies here would add their weight (and realtime's encryption library) to the .vsix.
-/* eslint-disable @typescript-eslint/no-require-imports -- sibling bundles, required on first use */
-const mapsModule = () => require('./maps.js') as typeof MapsModule;
-const realtimeModule = () => require('./realtime.js') as typeof RealtimeModule;
-const notebookModule = () => require('./notebook.js') as typeof NotebookModule;
-/* eslint-enable @typescript-eslint/no-require-imports */
+const mapsModule = () => bundle('maps');
+const realtimeModule = () => bundle('realtime');
+const notebookModule = () => bundle('notebook');
 
 export function playgroundToolServices(s: Services): ToolServices {
   return {

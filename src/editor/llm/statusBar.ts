@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import { STATUS_BAR_IDS } from '../ids';
+import { STATUS_BAR_IDS } from '../../features/ids';
 import type { Services } from '../services';
-import { asLlmConnection, requestsLeft } from './clients';
-import type { LlmCosts } from './costs';
+import { asLlmConnection, requestsLeft } from '../../features/llm/clients';
+import type { LlmCosts } from '../llmCosts';
 import type { ModelState } from './modelState';
-import { statusText, statusTooltip } from './prompts';
+import { statusText, statusTooltip } from '../../features/llm/prompts';
 
 /**
  * The active model and how many requests may still start this minute under the client-side limit.

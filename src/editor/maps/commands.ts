@@ -3,84 +3,39 @@ import * as z from 'zod/mini';
 import { connectionId, type HttpConnection } from '../../core/connections';
 import { errorText, isApiError, requestIdSuffix } from '../../core/errors';
 import type { HttpClient, OutgoingRequest, RetryNotice } from '../../core/http';
-import { validate } from '../../core/validate';
 import { MapsClient, parseLatLng, TRAVEL_MODES, type LatLngInput, type MapsApi, type MapsCallOptions, type MapsResult as CallResult, type TravelMode, type Waypoint } from '../../services/maps/client';
 import { googleErrorParser } from '../../services/maps/errors';
-import { MASK_PRESETS, type MapsOperation, type MaskPreset } from '../../services/maps/fieldMasks';
+import { type MapsOperation, type MaskPreset } from '../../services/maps/fieldMasks';
 import type { MapLine, MapMarker, ShowMessage } from '../../services/maps/mapMessages';
 import { decodePolyline } from '../../services/maps/polyline';
 import type { SkuOptions } from '../../services/maps/sku';
 import type { CommandTable } from '../commands';
+import { detailsArgs, geocodeArgs, matrixArgs, nearbyArgs, reverseArgs, routeArgs, searchArgs, validateArgs, type MaskArgs } from '../../features/maps/commandArgs';
+import { mapTiles } from '../../features/settings';
+import { argsOf, type CommandOutcome, type MapsCommandHost, type Presented } from './commandHost';
 import { copyAsCurl, type RecordedRequest, type RequestHistory } from '../curl';
 import type { Services } from '../services';
 import type { MapPanel, MapRendered } from './mapPanel';
-import { isSkuOperation, type SessionCosts } from './costs';
-import { emptyResultText, sandboxKnowledge } from './emptyResults';
+import { isSkuOperation, type SessionCosts } from '../../features/maps/costs';
+import { emptyResultText, sandboxKnowledge } from '../../features/maps/emptyResults';
 import { chooseFieldMask } from './masks';
 import { routeMatrix } from './matrixCommand';
 import type { MatrixPanel } from './matrixPanel';
 import { pickPlace, type PlacePick } from './placePicker';
-import { geocodeResults, placeResults, routeResult, validationResult } from './resultBuilders';
+import { geocodeResults, placeResults, routeResult, validationResult } from '../../features/maps/resultBuilders';
 import type { ResponseDocuments } from './responses';
 import type { ResponseViewer } from './responseViewer';
-import { redactedData } from './responseText';
-import type { MapsResult, ResultStore } from './results';
+import { redactedData } from '../../features/maps/responseText';
+import type { MapsResult } from '../../features/maps/results';
+import type { ResultStore } from './results';
 import { ResultNode } from './tree';
 
-/** What a command returns: for scripts and the in-editor tests. */
-export interface CommandOutcome<T = unknown> {
-  response: T;
-  /** The raw JSON document of the response (kept; opened when `maps.openResponsesIn` is "document"). */
-  document: vscode.Uri;
-  results: MapsResult[];
-  map?: MapRendered;
-}
-
-const DEFAULT_TILES = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 const MAX_PLACES_KEPT = 10;
 
-const maskOptions = z.object({ preset: z.optional(z.enum(['basic', 'contact', 'everything'])), fieldMask: z.optional(z.string()) });
-const searchArgs = z.extend(maskOptions, { query: z.optional(z.string()) });
-const nearbyArgs = z.extend(maskOptions, { center: z.optional(z.string()), radius: z.optional(z.number()) });
-const routeArgs = z.extend(maskOptions, {
-  origin: z.optional(z.string()),
-  destination: z.optional(z.string()),
-  intermediates: z.optional(z.array(z.string())),
-  travelMode: z.optional(z.enum(TRAVEL_MODES as [TravelMode, ...TravelMode[]])),
-});
-const validateArgs = z.extend(maskOptions, { address: z.optional(z.string()), regionCode: z.optional(z.string()) });
-const geocodeArgs = z.extend(maskOptions, { address: z.optional(z.string()) });
-const reverseArgs = z.extend(maskOptions, { location: z.optional(z.string()) });
-const detailsArgs = z.extend(maskOptions, { placeId: z.optional(z.string()) });
-export const matrixArgs = z.extend(maskOptions, {
-  origins: z.optional(z.array(z.string())),
-  destinations: z.optional(z.array(z.string())),
-  travelMode: z.optional(z.enum(TRAVEL_MODES as [TravelMode, ...TravelMode[]])),
-});
 /** The fields a picked suggestion's details ask for: id, address, location (Place Details Essentials). */
 const PICKED_PLACE_MASK = 'id,formattedAddress,location';
-export type MaskArgs = z.infer<typeof maskOptions>;
 
-/** What a presenter makes of an answer: results kept in the tree, and what the map draws. */
-export interface Presented {
-  results: MapsResult[];
-  title: string;
-  extraMarkers?: MapMarker[];
-  /** Drawn on the map, not kept as results (e.g. the matrix's origin → destination pairs). */
-  extraLines?: MapLine[];
-}
 
-/** Arguments a script or test passes; anything else (a tree node, a URI) means "ask the user". */
-export function argsOf<T>(schema: z.ZodMiniType<T>, arg: unknown): Partial<T> {
-  if (arg === null || typeof arg !== 'object' || arg instanceof ResultNode) return {};
-  const v = validate(schema, arg);
-  return v.ok ? v.value : {};
-}
-
-const presetSchema = z.enum(['basic', 'contact', 'everything']);
-const masksSchema = z.record(z.string(), z.string());
-const tileSchema = z.string();
-const openInSchema = z.enum(['viewer', 'document']);
 
 /** "48.85,2.35" → coordinates; "place:<id>" → a place; anything else → an address. */
 export function waypointFromText(text: string): Waypoint {
@@ -91,7 +46,7 @@ export function waypointFromText(text: string): Waypoint {
   return { address: text.trim() };
 }
 
-export class MapsCommands {
+export class MapsCommands implements MapsCommandHost {
   /** What the user typed last, per prompt, to prefill the next time. */
   private readonly lastInput = new Map<string, string>();
 
@@ -327,7 +282,7 @@ export class MapsCommands {
     const data = redactedData(res.data, (t) => this.s.redactor.text(t));
     const document = this.responses.keep(op, data, { status: res.status, durationMs: res.durationMs, requestId: res.requestId, fieldMask: res.fieldMask, request: sent?.request, headers: res.headers });
     if (sent) this.history.link(document, sent);
-    const payload = this.s.config.read('maps.openResponsesIn', openInSchema, 'viewer') === 'viewer' && this.responses.payload(document);
+    const payload = this.s.config.get('maps.openResponsesIn') === 'viewer' && this.responses.payload(document);
     if (payload) this.viewer.show(payload);
     else await this.responses.showDocument(document);
     const shown = present(data);
@@ -366,9 +321,7 @@ export class MapsCommands {
   /** Command argument, else the user's mask for this operation, else the preset setting. */
   private maskChoice(op: MapsOperation, a: MaskArgs): { preset?: MaskPreset; fieldMask?: string } {
     if (a.fieldMask || a.preset) return { fieldMask: a.fieldMask, preset: a.preset };
-    const masks = this.s.config.read('maps.fieldMasks', masksSchema, {});
-    const preset = this.s.config.read('maps.fieldMaskPreset', presetSchema, 'basic');
-    return { fieldMask: masks[op] || undefined, preset: MASK_PRESETS.includes(preset) ? preset : 'basic' };
+    return { fieldMask: this.s.config.get('maps.fieldMasks')[op] || undefined, preset: this.s.config.get('maps.fieldMaskPreset') };
   }
 
   private mapView(title: string, results: readonly MapsResult[], extra: readonly MapMarker[] = [], extraLines: readonly MapLine[] = []): ShowMessage {
@@ -381,15 +334,14 @@ export class MapsCommands {
         this.s.log.warn(`Route "${r.label}" has an unreadable polyline: ${errorText(e)}`);
       }
     }
-    const tileUrl = this.s.config.read('maps.tileUrl', tileSchema, DEFAULT_TILES, { userOnly: true }).trim();
-    const attribution = this.s.config.read('maps.tileAttribution', tileSchema, '© OpenStreetMap contributors', { userOnly: true });
+    const tiles = mapTiles(this.s.config);
     return {
       type: 'show',
       title: title.slice(0, 500),
       markers: [...extra, ...results.flatMap((r) => r.markers)].slice(0, 1000),
       lines,
-      tileUrl: /^https:\/\/[^\s]+$/.test(tileUrl) ? tileUrl : null,
-      attribution: attribution.slice(0, 500),
+      tileUrl: tiles.url,
+      attribution: tiles.attribution,
     };
   }
 

@@ -7,9 +7,10 @@ import * as z from 'zod/mini';
 import { validate } from '../../core/validate';
 import { mapLineSchema, mapMarkerSchema } from '../../services/maps/mapMessages';
 import { RequestHistory } from '../curl';
-import type { ServiceActivation, Services, ServiceView } from '../services';
+import type { Services } from '../services';
+import type { ServiceActivation, ServiceView } from '../serviceModule';
 import { MapsCommands } from './commands';
-import { SessionCosts } from './costs';
+import { SessionCosts } from '../../features/maps/costs';
 import { prices } from './masks';
 import { MatrixPanel } from './matrixPanel';
 import { drawMatrixRoutes } from './matrixRoutes';
@@ -17,7 +18,7 @@ import { MapPanel } from './mapPanel';
 import { RESPONSE_SCHEME, ResponseDocuments } from './responses';
 import { ResponseViewer } from './responseViewer';
 import { ResultStore } from './results';
-import { mapTiles } from './tiles';
+import { mapTiles } from '../../features/settings';
 import { MapsTreeSource } from './tree';
 
 const geometryArgs = z.object({

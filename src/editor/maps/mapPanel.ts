@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { validate } from '../../core/validate';
 import { mapToHostSchema, type MapToHost, type ShowMessage } from '../../services/maps/mapMessages';
 import type { DiagnosticsLog } from '../log';
-import { mapHtml } from './mapHtml';
+import { mapHtml } from '../../features/maps/mapHtml';
 
 /** What the webview reported after drawing: the in-editor tests and the log read it. */
 export interface MapRendered {

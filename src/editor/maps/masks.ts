@@ -3,9 +3,9 @@ import * as z from 'zod/mini';
 import { fieldMaskFor, MASK_PRESETS, type MapsOperation, type MaskPreset } from '../../services/maps/fieldMasks';
 import { compareSku, skuOf, type SkuOperation } from '../../services/maps/sku';
 import { validate } from '../../core/validate';
-import { CONFIG_SECTION } from '../ids';
+import { CONFIG_SECTION } from '../../features/ids';
 import type { Services } from '../services';
-import { priceTable, priceText, skuLabel } from './costs';
+import { priceTable, priceText, skuLabel } from '../../features/maps/costs';
 
 const OPERATIONS: ReadonlyArray<{ op: SkuOperation; label: string }> = [
   { op: 'searchText', label: 'Search Places (Text Search)' },
@@ -17,9 +17,6 @@ const OPERATIONS: ReadonlyArray<{ op: SkuOperation; label: string }> = [
 const PRESET_LABELS: Record<MaskPreset, string> = { basic: 'Basic', contact: 'Contact', everything: 'Everything (*)' };
 
 const argsSchema = z.object({ operation: z.optional(z.enum(['searchText', 'searchNearby', 'getPlace', 'computeRoutes', 'computeRouteMatrix'])), mask: z.optional(z.string()) });
-const masksSchema = z.record(z.string(), z.string());
-const presetSchema = z.enum(['basic', 'contact', 'everything']);
-const pricesSchema = z.record(z.string(), z.number());
 
 /** What the command did: for scripts and the in-editor tests. */
 export interface MaskOutcome {
@@ -32,13 +29,13 @@ export interface MaskOutcome {
 
 /** The mask each command sends now: the user's own for the operation, else the preset setting. */
 export function currentMask(s: Services, op: MapsOperation): string {
-  const masks = s.config.read('maps.fieldMasks', masksSchema, {});
-  const preset = s.config.read('maps.fieldMaskPreset', presetSchema, 'basic');
+  const masks = s.config.get('maps.fieldMasks');
+  const preset = s.config.get('maps.fieldMaskPreset');
   return fieldMaskFor(op, { fieldMask: masks[op] || undefined, preset });
 }
 
 export function prices(s: Services): Record<string, number> {
-  return priceTable(s.config.read('maps.skuPrices', pricesSchema, {}));
+  return priceTable(s.config.get('maps.skuPrices'));
 }
 
 /**
@@ -71,7 +68,7 @@ export async function chooseFieldMask(s: Services, arg: unknown): Promise<MaskOu
     );
     if (go !== 'Use It') return undefined;
   }
-  const all = { ...s.config.read('maps.fieldMasks', masksSchema, {}), [op]: mask };
+  const all = { ...s.config.get('maps.fieldMasks'), [op]: mask };
   await vscode.workspace.getConfiguration(CONFIG_SECTION).update('maps.fieldMasks', all, vscode.ConfigurationTarget.Global);
   if (!change.dearer) void vscode.window.showInformationMessage(`${OPERATIONS.find((o) => o.op === op)?.label ?? op}: ${skuLabel(change.to)}.`);
   return { operation: op, mask, sku: change.to.sku, ...(change.dearer ? { dearerThan: change.from.sku } : {}) };

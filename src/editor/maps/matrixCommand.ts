@@ -5,8 +5,9 @@ import type { MapLine, MapMarker } from '../../services/maps/mapMessages';
 import { PAIR_ROUTE_MASK } from '../../services/maps/matrixRoutes';
 import type { RouteMatrixElement } from '../../services/maps/schemas';
 import { skuOf } from '../../services/maps/sku';
-import type { CommandOutcome, MapsCommands, matrixArgs } from './commands';
-import { drawRoutesAction, matrixMarkdown, matrixRows, MAX_DRAWN_ROUTES, type MatrixRow } from './matrixTable';
+import type { matrixArgs } from '../../features/maps/commandArgs';
+import type { CommandOutcome, MapsCommandHost } from './commandHost';
+import { drawRoutesAction, matrixMarkdown, matrixRows, MAX_DRAWN_ROUTES, type MatrixRow } from '../../features/maps/matrixTable';
 
 /** Google allows up to 625 elements (25 × 25); a table people read stays far smaller. */
 const MAX_POINTS = 10;
@@ -19,7 +20,7 @@ export type MatrixOutcome = CommandOutcome<RouteMatrixElement[]> & { rows: Matri
  * duration, condition) and the pairs joined on the map by straight lines, until "Draw actual
  * routes" in the table asks for each pair's road (matrixRoutes.ts).
  */
-export async function routeMatrix(cmd: MapsCommands, a: Partial<z.infer<typeof matrixArgs>>): Promise<MatrixOutcome | undefined> {
+export async function routeMatrix(cmd: MapsCommandHost, a: Partial<z.infer<typeof matrixArgs>>): Promise<MatrixOutcome | undefined> {
   if (!cmd.connection()) return undefined;
   const origins = a.origins?.length ? a.origins : await pickMany(cmd, 'origin');
   if (!origins?.length) return undefined;
@@ -81,7 +82,7 @@ export async function routeMatrix(cmd: MapsCommands, a: Partial<z.infer<typeof m
 }
 
 /** Points one after the other, until the user says Done (or Escape, which cancels). */
-async function pickMany(cmd: MapsCommands, noun: 'origin' | 'destination'): Promise<string[] | undefined> {
+async function pickMany(cmd: MapsCommandHost, noun: 'origin' | 'destination'): Promise<string[] | undefined> {
   const picked: string[] = [];
   for (;;) {
     const p = await cmd.pickPoint(`Route matrix: ${noun} ${picked.length + 1}${picked.length ? ` (after ${picked.map((x) => cmd.placeLabel(x)).join(', ')})` : ''}`);

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { LatLngInput, TravelMode } from '../../services/maps/client';
 import type { MapMarker } from '../../services/maps/mapMessages';
-import { newNonce } from '../webviewPage';
-import { DRAW_ROUTES_COMMAND, matrixHtml, type MatrixAction, type MatrixRow } from './matrixTable';
+import { newNonce } from '../../features/webviewPage';
+import { DRAW_ROUTES_COMMAND, matrixHtml, type MatrixAction, type MatrixRow } from '../../features/maps/matrixTable';
 
 /** What the last matrix was made of, for drawing its actual routes afterwards. */
 export interface ShownMatrix {

@@ -7,8 +7,8 @@ import type { MapLine } from '../../services/maps/mapMessages';
 import { routesForPairs, type PairRoute, type RoutePair } from '../../services/maps/matrixRoutes';
 import type { MapsCommands } from './commands';
 import type { MapRendered } from './mapPanel';
-import { MAX_DRAWN_ROUTES } from './matrixTable';
-import { formatDistance, formatDuration } from './resultBuilders';
+import { MAX_DRAWN_ROUTES } from '../../features/maps/matrixTable';
+import { formatDistance, formatDuration } from '../../features/maps/resultBuilders';
 
 export interface MatrixRoutesOutcome {
   routes: PairRoute[];

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { errorText } from '../../core/errors';
-import type { MapsResult } from './results';
-import { AutocompleteSession, parseTypedPlace, typedItem, type AutocompleteApi, type SessionOptions, type Suggestion, type TypedPlace } from './placeQuery';
+import type { MapsResult } from '../../features/maps/results';
+import { AutocompleteSession, parseTypedPlace, typedItem, type AutocompleteApi, type SessionOptions, type Suggestion, type TypedPlace } from '../../features/maps/placeQuery';
 
 /** What the user chose: a suggestion (with its open session, for Place Details), a recent result, or text. */
 export type PlacePick =

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { validate } from '../../core/validate';
 import { rendererMessageSchema, type HostMessage, type RendererMessage, type ResultPayload } from '../../webview/result/protocol';
 import type { DiagnosticsLog } from '../log';
-import { viewerHtml } from './responseViewerHtml';
+import { viewerHtml } from '../../features/maps/responseViewerHtml';
 
 /**
  * The response viewer of API notebooks, in a webview panel of its own for maps commands: the very

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { Redactor } from '../../core/redact';
 import type { ResultPayload } from '../../webview/result/protocol';
-import { responsePayload, type ResponseMeta } from './responsePayload';
-import { responseDocumentText } from './responseText';
+import { responsePayload, type ResponseMeta } from '../../features/maps/responsePayload';
+import { responseDocumentText } from '../../features/maps/responseText';
 
 export const RESPONSE_SCHEME = 'api-workbench-maps';
 /** Responses kept for reopening; older documents show a short note instead. */

@@ -1,34 +1,7 @@
 import * as vscode from 'vscode';
-import * as z from 'zod/mini';
 import { validate } from '../../core/validate';
-import { mapMarkerSchema } from '../../services/maps/mapMessages';
+import { resultsByConnectionSchema, type CapabilityId, type MapsResult } from '../../features/maps/results';
 
-/** The four capabilities under each maps connection, in tree order. */
-export const CAPABILITIES = [
-  { id: 'places', label: 'Places', icon: 'location' },
-  { id: 'routes', label: 'Routes', icon: 'milestone' },
-  { id: 'addressValidation', label: 'Address Validation', icon: 'verified' },
-  { id: 'geocoding', label: 'Geocoding', icon: 'globe' },
-] as const;
-export type CapabilityId = (typeof CAPABILITIES)[number]['id'];
-
-const resultSchema = z.object({
-  id: z.string(),
-  capability: z.enum(['places', 'routes', 'addressValidation', 'geocoding']),
-  label: z.string(),
-  description: z.string(),
-  /** Markdown shown on hover. */
-  tooltip: z.string(),
-  /** Icon id (codicon) for the tree. */
-  icon: z.string(),
-  at: z.number(),
-  markers: z.array(mapMarkerSchema),
-  /** Routes: Google encoded polyline of the whole route. */
-  polyline: z.optional(z.string()),
-});
-export type MapsResult = z.infer<typeof resultSchema>;
-
-const storeSchema = z.record(z.string(), z.array(resultSchema));
 const STATE_KEY = 'apiWorkbench.maps.results.v1';
 /** Per connection and capability; older results drop off. */
 const MAX_PER_CAPABILITY = 15;
@@ -45,7 +18,7 @@ export class ResultStore implements vscode.Disposable {
   constructor(private readonly state: vscode.Memento) {}
 
   private all(): Record<string, MapsResult[]> {
-    const v = validate(storeSchema, this.state.get(STATE_KEY) ?? {});
+    const v = validate(resultsByConnectionSchema, this.state.get(STATE_KEY) ?? {});
     return v.ok ? v.value : {};
   }
 

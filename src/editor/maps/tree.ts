@@ -3,8 +3,9 @@ import { connectionId, type Connection } from '../../core/connections';
 import type { Resource } from '../../services/resources';
 import type { Services } from '../services';
 import { MessageNode, type ChildSource, type TreeNode } from '../tree';
-import { dollars, type SessionCosts } from './costs';
-import { CAPABILITIES, type MapsResult, type ResultStore } from './results';
+import { dollars, type SessionCosts } from '../../features/maps/costs';
+import { CAPABILITIES, type MapsResult } from '../../features/maps/results';
+import type { ResultStore } from './results';
 
 export const SHOW_RESULT_COMMAND = 'apiWorkbench.maps.showResult';
 const LISTING_TTL_MS = 60_000;

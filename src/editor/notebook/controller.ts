@@ -3,16 +3,17 @@
 // when the user presses stop (what arrived stays). Other features hook in through onDidFinishCell
 // and runCell (history, Testing API).
 import * as vscode from 'vscode';
-import * as z from 'zod/mini';
+import { mapTiles } from '../../features/settings';
 import { createRunner, type CellProgress, type CellResult, type CodeLanguage, type NotebookRunner } from '../../notebook/api';
 import { RESULT_MIME, type ResultPayload } from '../../webview/result/protocol';
-import { EXTENSION_ID, NOTEBOOK_CONTROLLER_ID, NOTEBOOK_LANGUAGES, NOTEBOOK_TYPE } from '../ids';
+import { EXTENSION_ID, NOTEBOOK_CONTROLLER_ID, NOTEBOOK_LANGUAGES, NOTEBOOK_TYPE } from '../../features/ids';
 import type { Services } from '../services';
 import type { Environments } from './environments';
 import { editorNotebookHost } from '../notebookHost';
-import { parsePriceSetting, type PriceTable } from '../llm/costLedger';
-import { plainSummary, resultPayload, runningPayload, type LiveState } from './payload';
+import { parsePriceSetting, type PriceTable } from '../../features/llm/costLedger';
+import { plainSummary, resultPayload, runningPayload, type LiveState } from '../../features/notebook/payload';
 import { engineCells } from './serializer';
+import { errorText } from '../../core/errors';
 
 /** Bytes of a body the engine keeps per result: enough for "Open Whole Body in Editor" on big answers. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -20,7 +21,6 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const KEPT_BODIES = 20;
 /** Live output is replaced at most this often while a cell streams. */
 const LIVE_UPDATE_MS = 150;
-const DEFAULT_TILES = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 
 export interface FinishedCell {
   notebook: vscode.NotebookDocument;
@@ -246,7 +246,7 @@ export class NotebookRunController implements vscode.Disposable {
     } catch (e) {
       clearTimeout(live.timer);
       // The engine reports request failures in the result; this is a failure of the engine itself.
-      const text = this.s.redactor.text(e instanceof Error ? e.message : String(e));
+      const text = this.s.redactor.text(errorText(e));
       this.s.log.error(`Notebook cell ${cell.index + 1} failed: ${text}`);
       await execution.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.error({ name: 'Error', message: text })]));
       execution.end(false, Date.now());
@@ -274,14 +274,12 @@ export class NotebookRunController implements vscode.Disposable {
 
   /** The user's LLM price table (problems in it are reported where Ask and Compare read it). */
   private prices(): PriceTable {
-    return parsePriceSetting(this.s.config.read('llm.prices', z.unknown(), undefined, { userOnly: true })).table;
+    return parsePriceSetting(this.s.config.get('llm.prices')).table;
   }
 
   /** The map tab's tiles: the maps panel's settings (user settings only: a workspace cannot redirect them). */
   private tiles(): { url: string | null; attribution: string } {
-    const url = this.s.config.read('maps.tileUrl', z.string(), DEFAULT_TILES, { userOnly: true }).trim();
-    const attribution = this.s.config.read('maps.tileAttribution', z.string(), '© OpenStreetMap contributors', { userOnly: true });
-    return { url: /^https:\/\/[^\s]+$/.test(url) ? url : null, attribution: attribution.slice(0, 500) };
+    return mapTiles(this.s.config);
   }
 
   private keepBody(resultId: string, result: CellResult): void {

@@ -8,7 +8,7 @@ import type { HttpConnection } from '../../core/connections';
 import { keyEnvVar } from '../../core/curl';
 import { cellToCurl, exportHttpFile, serializeNotebook, type ExportOptions, type ExportTarget } from '../../notebook/api';
 import type { CommandTable } from '../commands';
-import { NOTEBOOK_TYPE } from '../ids';
+import { NOTEBOOK_TYPE } from '../../features/ids';
 import type { Services } from '../services';
 import { notebookOf } from './environments';
 import { curlIntoNotebook, isCurlCommand } from './importCommands';

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { connectionOrigins, SERVICE_IDS, type Connection } from '../../core/connections';
 import { detectFormat, ImportError, importCurl, importText, type ImportedSecret, type ImportResult, type KnownConnection } from '../../notebook/api';
 import type { CommandTable } from '../commands';
-import { NOTEBOOK_TYPE } from '../ids';
+import { NOTEBOOK_TYPE } from '../../features/ids';
 import type { Services } from '../services';
 import type { AwbSerializer } from './serializer';
 

@@ -8,18 +8,18 @@ import { errorText } from '../../core/errors';
 import { validate } from '../../core/validate';
 import { rendererMessageSchema, type HostMessage, type RendererMessage } from '../../webview/result/protocol';
 import type { CommandTable } from '../commands';
-import { NOTEBOOK_TYPE, RESULT_RENDERER_ID } from '../ids';
+import { NOTEBOOK_TYPE, RESULT_RENDERER_ID } from '../../features/ids';
 import type { Services } from '../services';
 import { NotebookRunController } from './controller';
 import { CurlCellActions, exportCommands } from './exportCommands';
 import { importCommands } from './importCommands';
 import { Environments, notebookOf } from './environments';
 import { AwbSerializer, documentProblems } from './serializer';
-import { NEW_NOTEBOOK_TEMPLATE } from './template';
+import { NEW_NOTEBOOK_TEMPLATE } from '../../features/notebook/template';
 
 export { type FinishedCell } from './controller';
 /** The playground's notebook-cell tools run on this bundle's engine (dist/llm.js requires it on first use). */
-export { cellToolRunner } from '../llm/playgroundCellTool';
+export { cellToolRunner } from '../../features/llm/playgroundCellTool';
 export { editorNotebookHost } from '../notebookHost';
 export { toolNotebookReader } from './toolNotebooks';
 /** dist/notebook.js also carries the history module (see src/extension.ts). */

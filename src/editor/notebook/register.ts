@@ -2,11 +2,12 @@
 // and every notebook command are stubs that require the feature's bundle (dist/notebook.js) the
 // first time a notebook opens or a command runs, so activation stays light.
 import * as vscode from 'vscode';
-import { COMMAND_IDS } from '../commandIds';
+import { COMMAND_IDS } from '../../features/commandIds';
 import { lazyCommandStubs, registerCommands } from '../commands';
-import { NOTEBOOK_TYPE } from '../ids';
+import { NOTEBOOK_TYPE } from '../../features/ids';
 import type { Services } from '../services';
 import type { NotebookFeature } from './index';
+import { errorText } from '../../core/errors';
 
 export interface NotebookModule {
   activate(s: Services): NotebookFeature;
@@ -29,7 +30,7 @@ export async function openNotebookFromEnvironment(s: Services): Promise<void> {
     // Pinned: a preview tab would give way to the next editor the workbench opens at startup.
     await vscode.commands.executeCommand('vscode.openWith', uri, NOTEBOOK_TYPE, { preview: false });
   } catch (e) {
-    s.log.warn(`Could not open ${file}: ${e instanceof Error ? e.message : String(e)}`);
+    s.log.warn(`Could not open ${file}: ${errorText(e)}`);
   }
 }
 

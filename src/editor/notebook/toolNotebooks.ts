@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { parseNotebook } from '../../notebook/api';
-import type { ToolNotebook } from '../llm/playgroundCellTool';
+import type { ToolNotebook } from '../../features/llm/playgroundCellTool';
 import type { Services } from '../services';
 import { environmentOf } from './environments';
 import { engineCells } from './serializer';

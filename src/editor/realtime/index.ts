@@ -2,8 +2,9 @@
 // presence members), its commands, the realtime message log with its counter, and the local
 // webhook receiver.
 import * as vscode from 'vscode';
-import { CONTEXT_KEYS, REALTIME_INSPECTOR_VIEW_ID } from '../ids';
-import type { ServiceActivation, Services, ServiceView } from '../services';
+import { CONTEXT_KEYS, REALTIME_INSPECTOR_VIEW_ID } from '../../features/ids';
+import type { Services } from '../services';
+import type { ServiceActivation, ServiceView } from '../serviceModule';
 import { realtimeCommands } from './commands';
 import { inspectorInput, RealtimeInspector } from './inspector';
 import { RealtimeLog } from './log';
@@ -72,4 +73,4 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
 
 // For other bundles that publish or list channels (the LLM playground's tools), from this chunk
 // rather than a second copy of the client (and its encryption library) in theirs.
-export { realtimeRestFor } from './restClient';
+export { realtimeRestFor } from '../../features/realtime/restClient';

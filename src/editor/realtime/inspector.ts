@@ -9,9 +9,9 @@ import { validate } from '../../core/validate';
 import { detailOf, InspectorFeed, pageMessageSchema, type HostMessage, type PageMessage } from '../../services/realtime/inspectorFeed';
 import { InspectorStore, type InspectorCounts, type InspectorFilter, type InspectorMessage } from '../../services/realtime/inspectorStore';
 import { channelKind, channelNameProblem, LIMITS } from '../../services/realtime/protocol';
-import { REALTIME_INSPECTOR_FOCUS_COMMAND } from '../ids';
+import { REALTIME_INSPECTOR_FOCUS_COMMAND } from '../../features/ids';
 import type { Services } from '../services';
-import { newNonce, webviewPage } from '../webviewPage';
+import { newNonce, webviewPage } from '../../features/webviewPage';
 import { encryptedPayload } from './encryptionKey';
 import { asRealtime, type RealtimeSessions } from './sessions';
 

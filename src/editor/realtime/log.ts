@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Redactor } from '../../core/redact';
 import { RealtimeLogBatcher, type LogStats } from '../../services/realtime/logBatcher';
-import { STATUS_BAR_IDS } from '../ids';
+import { STATUS_BAR_IDS } from '../../features/ids';
 
 const HISTORY_LINES = 50_000;
 

@@ -9,7 +9,7 @@ import type { RealtimeRest } from '../../services/realtime/rest';
 import { endpointUserAuthenticator, localUserAuthenticator, type SignInUserData, type UserAuthenticator } from '../../services/realtime/user';
 import type { Services } from '../services';
 import type { RealtimeLog } from './log';
-import { realtimeRestFor } from './restClient';
+import { realtimeRestFor } from '../../features/realtime/restClient';
 
 /** How long a REST channel listing is reused: live changes re-render the tree often, the API has a quota. */
 const CHANNEL_LIST_TTL_MS = 5_000;

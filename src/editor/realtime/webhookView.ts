@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Redactor } from '../../core/redact';
-import { webhookPageHtml, type WebhookRow } from './webhookHtml';
-import type { WebhookRecord } from './webhookInbox';
+import { webhookPageHtml, type WebhookRow } from '../../features/realtime/webhookHtml';
+import type { WebhookRecord } from '../../features/realtime/webhookInbox';
 import type { WebhookController } from './webhooks';
 
 export const WEBHOOK_VIEW_COMMANDS = {

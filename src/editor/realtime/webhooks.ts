@@ -2,11 +2,11 @@ import * as vscode from 'vscode';
 import type { RealtimeConnection } from '../../core/connections';
 import type { WebhookEvent } from '../../services/realtime/protocol';
 import { startWebhookReceiver, type WebhookReceiver } from '../../services/realtime/webhookReceiver';
-import { CONTEXT_KEYS } from '../ids';
+import { CONTEXT_KEYS } from '../../features/ids';
 import type { Services } from '../services';
 import type { RealtimeLog } from './log';
 import type { RealtimeSessions } from './sessions';
-import { WebhookInbox } from './webhookInbox';
+import { WebhookInbox } from '../../features/realtime/webhookInbox';
 
 const CONTEXT_KEY = CONTEXT_KEYS.webhookReceiverRunning;
 

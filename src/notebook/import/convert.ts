@@ -2,7 +2,7 @@
 // connection, as cells are written), or a Markdown block with a note when no service covers it.
 // Keys are taken out on the way: they go to `secrets`, never into the text.
 import type { ServiceId } from '../../core/connections';
-import type { CodeLanguage } from '../api';
+import type { CodeLanguage } from '../types';
 import type { RawRequest } from './curl';
 import type { ImportedSecret, KnownConnection } from './types';
 

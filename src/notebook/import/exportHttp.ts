@@ -3,7 +3,7 @@
 import type { AuthPlacement } from '../../core/auth';
 import { keyEnvVar, toCurl } from '../../core/curl';
 import type { Redactor } from '../../core/redact';
-import type { NotebookCellData } from '../api';
+import type { NotebookCellData } from '../types';
 import { analyseCell, type HttpSpec } from '../cells';
 import { parseNotebook } from '../format';
 

@@ -5,6 +5,7 @@ import { convertRequest, type Piece } from './convert';
 import type { RawRequest } from './curl';
 import { ImportError, type ImportedSecret, type ImportOptions, type ImportResult } from './types';
 import { cellName, varsPiece, writeNotebook } from './write';
+import { errorText } from '../../core/errors';
 
 const SCHEMAS = ['https://schema.getpostman.com/json/collection/v2.1.0/collection.json', 'https://schema.getpostman.com/json/collection/v2.0.0/collection.json'];
 /** `token`, `api_key`, `accessToken`, `clientSecret`: names of keys. */
@@ -63,7 +64,7 @@ export function importPostman(json: string, opts: ImportOptions = {}): ImportRes
   try {
     raw = JSON.parse(json);
   } catch (e) {
-    throw new ImportError(source, 'JSON', e instanceof Error ? e.message : String(e));
+    throw new ImportError(source, 'JSON', errorText(e));
   }
   const col = check(collection, raw, '', source);
   if (!SCHEMAS.includes(col.info.schema)) throw new ImportError(source, 'field info.schema', `"${col.info.schema}" is not a Postman collection v2.1 (or v2.0) schema; export the collection as v2.1`);

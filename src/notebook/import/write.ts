@@ -1,6 +1,6 @@
 // Pieces → `*.awb.md` text, through the notebook's own serializer so fences and attributes are
 // written exactly as the parser reads them.
-import type { NotebookCellData } from '../api';
+import type { NotebookCellData } from '../types';
 import { serializeNotebook } from '../format';
 import type { Piece } from './convert';
 import type { ImportedSecret, ImportResult } from './types';

@@ -30,6 +30,7 @@ import { durationString } from './geo';
 import { getPlace, searchNearby, SearchNearbyRequest, searchText, SearchTextRequest } from './places';
 import { computeRouteMatrix, ComputeRouteMatrixRequest, computeRoutes, ComputeRoutesRequest } from './routes';
 import { googleError, invalidArgument, parseBody, RpcError, sendRpcError } from './rpc';
+import { errorText } from '../../core/errors';
 
 export { googleError } from './rpc';
 export { KNOWN_PLACE_KINDS } from './kinds';
@@ -248,7 +249,7 @@ export async function startMapsSandbox(opts: MapsSandboxOptions): Promise<Runnin
     } catch (e) {
       if (e instanceof RpcError) return sendRpcError(res, e, requestId);
       if ((e as { status?: number }).status === 413) return googleError(res, 413, 'INVALID_ARGUMENT', 'Request payload size exceeds the limit.', requestId);
-      return googleError(res, 500, 'INTERNAL', `Internal error encountered: ${e instanceof Error ? e.message : String(e)}`, requestId);
+      return googleError(res, 500, 'INTERNAL', `Internal error encountered: ${errorText(e)}`, requestId);
     }
   });
 }

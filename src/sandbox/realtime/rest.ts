@@ -18,6 +18,7 @@ import {
 import { sendJson, sendText, type SandboxResource } from '../http';
 import { Router, type PathParams } from '../router';
 import type { Broker, ChannelSnapshot } from './broker';
+import { errorText } from '../../core/errors';
 
 export interface RestContext {
   broker: Broker;
@@ -202,7 +203,7 @@ function burst(ctx: RestContext, { body, res }: RestRequest): void {
   if (p) throw new HttpProblem(400, `Invalid channel name '${b.channel}': ${p}`);
   void ctx.broker.burst(b.channel, b.name, b.data ?? {}, b.count).then(
     (sent) => sendJson(res, 200, { sent }),
-    (e: unknown) => sendText(res, 500, `burst failed: ${e instanceof Error ? e.message : String(e)}\n`),
+    (e: unknown) => sendText(res, 500, `burst failed: ${errorText(e)}\n`),
   );
 }
 

@@ -3,6 +3,7 @@
 // answers non-2xx or cannot be reached (../shared/protocols.md §1, pusher-http-node lib/webhook.js).
 import type { WebhookBody, WebhookEvent } from '../../services/realtime/protocol';
 import { signWebhook, type AppCredentials } from '../../services/realtime/signing';
+import { errorText } from '../../core/errors';
 
 export interface WebhookOptions {
   urls: string[];
@@ -110,7 +111,7 @@ export class WebhookSender {
       status = res.status;
       await res.arrayBuffer().catch(() => undefined);
     } catch (e) {
-      error = e instanceof Error ? e.message : String(e);
+      error = errorText(e);
     } finally {
       clearTimeout(timer);
       this.inFlight.delete(controller);

@@ -6,6 +6,10 @@ const lat = z.number().check(z.gte(-90), z.lte(90));
 const lng = z.number().check(z.gte(-180), z.lte(180));
 const text = z.string().check(z.maxLength(500));
 
+/** The map's default tiles, when the user has set none (the maps.tileUrl setting). */
+export const DEFAULT_TILES = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+export const DEFAULT_TILE_ATTRIBUTION = '© OpenStreetMap contributors';
+
 export const mapMarkerSchema = z.object({ latitude: lat, longitude: lng, label: text, detail: z.optional(text) });
 export type MapMarker = z.infer<typeof mapMarkerSchema>;
 

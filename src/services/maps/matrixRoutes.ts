@@ -2,7 +2,7 @@
 // durations but no geometry, so drawing the roads means one Compute Routes request per pair (each
 // billed): asked for explicitly, sent a few at a time, and stopped when the user cancels.
 import { CancelledError, type Cancel } from '../../core/cancellation';
-import { isApiError } from '../../core/errors';
+import { isApiError, errorText } from '../../core/errors';
 import type { LatLngInput, MapsCallOptions, MapsClient, MapsResult, TravelMode } from './client';
 import { decodePolyline, type LatLngLiteral } from './polyline';
 import type { ComputeRoutesResponse } from './schemas';
@@ -66,7 +66,7 @@ export async function routesForPairs(client: Pick<MapsClient, 'computeRoutes'>, 
           cancelled ??= e;
           return;
         }
-        out[i] = { pair, points: [], problem: e instanceof Error ? e.message : String(e) };
+        out[i] = { pair, points: [], problem: errorText(e) };
       }
       opts.onRoute?.(out[i], ++done, pairs.length);
     }

@@ -12,6 +12,7 @@ import type { ClientEvents } from './dispatch';
 import { closeAction, connectionEstablishedSchema, decodeData, describeClose, type WireFrame } from './protocol';
 import { ReconnectSchedule, type ReconnectSettings } from './reconnect';
 import type { CloseInfo, ConnectionState, StateChange } from './types';
+import { errorText } from '../../core/errors';
 
 export interface ConnectionSettings {
   url: string;
@@ -138,7 +139,7 @@ export class Connection {
       sock = new W(this.settings.url, { perMessageDeflate: false, skipUTF8Validation: true, handshakeTimeout: this.settings.connectTimeoutMs, ...this.settings.socketOptions });
     } catch (e) {
       // A URL the ws library rejects outright: retrying cannot help.
-      this.stop(1015, e instanceof Error ? e.message : String(e));
+      this.stop(1015, errorText(e));
       return;
     }
     this.socket = sock;

@@ -2,7 +2,7 @@
 // received frame from raw socket data to the handler that owns it (connection, subscriptions, or
 // the app's listeners). This runs once per message, so it stays free of allocations it can avoid.
 import type * as Ws from 'ws';
-import { ApiError } from '../../core/errors';
+import { ApiError, errorText } from '../../core/errors';
 import { decodeFrame, type WireFrame } from './protocol';
 import type { Disposable, RealtimeClientEvents } from './types';
 
@@ -33,7 +33,7 @@ export class ClientEvents {
         list[i](value);
       } catch (e) {
         // A listener's bug must not break the connection; report it unless it came from an error listener.
-        if (event !== 'error') this.emit('error', this.error('protocol', `A ${event} listener failed: ${e instanceof Error ? e.message : String(e)}`, 'listener'));
+        if (event !== 'error') this.emit('error', this.error('protocol', `A ${event} listener failed: ${errorText(e)}`, 'listener'));
       }
     }
   }
@@ -81,7 +81,7 @@ export function dispatchFrame(raw: Ws.RawData, isBinary: boolean, events: Client
     if (f.channel?.startsWith('private-encrypted-')) return h.onEncrypted(f);
     events.emit('message', f);
   } catch (e) {
-    events.emit('error', events.error('protocol', `Failed to handle a frame: ${e instanceof Error ? e.message : String(e)}`, 'frame_handler'));
+    events.emit('error', events.error('protocol', `Failed to handle a frame: ${errorText(e)}`, 'frame_handler'));
   }
 }
 

@@ -4,6 +4,7 @@
 // once in exactly one of: shown, filtered out, held (arrived while paused), dropped (pushed out of
 // the ring), so the counts a user reads always add up to the received total.
 import { compactData } from './logBatcher';
+import { errorText } from '../../core/errors';
 
 export interface InspectorMessage {
   connection: string;
@@ -69,7 +70,7 @@ export function regexProblem(source: string): string | undefined {
     new RegExp(source, 'i');
     return undefined;
   } catch (e) {
-    return e instanceof Error ? e.message : String(e);
+    return errorText(e);
   }
 }
 

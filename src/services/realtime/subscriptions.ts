@@ -2,7 +2,7 @@
 // the authorizer: local signing or an auth endpoint), pending → subscribed | failed, presence
 // members and subscription counts, and the callers waiting on subscribe().
 import type { Clock, TimerHandle } from '../../core/clock';
-import { ApiError } from '../../core/errors';
+import { ApiError, errorText } from '../../core/errors';
 import { validate } from '../../core/validate';
 import type { ChannelAuthorizer } from './auth';
 import { snippet, type ClientEvents } from './dispatch';
@@ -160,7 +160,7 @@ export class Subscriptions {
       },
       (e: unknown) => {
         if (this.subs.get(sub.channel) !== sub) return;
-        const err = e instanceof ApiError ? e : this.events.error('auth', `Channel auth for ${sub.channel} failed: ${e instanceof Error ? e.message : String(e)}`, 'auth_failed');
+        const err = e instanceof ApiError ? e : this.events.error('auth', `Channel auth for ${sub.channel} failed: ${errorText(e)}`, 'auth_failed');
         this.fail(sub, err);
       },
     );

@@ -5,7 +5,6 @@ import type { ApiError } from '../../core/errors';
 import type { Clock } from '../../core/clock';
 import type { BackoffPolicy } from '../../core/retry';
 import type { ChannelAuthorizer } from './auth';
-import type { UserAuthenticator } from './user';
 import type { RealtimeEndpoint } from './endpoints';
 import type { CloseAction, WireFrame } from './protocol';
 
@@ -136,3 +135,18 @@ export interface RealtimeClientEvents {
 export interface Disposable {
   dispose(): void;
 }
+
+// --- signing in (pusher:signin) -----------------------------------------------------------------
+
+export interface UserAuthRequest {
+  socketId: string;
+  signal?: AbortSignal;
+}
+
+/** What pusher:signin carries: `user_data` is the exact JSON string that was signed. */
+export interface UserAuth {
+  auth: string;
+  user_data: string;
+}
+
+export type UserAuthenticator = (req: UserAuthRequest) => Promise<UserAuth>;

@@ -5,27 +5,16 @@
 // on every new socket until disconnect().
 import * as z from 'zod/mini';
 import type { Clock, TimerHandle } from '../../core/clock';
-import { ApiError } from '../../core/errors';
+import { ApiError, errorText } from '../../core/errors';
 import type { HttpClient } from '../../core/http';
 import { parseJson, validate } from '../../core/validate';
 import type { ClientEvents } from './dispatch';
 import { decodeData, serverToUserChannel, signinSuccessSchema, userDataSchema, type WireFrame } from './protocol';
 import { signUser } from './signing';
 import type { SubscriptionLink } from './subscriptions';
-import type { SignedInUser } from './types';
+import type { SignedInUser, UserAuthenticator } from './types';
 
-export interface UserAuthRequest {
-  socketId: string;
-  signal?: AbortSignal;
-}
-
-/** What pusher:signin carries: `user_data` is the exact JSON string that was signed. */
-export interface UserAuth {
-  auth: string;
-  user_data: string;
-}
-
-export type UserAuthenticator = (req: UserAuthRequest) => Promise<UserAuth>;
+export type { UserAuth, UserAuthRequest, UserAuthenticator } from './types';
 
 /** user_data as the server library's authenticateUser takes it: `id` required, the rest is the app's. */
 export interface SignInUserData {
@@ -170,7 +159,7 @@ export class UserSession {
       (e: unknown) => {
         if (gen !== this.link.generation) return;
         this.pending = false;
-        this.fail(e instanceof ApiError ? e : this.events.error('auth', `User auth failed: ${e instanceof Error ? e.message : String(e)}`, 'auth_failed'));
+        this.fail(e instanceof ApiError ? e : this.events.error('auth', `User auth failed: ${errorText(e)}`, 'auth_failed'));
       },
     );
   }

@@ -7,6 +7,7 @@ import { parseJson, validate } from '../../core/validate';
 import { readBody } from '../../core/nodeHttp';
 import { webhookBodySchema, type WebhookBody } from './protocol';
 import { verifyWebhookSignature, type AppCredentials } from './signing';
+import { errorText } from '../../core/errors';
 
 export interface ReceivedWebhook {
   body: WebhookBody;
@@ -94,7 +95,7 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
 
   const server = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
-      if (!res.headersSent) reply(res, 500, `receiver error: ${e instanceof Error ? e.message : String(e)}\n`);
+      if (!res.headersSent) reply(res, 500, `receiver error: ${errorText(e)}\n`);
       else res.destroy();
     });
   });

@@ -6,6 +6,7 @@
 import { parseJson, validate } from '../../core/validate';
 import { webhookBodySchema, type WebhookBody, type WebhookEvent } from './protocol';
 import { signWebhook, verifyWebhookSignature, type AppCredentials } from './signing';
+import { errorText } from '../../core/errors';
 
 export const TEST_WEBHOOK_KINDS = ['channel_occupied', 'channel_vacated', 'member_added', 'member_removed', 'client_event', 'cache_miss', 'subscription_count'] as const;
 export type TestWebhookKind = (typeof TEST_WEBHOOK_KINDS)[number];
@@ -134,7 +135,7 @@ function networkProblem(url: string, e: unknown): string {
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the host of ${origin} cannot be found`;
   if (code === 'ECONNRESET') return `${origin} closed the connection without answering`;
   if ((e as { name?: unknown })?.name === 'TimeoutError' || (e as { name?: unknown })?.name === 'AbortError') return `${origin} did not answer in time`;
-  const text = typeof cause?.message === 'string' ? cause.message : e instanceof Error ? e.message : String(e);
+  const text = typeof cause?.message === 'string' ? cause.message : errorText(e);
   return `could not reach ${origin}: ${text}`;
 }
 

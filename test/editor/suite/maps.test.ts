@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { connectionId } from '../../../src/core/connections';
-import type { CommandOutcome } from '../../../src/editor/maps/commands';
+import type { CommandOutcome } from '../../../src/editor/maps/commandHost';
 import type { MapRendered } from '../../../src/editor/maps/mapPanel';
 import { ResultStore } from '../../../src/editor/maps/results';
 import type { ExtensionApi } from '../../../src/extension';

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import { sandboxConnections } from '../../../src/core/connections';
-import type { CommandOutcome } from '../../../src/editor/maps/commands';
+import type { CommandOutcome } from '../../../src/editor/maps/commandHost';
 import type { MaskOutcome } from '../../../src/editor/maps/masks';
 import type { MatrixOutcome } from '../../../src/editor/maps/matrixCommand';
 import type { MatrixRoutesOutcome } from '../../../src/editor/maps/matrixRoutes';

@@ -3,7 +3,7 @@
 // and in a notebook result's Map tab, and that tab's "Show on Map Panel" draws it on the panel.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { CommandOutcome } from '../../../src/editor/maps/commands';
+import type { CommandOutcome } from '../../../src/editor/maps/commandHost';
 import type { MapRendered } from '../../../src/editor/maps/mapPanel';
 import type { ResponseViewer } from '../../../src/editor/maps/responseViewer';
 import type { ExtensionApi } from '../../../src/extension';

@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
-import { NOTEBOOK_TYPE, RESULT_MIME } from '../../../src/editor/ids';
+import { NOTEBOOK_TYPE, RESULT_MIME } from '../../../src/features/ids';
 import type { ResultPayload } from '../../../src/webview/result/protocol';
 import { isTrustedRun, recordSecret, settle, takeScreenshot } from '../harness/suiteApi';
 import { activateExtension, sandboxKeys, startSandboxRecordingKeys, userConfig, waitFor } from './kit';

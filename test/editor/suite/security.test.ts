@@ -15,7 +15,7 @@ import type { ExportedConnections } from '../../../src/editor/exportConnections'
 import type { AskResult } from '../../../src/editor/llm/ask';
 import type { CompareOutcome } from '../../../src/editor/llm/comparePanel';
 import { ANSWER_SCHEME } from '../../../src/editor/llm/answerDocuments';
-import type { CommandOutcome } from '../../../src/editor/maps/commands';
+import type { CommandOutcome } from '../../../src/editor/maps/commandHost';
 import type { MapRendered } from '../../../src/editor/maps/mapPanel';
 import type { Published } from '../../../src/editor/realtime/commands';
 import type { ReceiverInfo } from '../../../src/editor/realtime/webhooks';

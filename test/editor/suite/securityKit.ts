@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
-import { CONNECTION_COMMANDS, COPY_AS_CURL_COMMANDS } from '../../../src/editor/ids';
+import { CONNECTION_COMMANDS, COPY_AS_CURL_COMMANDS } from '../../../src/features/ids';
 import type { AskResult } from '../../../src/editor/llm/ask';
-import type { CommandOutcome } from '../../../src/editor/maps/commands';
+import type { CommandOutcome } from '../../../src/editor/maps/commandHost';
 import { recordSecret } from '../harness/suiteApi';
 import { EXTENSION_ID, userConfig, waitFor } from './kit';
 

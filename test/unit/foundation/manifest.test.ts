@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { COMMAND_IDS } from '../../../src/editor/commandIds';
-import { ALL_VIEW_IDS, CONFIG_SECTION, CONTEXT_HAS_ENVIRONMENTS, CONTEXT_KEYS, NOTEBOOK_CONTROLLER_ID, NOTEBOOK_FILE_PATTERN, NOTEBOOK_LANGUAGES, NOTEBOOK_TYPE, REALTIME_INSPECTOR_CONTAINER_ID, REALTIME_INSPECTOR_VIEW_ID, RESULT_MIME, RESULT_RENDERER_ID, SETTING_KEYS, STATE_KEYS, VIEW_CONTAINER_ID } from '../../../src/editor/ids';
+import { COMMAND_IDS } from '../../../src/features/commandIds';
+import { ALL_VIEW_IDS, CONFIG_SECTION, CONTEXT_HAS_ENVIRONMENTS, CONTEXT_KEYS, NOTEBOOK_CONTROLLER_ID, NOTEBOOK_FILE_PATTERN, NOTEBOOK_LANGUAGES, NOTEBOOK_TYPE, REALTIME_INSPECTOR_CONTAINER_ID, REALTIME_INSPECTOR_VIEW_ID, RESULT_MIME, RESULT_RENDERER_ID, SETTING_KEYS, STATE_KEYS, VIEW_CONTAINER_ID } from '../../../src/features/ids';
+import { SETTINGS } from '../../../src/features/settings';
 import { CODE_LANGUAGES } from '../../../src/notebook/api';
 import { RESULT_MIME as VIEWER_MIME } from '../../../src/webview/result/protocol';
 
@@ -25,7 +26,7 @@ interface Manifest {
     menus: Record<string, { command: string; when?: string }[]>;
     views: Record<string, { id: string }[]>;
     viewsWelcome: { view: string; contents: string; when?: string }[];
-    configuration: { properties: Record<string, { scope?: string }> };
+    configuration: { properties: Record<string, { scope?: string; default?: unknown }> };
     walkthroughs: { id: string; title: string; description: string; steps: WalkthroughStep[] }[];
     notebooks: { type: string; selector: { filenamePattern: string }[]; priority?: string }[];
     notebookRenderer: { id: string; entrypoint: string; mimeTypes: string[] }[];
@@ -177,6 +178,17 @@ describe('package.json manifest', () => {
       const welcome = manifest.contributes.viewsWelcome.filter((w) => w.view === id).map((w) => w.contents).join('\n');
       assert.match(welcome, /\(command:apiWorkbench\.(llm|maps|realtime)\.addConnection\)/);
       assert.match(welcome, /\(command:apiWorkbench\.sandbox\.start\)/);
+    }
+  });
+
+  it('each setting has one default: the one the code reads (features/settings.ts) is the one the Settings editor shows', () => {
+    const { properties } = manifest.contributes.configuration;
+    for (const [key, spec] of Object.entries(SETTINGS)) {
+      const prop = properties[`${CONFIG_SECTION}.${key}`];
+      assert.ok(prop, `${key} is not contributed`);
+      // llm.prices and llm.dailyBudget are parsed by their features; unset means "none", as {} and 0 do.
+      if (spec.default !== undefined) assert.deepEqual(prop.default, spec.default, `${key}: package.json default`);
+      assert.equal(spec.userOnly, prop.scope === 'application' || prop.scope === 'machine', `${key}: read from user settings only exactly when a workspace may not set it`);
     }
   });
 

@@ -3,8 +3,8 @@
 // stop the others.
 import * as assert from 'node:assert/strict';
 import { HttpClient } from '../../../src/core/http';
-import { compareModelsProblem, runCompare, type ColumnEvent } from '../../../src/editor/llm/compareRun';
-import { failureText } from '../../../src/editor/llm/prompts';
+import { compareModelsProblem, runCompare, type ColumnEvent } from '../../../src/features/llm/compareRun';
+import { failureText } from '../../../src/features/llm/prompts';
 import { FAULTY_MODEL, faultAfterTokens, sandboxAnswer, sandboxAnswerTokens, startLlmSandbox } from '../../../src/sandbox/llm';
 import type { RunningService } from '../../../src/sandbox/types';
 import { LlmClient, openAiErrorParser, PRICES, type ChatMessage } from '../../../src/services/llm';

@@ -14,7 +14,7 @@ import {
   parsePriceSetting,
   PRICES_SETTING,
   todayText,
-} from '../../../src/editor/llm/costLedger';
+} from '../../../src/features/llm/costLedger';
 import { PRICES } from '../../../src/services/llm';
 import { plannedFromBody, usageFromAnswer } from '../../../src/services/llm/bodyCosts';
 

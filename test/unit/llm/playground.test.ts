@@ -14,10 +14,10 @@ import { googleErrorParser } from '../../../src/services/maps';
 import { MapsClient } from '../../../src/services/maps/client';
 import { restBaseUrl } from '../../../src/services/realtime/endpoints';
 import { RealtimeRest } from '../../../src/services/realtime/rest';
-import { cellToConversation, conversationToCell } from '../../../src/editor/llm/playgroundCell';
-import { editTurn, messagesOf, runExchange, type ExchangeOptions, type ExchangeOutcome } from '../../../src/editor/llm/playgroundConversation';
-import { checkSchema, validateJsonText } from '../../../src/editor/llm/playgroundSchema';
-import { ToolBox, type ToolServices } from '../../../src/editor/llm/playgroundTools';
+import { cellToConversation, conversationToCell } from '../../../src/features/llm/playgroundCell';
+import { editTurn, messagesOf, runExchange, type ExchangeOptions, type ExchangeOutcome } from '../../../src/features/llm/playgroundConversation';
+import { checkSchema, validateJsonText } from '../../../src/features/llm/playgroundSchema';
+import { ToolBox, type ToolServices } from '../../../src/features/llm/playgroundTools';
 import { TRIP_SCHEMA } from './llmSchemas';
 
 const KEY = 'sk-sandbox-playground-test';

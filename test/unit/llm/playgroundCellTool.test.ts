@@ -12,10 +12,10 @@ import { connectionsHost, parseNotebook, sandboxConnections } from '../../../src
 import { startSandbox, type Sandbox } from '../../../src/sandbox/host';
 import { LlmClient, openAiErrorParser } from '../../../src/services/llm';
 import { defaultSettings, type CustomTool, type PlaygroundSettings, type Turn } from '../../../src/services/llm/playgroundMessages';
-import { argumentVariables, cellToolRunner } from '../../../src/editor/llm/playgroundCellTool';
-import { cellToConversation, conversationToCell } from '../../../src/editor/llm/playgroundCell';
-import { runExchange } from '../../../src/editor/llm/playgroundConversation';
-import { ToolBox, type ToolServices } from '../../../src/editor/llm/playgroundTools';
+import { argumentVariables, cellToolRunner } from '../../../src/features/llm/playgroundCellTool';
+import { cellToConversation, conversationToCell } from '../../../src/features/llm/playgroundCell';
+import { runExchange } from '../../../src/features/llm/playgroundConversation';
+import { ToolBox, type ToolServices } from '../../../src/features/llm/playgroundTools';
 
 const NOTEBOOK = [
   '# Tools for the playground',

@@ -11,7 +11,7 @@ import {
   statsLine,
   statusText,
   statusTooltip,
-} from '../../../src/editor/llm/prompts';
+} from '../../../src/features/llm/prompts';
 
 describe('llm/prompts: messages and answer documents', () => {
   it('a selection goes in a fence longer than any backtick run inside it, with its language and place', () => {

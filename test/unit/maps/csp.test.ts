@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { mapHtml, type MapHtml } from '../../../src/editor/maps/mapHtml';
+import { mapHtml, type MapHtml } from '../../../src/features/maps/mapHtml';
 import type { MapToHost, ShowMessage } from '../../../src/services/maps/mapMessages';
 import { repoRoot } from '../helpers/sandboxProcess';
 

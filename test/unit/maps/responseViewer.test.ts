@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { encode } from '@googlemaps/polyline-codec';
 import { chromium, type Browser } from 'playwright-core';
-import { responsePayload } from '../../../src/editor/maps/responsePayload';
-import { viewerHtml } from '../../../src/editor/maps/responseViewerHtml';
+import { responsePayload } from '../../../src/features/maps/responsePayload';
+import { viewerHtml } from '../../../src/features/maps/responseViewerHtml';
 import { repoRoot } from '../helpers/sandboxProcess';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -1,8 +1,8 @@
 // The webhook panel's page: what arrives from outside is escaped, the signature is not shown whole,
 // verdicts and replay answers (or why nothing answered) are there for the reader.
 import * as assert from 'node:assert/strict';
-import { webhookPageHtml } from '../../../src/editor/realtime/webhookHtml';
-import { WebhookInbox } from '../../../src/editor/realtime/webhookInbox';
+import { webhookPageHtml } from '../../../src/features/realtime/webhookHtml';
+import { WebhookInbox } from '../../../src/features/realtime/webhookInbox';
 import { signedWebhookHeaders, testWebhookBody } from '../../../src/services/realtime/webhookTools';
 
 const app = { key: 'k', secret: 's3cret-value' };

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { Redactor } from '../../../src/core/redact';
-import { redactedData, responseDocumentText } from '../../../src/editor/maps/responseText';
+import { redactedData, responseDocumentText } from '../../../src/features/maps/responseText';
 
 const KEY = 'AIzaSyEcho-0123456789abcdef';
 

@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
-import * as z from 'zod/mini';
-import type { Cost } from '../../services/llm/pricing';
-import type { ChatMessage, TokenUsage } from '../../services/llm';
-import type { Services } from '../services';
-import { budgetDecision, costText, CostLedger, estimateCost, formatUsd, parseBudget, parsePriceSetting, todayText, type PriceTable } from './costLedger';
+import type { Cost } from '../services/llm/pricing';
+import type { ChatMessage, TokenUsage } from '../services/llm';
+import type { Services } from './services';
+import { budgetDecision, costText, CostLedger, estimateCost, formatUsd, parseBudget, parsePriceSetting, todayText, type PriceTable } from '../features/llm/costLedger';
 
 /** One request about to be sent, as the budget check sees it. */
 export interface PlannedRequest {
@@ -27,13 +26,13 @@ export class LlmCosts {
   ) {}
 
   prices(): PriceTable {
-    const { table, problems } = parsePriceSetting(this.s.config.read('llm.prices', z.unknown(), undefined, { userOnly: true }));
+    const { table, problems } = parsePriceSetting(this.s.config.get('llm.prices'));
     for (const p of problems) this.report(p);
     return table;
   }
 
   budget(): number | undefined {
-    const { budget, problem } = parseBudget(this.s.config.read('llm.dailyBudget', z.unknown(), undefined, { userOnly: true }));
+    const { budget, problem } = parseBudget(this.s.config.get('llm.dailyBudget'));
     if (problem) this.report(problem);
     return budget;
   }

@@ -10,6 +10,7 @@ import type { ToolCall, ToolDefinition } from '../../services/llm';
 import type { BuiltinToolName, CustomTool } from '../../services/llm/playgroundMessages';
 import type { CellToolRunner } from './playgroundCellTool';
 import { checkSchema } from './playgroundSchema';
+import { errorText } from '../../core/errors';
 
 /** The services the built-in tools run on; each getter throws a clear error when there is no connection. */
 export interface ToolServices {
@@ -187,7 +188,7 @@ export class ToolBox {
     try {
       args = call.arguments.trim() ? JSON.parse(call.arguments) : {};
     } catch (e) {
-      return failed(`The model sent arguments for "${call.name}" that are not valid JSON (${e instanceof Error ? e.message : String(e)}): ${call.arguments.slice(0, 200)}`);
+      return failed(`The model sent arguments for "${call.name}" that are not valid JSON (${errorText(e)}): ${call.arguments.slice(0, 200)}`);
     }
     const schema = builtin ? BUILTIN_TOOLS[builtin].parameters : custom?.schema;
     const check = await checkSchema(JSON.stringify(schema ?? {}));

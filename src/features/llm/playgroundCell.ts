@@ -8,6 +8,7 @@ import { BUILTIN_TOOL_NAMES, defaultSettings, type BuiltinToolName, type CustomT
 import { responsesInput } from './llmStream';
 import { requestOf } from './playgroundConversation';
 import { BUILTIN_TOOLS } from './playgroundTools';
+import { errorText } from '../../core/errors';
 
 /** The cell's text: request line, content type, the JSON body, and a status check. */
 export async function conversationToCell(settings: PlaygroundSettings, turns: readonly Turn[]): Promise<string> {
@@ -95,7 +96,7 @@ export function cellToConversation(cell: string, fallbackModel = ''): { settings
   try {
     body = JSON.parse(bodyText);
   } catch (e) {
-    throw new NotAConversationCell(`The cell's body is not plain JSON (${e instanceof Error ? e.message : String(e)}); {{variables}} must be replaced by values before it can open in the playground.`);
+    throw new NotAConversationCell(`The cell's body is not plain JSON (${errorText(e)}); {{variables}} must be replaced by values before it can open in the playground.`);
   }
   if (!isObj(body)) throw new NotAConversationCell("The cell's body is not a JSON object.");
   const settings = defaultSettings(typeof body.model === 'string' ? body.model : fallbackModel, api);

@@ -11,6 +11,7 @@ import { estimateStoppedUsage } from './costLedger';
 import { answerStream } from './llmStream';
 import { checkSchema, validateJsonText } from './playgroundSchema';
 import type { ToolBox } from './playgroundTools';
+import { errorText } from '../../core/errors';
 
 type AssistantTurn = Extract<Turn, { kind: 'assistant' }>;
 type ToolTurn = Extract<Turn, { kind: 'tool' }>;
@@ -98,7 +99,7 @@ export async function runExchange(o: ExchangeOptions): Promise<ExchangeOutcome> 
     try {
       req = await requestOf(o.settings, o.turns, o.tools);
     } catch (e) {
-      o.turns.push({ kind: 'error', text: e instanceof Error ? e.message : String(e) });
+      o.turns.push({ kind: 'error', text: errorText(e) });
       o.onChange();
       return 'failed';
     }

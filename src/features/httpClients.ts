@@ -4,8 +4,18 @@ import { RecordingHttpClient, type HistorySink } from '../history/recorder';
 import { ResourcesClient, resourcesHttpOptions } from '../services/resources';
 import type { Redactor } from '../core/redact';
 import { SlidingWindowLimiter } from '../core/rateLimiter';
-import type { CredentialGuard } from './credentials';
-import type { DiagnosticsLog } from './log';
+import type { RequestLogEntry } from '../core/http';
+
+/** Where a connection's key comes from (the editor's CredentialGuard: approved hosts only). */
+export interface KeySource {
+  forConnection(conn: Connection): (url: URL) => Promise<string>;
+  keyFor(conn: Connection, url: URL | string): Promise<string>;
+}
+
+/** Where each request is logged (the editor's diagnostics log). */
+export interface RequestLog {
+  request(e: RequestLogEntry): void;
+}
 
 /** Realtime connections have no timeout setting; their REST calls use this one too. */
 const REALTIME_LISTING_TIMEOUT_MS = 30_000;
@@ -35,8 +45,8 @@ export class HttpClientFactory {
   history: HistorySink | undefined;
 
   constructor(
-    private readonly guard: CredentialGuard,
-    private readonly log: DiagnosticsLog,
+    private readonly guard: KeySource,
+    private readonly log: RequestLog,
     private readonly redactor: Redactor,
   ) {}
 
@@ -93,4 +103,12 @@ export class HttpClientFactory {
   rateLimitKey(conn: { service: HttpConnection['service'] | 'realtime'; name: string }): string {
     return connectionId(conn);
   }
+}
+
+/** What a feature needs to make clients for a connection: the factory, the log, the redactor and the keys. */
+export interface WorkbenchClients {
+  readonly http: HttpClientFactory;
+  readonly log: RequestLog;
+  readonly redactor: Redactor;
+  readonly guard: KeySource;
 }

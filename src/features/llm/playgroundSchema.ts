@@ -4,6 +4,7 @@
 // No vscode import (tested in plain mocha).
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { SchemaProblem } from '../../services/llm/playgroundMessages';
+import { errorText } from '../../core/errors';
 
 export type SchemaCheck = { ok: true; schema: Record<string, unknown>; validate: (value: unknown) => SchemaProblem[] } | { ok: false; message: string };
 
@@ -31,7 +32,7 @@ export async function checkSchema(text: string, what = 'The schema'): Promise<Sc
   try {
     parsed = JSON.parse(text);
   } catch (e) {
-    return { ok: false, message: `${what} is not valid JSON: ${e instanceof Error ? e.message : String(e)}` };
+    return { ok: false, message: `${what} is not valid JSON: ${errorText(e)}` };
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { ok: false, message: `${what} must be a JSON object (a JSON Schema), not ${Array.isArray(parsed) ? 'an array' : typeof parsed}.` };
   const schema = parsed as Record<string, unknown>;
@@ -39,7 +40,7 @@ export async function checkSchema(text: string, what = 'The schema'): Promise<Sc
   try {
     validate = (await loadAjv()).compile(schema);
   } catch (e) {
-    return { ok: false, message: `${what} is not a valid JSON Schema: ${e instanceof Error ? e.message : String(e)}` };
+    return { ok: false, message: `${what} is not a valid JSON Schema: ${errorText(e)}` };
   }
   return {
     ok: true,
@@ -54,7 +55,7 @@ export function validateJsonText(check: Extract<SchemaCheck, { ok: true }>, text
   try {
     value = JSON.parse(text);
   } catch (e) {
-    return [{ path: '(answer)', message: `is not JSON: ${e instanceof Error ? e.message : String(e)}` }];
+    return [{ path: '(answer)', message: `is not JSON: ${errorText(e)}` }];
   }
   return check.validate(value);
 }

@@ -3,11 +3,11 @@
 // call is rate-limited, logged, redacted and lands in the request history.
 import type { RealtimeConnection } from '../../core/connections';
 import { RealtimeRest } from '../../services/realtime/rest';
-import type { Services } from '../services';
+import type { WorkbenchClients } from '../httpClients';
 
 const REST_TIMEOUT_MS = 30_000;
 
-export function realtimeRestFor(s: Services, conn: RealtimeConnection, encryptionMasterKey?: () => Promise<string | undefined>): RealtimeRest {
+export function realtimeRestFor(s: WorkbenchClients, conn: RealtimeConnection, encryptionMasterKey?: () => Promise<string | undefined>): RealtimeRest {
   const http = s.http.custom(conn, {
     service: `Realtime (${conn.name})`,
     baseUrl: conn.restBaseUrl,

@@ -1,6 +1,6 @@
 // What the LLM commands send and how their answer documents read. No `vscode` import: the unit
 // suite and the in-editor tests build the exact same messages and text from here.
-import { isApiError, requestIdSuffix } from '../../core/errors';
+import { isApiError, requestIdSuffix, errorText } from '../../core/errors';
 import type { ChatMessage, TokenUsage } from '../../services/llm';
 
 export const SELECTION_SYSTEM_PROMPT = 'You are a careful senior engineer. Answer about the code the user selected, in Markdown, briefly.';
@@ -96,7 +96,7 @@ export function errorNote(description: string, partial: boolean): string {
  * or a cut connection) says that, instead of "Service 200 server_error", and that what arrived is kept.
  */
 export function failureText(e: unknown, keptChars: number): string {
-  if (!isApiError(e)) return e instanceof Error ? e.message : String(e);
+  if (!isApiError(e)) return errorText(e);
   const kept = keptChars > 0 ? ` The ${keptChars} characters that arrived are kept.` : '';
   if (e.kind === 'stream') {
     const said = e.serviceMessage ? `: "${e.serviceMessage}"${e.code ? ` (${e.code})` : ''}` : e.code ? ` (${e.code})` : ` (${e.message})`;

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { CellResult } from '../../../src/notebook/api';
-import { geometryOf, resultPayload, usageOf } from '../../../src/editor/notebook/payload';
+import { geometryOf, resultPayload, usageOf } from '../../../src/features/notebook/payload';
 import { encodePolyline } from '../../../src/services/maps/polyline';
 import { PREVIEW_BYTES } from '../../../src/webview/result/protocol';
 

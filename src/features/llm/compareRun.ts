@@ -1,6 +1,6 @@
 // Compare: one prompt sent to several models at once, each streamed into its own column. No
 // `vscode` import: the unit suite runs this exact fan-out against the real sandbox.
-import { isApiError } from '../../core/errors';
+import { isApiError, errorText } from '../../core/errors';
 import type { RetryNotice } from '../../core/http';
 import type { ChatMessage, LlmClient } from '../../services/llm';
 import type { ColumnEvent, ColumnFailure, ColumnStats } from '../../services/llm/compareMessages';
@@ -102,6 +102,6 @@ function failureOf(e: unknown, keptChars: number, latencyMs: number, requestId: 
     const midStream = e.kind === 'stream' || keptChars > 0;
     return { status: e.status, code: e.code, message: e.serviceMessage ?? e.message, requestId: e.requestId ?? requestId, description: e.describe(), keptChars, latencyMs, midStream };
   }
-  const message = e instanceof Error ? e.message : String(e);
+  const message = errorText(e);
   return { message, requestId, description: message, keptChars, latencyMs, midStream: keptChars > 0 };
 }

@@ -1,7 +1,7 @@
 import type { Connection, HttpConnection } from '../../core/connections';
 import type { OutgoingRequest } from '../../core/http';
 import { LLM_REQUEST_ID_HEADERS, LlmClient, modelRateLimitKey, openAiErrorParser } from '../../services/llm';
-import type { Services } from '../services';
+import type { WorkbenchClients } from '../httpClients';
 
 export function asLlmConnection(c: Connection | undefined): HttpConnection | undefined {
   return c && c.service === 'llm' ? c : undefined;
@@ -11,7 +11,7 @@ export function asLlmConnection(c: Connection | undefined): HttpConnection | und
  * An LlmClient for a connection, on the shared HTTP factory (quota, approved credentials, log).
  * `onRequest` sees each request before its key is added (for Copy as cURL).
  */
-export function llmClient(s: Services, conn: HttpConnection, onRequest?: (req: OutgoingRequest) => void): LlmClient {
+export function llmClient(s: WorkbenchClients, conn: HttpConnection, onRequest?: (req: OutgoingRequest) => void): LlmClient {
   const http = s.http.create(conn, { parseError: openAiErrorParser, requestIdHeaders: LLM_REQUEST_ID_HEADERS, onRequest });
   return new LlmClient(http, { modelRateLimits: conn.modelRateLimits, rateLimitKey: s.http.rateLimitKey(conn) });
 }
@@ -24,7 +24,7 @@ export interface RequestsLeft {
 }
 
 /** Requests that may still start this minute under the client-side limits (connection and model). */
-export function requestsLeft(s: Services, conn: HttpConnection, model: string | undefined): RequestsLeft {
+export function requestsLeft(s: WorkbenchClients, conn: HttpConnection, model: string | undefined): RequestsLeft {
   const connLeft = s.http.limiter.remaining(s.http.rateLimitKey(conn), conn.rateLimitPerMinute);
   const perModel = model ? conn.modelRateLimits[model] : undefined;
   if (model && perModel) {

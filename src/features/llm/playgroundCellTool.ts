@@ -5,6 +5,7 @@
 // result is what the model is told. No vscode import: the editor hands in how a notebook is read.
 import { createRunner, type CellResult, type NotebookCellData, type NotebookHost } from '../../notebook/api';
 import type { ToolCell } from '../../services/llm/playgroundMessages';
+import { errorText } from '../../core/errors';
 
 /** What a cell tool tells the model and the user. */
 export interface CellToolOutcome {
@@ -51,7 +52,7 @@ export function cellToolRunner(opts: CellToolOptions): CellToolRunner {
     try {
       notebook = await opts.readNotebook(cell.notebook);
     } catch (e) {
-      return fail(`the notebook ${cell.notebook} could not be read: ${e instanceof Error ? e.message : String(e)}`);
+      return fail(`the notebook ${cell.notebook} could not be read: ${errorText(e)}`);
     }
     const cells = notebook.cells;
     const index = cells.findIndex((c) => c.kind === 'code' && c.metadata.attributes?.name === cell.name);
@@ -64,7 +65,7 @@ export function cellToolRunner(opts: CellToolOptions): CellToolRunner {
     try {
       result = await runner.runCell(index);
     } catch (e) {
-      return fail(`${where} could not run: ${e instanceof Error ? e.message : String(e)}`);
+      return fail(`${where} could not run: ${errorText(e)}`);
     } finally {
       runner.dispose();
     }

@@ -1,0 +1,269 @@
+// The notebook engine's types: the document, the host a front end supplies, and what a run reports.
+// Front ends import them through ./api (the engine's public module); files inside src/notebook
+// import them from here, so nothing inside the engine goes through the public module.
+import type { Cancel } from '../core/cancellation';
+import type { Connection, HttpConnection, ServiceId } from '../core/connections';
+import type { HttpClient, HttpClientOptions } from '../core/http';
+import type { Redactor } from '../core/redact';
+
+// --- the document -----------------------------------------------------------------------------
+
+/** Fence languages that make a code cell; every other fenced block stays inside Markdown. */
+export type CodeLanguage = 'llm' | 'maps' | 'realtime' | 'vars';
+export const CODE_LANGUAGES: readonly CodeLanguage[] = ['llm', 'maps', 'realtime', 'vars'];
+export const NOTEBOOK_EXTENSION = '.awb.md';
+
+/**
+ * Exactly what the serializer needs to write a cell back byte for byte. Opaque to front ends:
+ * pass it through untouched (VS Code hands cell metadata back as it was given).
+ */
+export interface CellLayout {
+  /** Blank lines (with their line ends) before the cell's own text. */
+  before: string;
+  /** The cell's own text as it was in the file, written back verbatim while the cell is unchanged. */
+  core: string;
+  /** Blank lines after it, up to the next cell. */
+  after: string;
+  /** The value and fence info the core was read as: when they still match, `core` is written. */
+  value: string;
+  info: string;
+  /** The line end the cell used; re-serialised text uses it. */
+  eol: '\n' | '\r\n' | '\r';
+}
+
+export interface CellMetadata {
+  /** Fence attributes: `name`, `connection`, `env` and any others, in order of appearance. */
+  attributes?: Record<string, string>;
+  layout?: CellLayout;
+}
+
+/** A cell as VS Code's NotebookCellData carries it (kind, language id, value, metadata). */
+export interface NotebookCellData {
+  kind: 'markup' | 'code';
+  /** 'markdown' for markup cells. */
+  language: string;
+  value: string;
+  metadata: CellMetadata;
+}
+
+export interface NotebookMetadata {
+  /** The line end new cells are written with (the file's first one; LF for a new file). */
+  eol?: '\n' | '\r\n' | '\r';
+}
+
+export interface NotebookData {
+  cells: NotebookCellData[];
+  metadata: NotebookMetadata;
+}
+
+/** A parse problem, located for the user. `line` is 1-based in the file. */
+export interface NotebookProblem {
+  file: string;
+  line: number;
+  message: string;
+  /** Index of the cell it belongs to. */
+  cellIndex: number;
+}
+
+export interface ParsedNotebook extends NotebookData {
+  /** Problems per cell; the notebook still opens with every cell intact. */
+  problems: NotebookProblem[];
+}
+
+// --- running -----------------------------------------------------------------------------------
+
+export interface CredentialRequest {
+  connection: Connection;
+  /** Where the key goes (or, for realtime, the REST base URL whose requests the secret signs). */
+  url: URL;
+  signal?: AbortSignal;
+}
+
+/** The HttpClient settings the engine needs for one request; a factory must honour every field. */
+export interface NotebookHttpOptions extends Pick<HttpClientOptions, 'parseError' | 'requestIdHeaders' | 'onRequest' | 'credentials' | 'streamDeadlineMs'> {
+  /** The base URL to build this client on (one of the connection's approved origins). */
+  baseUrl: string;
+  /** Shown in errors and logs. */
+  label: string;
+}
+
+/** What a front end hands the engine. */
+export interface NotebookHost {
+  /**
+   * The connection of `service` named `name`, or the active one when no name is given; undefined
+   * when there is none (the engine reports that, naming the cell's file and line).
+   */
+  connection(service: ServiceId, name: string | undefined): Connection | undefined;
+  /** Names offered in the error for an unknown connection name. */
+  connectionNames?(service: ServiceId): string[];
+  /**
+   * The key of a connection for a URL (the app secret for realtime). The editor's asks for origin
+   * approval and throws in restricted mode; the CLI's reads an environment variable. Undefined = none.
+   */
+  credentials(req: CredentialRequest): Promise<string | undefined>;
+  /**
+   * The encryption master key of a realtime connection (base64 of 32 bytes), for
+   * private-encrypted- channels: PUBLISH encrypts with it, LISTEN decrypts. Undefined or absent =
+   * none (those channels then fail with "needs the encryption master key"). The engine registers
+   * it with the redactor.
+   */
+  encryptionMasterKey?(connection: Connection): Promise<string | undefined>;
+  /**
+   * Called before a realtime socket opens (it carries no key itself): throw to stop it, e.g. in
+   * restricted mode.
+   */
+  assertMayConnect?(connection: Connection): void;
+  /**
+   * Asked before a language-model cell's request is sent, with its body (the editor asks its daily
+   * budget question here). A string: not sent, and the cell fails with that reason. Absent or
+   * undefined: sent.
+   */
+  beforeModelRequest?(connection: HttpConnection, body: string | undefined): Promise<string | undefined>;
+  /** Builds HttpClients (the editor's shares rate limits and logging). Default: defaultHttpClient. */
+  httpClient?(connection: HttpConnection, options: NotebookHttpOptions): HttpClient;
+  /** Knows every key the engine is given (the engine adds them); every result string passes it. */
+  redactor: Redactor;
+  /** A request is about to be sent (already redacted). */
+  onRequest?(cell: CellRef, request: RequestRecord): void;
+  /** A cell finished (history). */
+  onResult?(result: CellResult): void;
+}
+
+export interface CellRef {
+  file: string;
+  cellIndex: number;
+  /** 1-based line of the cell's opening fence. */
+  line: number;
+  name?: string;
+}
+
+export interface RunOptions {
+  host: NotebookHost;
+  /** Shown in every error and problem (a path or URI string). */
+  file: string;
+  /** Active environment: `vars env=<name>` cells apply only when it matches. */
+  environment?: string;
+  /** Extra variables (CLI --var, data rows); they win over the notebook's vars cells. */
+  variables?: Record<string, string>;
+  /** Bytes of a response body kept in a result (default 1 MiB); the rest is counted, not stored. */
+  maxBodyBytes?: number;
+  /** Live output of a running cell (LLM stream text, LISTEN messages). */
+  onProgress?(progress: CellProgress): void;
+}
+
+export type CellProgress =
+  | { kind: 'request'; cell: CellRef; request: RequestRecord }
+  /** More answer text of a streamed LLM response (`delta` is what arrived; `text` all so far). */
+  | { kind: 'text'; cell: CellRef; delta: string; text: string }
+  | { kind: 'message'; cell: CellRef; message: ListenMessage; count: number };
+
+export interface RequestRecord {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface ResponseRecord {
+  /** HTTP status (realtime: 200 for a completed PUBLISH or LISTEN). */
+  status: number;
+  headers: Record<string, string>;
+  /**
+   * The body as text, capped at maxBodyBytes. A streamed LLM answer: the assembled answer text.
+   * LISTEN: the messages as JSON.
+   */
+  text: string;
+  /**
+   * The parsed body when it is JSON and complete. Streamed LLM answer: { content, finishReason,
+   * model, events, usage? } (usage when the request asked for `stream_options.include_usage`). LISTEN: the messages ({ channel, event, data, atMs }[]).
+   */
+  json?: unknown;
+  /** Bytes received (also beyond the cap). */
+  size: number;
+  truncated: boolean;
+  durationMs: number;
+  requestId?: string;
+}
+
+export interface ListenMessage {
+  channel: string;
+  event: string;
+  /** JSON-decoded when the data is JSON. */
+  data: unknown;
+  /** Milliseconds after the subscription was confirmed. */
+  atMs: number;
+  /** On a private-encrypted- channel: opened with the master key. */
+  decrypted?: true;
+  /**
+   * Why it could not be opened (a private-encrypted- channel, a different key); `data` is then
+   * null and the message is listed but not counted.
+   */
+  error?: string;
+}
+
+export type AssertionOperator = '==' | '!=' | '<' | '<=' | '>' | '>=' | 'contains' | 'matches' | 'exists';
+
+export interface AssertionResult {
+  /** The line as written, e.g. `?? status == 200`. */
+  source: string;
+  line: number;
+  passed: boolean;
+  /** What the line asks for, e.g. `== 200`. */
+  expected: string;
+  /** What was found (JSON text for non-strings; `(missing)` when the subject does not exist). */
+  actual: string;
+}
+
+export interface CellResult extends CellRef {
+  service: CodeLanguage;
+  connection?: string;
+  /** ISO time the run started. */
+  startedAt: string;
+  /** Request completed and every assertion holds (an HTTP error status without a `status` assertion fails). */
+  ok: boolean;
+  /** Why the cell did not run (a vars cell of another environment). */
+  skipped?: string;
+  request?: RequestRecord;
+  response?: ResponseRecord;
+  /** LISTEN: how many messages arrived. */
+  count?: number;
+  /** ApiError.describe() text, a problem with file:line, or "Cancelled". */
+  error?: string;
+  cancelled?: boolean;
+  assertions: AssertionResult[];
+  /** A vars cell: what it set. */
+  variables?: Record<string, string>;
+  /** Wall time of the whole cell, including the engine's own work. */
+  durationMs: number;
+}
+
+export interface NotebookRunReport {
+  file: string;
+  ok: boolean;
+  problems: NotebookProblem[];
+  results: CellResult[];
+}
+
+/**
+ * Runs the cells of one notebook and remembers each named cell's last result, so `{{name.…}}`
+ * works between cells and between separate runs of single cells.
+ */
+export interface NotebookRunner {
+  /** Replaces the cells (after edits); results of cells that still exist by name are kept. */
+  setCells(cells: readonly NotebookCellData[]): void;
+  /**
+   * Switches the active environment (RunOptions.environment) for the next runs. Named results of
+   * the previous one are dropped, since its variables made them; open sockets stay.
+   */
+  setEnvironment(name: string | undefined): void;
+  /** Runs one code cell (markup cells are an error). */
+  runCell(index: number, cancel?: Cancel): Promise<CellResult>;
+  /** Runs every code cell in order; stops early only when cancelled. */
+  runAll(cancel?: Cancel): Promise<CellResult[]>;
+  /** The last result of a named cell. */
+  lastResult(name: string): CellResult | undefined;
+  /** Closes sockets the runner still holds. */
+  dispose(): void;
+}
+
+// --- entry points ------------------------------------------------------------------------------
