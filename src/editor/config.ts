@@ -3,27 +3,30 @@ import { parseConnectionsSetting, type Connection, type ParsedConnections, type 
 import { validate, type Schema } from '../core/validate';
 import { CONFIG_SECTION, CONNECTIONS_SETTING, type SettingKey } from '../features/ids';
 import { SETTINGS, type SettingName, type SettingsReader, type SettingValue } from '../features/settings';
+import { Disposable } from './disposable';
 
 /**
  * The one reader of the extension's settings. Values are validated; a malformed value is reported
  * (once per distinct problem) and the valid part or the default is used, so nothing is lost or
  * half-applied silently.
  */
-export class Config implements SettingsReader, vscode.Disposable {
+export class Config extends Disposable implements SettingsReader {
   private readonly reported = new Set<string>();
   /** Parsed once per settings change: trees, status bars and commands ask for connections often. */
   private readonly parsed = new Map<ServiceId, ParsedConnections<Connection>>();
-  private readonly changed = new vscode.EventEmitter<vscode.ConfigurationChangeEvent>();
+  private readonly changed = this.register(new vscode.EventEmitter<vscode.ConfigurationChangeEvent>());
   readonly onDidChange = this.changed.event;
-  private readonly sub: vscode.Disposable;
 
   constructor(private readonly report: (problem: string) => void) {
-    this.sub = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (!e.affectsConfiguration(CONFIG_SECTION)) return;
-      // Cleared before listeners run, so they read the new settings.
-      this.parsed.clear();
-      this.changed.fire(e);
-    });
+    super();
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (!e.affectsConfiguration(CONFIG_SECTION)) return;
+        // Cleared before listeners run, so they read the new settings.
+        this.parsed.clear();
+        this.changed.fire(e);
+      }),
+    );
   }
 
   /**
@@ -70,10 +73,5 @@ export class Config implements SettingsReader, vscode.Disposable {
     if (this.reported.has(text)) return;
     this.reported.add(text);
     this.report(text);
-  }
-
-  dispose(): void {
-    this.sub.dispose();
-    this.changed.dispose();
   }
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { SERVICE_IDS, type Connection, type ServiceId } from '../core/connections';
 import type { Config } from './config';
 import { CONFIG_SECTION, CONNECTIONS_SETTING, CONTEXT_KEYS, STATE_KEYS } from '../features/ids';
+import { Disposable } from './disposable';
 
 const ACTIVE_KEY = STATE_KEYS.activeConnection;
 
@@ -10,17 +11,17 @@ const ACTIVE_KEY = STATE_KEYS.activeConnection;
  * local sandbox, held in memory because its ports and keys are new each run). One is active per
  * service; the choice is remembered in globalState.
  */
-export class ConnectionStore implements vscode.Disposable {
+export class ConnectionStore extends Disposable {
   private managed: Connection[] = [];
-  private readonly changed = new vscode.EventEmitter<ServiceId>();
+  private readonly changed = this.register(new vscode.EventEmitter<ServiceId>());
   readonly onDidChange = this.changed.event;
-  private readonly subs: vscode.Disposable[] = [];
 
   constructor(
     private readonly config: Config,
     private readonly state: vscode.Memento,
   ) {
-    this.subs.push(
+    super();
+    this.register(
       config.onDidChange((e) => {
         for (const s of SERVICE_IDS) if (e.affectsConfiguration(`${CONFIG_SECTION}.${CONNECTIONS_SETTING[s]}`)) this.fire(s);
       }),
@@ -61,10 +62,5 @@ export class ConnectionStore implements vscode.Disposable {
 
   private updateContext(service: ServiceId): void {
     void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.hasConnection[service], this.list(service).length > 0);
-  }
-
-  dispose(): void {
-    for (const s of this.subs) s.dispose();
-    this.changed.dispose();
   }
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { connectionId, type ServiceId } from '../core/connections';
 import type { Redactor } from '../core/redact';
 import { SECRET_AUX_PREFIX as AUX_PREFIX, SECRET_KEY_PREFIX as PREFIX } from '../features/ids';
+import { Disposable } from './disposable';
 
 /**
  * A key as stored: the value and the origins it was entered for (or approved for since). Binding the
@@ -29,25 +30,27 @@ function auxStorageKey(c: ConnectionRef, slot: AuxSecretSlot): string {
  * The only code that touches SecretStorage. Every value read or written is registered with the
  * Redactor, so no log line can echo it. Other windows' changes arrive through onDidChange.
  */
-export class SecretStore implements vscode.Disposable {
+export class SecretStore extends Disposable {
   private readonly cache = new Map<string, Promise<StoredSecret | undefined>>();
-  private readonly changed = new vscode.EventEmitter<ConnectionRef>();
+  private readonly changed = this.register(new vscode.EventEmitter<ConnectionRef>());
   readonly onDidChange = this.changed.event;
-  private readonly sub: vscode.Disposable;
 
   constructor(
     private readonly storage: vscode.SecretStorage,
     private readonly redactor: Redactor,
   ) {
-    this.sub = storage.onDidChange((e) => {
-      if (!e.key.startsWith(PREFIX)) return;
-      this.cache.delete(e.key);
-      const [service, ...rest] = e.key.slice(PREFIX.length).split(':');
-      // Re-read so the redactor learns a value another window stored.
-      void this.get({ service: service as ServiceId, name: rest.join(':') }).finally(() =>
-        this.changed.fire({ service: service as ServiceId, name: rest.join(':') }),
-      );
-    });
+    super();
+    this.register(
+      storage.onDidChange((e) => {
+        if (!e.key.startsWith(PREFIX)) return;
+        this.cache.delete(e.key);
+        const [service, ...rest] = e.key.slice(PREFIX.length).split(':');
+        // Re-read so the redactor learns a value another window stored.
+        void this.get({ service: service as ServiceId, name: rest.join(':') }).finally(() =>
+          this.changed.fire({ service: service as ServiceId, name: rest.join(':') }),
+        );
+      }),
+    );
   }
 
   get(c: ConnectionRef): Promise<StoredSecret | undefined> {
@@ -116,10 +119,5 @@ export class SecretStore implements vscode.Disposable {
     } catch {
       return undefined;
     }
-  }
-
-  dispose(): void {
-    this.sub.dispose();
-    this.changed.dispose();
   }
 }

@@ -6,6 +6,7 @@ import { createRunner, parseNotebook, serializeNotebook, type CellResult, type N
 import { editorNotebookHost } from '../notebookHost';
 import type { Services } from '../services';
 import { NOTEBOOK_TYPE } from '../../features/ids';
+import { Disposable } from '../disposable';
 
 const GLOB = '**/*.awb.md';
 const EXCLUDE = '**/node_modules/**';
@@ -44,14 +45,15 @@ async function readNotebook(uri: vscode.Uri): Promise<ParsedNotebook> {
   return parseNotebook(text, uri.fsPath || uri.toString());
 }
 
-export class NotebookTests implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
+export class NotebookTests extends Disposable {
   private watching = false;
 
   constructor(
     private readonly s: Services,
     private readonly controller: vscode.TestController,
-  ) {}
+  ) {
+    super();
+  }
 
   /** The Testing view asks for the files (item undefined), or a file's cells. */
   async resolve(item: vscode.TestItem | undefined): Promise<void> {
@@ -94,14 +96,15 @@ export class NotebookTests implements vscode.Disposable {
     if (this.watching) return;
     this.watching = true;
     const watcher = vscode.workspace.createFileSystemWatcher(GLOB);
-    this.disposables.push(
+    for (const d of [
       watcher,
       watcher.onDidCreate((u) => void this.refreshFile(u)),
       watcher.onDidChange((u) => void this.refreshFile(u)),
       watcher.onDidDelete((u) => this.controller.items.delete(u.toString())),
       vscode.workspace.onDidOpenNotebookDocument((d) => d.notebookType === NOTEBOOK_TYPE && void this.refreshFile(d.uri)),
       vscode.workspace.onDidSaveNotebookDocument((d) => d.notebookType === NOTEBOOK_TYPE && void this.refreshFile(d.uri)),
-    );
+    ])
+      this.register(d);
   }
 
   /** Runs the requested cells; each file's cells run in order up to the last one asked for. */
@@ -185,9 +188,5 @@ export class NotebookTests implements vscode.Disposable {
       messages.push(m);
     }
     run.failed(item, messages, r.durationMs);
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
   }
 }

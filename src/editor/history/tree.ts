@@ -3,6 +3,7 @@ import { SERVICE_LABELS } from '../../core/connections';
 import { entryPath, type HistoryEntry } from '../../history/model';
 import { HISTORY_COMMANDS } from '../../features/ids';
 import type { HistoryStore } from './store';
+import { Disposable } from '../disposable';
 
 export const HISTORY_ENTRY_CONTEXT = 'history.entry';
 const MAX_LABEL_PATH = 70;
@@ -24,21 +25,23 @@ function clock(iso: string): string {
 }
 
 /** The History view: newest request first, one flat list. */
-export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryEntry>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<undefined>();
+export class HistoryTreeProvider extends Disposable implements vscode.TreeDataProvider<HistoryEntry> {
+  private readonly changed = this.register(new vscode.EventEmitter<undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly sub: vscode.Disposable;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly store: HistoryStore) {
+    super();
     // A notebook run adds many entries at once: one refresh for the burst.
-    this.sub = store.onDidChange(() => {
-      if (this.timer) return;
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        this.changed.fire(undefined);
-      }, 100);
-    });
+    this.register(
+      store.onDidChange(() => {
+        if (this.timer) return;
+        this.timer = setTimeout(() => {
+          this.timer = undefined;
+          this.changed.fire(undefined);
+        }, 100);
+      }),
+    );
   }
 
   async getChildren(element?: HistoryEntry): Promise<HistoryEntry[]> {
@@ -63,10 +66,9 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryEntry
     return item;
   }
 
-  dispose(): void {
+  override dispose(): void {
     if (this.timer) clearTimeout(this.timer);
-    this.sub.dispose();
-    this.changed.dispose();
+    super.dispose();
   }
 }
 

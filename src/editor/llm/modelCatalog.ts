@@ -3,6 +3,7 @@ import { connectionId, type HttpConnection } from '../../core/connections';
 import type { ModelInfo } from '../../services/llm';
 import type { Services } from '../services';
 import { llmClient } from '../../features/llm/clients';
+import { Disposable } from '../disposable';
 
 /** How long a model list is reused before Ask or Compare lists the models again by itself. */
 const MODELS_TTL_MS = 10 * 60_000;
@@ -17,15 +18,17 @@ interface Entry {
  * GET /models is not sent again for every question. Refresh (tree, quick pick, Compare's button)
  * lists them again; a failed listing is not cached.
  */
-export class ModelCatalog implements vscode.Disposable {
+export class ModelCatalog extends Disposable {
   private readonly cache = new Map<string, Entry>();
-  private readonly sub: vscode.Disposable;
 
   constructor(private readonly s: Services) {
+    super();
     // A changed connection (new base URL, other key) may list other models.
-    this.sub = s.connections.onDidChange((svc) => {
-      if (svc === 'llm') this.cache.clear();
-    });
+    this.register(
+      s.connections.onDidChange((svc) => {
+        if (svc === 'llm') this.cache.clear();
+      }),
+    );
   }
 
   /** The cached list, or a fresh one when there is none, it is old, or `refresh` is set. */
@@ -48,8 +51,8 @@ export class ModelCatalog implements vscode.Disposable {
     });
   }
 
-  dispose(): void {
-    this.sub.dispose();
+  override dispose(): void {
+    super.dispose();
     this.cache.clear();
   }
 }

@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { connectionId, type Connection } from '../../core/connections';
 import { validate } from '../../core/validate';
 import { STATE_KEYS } from '../../features/ids';
+import { Disposable } from '../disposable';
 
 const DEFAULT_KEY = STATE_KEYS.defaultModel;
 const LAST_KEY = STATE_KEYS.lastModel;
@@ -12,11 +13,13 @@ const byConnection = z.record(z.string(), z.string());
  * Which model each connection uses: the default the user set in the tree, and the last one picked
  * in Ask… (offered first next time). Kept in globalState: model ids are not secrets.
  */
-export class ModelState implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+export class ModelState extends Disposable {
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly state: vscode.Memento) {}
+  constructor(private readonly state: vscode.Memento) {
+    super();
+  }
 
   defaultModel(conn: Connection): string | undefined {
     return this.read(DEFAULT_KEY)[connectionId(conn)];
@@ -51,9 +54,5 @@ export class ModelState implements vscode.Disposable {
 
   private async write(key: string, conn: Connection, model: string): Promise<void> {
     await this.state.update(key, { ...this.read(key), [connectionId(conn)]: model });
-  }
-
-  dispose(): void {
-    this.changed.dispose();
   }
 }

@@ -5,14 +5,14 @@ import { asLlmConnection, requestsLeft } from '../../features/llm/clients';
 import type { LlmCosts } from '../llmCosts';
 import type { ModelState } from './modelState';
 import { statusText, statusTooltip } from '../../features/llm/prompts';
+import { Disposable } from '../disposable';
 
 /**
  * The active model and how many requests may still start this minute under the client-side limit.
  * While the window is not full it re-reads every second, so slots coming free show up.
  */
-export class LlmStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem(STATUS_BAR_IDS.llm, vscode.StatusBarAlignment.Right, 100);
-  private readonly subs: vscode.Disposable[];
+export class LlmStatusBar extends Disposable {
+  private readonly item = this.register(vscode.window.createStatusBarItem(STATUS_BAR_IDS.llm, vscode.StatusBarAlignment.Right, 100));
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -21,15 +21,14 @@ export class LlmStatusBar implements vscode.Disposable {
     /** Today's spend goes into the tooltip (and updates as requests finish). */
     private readonly costs?: LlmCosts,
   ) {
+    super();
     this.item.name = 'API Workbench: Language Model';
     this.item.command = 'apiWorkbench.llm.ask';
-    this.subs = [
-      s.connections.onDidChange((svc) => svc === 'llm' && this.update()),
-      state.onDidChange(() => this.update()),
-      ...(costs ? [costs.ledger.onDidChange(() => this.update())] : []),
-      // Requests sent elsewhere (notebook cells, re-runs) use up the same limit and add to today's cost.
-      s.history.onDidChange(() => this.update()),
-    ];
+    this.register(s.connections.onDidChange((svc) => svc === 'llm' && this.update()));
+    this.register(state.onDidChange(() => this.update()));
+    if (costs) this.register(costs.ledger.onDidChange(() => this.update()));
+    // Requests sent elsewhere (notebook cells, re-runs) use up the same limit and add to today's cost.
+    this.register(s.history.onDidChange(() => this.update()));
     this.update();
   }
 
@@ -59,9 +58,8 @@ export class LlmStatusBar implements vscode.Disposable {
     if (left < limit) this.timer = setTimeout(() => this.update(), 1000);
   }
 
-  dispose(): void {
+  override dispose(): void {
     clearTimeout(this.timer);
-    for (const s of this.subs) s.dispose();
-    this.item.dispose();
+    super.dispose();
   }
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { validate } from '../../core/validate';
 import { resultsByConnectionSchema, type CapabilityId, type MapsResult } from '../../features/maps/results';
+import { Disposable } from '../disposable';
 
 const STATE_KEY = 'apiWorkbench.maps.results.v1';
 /** Per connection and capability; older results drop off. */
@@ -10,12 +11,14 @@ const MAX_PER_CAPABILITY = 15;
  * Recent results per connection, kept in globalState (no secrets in them: names, addresses,
  * coordinates) so they survive a reload of the window.
  */
-export class ResultStore implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<string>();
+export class ResultStore extends Disposable {
+  private readonly changed = this.register(new vscode.EventEmitter<string>());
   /** Fires with the connection id whose results changed. */
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly state: vscode.Memento) {}
+  constructor(private readonly state: vscode.Memento) {
+    super();
+  }
 
   private all(): Record<string, MapsResult[]> {
     const v = validate(resultsByConnectionSchema, this.state.get(STATE_KEY) ?? {});
@@ -52,9 +55,5 @@ export class ResultStore implements vscode.Disposable {
     delete all[connectionId];
     await this.state.update(STATE_KEY, all);
     this.changed.fire(connectionId);
-  }
-
-  dispose(): void {
-    this.changed.dispose();
   }
 }

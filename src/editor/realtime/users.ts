@@ -12,6 +12,7 @@ import type { Services } from '../services';
 import type { TreeNode } from '../tree';
 import type { RealtimeLog } from './log';
 import { asRealtime, type RealtimeSession, type RealtimeSessions } from './sessions';
+import { Disposable } from '../disposable';
 
 /** Events kept per user for the tree (the log has them all). */
 const MAX_USER_EVENTS = 50;
@@ -23,18 +24,18 @@ export interface UserEventRecord {
 }
 
 /** What one session knows about its user: signed in (or why not), and what was sent to them. */
-export class UserActivity {
+export class UserActivity extends Disposable {
   user: SignedInUser | undefined;
   problem: string | undefined;
   readonly events: UserEventRecord[] = [];
-  private readonly subs: { dispose(): void }[];
 
   constructor(
     readonly session: RealtimeSession,
     onChange: () => void,
   ) {
+    super();
     const c = session.client;
-    this.subs = [
+    for (const sub of [
       c.on('user', (e) => {
         if (e.kind === 'signed-in') {
           this.user = e.user;
@@ -57,11 +58,8 @@ export class UserActivity {
           onChange();
         }
       }),
-    ];
-  }
-
-  dispose(): void {
-    for (const s of this.subs) s.dispose();
+    ])
+      this.register(sub);
   }
 }
 
