@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { HttpConnection } from '../../core/connections';
 import { validate } from '../../core/validate';
-import type { LatLngInput, MapsCallOptions, MapsResult as CallResult, TravelMode } from '../../services/maps/client';
+import type { MapsCallOptions, MapsResult as CallResult } from '../../services/maps/client';
 import type { MapsClient } from '../../services/maps/client';
 import type { MapsOperation } from '../../services/maps/fieldMasks';
 import type { MapLine, MapMarker } from '../../services/maps/mapMessages';
@@ -14,6 +14,7 @@ import type { MapsResult } from '../../features/maps/results';
 import type * as z from 'zod/mini';
 import type { MapRendered } from './mapPanel';
 import type { MatrixPanel } from './matrixPanel';
+import type { MapsInput } from './input';
 import { ResultNode } from './tree';
 
 /** What a command returns: for scripts and the in-editor tests. */
@@ -55,9 +56,5 @@ export interface MapsCommandHost {
     retry: () => Promise<unknown>,
     billing?: { options?: SkuOptions; units?: number },
   ): Promise<CommandOutcome<T> | undefined>;
-  pickPoint(title: string): Promise<string | undefined>;
-  pickTravelMode(): Promise<TravelMode | undefined>;
-  nothingFound(searched: string): void;
-  resolvePoint(text: string): Promise<LatLngInput | undefined>;
-  placeLabel(text: string): string;
+  readonly input: MapsInput;
 }

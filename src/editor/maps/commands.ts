@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { connectionId, type HttpConnection } from '../../core/connections';
 import { errorText, isApiError, requestIdSuffix } from '../../core/errors';
 import type { HttpClient, OutgoingRequest, RetryNotice } from '../../core/http';
-import { MapsClient, parseLatLng, TRAVEL_MODES, type LatLngInput, type MapsApi, type MapsCallOptions, type MapsResult as CallResult, type TravelMode, type Waypoint } from '../../services/maps/client';
+import { MapsClient, parseLatLng, type MapsApi, type MapsCallOptions, type MapsResult as CallResult, type Waypoint } from '../../services/maps/client';
 import { googleErrorParser } from '../../services/maps/errors';
 import { type MapsOperation, type MaskPreset } from '../../services/maps/fieldMasks';
 import type { MapLine, MapMarker, ShowMessage } from '../../services/maps/mapMessages';
@@ -17,11 +17,11 @@ import { copyAsCurl, type RecordedRequest, type RequestHistory } from '../curl';
 import type { Services } from '../services';
 import type { MapPanel, MapRendered } from './mapPanel';
 import { isSkuOperation, type SessionCosts } from '../../features/maps/costs';
-import { emptyResultText, sandboxKnowledge } from '../../features/maps/emptyResults';
 import { chooseFieldMask } from './masks';
 import { routeMatrix } from './matrixCommand';
 import type { MatrixPanel } from './matrixPanel';
-import { pickPlace, type PlacePick } from './placePicker';
+import { MapsInput } from './input';
+import type { PlacePick } from './placePicker';
 import { geocodeResults, placeResults, routeResult, validationResult } from '../../features/maps/resultBuilders';
 import type { ResponseDocuments } from './responses';
 import type { ResponseViewer } from './responseViewer';
@@ -32,8 +32,6 @@ import { ResultNode } from './tree';
 
 const MAX_PLACES_KEPT = 10;
 
-/** The fields a picked suggestion's details ask for: id, address, location (Place Details Essentials). */
-const PICKED_PLACE_MASK = 'id,formattedAddress,location';
 
 
 
@@ -47,8 +45,8 @@ export function waypointFromText(text: string): Waypoint {
 }
 
 export class MapsCommands implements MapsCommandHost {
-  /** What the user typed last, per prompt, to prefill the next time. */
-  private readonly lastInput = new Map<string, string>();
+  /** Asking the user for what a command needs: places, points, travel modes, text. */
+  readonly input: MapsInput;
 
   constructor(
     private readonly s: Services,
@@ -59,7 +57,9 @@ export class MapsCommands implements MapsCommandHost {
     readonly costs: SessionCosts,
     readonly matrixPanel: MatrixPanel,
     private readonly viewer: ResponseViewer,
-  ) {}
+  ) {
+    this.input = new MapsInput(s, results, costs, this);
+  }
 
   table(): CommandTable {
     return {
@@ -82,45 +82,45 @@ export class MapsCommands implements MapsCommandHost {
   // --- commands --------------------------------------------------------------------------------
 
   private async searchPlaces(a: Partial<z.infer<typeof searchArgs>>): Promise<CommandOutcome | undefined> {
-    const query = a.query ?? (await this.ask('searchPlaces', { prompt: 'Search places by name', placeHolder: 'e.g. Lyon, Springfield, IL, or San Francisco' }));
+    const query = a.query ?? (await this.input.ask('searchPlaces', { prompt: 'Search places by name', placeHolder: 'e.g. Lyon, Springfield, IL, or San Francisco' }));
     if (!query) return undefined;
     return this.run(`Searching places for “${query}”…`, 'searchText', a, (c, o) => c.searchText({ textQuery: query }, o), (data) => {
       const places = (data.places ?? []).slice(0, MAX_PLACES_KEPT);
-      if (!places.length) this.nothingFound(`No places found for “${query}” (Text Search).`);
+      if (!places.length) this.input.nothingFound(`No places found for “${query}” (Text Search).`);
       return { results: placeResults(places), title: `Places: ${query}` };
     }, () => this.searchPlaces({ ...a, query }));
   }
 
   private async searchNearby(a: Partial<z.infer<typeof nearbyArgs>>): Promise<CommandOutcome | undefined> {
-    const centerText = a.center ?? (await this.pickPoint('Search nearby: centre (a place, an address or lat,lng)'));
+    const centerText = a.center ?? (await this.input.pickPoint('Search nearby: centre (a place, an address or lat,lng)'));
     if (!centerText) return undefined;
     const radius =
       a.radius ??
       Number(
-        await this.ask('nearbyRadius', {
+        await this.input.ask('nearbyRadius', {
           prompt: 'Radius in metres (1–50000)',
           value: '10000',
           validateInput: (v) => (/^\d+(\.\d+)?$/.test(v.trim()) && Number(v) > 0 && Number(v) <= 50_000 ? undefined : 'A number of metres from 1 to 50000'),
         }),
       );
     if (!radius) return undefined;
-    const center = await this.resolvePoint(centerText);
+    const center = await this.input.resolvePoint(centerText);
     if (!center) return undefined;
     return this.run(`Searching within ${radius} m…`, 'searchNearby', a, (c, o) => c.searchNearby({ locationRestriction: { circle: { center, radius } } }, o), (data) => {
       const places = (data.places ?? []).slice(0, MAX_PLACES_KEPT);
-      if (!places.length) this.nothingFound(`No places within ${radius} m of ${this.placeLabel(centerText)} (Nearby Search, any type).`);
+      if (!places.length) this.input.nothingFound(`No places within ${radius} m of ${this.input.placeLabel(centerText)} (Nearby Search, any type).`);
       return { results: placeResults(places), title: `Near ${centerText} (${radius} m)`, extraMarkers: [{ latitude: center.latitude, longitude: center.longitude, label: 'Search centre', detail: `${radius} m` }] };
     }, () => this.searchNearby({ ...a, center: centerText, radius }));
   }
 
   private async computeRoute(a: Partial<z.infer<typeof routeArgs>>): Promise<CommandOutcome | undefined> {
-    const origin = a.origin ?? (await this.pickPoint('Route from (a place, an address or lat,lng)'));
+    const origin = a.origin ?? (await this.input.pickPoint('Route from (a place, an address or lat,lng)'));
     if (!origin) return undefined;
-    const destination = a.destination ?? (await this.pickPoint('Route to (a place, an address or lat,lng)'));
+    const destination = a.destination ?? (await this.input.pickPoint('Route to (a place, an address or lat,lng)'));
     if (!destination) return undefined;
-    const travelMode = a.travelMode ?? (await this.pickTravelMode());
+    const travelMode = a.travelMode ?? (await this.input.pickTravelMode());
     if (!travelMode) return undefined;
-    const label = (t: string) => this.placeLabel(t);
+    const label = (t: string) => this.input.placeLabel(t);
     return this.run(`Computing a route (${travelMode.toLowerCase()})…`, 'computeRoutes', a, (c, o) =>
       c.computeRoutes({ origin: waypointFromText(origin), destination: waypointFromText(destination), intermediates: (a.intermediates ?? []).map(waypointFromText), travelMode }, o),
     (data) => {
@@ -140,13 +140,13 @@ export class MapsCommands implements MapsCommandHost {
    */
   private async placeDetails(a: Partial<z.infer<typeof detailsArgs>>): Promise<CommandOutcome | undefined> {
     let pick: PlacePick | undefined = a.placeId ? { kind: 'typed', typed: { kind: 'place', placeId: a.placeId.replace(/^places?[:/]/, ''), text: a.placeId } } : undefined;
-    pick ??= await this.pickFromPicker('Place Details: which place?');
+    pick ??= await this.input.pickFromPicker('Place Details: which place?');
     if (!pick) return undefined;
     let placeId: string | undefined;
     if (pick.kind === 'suggestion') placeId = pick.suggestion.placeId;
     else if (pick.kind === 'recent') placeId = pick.value.slice('place:'.length);
     else if (pick.typed.kind === 'place') placeId = pick.typed.placeId;
-    else placeId = await this.placeIdOf(pick.typed.text);
+    else placeId = await this.input.placeIdOf(pick.typed.text);
     if (!placeId) return undefined;
     const id = placeId;
     const session = pick.kind === 'suggestion' ? pick.session : undefined;
@@ -157,12 +157,12 @@ export class MapsCommands implements MapsCommandHost {
   }
 
   private async validateAddress(a: Partial<z.infer<typeof validateArgs>>): Promise<CommandOutcome | undefined> {
-    const selection = this.selectionText();
-    const text = a.address ?? (await this.ask('validateAddress', { prompt: 'Address to validate (lines separated by commas or new lines)', value: selection, placeHolder: '1600 Amphitheatre Pkwy, Mountain View, CA 94043' }));
+    const selection = this.input.selectionText();
+    const text = a.address ?? (await this.input.ask('validateAddress', { prompt: 'Address to validate (lines separated by commas or new lines)', value: selection, placeHolder: '1600 Amphitheatre Pkwy, Mountain View, CA 94043' }));
     if (!text) return undefined;
     const regionCode =
       a.regionCode ??
-      (await this.ask('regionCode', {
+      (await this.input.ask('regionCode', {
         prompt: 'Region code (ISO 3166-1, e.g. US, FR). Leave empty to let the service infer it from the address.',
         value: 'US',
         validateInput: (v) => (v.trim() === '' || /^[A-Za-z]{2}$/.test(v.trim()) ? undefined : 'Two letters, e.g. US'),
@@ -180,7 +180,7 @@ export class MapsCommands implements MapsCommandHost {
   }
 
   private async geocode(a: Partial<z.infer<typeof geocodeArgs>>): Promise<CommandOutcome | undefined> {
-    const address = a.address ?? (await this.ask('geocode', { prompt: 'Address or place to geocode', value: this.selectionText() }));
+    const address = a.address ?? (await this.input.ask('geocode', { prompt: 'Address or place to geocode', value: this.input.selectionText() }));
     if (!address) return undefined;
     return this.run(`Geocoding “${address}”…`, 'geocode', a, (c, o) => c.geocodeAddress({ address }, o), (data) => {
       if (!data.results?.length) void vscode.window.showInformationMessage(`Nothing found for “${address}”.`);
@@ -189,11 +189,11 @@ export class MapsCommands implements MapsCommandHost {
   }
 
   private async reverseGeocode(a: Partial<z.infer<typeof reverseArgs>>): Promise<CommandOutcome | undefined> {
-    const selected = parseLatLng(this.selectionText() ?? '') ? this.selectionText() : undefined;
+    const selected = parseLatLng(this.input.selectionText() ?? '') ? this.input.selectionText() : undefined;
     const text =
       a.location ??
       selected ??
-      (await this.ask('reverseGeocode', { prompt: 'Coordinates to reverse geocode', placeHolder: '48.8584, 2.2945', validateInput: (v) => (parseLatLng(v) ? undefined : 'Latitude,longitude, e.g. 48.8584, 2.2945') }));
+      (await this.input.ask('reverseGeocode', { prompt: 'Coordinates to reverse geocode', placeHolder: '48.8584, 2.2945', validateInput: (v) => (parseLatLng(v) ? undefined : 'Latitude,longitude, e.g. 48.8584, 2.2945') }));
     if (!text) return undefined;
     const location = parseLatLng(text);
     if (!location) throw new Error(`“${text}” is not a latitude,longitude pair (e.g. 48.8584, 2.2945).`);
@@ -343,104 +343,5 @@ export class MapsCommands implements MapsCommandHost {
       tileUrl: tiles.url,
       attribution: tiles.attribution,
     };
-  }
-
-  // --- input -----------------------------------------------------------------------------------
-
-  private async ask(key: string, opts: vscode.InputBoxOptions & { allowEmpty?: boolean }): Promise<string | undefined> {
-    const { allowEmpty, ...box } = opts;
-    const value = await vscode.window.showInputBox({ ignoreFocusOut: true, ...box, value: this.lastInput.get(key) ?? box.value });
-    if (value === undefined) return undefined;
-    if (!allowEmpty && !value.trim()) return undefined;
-    this.lastInput.set(key, value);
-    return allowEmpty ? value : value.trim();
-  }
-
-  /**
-   * A point for a command: "place:<id>" (a suggestion, whose details end the autocomplete session
-   * and join the recent places, or a recent place), "lat,lng", or an address as typed.
-   */
-  async pickPoint(title: string): Promise<string | undefined> {
-    const pick = await this.pickFromPicker(title);
-    if (!pick) return undefined;
-    if (pick.kind === 'recent') return pick.value;
-    if (pick.kind === 'typed') {
-      const t = pick.typed;
-      return t.kind === 'latLng' ? `${t.latLng.latitude}, ${t.latLng.longitude}` : t.kind === 'place' ? `place:${t.placeId}` : t.address;
-    }
-    const conn = this.connection();
-    if (!conn) return undefined;
-    const res = await pick.session.details(pick.suggestion.placeId, { fieldMask: PICKED_PLACE_MASK });
-    this.costs.record('getPlace', res.fieldMask);
-    const place = redactedData({ ...res.data, displayName: { text: pick.suggestion.label } }, (t) => this.s.redactor.text(t));
-    await this.results.add(connectionId(conn), placeResults([place]));
-    return `place:${place.id ?? pick.suggestion.placeId}`;
-  }
-
-  /** The place picker with autocomplete from the active connection (typed text and recent places without one). */
-  async pickFromPicker(title: string): Promise<PlacePick | undefined> {
-    const conn = this.s.connections.active('maps');
-    const http = conn?.service === 'maps' ? conn : undefined;
-    const recent = http ? this.results.list(connectionId(http), 'places').filter((r) => r.id.startsWith('place/')) : [];
-    return pickPlace({
-      title,
-      recent,
-      api: http && this.client(http),
-      session: { onAutocomplete: (n, res) => this.costs.record('autocomplete', res.fieldMask, { sessionRequestNumber: n }) },
-      emptyHint: http?.source === 'sandbox' ? sandboxKnowledge() : undefined,
-    });
-  }
-
-  async pickTravelMode(): Promise<TravelMode | undefined> {
-    const modes = { DRIVE: 'car', BICYCLE: 'bicycle', WALK: 'on foot', TWO_WHEELER: 'motorcycle, scooter', TRANSIT: 'public transport' };
-    return (await vscode.window.showQuickPick(TRAVEL_MODES.map((m) => ({ label: m, description: modes[m] })), { title: 'Travel mode', placeHolder: 'How to travel' }))?.label;
-  }
-
-  /** The place id of an address or lat,lng (geocoded), for Place Details of typed text. */
-  private async placeIdOf(text: string): Promise<string | undefined> {
-    const conn = this.connection();
-    if (!conn) return undefined;
-    const ll = parseLatLng(text);
-    const geo = ll ? await this.client(conn).reverseGeocode({ location: ll }, { preset: 'basic' }) : await this.client(conn).geocodeAddress({ address: text }, { preset: 'basic' });
-    const id = geo.data.results?.find((r) => r.placeId)?.placeId;
-    if (!id) this.nothingFound(`No place found for “${text}” (Geocoding), so there is no place id to ask details for.`);
-    return id;
-  }
-
-  /** An empty answer: what was searched and, against the sandbox, what it knows. */
-  nothingFound(searched: string): void {
-    const conn = this.s.connections.active('maps');
-    void vscode.window.showInformationMessage(emptyResultText(searched, conn?.source === 'sandbox'));
-  }
-
-  /** Coordinates for a point given as lat,lng, a recent place, or an address (geocoded). */
-  async resolvePoint(text: string): Promise<LatLngInput | undefined> {
-    const ll = parseLatLng(text);
-    if (ll) return ll;
-    const conn = this.s.connections.active('maps');
-    const id = /^place:(\S+)$/.exec(text)?.[1];
-    if (id && conn) {
-      const m = this.results.get(connectionId(conn), `place/${id}`)?.markers[0];
-      if (m) return { latitude: m.latitude, longitude: m.longitude };
-    }
-    const c = this.connection();
-    if (!c) return undefined;
-    const geo = await this.client(c).geocodeAddress({ address: text }, { preset: 'basic' });
-    const loc = geo.data.results?.[0]?.location;
-    if (loc?.latitude === undefined || loc.longitude === undefined) throw new Error(`“${text}” could not be geocoded: give coordinates (lat,lng) or another address.`);
-    return { latitude: loc.latitude, longitude: loc.longitude };
-  }
-
-  placeLabel(text: string): string {
-    const id = /^place:(\S+)$/.exec(text)?.[1];
-    const conn = this.s.connections.active('maps');
-    if (id && conn) return this.results.get(connectionId(conn), `place/${id}`)?.label ?? text;
-    return text;
-  }
-
-  private selectionText(): string | undefined {
-    const editor = vscode.window.activeTextEditor;
-    if (!editor || editor.selection.isEmpty) return undefined;
-    return editor.document.getText(editor.selection).trim() || undefined;
   }
 }

@@ -26,13 +26,13 @@ export async function routeMatrix(cmd: MapsCommandHost, a: Partial<z.infer<typeo
   if (!origins?.length) return undefined;
   const destinations = a.destinations?.length ? a.destinations : await pickMany(cmd, 'destination');
   if (!destinations?.length) return undefined;
-  const travelMode: TravelMode | undefined = a.travelMode ?? (await cmd.pickTravelMode());
+  const travelMode: TravelMode | undefined = a.travelMode ?? (await cmd.input.pickTravelMode());
   if (!travelMode) return undefined;
   // Coordinates for every point: the request sends them, and the map joins them.
   const resolve = async (texts: readonly string[]) => {
     const out: LatLngInput[] = [];
     for (const t of texts) {
-      const p = await cmd.resolvePoint(t);
+      const p = await cmd.input.resolvePoint(t);
       if (!p) return undefined;
       out.push(p);
     }
@@ -41,8 +41,8 @@ export async function routeMatrix(cmd: MapsCommandHost, a: Partial<z.infer<typeo
   const from = await resolve(origins);
   const to = from && (await resolve(destinations));
   if (!from || !to) return undefined;
-  const originLabels = origins.map((o) => cmd.placeLabel(o));
-  const destinationLabels = destinations.map((d) => cmd.placeLabel(d));
+  const originLabels = origins.map((o) => cmd.input.placeLabel(o));
+  const destinationLabels = destinations.map((d) => cmd.input.placeLabel(d));
   const waypoint = (p: LatLngInput) => ({ waypoint: { location: { latLng: p } } });
   let rows: MatrixRow[] = [];
   const title = `Route matrix: ${origins.length} × ${destinations.length} (${travelMode.toLowerCase().replace('_', ' ')})`;
@@ -64,7 +64,7 @@ export async function routeMatrix(cmd: MapsCommandHost, a: Partial<z.infer<typeo
         `${found} of ${rows.length} pairs have a route. Lines on the map are straight, from each origin to each destination with a route: the matrix returns no roads.`,
         drawable ? drawRoutesAction(drawable, skuOf('computeRoutes', PAIR_ROUTE_MASK, { travelMode }).sku) : undefined,
       );
-      if (!found) cmd.nothingFound(`No route between any of the ${rows.length} origin/destination pairs (Route Matrix, ${travelMode}).`);
+      if (!found) cmd.input.nothingFound(`No route between any of the ${rows.length} origin/destination pairs (Route Matrix, ${travelMode}).`);
       const lines: MapLine[] = rows
         .filter((r) => r.ok)
         .slice(0, MAX_DRAWN_ROUTES)
@@ -85,13 +85,13 @@ export async function routeMatrix(cmd: MapsCommandHost, a: Partial<z.infer<typeo
 async function pickMany(cmd: MapsCommandHost, noun: 'origin' | 'destination'): Promise<string[] | undefined> {
   const picked: string[] = [];
   for (;;) {
-    const p = await cmd.pickPoint(`Route matrix: ${noun} ${picked.length + 1}${picked.length ? ` (after ${picked.map((x) => cmd.placeLabel(x)).join(', ')})` : ''}`);
+    const p = await cmd.input.pickPoint(`Route matrix: ${noun} ${picked.length + 1}${picked.length ? ` (after ${picked.map((x) => cmd.input.placeLabel(x)).join(', ')})` : ''}`);
     if (!p) return undefined;
     picked.push(p);
     if (picked.length >= MAX_POINTS) return picked;
     const more = `$(add) Add another ${noun}`;
     const done = `$(check) Done: ${picked.length} ${noun}${picked.length === 1 ? '' : 's'}`;
-    const next = await vscode.window.showQuickPick([more, done], { title: `Route matrix: ${noun}s`, placeHolder: picked.map((x) => cmd.placeLabel(x)).join(' · ') });
+    const next = await vscode.window.showQuickPick([more, done], { title: `Route matrix: ${noun}s`, placeHolder: picked.map((x) => cmd.input.placeLabel(x)).join(' · ') });
     if (next === undefined) return undefined;
     if (next === done) return picked;
   }
