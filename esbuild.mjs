@@ -18,9 +18,11 @@ const tests = args.has('--tests');
 /**
  * Activation must stay small and fast, so the heavy network libraries are not inlined into
  * dist/extension.js: they are bundled once each into dist/<name>.js and required from there the
- * first time a request or socket is made (see src/core/lazy.ts).
+ * first time a request or socket is made (see src/core/lazy.ts), or, for re2js (user-written
+ * patterns, src/core/userPattern.ts), once by whichever of the llm, notebook and realtime bundles
+ * loads first, instead of a copy in each.
  */
-const LAZY_VENDOR = ['undici', 'ws'];
+const LAZY_VENDOR = ['undici', 'ws', 're2js'];
 const lazyVendorPlugin = {
   name: 'lazy-vendor',
   setup(build) {

@@ -2,6 +2,7 @@
 import type { AssertionResult, CellResult } from './types';
 import type { AssertionSpec } from './cells';
 import { walk } from './variables';
+import { compileUserPattern, parseSlashPattern, PatternError } from '../core/userPattern';
 
 const MISSING = '(missing)';
 const SHOWN_MAX = 300;
@@ -29,7 +30,13 @@ export function subjectValue(spec: AssertionSpec, result: Pick<CellResult, 'resp
 export function checkAssertion(spec: AssertionSpec, value: string, result: Pick<CellResult, 'response' | 'count'>): AssertionResult {
   const actual = subjectValue(spec, result);
   const expected = spec.operator === 'exists' ? 'exists' : `${spec.operator} ${value}`;
-  return { source: spec.source, line: spec.line, passed: passes(spec.operator, actual, value), expected, actual: show(actual) };
+  try {
+    return { source: spec.source, line: spec.line, passed: passes(spec.operator, actual, value), expected, actual: show(actual) };
+  } catch (e) {
+    // A pattern that {{variables}} made unusable: the check fails saying why, instead of running it unbounded.
+    if (!(e instanceof PatternError)) throw e;
+    return { source: spec.source, line: spec.line, passed: false, expected: `${expected} (${e.message})`, actual: show(actual) };
+  }
 }
 
 function passes(op: AssertionSpec['operator'], actual: unknown, value: string): boolean {
@@ -55,13 +62,9 @@ function passes(op: AssertionSpec['operator'], actual: unknown, value: string): 
       return asText(actual).includes(unquote(value));
     }
     case 'matches': {
-      const m = /^\/(.*)\/([dgimsuy]*)$/.exec(value);
-      if (!m) return false;
-      try {
-        return new RegExp(m[1], m[2].replace('g', '')).test(asText(actual));
-      } catch {
-        return false;
-      }
+      const p = parseSlashPattern(value);
+      if (!p) return false;
+      return compileUserPattern(p.source, p.flags).test(asText(actual));
     }
   }
 }

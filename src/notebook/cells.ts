@@ -1,5 +1,7 @@
 // What a code cell says: an HTTP request (llm, maps), PUBLISH/LISTEN (realtime) or variables
 // (vars), followed by `??` assertion lines. Reading never throws; every problem has its line.
+import { errorText } from '../core/errors';
+import { compileUserPattern, parseSlashPattern } from '../core/userPattern';
 import type { AssertionOperator, NotebookCellData } from './types';
 
 export interface LineProblem {
@@ -275,7 +277,18 @@ export function parseAssertion(text: string, line: number): AssertionSpec | stri
   const value = opMatch[2].trim();
   if (operator === 'exists' && value) return '"exists" takes no value';
   if (operator !== 'exists' && !value) return `"${operator}" needs a value to compare with`;
-  if (operator === 'matches' && !/^\/.*\/[dgimsuy]*$/.test(value)) return 'matches takes a regular expression written /like this/i';
+  if (operator === 'matches') {
+    const pattern = parseSlashPattern(value);
+    if (!pattern) return 'matches takes a regular expression written /like this/i';
+    // With {{variables}} in it the pattern is known only when the cell runs; checked then.
+    if (!value.includes('{{')) {
+      try {
+        compileUserPattern(pattern.source, pattern.flags);
+      } catch (e) {
+        return errorText(e);
+      }
+    }
+  }
   return { source: text, line, subject, operator, value };
 }
 

@@ -2,6 +2,7 @@
 // tool call's arguments) validated against it with ajv, a maintained JSON Schema validator. ajv is
 // loaded on first use only: it is most of the weight this feature adds to the llm bundle.
 // No vscode import (tested in plain mocha).
+import { compileUserPattern } from '../../core/userPattern';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { SchemaProblem } from '../../services/llm/playgroundMessages';
 import { errorText } from '../../core/errors';
@@ -17,10 +18,14 @@ function loadAjv(): Promise<AjvInstance> {
     const mod = m as unknown as { default?: unknown };
     const Ajv = (typeof mod.default === 'function' ? mod.default : mod.default && (mod.default as { default?: unknown }).default) as new (opts: object) => AjvInstance;
     // strict: false: OpenAI schemas carry keywords (e.g. `description` beside `$ref`) ajv's strict mode rejects.
-    return new Ajv({ allErrors: true, strict: false, validateFormats: false });
+    // A schema's `pattern`s are the user's (or the model's) regular expressions: run in linear time.
+    return new Ajv({ allErrors: true, strict: false, validateFormats: false, code: { regExp: BOUNDED_REGEXP } });
   });
   return ajv;
 }
+
+/** ajv's RegExpEngine on the bounded engine (`code` names it in generated code). */
+const BOUNDED_REGEXP = Object.assign((pattern: string, flags: string) => compileUserPattern(pattern, flags), { code: 'compileUserPattern' });
 
 /**
  * Parses and compiles a schema typed by the user (or read from a file). Failures say what is wrong

@@ -3,6 +3,7 @@
 // sequence numbers so a page of rows is found without scanning, and pause. Every message is counted
 // once in exactly one of: shown, filtered out, held (arrived while paused), dropped (pushed out of
 // the ring), so the counts a user reads always add up to the received total.
+import { compileUserPattern } from '../../core/userPattern';
 import { compactData } from './logBatcher';
 import { errorText } from '../../core/errors';
 
@@ -67,7 +68,7 @@ export type FilterResult = { ok: true } | { ok: false; problem: string };
 /** Why `source` is not a usable regular expression, or undefined. */
 export function regexProblem(source: string): string | undefined {
   try {
-    new RegExp(source, 'i');
+    compileUserPattern(source, 'i');
     return undefined;
   } catch (e) {
     return errorText(e);
@@ -79,7 +80,7 @@ type Matcher = (channel: string, event: string, data: string) => boolean;
 function matcherFor(f: InspectorFilter): Matcher | undefined {
   const channel = f.channel.trim().toLowerCase();
   const event = f.event.trim().toLowerCase();
-  const re = f.regex === '' ? undefined : new RegExp(f.regex, 'i');
+  const re = f.regex === '' ? undefined : compileUserPattern(f.regex, 'i');
   if (!channel && !event && !re) return undefined;
   return (ch, ev, data) => (!channel || ch.toLowerCase().includes(channel)) && (!event || ev.toLowerCase().includes(event)) && (!re || re.test(data));
 }

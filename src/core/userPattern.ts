@@ -1,0 +1,86 @@
+// Every regular expression a user writes (a notebook's `matches /re/` check, the Realtime
+// Inspector's filter, a JSON Schema `pattern` the playground checks answers with) runs here, on
+// RE2JS: a port of RE2 whose matching time grows linearly with the text, whatever the pattern. With
+// JavaScript's own engine, `(a+)+$` against "aaaa…!" never returns and `.*error.*` over a long line
+// takes quadratic time; a CLI run would ignore its timeout and Ctrl-C, and the editor would freeze.
+// RE2 has no backreferences or lookaround (they are what cannot be bounded): a pattern using them
+// is refused with a message naming it, never run unbounded.
+import { RE2JS } from 're2js';
+
+export class PatternError extends Error {
+  constructor(
+    readonly source: string,
+    readonly reason: string,
+  ) {
+    super(`/${source}/ cannot be used: ${reason}`);
+    this.name = 'PatternError';
+  }
+}
+
+export interface UserPattern {
+  readonly source: string;
+  /** True when the pattern matches anywhere in `text` (as JavaScript's RegExp.test). */
+  test(text: string): boolean;
+}
+
+const UNSUPPORTED = /invalid escape sequence: `\\[1-9]|unsupported Perl syntax: `\(\?[=!<]|invalid named capture: `\(\?<[=!]/;
+
+/**
+ * Compiles `source` with JavaScript-style `flags` (i, m, s; g, y, d and u change nothing for a
+ * yes/no test: RE2 always reads Unicode). Throws PatternError when it is not a pattern RE2 reads.
+ */
+export function compileUserPattern(source: string, flags = ''): UserPattern {
+  const unknown = [...flags].filter((f) => !'imsugyd'.includes(f));
+  if (unknown.length) throw new PatternError(source, `unknown flag ${unknown.join('')} (use i, m or s)`);
+  const searched = withoutEdgeWildcards(source);
+  if (searched === '') return { source, test: () => true };
+  if (!flags.includes('i') && isPlainLiteral(searched)) return { source, test: (text) => text.includes(searched) };
+  let re: RE2JS;
+  try {
+    re = RE2JS.compile(searched, (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) | (flags.includes('m') ? RE2JS.MULTILINE : 0) | (flags.includes('s') ? RE2JS.DOTALL : 0));
+  } catch (e) {
+    const text = e instanceof Error ? e.message.replace(/^error parsing regexp: /, '') : String(e);
+    throw new PatternError(
+      source,
+      UNSUPPORTED.test(text) ? `backreferences and lookaround cannot be checked in bounded time; write the pattern without them (${text})` : text,
+    );
+  }
+  const find = (text: string) => re.matcher(text).find();
+  // A plain word searched without case (the usual Inspector filter) is a substring search on ASCII
+  // text, many times faster; other text goes to RE2, whose case folding is Unicode's.
+  if (flags.includes('i') && isPlainLiteral(searched) && ASCII.test(searched)) {
+    const lower = searched.toLowerCase();
+    return { source, test: (text) => (ASCII.test(text) ? text.toLowerCase().includes(lower) : find(text)) };
+  }
+  return { source, test: find };
+}
+
+const ASCII = /^\p{ASCII}*$/u;
+
+/** `/re/flags` as a check writes it, or undefined when `value` is not in that form. */
+export function parseSlashPattern(value: string): { source: string; flags: string } | undefined {
+  const m = /^\/(.*)\/([a-z]*)$/s.exec(value);
+  return m ? { source: m[1], flags: m[2] } : undefined;
+}
+
+/**
+ * For a yes/no search a leading or trailing `.*` changes nothing (it may match the empty string),
+ * but it costs a pass over the line for each start: `.*error.*` is searched as `error`.
+ */
+function withoutEdgeWildcards(source: string): string {
+  let s = source;
+  while (s.startsWith('.*') && !s.startsWith('.*?') && !s.startsWith('.**')) s = s.slice(2);
+  while (s.endsWith('.*') && !escaped(s, s.length - 2)) s = s.slice(0, -2);
+  return s;
+}
+
+/** Whether the character at `i` is escaped (preceded by an odd number of backslashes). */
+function escaped(s: string, i: number): boolean {
+  let n = 0;
+  for (let j = i - 1; j >= 0 && s[j] === '\\'; j--) n++;
+  return n % 2 === 1;
+}
+
+function isPlainLiteral(source: string): boolean {
+  return !/[\\^$.|?*+()[\]{}]/.test(source);
+}
