@@ -39,7 +39,8 @@ export function compileUserPattern(source: string, flags = ''): UserPattern {
   try {
     re = RE2JS.compile(searched, (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) | (flags.includes('m') ? RE2JS.MULTILINE : 0) | (flags.includes('s') ? RE2JS.DOTALL : 0));
   } catch (e) {
-    const text = e instanceof Error ? e.message.replace(/^error parsing regexp: /, '') : String(e);
+    // RE2JS writes the flags into the pattern it quotes (`(?i)…`): the user wrote no such thing.
+    const text = (e instanceof Error ? e.message : String(e)).replace(/^error parsing regexp: /, '').replace(/`\(\?[ims]+\)/g, '`');
     throw new PatternError(
       source,
       UNSUPPORTED.test(text) ? `backreferences and lookaround cannot be checked in bounded time; write the pattern without them (${text})` : text,
