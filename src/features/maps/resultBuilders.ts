@@ -1,6 +1,6 @@
 // Turns API responses into tree results (with the geometry the map draws).
 import { randomBytes } from 'node:crypto';
-import { durationSeconds, routePath, type TravelMode } from '../../services/maps/client';
+import { durationSeconds, isLatLng, routePath, type TravelMode } from '../../services/maps/client';
 import type { MapMarker } from '../../services/maps/mapMessages';
 import { encodePolyline } from '../../services/maps/polyline';
 import type { GeocodeResult, Place, Route, ValidateAddressResponse } from '../../services/maps/schemas';
@@ -8,8 +8,9 @@ import type { MapsResult } from './results';
 
 const md = (s: string) => s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 
+/** A marker at `loc`, or none: a point off the globe would make the map and the ResultStore refuse the whole result. */
 function marker(loc: { latitude?: number; longitude?: number } | undefined, label: string, detail?: string): MapMarker[] {
-  if (loc?.latitude === undefined || loc.longitude === undefined) return [];
+  if (loc?.latitude === undefined || loc.longitude === undefined || !isLatLng(loc.latitude, loc.longitude)) return [];
   return [{ latitude: loc.latitude, longitude: loc.longitude, label: label.slice(0, 500), ...(detail ? { detail: detail.slice(0, 500) } : {}) }];
 }
 

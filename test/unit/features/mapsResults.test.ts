@@ -11,6 +11,7 @@ import { MAPS_CAPABILITIES } from '../../../src/sandbox/maps';
 import { durationSeconds, routePath, TRAVEL_MODES, type MapsClient } from '../../../src/services/maps/client';
 import { MASK_PRESETS } from '../../../src/services/maps/fieldMasks';
 import { decodePolyline } from '../../../src/services/maps/polyline';
+import type { Place } from '../../../src/services/maps/schemas';
 import { mapsClient, startSandbox, type MapsSandbox } from '../maps/helpers';
 
 /** The results as the ResultStore keeps them: valid, or the store reads as empty. */
@@ -138,6 +139,19 @@ describe('features/maps: results from sandbox answers', function () {
     assert.equal(big.label, long);
     assert.equal(big.markers[0].label.length, 500);
     assertStorable([r, big]);
+  });
+
+  it('a place or route whose coordinates are off the globe gets no marker there, so the store and the map still take the result', async () => {
+    const [lyon] = (await maps.searchText({ textQuery: 'Lyon' })).data.places!;
+    const offGlobe: Place = { ...lyon, location: { latitude: 123.4, longitude: 4.8 } };
+    const [place] = placeResults([offGlobe]);
+    assert.equal(place.label, 'Lyon');
+    assert.deepEqual(place.markers, []);
+    const route = (await maps.computeRoutes({ origin: { address: 'Lyon' }, destination: { address: 'Paris' } })).data.routes![0];
+    const bent = { ...route, legs: [{ ...route.legs![0], startLocation: { latLng: { latitude: 45.7, longitude: 200 } } }] };
+    const r = routeResult(bent, 'Lyon', 'Paris', 'DRIVE');
+    assert.deepEqual(r.markers.map((m) => m.detail), ['destination']);
+    assertStorable([place, r]);
   });
 
   it('distances and times read as a person would say them', () => {
