@@ -16,7 +16,9 @@ function marker(loc: { latitude?: number; longitude?: number } | undefined, labe
 
 export function formatDistance(meters: number | undefined): string {
   if (meters === undefined) return '0 m';
-  return meters < 1000 ? `${Math.round(meters)} m` : `${(meters / 1000).toFixed(meters < 10_000 ? 1 : 0)} km`;
+  // Rounded before the unit is chosen, so 999.6 m reads "1.0 km" (not "1000 m") and 9,960 m "10 km".
+  if (Math.round(meters) < 1000) return `${Math.round(meters)} m`;
+  return Math.round(meters / 100) < 100 ? `${(meters / 1000).toFixed(1)} km` : `${Math.round(meters / 1000)} km`;
 }
 
 export function formatDuration(d: string | undefined): string {

@@ -159,6 +159,8 @@ describe('features/maps: results from sandbox answers', function () {
     assert.equal(formatDistance(850), '850 m');
     assert.equal(formatDistance(1234), '1.2 km');
     assert.equal(formatDistance(12_345), '12 km');
+    assert.equal(formatDistance(999.6), '1.0 km', 'not "1000 m"');
+    assert.equal(formatDistance(9_960), '10 km', 'not "10.0 km"');
     assert.equal(formatDuration('59s'), '1 min');
     assert.equal(formatDuration('3599s'), '1 h 00 min');
     assert.equal(formatDuration('90061s'), '25 h 01 min');
