@@ -92,6 +92,19 @@ describe('features/realtime/presets: Connect… for realtime', function () {
     assert.equal(preset(/^Other/).fields.find((f) => f.key === 'host')?.value, undefined, 'no host is assumed for another server');
   });
 
+  it('a host typed as a URL or with its port is refused with what to type instead (saved, it made URLs like http://[https://…]:6001 that nothing opens); IP addresses pass', () => {
+    for (const p of [preset(/^soketi/), preset(/^Other/)]) {
+      for (const url of ['https://soketi.example.com', 'ws://localhost:6001/app', 'HTTP://host']) assert.match(check(p, 'host', url) ?? '', /without http:\/\/ or ws:\/\//, url);
+      for (const withPort of ['soketi.example.com:6001', 'localhost:', '[::1]:6001']) assert.match(check(p, 'host', withPort) ?? '', /port is asked next/, withPort);
+      for (const odd of ['soketi.example.com/app', 'my host', 'user@host']) assert.match(check(p, 'host', odd) ?? '', /Only the host name or IP address/, odd);
+      for (const host of ['127.0.0.1', 'soketi.example.com', 'localhost', '::1', '[::1]', 'fe80::1']) {
+        const c = connect(p, `at ${host}`, { host, port: '6001', appId: APP.appId, key: APP.key });
+        assert.equal(new URL(c.restBaseUrl).port, '6001', `${host}: ${c.restBaseUrl}`);
+        assert.equal(new URL(c.wsUrl).pathname, `/app/${APP.key}`);
+      }
+    }
+  });
+
   it('"Other self-hosted" pointed at a Pusher-compatible server (the sandbox): its signed REST calls are accepted and a subscriber gets what they publish', async () => {
     const rig = await Rig.start();
     try {
