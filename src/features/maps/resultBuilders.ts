@@ -1,6 +1,6 @@
 // Turns API responses into tree results (with the geometry the map draws).
 import { randomBytes } from 'node:crypto';
-import { durationSeconds, routePath, type TravelMode } from '../../services/maps/client';
+import { durationSeconds, isLatLng, routePath, type TravelMode } from '../../services/maps/client';
 import type { MapMarker } from '../../services/maps/mapMessages';
 import { encodePolyline } from '../../services/maps/polyline';
 import type { GeocodeResult, Place, Route, ValidateAddressResponse } from '../../services/maps/schemas';
@@ -8,14 +8,17 @@ import type { MapsResult } from './results';
 
 const md = (s: string) => s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 
+/** A marker at `loc`, or none: a point off the globe would make the map and the ResultStore refuse the whole result. */
 function marker(loc: { latitude?: number; longitude?: number } | undefined, label: string, detail?: string): MapMarker[] {
-  if (loc?.latitude === undefined || loc.longitude === undefined) return [];
+  if (loc?.latitude === undefined || loc.longitude === undefined || !isLatLng(loc.latitude, loc.longitude)) return [];
   return [{ latitude: loc.latitude, longitude: loc.longitude, label: label.slice(0, 500), ...(detail ? { detail: detail.slice(0, 500) } : {}) }];
 }
 
 export function formatDistance(meters: number | undefined): string {
   if (meters === undefined) return '0 m';
-  return meters < 1000 ? `${Math.round(meters)} m` : `${(meters / 1000).toFixed(meters < 10_000 ? 1 : 0)} km`;
+  // Rounded before the unit is chosen, so 999.6 m reads "1.0 km" (not "1000 m") and 9,960 m "10 km".
+  if (Math.round(meters) < 1000) return `${Math.round(meters)} m`;
+  return Math.round(meters / 100) < 100 ? `${(meters / 1000).toFixed(1)} km` : `${Math.round(meters / 1000)} km`;
 }
 
 export function formatDuration(d: string | undefined): string {

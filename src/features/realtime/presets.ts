@@ -26,6 +26,15 @@ export const PUSHER_CLUSTERS: readonly { id: string; region: string }[] = [
 ];
 
 const required = (v: string) => (v.trim() ? undefined : 'Required');
+/** Just the host: a URL or host:port here made URLs like http://[https://…]:6001 that nothing opens. */
+const hostName = (v: string) => {
+  const h = v.trim();
+  if (!h) return 'Required';
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(h)) return 'Only the host name, without http:// or ws:// (TLS is asked below)';
+  if (/^([^:[\]]+|\[[^\]]*\]):\d*$/.test(h)) return 'Only the host name: the port is asked next';
+  if (/[\s/?#@]/.test(h)) return 'Only the host name or IP address, e.g. 127.0.0.1 or soketi.example.com';
+  return undefined;
+};
 const port = (v: string) => (/^\d+$/.test(v) && +v > 0 && +v < 65536 ? undefined : 'A port number');
 const yesNo = (v: string) => (/^(yes|no)$/i.test(v) ? undefined : 'yes or no');
 const SECRET_PROMPT = 'App secret (used only to sign requests locally; never sent)';
@@ -59,7 +68,7 @@ export function realtimePresets(): RealtimePreset[] {
       label: 'soketi (self-hosted)',
       detail: 'Pusher-compatible server · defaults: 127.0.0.1:6001, no TLS, app-id / app-key / app-secret',
       fields: [
-        { key: 'host', prompt: 'Host', value: '127.0.0.1', validate: required },
+        { key: 'host', prompt: 'Host', value: '127.0.0.1', validate: hostName },
         ...PORT_AND_TLS,
         { key: 'appId', prompt: 'App id (SOKETI_DEFAULT_APP_ID)', value: 'app-id', validate: required },
         { key: 'key', prompt: 'App key (SOKETI_DEFAULT_APP_KEY)', value: 'app-key', validate: required },
@@ -72,7 +81,7 @@ export function realtimePresets(): RealtimePreset[] {
       label: 'Other self-hosted Pusher-compatible server',
       detail: 'Laravel Reverb, laravel-websockets, the local sandbox on another machine, … · host, port and TLS',
       fields: [
-        { key: 'host', prompt: 'Host', placeholder: '127.0.0.1', validate: required },
+        { key: 'host', prompt: 'Host', placeholder: '127.0.0.1', validate: hostName },
         ...PORT_AND_TLS,
         { key: 'appId', prompt: 'App id', validate: required },
         { key: 'key', prompt: 'App key (public)', validate: required },
