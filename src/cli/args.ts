@@ -85,7 +85,7 @@ Options:
   --format <http|curl>      export: a .http file (default) or cURL commands
   --var <name=value>        set a variable (repeatable); wins over the notebook's vars cells
   --env <name>              the environment: vars cells marked env=<name> apply
-  --timeout <ms>            time limit of each request
+  --timeout <ms>            time limit of each request cell, a streamed answer included
   --bail                    stop at the first failed cell
   --data <rows.json|.csv>   run each notebook once per row, the row's columns as variables
   --parallel <n>            run up to n notebooks side by side (cells of one notebook stay in order)

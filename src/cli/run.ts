@@ -166,7 +166,7 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
       try {
         const report = await runNotebook(
           job.notebook.text,
-          { host, file: job.notebook.file, environment: args.environment, variables: { ...args.variables, ...job.row?.values }, maxBodyBytes: MAX_BODY_BYTES },
+          { host, file: job.notebook.file, environment: args.environment, variables: { ...args.variables, ...job.row?.values }, maxBodyBytes: MAX_BODY_BYTES, cellTimeoutMs: args.timeoutMs },
           stopRun.signal,
         );
         suite.problems = report.problems;

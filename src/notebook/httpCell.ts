@@ -67,6 +67,8 @@ export interface HttpCellInput {
   headers: Record<string, string>;
   body: string | undefined;
   maxBodyBytes: number;
+  /** RunOptions.cellTimeoutMs: the deadline of the whole exchange, streams included. */
+  cellTimeoutMs?: number;
   signal: AbortSignal;
   file: string;
   onRequest(request: RequestRecord): void;
@@ -97,7 +99,7 @@ export async function runHttpCell(input: HttpCellInput): Promise<HttpCellOutput>
     // A plain answer must arrive whole within the connection's timeout, as with any other request:
     // a server dripping a byte now and then, or sending without end, would otherwise hold the cell
     // until the 15-minute stream deadline.
-    streamDeadlineMs: streaming ? undefined : conn.timeoutMs,
+    streamDeadlineMs: streaming ? input.cellTimeoutMs : conn.timeoutMs,
     label: `${conn.service === 'llm' ? 'Language Models' : 'Maps'} (${conn.name})`,
     parseError: conn.service === 'llm' ? openAiErrorParser : googleErrorParser,
     requestIdHeaders: conn.service === 'llm' ? LLM_REQUEST_ID_HEADERS : undefined,

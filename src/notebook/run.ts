@@ -211,6 +211,7 @@ class Runner implements NotebookRunner {
       headers,
       body: spec.body === undefined ? undefined : substitute(spec.body, bodyLine, scope),
       maxBodyBytes: this.opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      cellTimeoutMs: this.opts.cellTimeoutMs,
       signal,
       file: this.opts.file,
       onRequest,

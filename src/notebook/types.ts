@@ -147,6 +147,12 @@ export interface RunOptions {
   variables?: Record<string, string>;
   /** Bytes of a response body kept in a result (default 1 MiB); the rest is counted, not stored. */
   maxBodyBytes?: number;
+  /**
+   * The whole of a request cell, a streamed answer included (the CLI's --timeout). Without it a
+   * stream ends at the client's stream deadline, and only silence (the connection's timeout) stops
+   * it earlier: a server sending keep-alive comments would hold the cell for 15 minutes.
+   */
+  cellTimeoutMs?: number;
   /** Live output of a running cell (LLM stream text, LISTEN messages). */
   onProgress?(progress: CellProgress): void;
 }
