@@ -15,7 +15,12 @@ export const MAX_DISCARDED_BYTES = 16 * 1024 * 1024;
  * Reads a request body as UTF-8; rejects with `status: 413` past `limit` bytes. The rest of an
  * oversize body is read and discarded (up to MAX_DISCARDED_BYTES), so the caller's 413 reaches the client.
  */
-export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
+export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
+  return (await readBodyBytes(req, limit)).toString('utf8');
+}
+
+/** The body's exact bytes (what a signature is over: decoding first would change bytes that are not UTF-8). */
+export function readBodyBytes(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -34,7 +39,7 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
       }
       chunks.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }

@@ -30,6 +30,12 @@ export function subjectValue(spec: AssertionSpec, result: Pick<CellResult, 'resp
 export function checkAssertion(spec: AssertionSpec, value: string, result: Pick<CellResult, 'response' | 'count'>): AssertionResult {
   const actual = subjectValue(spec, result);
   const expected = spec.operator === 'exists' ? 'exists' : `${spec.operator} ${value}`;
+  const res = result.response;
+  // Only the first maxBodyBytes of an answer are kept: a JSON path into the rest is not "missing".
+  if ((spec.subject.kind === 'json' || spec.subject.kind === 'count') && actual === undefined && res?.truncated) {
+    const actualText = `(the answer was too large to check: ${formatBytes(res.size)} received, only the first ${formatBytes(Buffer.byteLength(res.text))} are kept)`;
+    return { source: spec.source, line: spec.line, passed: false, expected, actual: actualText };
+  }
   try {
     return { source: spec.source, line: spec.line, passed: passes(spec.operator, actual, value), expected, actual: show(actual) };
   } catch (e) {
@@ -101,4 +107,8 @@ function show(v: unknown): string {
   if (v === undefined) return MISSING;
   const s = asText(v);
   return s.length > SHOWN_MAX ? `${s.slice(0, SHOWN_MAX)}…` : s;
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1)} MiB` : n >= 1024 ? `${Math.round(n / 1024)} KiB` : `${n} bytes`;
 }

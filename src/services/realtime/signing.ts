@@ -11,8 +11,8 @@ export interface AppCredentials {
   secret: string;
 }
 
-export function hmacSha256Hex(secret: string, text: string): string {
-  return createHmac('sha256', secret).update(text, 'utf8').digest('hex');
+export function hmacSha256Hex(secret: string, text: string | Uint8Array): string {
+  return typeof text === 'string' ? createHmac('sha256', secret).update(text, 'utf8').digest('hex') : createHmac('sha256', secret).update(text).digest('hex');
 }
 
 export function md5Hex(text: string): string {
@@ -147,10 +147,11 @@ export function verifyUserAuth(app: AppCredentials, socketId: string, auth: stri
 // --- webhooks ----------------------------------------------------------------------------------
 
 /** `X-Pusher-Signature`: hex HMAC of the raw body. */
-export function signWebhook(secret: string, rawBody: string): string {
+/** Over the body's bytes as sent: pass a Buffer when they may not be UTF-8. */
+export function signWebhook(secret: string, rawBody: string | Uint8Array): string {
   return hmacSha256Hex(secret, rawBody);
 }
 
-export function verifyWebhookSignature(app: AppCredentials, key: string | undefined, signature: string | undefined, rawBody: string): boolean {
+export function verifyWebhookSignature(app: AppCredentials, key: string | undefined, signature: string | undefined, rawBody: string | Uint8Array): boolean {
   return key === app.key && signaturesEqual(signature, signWebhook(app.secret, rawBody));
 }

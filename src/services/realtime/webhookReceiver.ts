@@ -4,7 +4,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { parseJson, validate } from '../../core/validate';
-import { readBody } from '../../core/nodeHttp';
+import { readBodyBytes } from '../../core/nodeHttp';
+import { STALE_AFTER_MS } from './webhookTools';
 import { webhookBodySchema, type WebhookBody } from './protocol';
 import { verifyWebhookSignature, type AppCredentials } from './signing';
 import { errorText } from '../../core/errors';
@@ -34,6 +35,8 @@ export interface WebhookReceiverOptions {
   port?: number;
   /** The app whose secret signs genuine webhooks (read per request, so a new secret applies at once). */
   app: () => Promise<AppCredentials | undefined>;
+  /** The time a delivery's time_ms is checked against (tests move it). */
+  now?: () => number;
   onWebhook(w: ReceivedWebhook): void;
   onRejected(r: RejectedWebhook): void;
 }
@@ -59,6 +62,9 @@ function one(req: IncomingMessage, name: string): string | undefined {
 
 export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promise<WebhookReceiver> {
   const sockets = new Set<Socket>();
+  const now = opts.now ?? Date.now;
+  /** Signatures of the deliveries accepted in the last STALE_AFTER_MS: the same signed body again is a replay. */
+  const seen = new Map<string, number>();
   const reply = (res: ServerResponse, status: number, text: string) => {
     res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
     res.end(text);
@@ -67,13 +73,14 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'POST') return reply(res, 405, 'Webhooks are POSTed\n');
-    let raw: string;
+    let bytes: Buffer;
     try {
-      raw = await readBody(req, MAX_WEBHOOK_BYTES);
+      bytes = await readBodyBytes(req, MAX_WEBHOOK_BYTES);
     } catch {
       opts.onRejected({ reason: `body larger than ${MAX_WEBHOOK_BYTES} bytes`, status: 413, path, bodySnippet: '', raw: '', headers: headerRecord(req) });
       return reply(res, 413, 'Too large\n');
     }
+    const raw = bytes.toString('utf8');
     const reject = (status: number, reason: string) => {
       opts.onRejected({ reason, status, path, bodySnippet: raw.slice(0, 200), raw, headers: headerRecord(req) });
       reply(res, status, `${reason}\n`);
@@ -83,12 +90,21 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
     const key = one(req, 'x-pusher-key');
     const signature = one(req, 'x-pusher-signature');
     if (key === undefined || signature === undefined) return reject(401, 'forged: X-Pusher-Key or X-Pusher-Signature missing');
-    if (!verifyWebhookSignature(app, key, signature, raw)) {
+    // Over the bytes as received: a correctly signed body that is not valid UTF-8 is not forged.
+    if (!verifyWebhookSignature(app, key, signature, bytes)) {
       return reject(401, key === app.key ? 'forged: X-Pusher-Signature does not match the body' : `forged: X-Pusher-Key "${key}" is not this app's key`);
     }
     const parsed = parseJson(raw);
     const v = parsed.ok ? validate(webhookBodySchema, parsed.value) : undefined;
     if (!v?.ok) return reject(400, `signed, but not a webhook body${v ? ` (${v.problem})` : ' (not JSON)'}`);
+    const at = now();
+    const offMs = at - v.value.time_ms;
+    if (Math.abs(offMs) > STALE_AFTER_MS) {
+      return reject(403, `replay: signed correctly, but its time_ms is ${Math.round(Math.abs(offMs) / 1000)} s ${offMs > 0 ? 'old' : 'in the future'} (more than ${STALE_AFTER_MS / 60_000} min off)`);
+    }
+    for (const [sig, when] of seen) if (at - when > STALE_AFTER_MS) seen.delete(sig);
+    if (seen.has(signature)) return reject(409, 'replay: this exact signed delivery was already received');
+    seen.set(signature, at);
     opts.onWebhook({ body: v.value, path, raw, headers: headerRecord(req) });
     reply(res, 200, 'OK\n');
   };

@@ -14,6 +14,8 @@ const webhookEvent = fc.record(
 /** Bodies: genuine webhooks, near misses (wrong types), any JSON, and text that is not JSON at all. */
 const body = fc.oneof(
   fc.record({ time_ms: fc.integer(), events: fc.array(webhookEvent, { maxLength: 4 }) }).map((b) => JSON.stringify(b)),
+  // Deliveries of now (within the 5 minutes the receiver allows), as Channels sends them.
+  fc.record({ time_ms: fc.integer({ min: -240_000, max: 240_000 }).map((d) => Date.now() + d), events: fc.array(webhookEvent, { maxLength: 4 }) }).map((b) => JSON.stringify(b)),
   fc.record({ time_ms: fc.oneof(fc.string(), fc.integer()), events: fc.oneof(fc.jsonValue(), fc.array(fc.jsonValue(), { maxLength: 3 })) }, { requiredKeys: [] }).map((b) => JSON.stringify(b)),
   fc.json(),
   hostileText,
@@ -60,19 +62,24 @@ describe('fuzz: webhook bodies (src/services/realtime/webhookReceiver.ts)', func
     });
   });
 
-  it('the receiver answers every POST: 200 only to a signed webhook body, 401 to any forgery, 400 to a signed non-webhook; the secret never appears in a rejection', async () => {
+  it('the receiver answers every POST: 200 only to a signed, current, first delivery of a webhook body, 401 to any forgery, 400 to a signed non-webhook, 403/409 to a replay; the secret never appears in a rejection', async () => {
+    const accepted = new Set<string>();
     await checkAsync('webhook receiver', fc.tuple(body, signing), 150, async ([text, how]) => {
       got.length = 0;
       rejected.length = 0;
       const res = await fetch(receiver.url, { method: 'POST', body: text, headers: { 'content-type': 'application/json', ...headersFor(how, text) }, signal: AbortSignal.timeout(5_000) });
       const reply = await res.text();
       let shaped = false;
+      let current = false;
       try {
-        shaped = webhookBodySchema.safeParse(JSON.parse(text)).success;
+        const parsed = webhookBodySchema.safeParse(JSON.parse(text));
+        shaped = parsed.success;
+        current = parsed.success && Math.abs(Date.now() - parsed.data.time_ms) <= 5 * 60_000;
       } catch {
         /* not JSON */
       }
-      const expected = how !== 'genuine' ? 401 : shaped ? 200 : 400;
+      const expected = how !== 'genuine' ? 401 : !shaped ? 400 : !current ? 403 : accepted.has(text) ? 409 : 200;
+      if (expected === 200) accepted.add(text);
       assert.equal(res.status, expected, `${how}: ${reply}`);
       if (expected === 200) {
         assert.equal(got.length, 1);

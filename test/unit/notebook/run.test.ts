@@ -359,6 +359,12 @@ describe('notebook engine against the sandbox', function () {
     assert.equal(r.response?.json, undefined);
   });
 
+  it('a check into an answer too large to keep says so and gives the limit, instead of "(missing)"', async () => {
+    const [r] = await runAll(notebook(['llm', 'GET /models\n\n?? json.data[0].id exists']), { maxBodyBytes: 100 });
+    assert.equal(r.ok, false);
+    assert.match(r.assertions[0].actual, /^\(the answer was too large to check: \d+ bytes received, only the first 100 bytes are kept\)$/);
+  });
+
   it('the example notebook passes cell by cell against the sandbox, and no key appears anywhere in its results', async () => {
     const file = path.resolve(__dirname, '../../../../examples/sandbox-tour.awb.md');
     const text = readFileSync(file, 'utf8');

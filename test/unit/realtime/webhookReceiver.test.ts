@@ -89,4 +89,31 @@ describe('realtime webhook receiver', function () {
     assert.equal((await fetch(receiver.url)).status, 405);
     assert.deepEqual(got, []);
   });
+
+  it('a signed delivery an hour old (or from the future) is a replay: 403, and the events are not handed over', async () => {
+    for (const offset of [-60 * 60_000, 6 * 60_000]) {
+      const body = JSON.stringify({ time_ms: Date.now() + offset, events: [{ name: 'channel_occupied', channel: 'old' }] });
+      const res = await post(body, { 'x-pusher-key': APP.key, 'x-pusher-signature': signWebhook(APP.secret, body) });
+      assert.equal(res.status, 403);
+      assert.match(await res.text(), /replay: signed correctly, but its time_ms is \d+ s (old|in the future)/);
+    }
+    assert.equal(got.length, 0);
+  });
+
+  it('the same signed delivery twice: the second is a replay (409), the first was handed over once', async () => {
+    const body = JSON.stringify({ time_ms: Date.now(), events: [{ name: 'channel_vacated', channel: 'twice' }] });
+    const headers = { 'x-pusher-key': APP.key, 'x-pusher-signature': signWebhook(APP.secret, body) };
+    assert.equal((await post(body, headers)).status, 200);
+    const again = await post(body, headers);
+    assert.equal(again.status, 409);
+    assert.match(await again.text(), /already received/);
+    assert.equal(got.length, 1);
+  });
+
+  it('a correctly signed body that is not valid UTF-8 is verified over its bytes, not judged forged', async () => {
+    const bytes = Buffer.concat([Buffer.from(`{"time_ms":${Date.now()},"events":[{"name":"client_event","channel":"bin","event":"client-x","data":"`), Buffer.from([0xff, 0xfe, 0x41]), Buffer.from('"}]}')]);
+    const res = await fetch(receiver.url, { method: 'POST', body: bytes, headers: { 'content-type': 'application/json', 'x-pusher-key': APP.key, 'x-pusher-signature': signWebhook(APP.secret, bytes) } });
+    assert.equal(res.status, 200, await res.text());
+    assert.equal(got.length, 1);
+  });
 });
