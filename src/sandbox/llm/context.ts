@@ -1,5 +1,6 @@
 // What every route of the LLM sandbox shares: the request context, OpenAI-shaped errors and
 // headers, JSON body reading and model admission (404 / wrong kind / 429 with Retry-After).
+import type { Slots } from './slots';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { header, readBody, sendJson } from '../http';
 import { findModel, type SandboxModel } from './models';
@@ -19,6 +20,8 @@ export interface Ctx {
 /** Server-wide settings and state the routes need. */
 export interface LlmService {
   limits: ModelRateLimits;
+  /** Large embeddings requests computing or waiting (see embeddings.ts). */
+  embeddingSlots: Slots;
   limitedWindowMs: number;
   /** Tokens per second for streams whose model and request say nothing else. */
   defaultRate: number;

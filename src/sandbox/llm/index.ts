@@ -3,6 +3,7 @@
 //   /v1/...                  OpenAI style, `Authorization: Bearer <key>`
 //   /openai/v1/...           Azure OpenAI "v1" style, `api-key: <key>` (or Bearer); adds
 //   /openai/deployments/<d>/ Azure content-filter chunks and apim-request-id
+import { Slots } from './slots';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bearer, header, newId, safeEqual, sendJson, type SandboxResource } from '../http';
 import { listen } from '../listen';
@@ -55,6 +56,7 @@ function modelJson(m: SandboxModel) {
 export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningService> {
   const svc: LlmService = {
     limits: new ModelRateLimits(),
+    embeddingSlots: new Slots(),
     limitedWindowMs: opts.limitedWindowMs ?? DEFAULT_LIMITED_WINDOW_MS,
     defaultRate: opts.tokenRate ?? DEFAULT_TOKEN_RATE,
   };
