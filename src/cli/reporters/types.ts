@@ -26,6 +26,9 @@ export interface RunSummary {
   bailed: boolean;
 }
 
+/** Characters of a check line, its expected and its actual value kept in a report. */
+export const LINE_CHARS = 1024;
+
 /** Characters of a request or response body kept in a report (the engine keeps up to 1 MiB for assertions). */
 export const REPORT_BODY_CHARS = 8 * 1024;
 
@@ -35,7 +38,9 @@ function cut(text: string, max: number): { text: string; cut: boolean } {
 
 /** A copy of `r` small enough to keep for every cell of a long run. */
 export function trimResult(r: CellResult, max = REPORT_BODY_CHARS): CellResult {
-  const out: CellResult = { ...r, assertions: r.assertions.map((a) => ({ ...a, actual: cut(a.actual, 1024).text })) };
+  // A check line is printed with what it expects: both cut, or a 50 MB line would be printed twice.
+  const out: CellResult = { ...r, assertions: r.assertions.map((a) => ({ ...a, source: cut(a.source, LINE_CHARS).text, expected: cut(a.expected, LINE_CHARS).text, actual: cut(a.actual, LINE_CHARS).text })) };
+  if (r.error !== undefined) out.error = cut(r.error, max).text;
   if (r.request?.body !== undefined) out.request = { ...r.request, body: cut(r.request.body, max).text };
   if (r.response) {
     const body = cut(r.response.text, max);

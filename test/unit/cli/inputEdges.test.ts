@@ -69,4 +69,14 @@ describe('CLI: input files as other tools write them', function () {
     assert.equal(fromFlag.code, 2, fromFlag.stdout + fromFlag.stderr);
     assert.match(fromFlag.stderr, /--timeout takes a whole number from 1 to 3,600,000/);
   });
+
+  it('a 2 MB check line is printed once, cut with a note, not twice whole', async () => {
+    const long = 'x'.repeat(2 * 1024 * 1024);
+    const notebook = write(dir, 'long.awb.md', `# t\n\n\`\`\`llm\nGET /v1/models\n\n?? text contains ${long}\n\`\`\`\n`);
+    const r = await runCli(['run', notebook, '--sandbox'], { cwd: dir, timeoutMs: 60_000 });
+    assert.equal(r.code, 1, r.stderr.slice(0, 2000));
+    assert.ok(r.stdout.length < 64 * 1024, `${r.stdout.length} characters printed`);
+    assert.match(r.stdout, /more characters not shown/);
+    assert.match(r.stdout, /0 passed, 1 failed\n?$/);
+  });
 });
