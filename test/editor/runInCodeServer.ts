@@ -58,6 +58,11 @@ async function main(): Promise<number> {
     // outcome.editor.vscode is what the extension host reported (runSuite fails the run if it is not the listed one).
     `[${outcome.label}] on VS Code ${outcome.editor?.vscode ?? editor.vscode} (code-server ${editor.codeServer}): ${outcome.passed} passed, ${outcome.failed} failed${outcome.pending ? `, ${outcome.pending} pending` : ''} in ${(outcome.durationMs / 1000).toFixed(1)} s`,
   );
+  if (values.grep && outcome.selected === 0) {
+    // A filter that matches nothing must not pass as a green run of zero tests.
+    console.log(`[${outcome.label}] --grep ${JSON.stringify(values.grep)} selected no test`);
+    return 1;
+  }
   return outcome.failed === 0 ? 0 : 1;
 }
 

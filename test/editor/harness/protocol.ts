@@ -37,6 +37,8 @@ export const resultsSchema = z.object({
   passed: z.number(),
   failed: z.number(),
   pending: z.number(),
+  /** How many tests mocha selected to run (all, or those matching the --grep), known once it starts. */
+  selected: z.optional(z.number()),
   failures: z.array(failureSchema),
   /** Title of the test running or last finished: tells a timeout where it stopped. */
   current: z.optional(z.string()),

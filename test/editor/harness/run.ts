@@ -151,6 +151,8 @@ export interface SuiteOutcome {
   passed: number;
   failed: number;
   pending: number;
+  /** Tests the suite selected (every test, or those its --grep matched); absent if it never started. */
+  selected?: number;
   /** Test failures plus the harness's own (stuck run, crash, "secret scan"). */
   failures: SuiteFailure[];
   screenshots: string[];
@@ -178,6 +180,7 @@ export function composeOutcome(
     passed: (results?.passed ?? 0) + (scan && scan.hits.length === 0 ? 1 : 0),
     failed: (results?.failed ?? 0) + harnessFailures.length,
     pending: results?.pending ?? 0,
+    ...(results?.selected !== undefined ? { selected: results.selected } : {}),
     failures: [...(results?.failures ?? []), ...harnessFailures],
     screenshots: parts.screenshots,
     ...(scan ? { secretScan: scan } : {}),
