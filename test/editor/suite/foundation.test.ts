@@ -52,7 +52,7 @@ describe('foundation', function () {
     await takeScreenshot('welcome');
   });
 
-  it('"Try the Local Sandbox" gives every view a Local Sandbox connection with a tree below it', async () => {
+  it('"Try the Local Sandbox" gives every view a Local Sandbox connection with a tree below it @smoke @vsix', async () => {
     await startSandboxRecordingKeys(api);
     for (const s of ['llm', 'maps', 'realtime'] as const) {
       const roots = (await api.views[s].provider.getChildren()) as TreeNode[];

@@ -37,7 +37,7 @@ describe('history', function () {
 
   let searched: HistoryEntry;
 
-  it('a maps command lands in the History view, redacted, and no key reaches workspace storage', async () => {
+  it('a maps command lands in the History view, redacted, and no key reaches workspace storage @smoke', async () => {
     await vscode.commands.executeCommand('apiWorkbench.maps.searchPlaces', { query: 'Lyon' });
     searched = await newest((e) => e.url.endsWith('/v1/places:searchText'));
     assert.equal(searched.origin, 'command');

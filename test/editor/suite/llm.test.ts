@@ -78,7 +78,7 @@ describe('llm', function () {
     await slow?.close();
   });
 
-  it('the models tree lists the sandbox models with owner and created date', async () => {
+  it('the models tree lists the sandbox models with owner and created date @smoke', async () => {
     const node = await connectionNode(api, SANDBOX);
     const kids = await loadedChildren(node);
     const sorted = [...LLM_MODELS].sort((a, b) => a.id.localeCompare(b.id));

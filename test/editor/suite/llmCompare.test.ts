@@ -27,7 +27,7 @@ describe('llm compare, cost and presets', function () {
     await api.services.connections.setActive('llm', SANDBOX);
   });
 
-  it('Compare: two sandbox models stream side by side, each column with tokens, latency, first token and cost (screenshot)', async () => {
+  it('Compare: two sandbox models stream side by side, each column with tokens, latency, first token and cost (screenshot) @smoke', async () => {
     const prompt = 'In one sentence: what makes a good API?';
     const models = ['sandbox-chat', 'sandbox-chat-mini'];
     const outcome = await vscode.commands.executeCommand<CompareOutcome>('apiWorkbench.llm.compare', { prompt, models });

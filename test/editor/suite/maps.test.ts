@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { connectionId } from '../../../src/core/connections';
 import type { CommandOutcome } from '../../../src/editor/maps/commands';
 import type { MapRendered } from '../../../src/editor/maps/mapPanel';
+import type { ResponseViewer } from '../../../src/editor/maps/responseViewer';
 import { ResultStore } from '../../../src/editor/maps/results';
 import type { ExtensionApi } from '../../../src/extension';
 import type { TreeNode } from '../../../src/editor/tree';
@@ -42,11 +43,11 @@ describe('maps', function () {
     return treeLabels((await node.children?.()) as TreeNode[]);
   }
 
-  it('shows Places, Routes, Address Validation and Geocoding under the sandbox connection', async () => {
+  it('shows Places, Routes, Address Validation and Geocoding under the sandbox connection @smoke', async () => {
     assert.deepEqual(await treeLabels(await capabilities()), ['Places', 'Routes', 'Address Validation', 'Geocoding']);
   });
 
-  it('Search Places… asks for a query, opens the response in the viewer, adds places with address and rating, and plots them', async () => {
+  it('Search Places… asks for a query, opens the response in the viewer, adds places with address and rating, and plots them @smoke', async () => {
     const input = stubWindow('showInputBox', () => 'Lyon');
     let out: CommandOutcome | undefined;
     try {
@@ -56,6 +57,9 @@ describe('maps', function () {
     }
     assert.ok(out, 'the command returned nothing');
     assert.ok(Array.isArray((await shownMapsResponse(out)).places));
+    // The viewer's page drew the response (its own report, not the host's).
+    const viewer = await vscode.commands.executeCommand<ResponseViewer>('apiWorkbench.maps.openInViewer', out.document);
+    await waitFor('the response viewer to draw the response', () => viewer.rendered.some((m) => m.resultId === viewer.shown?.resultId && m.tab === 'body'), 30_000);
     assert.ok(out.results.length >= 1);
     assert.ok(out.map && out.map.markers >= 1, 'the places are on the map');
     const labels = await resultLabels('Places');

@@ -109,7 +109,7 @@ describe('maps, deeper', function () {
     assert.equal(out.map?.lines, 1);
   });
 
-  it('Route Matrix… shows origins × destinations as a table and draws the pairs on the map', async () => {
+  it('Route Matrix… shows origins × destinations as a table and draws the pairs on the map @smoke', async () => {
     const out = await vscode.commands.executeCommand<MatrixOutcome>('apiWorkbench.maps.routeMatrix', {
       origins: ['Lyon, France', '48.8566, 2.3522'],
       destinations: ['Marseille, France', 'Grenoble, France', '43.7, 7.27'],

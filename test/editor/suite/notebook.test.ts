@@ -76,7 +76,7 @@ describe('API notebook', function () {
     assert.equal(Buffer.from(written).equals(Buffer.from(bytes)), true, 'the file changed on a save without edits');
   });
 
-  it('runs the example notebook against the sandbox: every assertion green, no key in any output', async () => {
+  it('runs the example notebook against the sandbox: every assertion green, no key in any output @smoke', async () => {
     const doc = await openNotebook('sandbox-tour.awb.md', await exampleBytes(api));
     const results = await api.notebook().controller.runAll(doc);
     const code = doc.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code);

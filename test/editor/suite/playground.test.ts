@@ -49,7 +49,7 @@ describe('llm playground', function () {
     return panel;
   }
 
-  it('runs a turn whose tool call searches the maps sandbox, shows the call, its result and the answer', async () => {
+  it('runs a turn whose tool call searches the maps sandbox, shows the call, its result and the answer @smoke', async () => {
     const panel = await open({ connection: SANDBOX, model: 'sandbox-chat' });
     assert.equal(panel.panel.title, `Playground: sandbox-chat (${SANDBOX})`);
     const settings: PlaygroundSettings = { ...defaultSettings('sandbox-chat'), system: 'You help plan city trips. Use the tools.', temperature: 0.7, maxTokens: 400, tools: ['search_places', 'compute_route', 'publish_to_channel'] };

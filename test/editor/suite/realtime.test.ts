@@ -65,7 +65,7 @@ describe('realtime', function () {
     });
   }
 
-  it('Connect: the connection node shows connected with its socket id, and the log says so', async () => {
+  it('Connect: the connection node shows connected with its socket id, and the log says so @smoke', async () => {
     await vscode.commands.executeCommand('apiWorkbench.realtime.connect');
     const item = await waitFor('connected node', async () => {
       const it = await (await connectionNode()).toTreeItem();

@@ -80,7 +80,7 @@ describe('realtime deeper: webhooks, encryption, users, batch, channel info', fu
 
   type Shown = { received: number; sent: number; html?: string };
 
-  it('lists webhooks with their verdicts; replays one and sends test webhooks to my endpoint; a down target is shown plainly', async () => {
+  it('lists webhooks with their verdicts; replays one and sends test webhooks to my endpoint; a down target is shown plainly @smoke', async () => {
     const info = await vscode.commands.executeCommand<ReceiverInfo>('apiWorkbench.realtime.startWebhookReceiver');
     assert.ok(info?.registered);
     const post = (body: string, signature: string) => fetch(info.url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-pusher-key': appKey, 'x-pusher-signature': signature } });

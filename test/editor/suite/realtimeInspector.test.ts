@@ -103,7 +103,7 @@ describe('realtime inspector and edges', function () {
     assert.ok(recentAt >= 0 && items.findIndex((i) => i.label === 'cache-inspector-recent') > recentAt, 'the channel just used is under Recent');
   });
 
-  it('a message published to the sandbox appears as a row the page drew, and opens with its full JSON', async () => {
+  it('a message published to the sandbox appears as a row the page drew, and opens with its full JSON @smoke', async () => {
     await vscode.commands.executeCommand('apiWorkbench.realtime.subscribe', CHANNEL);
     await inspector({ clear: true, filter: { channel: CHANNEL, event: '', regex: '' }, paused: false });
     await publish('order-placed', '{"id":7,"items":["tea","cake"]}');
