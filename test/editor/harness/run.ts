@@ -101,7 +101,7 @@ export function prepareRun(label: string, opts: PrepareOptions = {}): RunDirs {
 }
 
 /** The environment that connects the suite (protocol.ts) to this run. */
-export function suiteEnv(dirs: RunDirs, opts: { trusted: boolean; host: 'code-server' | 'electron'; screenshotUrl?: string; grep?: string }): Record<string, string> {
+export function suiteEnv(dirs: RunDirs, opts: { trusted: boolean; host: 'code-server' | 'electron'; screenshotUrl?: string; screenshots?: boolean; grep?: string }): Record<string, string> {
   return {
     [ENV.results]: dirs.files.results,
     [ENV.log]: dirs.files.mochaLog,
@@ -110,6 +110,7 @@ export function suiteEnv(dirs: RunDirs, opts: { trusted: boolean; host: 'code-se
     [ENV.color]: process.stdout.isTTY ? '1' : '0',
     [ENV.host]: opts.host,
     ...(opts.screenshotUrl ? { [ENV.screenshot]: opts.screenshotUrl } : {}),
+    [ENV.screenshots]: opts.screenshots ? '1' : '0',
     ...(opts.grep ? { [ENV.grep]: opts.grep } : {}),
   };
 }

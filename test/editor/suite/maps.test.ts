@@ -9,8 +9,8 @@ import type { ResponseViewer } from '../../../src/editor/maps/responseViewer';
 import { ResultStore } from '../../../src/editor/maps/results';
 import type { ExtensionApi } from '../../../src/extension';
 import type { TreeNode } from '../../../src/editor/tree';
-import { isTrustedRun, settle, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, findConnectionNode, SANDBOX, shownMapsResponse, startSandboxRecordingKeys, stubWindow, treeLabels, userConfig, waitFor } from './kit';
+import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
+import { activateExtension, findConnectionNode, quickPickSent, SANDBOX, shownMapsResponse, startSandboxRecordingKeys, stubWindow, treeLabels, userConfig, waitFor } from './kit';
 
 describe('maps', function () {
   this.timeout(120_000);
@@ -92,13 +92,13 @@ describe('maps', function () {
       const origin = await waitFor('the origin picker', () => created[0]);
       const lyon = await waitFor('Lyon among the recent places', () => origin.items.find((i) => i.label.endsWith(' Lyon')));
       origin.activeItems = [lyon];
-      await settle(200);
+      await quickPickSent();
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
       const destination = await waitFor('the destination picker', () => created[1]);
       destination.value = 'Paris, France';
       const typed = await waitFor('the typed item', () => !destination.busy && destination.items.find((i) => i.label === '$(edit) Use as typed'));
       destination.activeItems = [typed];
-      await settle(200);
+      await quickPickSent();
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
       out = await running;
     } finally {
@@ -115,8 +115,7 @@ describe('maps', function () {
     assert.equal(out.map?.markers, 2);
     assert.ok((await resultLabels('Routes')).some((l) => l.startsWith('Lyon → ')));
     await vscode.commands.executeCommand('workbench.view.extension.apiWorkbench');
-    await settle(2_000);
-    await takeScreenshot('maps-route');
+    await takeScreenshot('maps-route', 2_000);
   });
 
   it('Validate Address… validates the editor selection and shows the verdict', async () => {

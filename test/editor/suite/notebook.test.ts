@@ -8,8 +8,8 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import { NOTEBOOK_TYPE, RESULT_MIME } from '../../../src/editor/ids';
 import type { ResultPayload } from '../../../src/webview/result/protocol';
-import { isTrustedRun, recordSecret, settle, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, sandboxKeys, startSandboxRecordingKeys, userConfig, waitFor } from './kit';
+import { isTrustedRun, recordSecret, takeScreenshot } from '../harness/suiteApi';
+import { activateExtension, sandboxKeys, startSandboxRecordingKeys, userConfig, waitFor, within } from './kit';
 
 const decoder = new TextDecoder();
 
@@ -112,15 +112,12 @@ describe('API notebook', function () {
     const feature = api.notebook();
     await waitFor('the viewer to render the place result', () => feature.rendered.some((m) => m.resultId === place.resultId), 30_000).catch(() => undefined);
     await vscode.commands.executeCommand('notifications.clearAll');
-    await settle(1500);
-    await takeScreenshot('notebook-json');
+    await takeScreenshot('notebook-json', 1500);
     await feature.showTab('headers', place.resultId);
-    await settle(1000);
-    await takeScreenshot('notebook-headers');
+    await takeScreenshot('notebook-headers', 1000);
     await feature.showTab('map', place.resultId);
     await waitFor('the map to draw', () => feature.rendered.some((m) => m.resultId === place.resultId && m.tab === 'map-drawn'), 15_000).catch(() => undefined);
-    await settle(2000);
-    await takeScreenshot('notebook-map');
+    await takeScreenshot('notebook-map', 2000);
     assert.ok(feature.rendered.some((m) => m.resultId === place.resultId && m.tab === 'map-drawn'), 'the map tab drew the geometry');
   });
 
@@ -171,7 +168,8 @@ describe('API notebook', function () {
     const cell = doc.cellAt(0);
     await waitFor('messages to arrive live', () => payloads(cell).some((p) => p.state === 'running' && (p.messages?.count ?? 0) >= 2), 20_000);
     await vscode.commands.executeCommand('notebook.cancelExecution');
-    const stoppedBy = await Promise.race([running.then(() => 'ui' as const), settle(5000).then(() => undefined)]);
+    // Bounded: if VS Code's stop does not end the cell, stop it here so the failure below can say so.
+    const stoppedBy = await within(running.then(() => 'ui' as const), 'the cell to stop', 15_000).catch(() => undefined);
     if (!stoppedBy) feature.controller.stop(doc);
     const result = await running;
     assert.ok(result, 'the cell ended');
@@ -238,8 +236,7 @@ describe('API notebook', function () {
       assert.equal(p.body?.partial, true);
       assert.equal(p.body?.size, big.length);
       await vscode.commands.executeCommand('notifications.clearAll');
-      await settle(1500);
-      await takeScreenshot('notebook-big');
+      await takeScreenshot('notebook-big', 1500);
       const whole = await vscode.commands.executeCommand<vscode.TextDocument>('apiWorkbench.notebook.openWholeBody', doc.cellAt(0));
       assert.equal(whole.getText().length, big.length);
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
