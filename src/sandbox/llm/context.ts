@@ -1,6 +1,7 @@
 // What every route of the LLM sandbox shares: the request context, OpenAI-shaped errors and
 // headers, JSON body reading and model admission (404 / wrong kind / 429 with Retry-After).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Clock } from '../../core/clock';
 import { header, readBody, sendJson } from '../http';
 import { findModel, type SandboxModel } from './models';
 import type { ModelRateLimits } from './rateLimit';
@@ -18,6 +19,8 @@ export interface Ctx {
 
 /** Server-wide settings and state the routes need. */
 export interface LlmService {
+  /** Time for the rate windows and paced streams (the system clock unless a test passes its own). */
+  clock: Clock;
   limits: ModelRateLimits;
   limitedWindowMs: number;
   /** Tokens per second for streams whose model and request say nothing else. */
