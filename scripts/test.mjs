@@ -264,7 +264,12 @@ function editorRun(host, title, args, label = title) {
     sum.failed += s.failed;
     // The version the extension host reported (the driver fails the run if it is not the listed one).
     if (s.editor?.vscode) sum.vscode = s.editor.vscode;
-    return `${s.passed} passed, ${s.failed} failed${s.pending ? `, ${s.pending} pending` : ''}`;
+    const counts = `${s.passed} passed, ${s.failed} failed${s.pending ? `, ${s.pending} pending` : ''}`;
+    // A --grep that selects nothing would otherwise pass with only the secret scan counted: a failed step.
+    const grep = args[args.indexOf('--grep') + 1];
+    if (args.includes('--grep') && s.selected === 0) return `FAILED: --grep ${JSON.stringify(grep)} selected no test (${counts})`;
+    if (args.includes('--grep') && s.selected === undefined && s.failed === 0) return `FAILED: the suite did not report how many tests --grep ${JSON.stringify(grep)} selected (${counts})`;
+    return counts;
   });
 }
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Clock } from '../core/clock';
 import { startLlmSandbox } from './llm';
 import { startMapsSandbox, type MapsQuota } from './maps';
 import { startRealtimeSandbox } from './realtime';
@@ -19,6 +20,8 @@ export interface SandboxOptions {
   mapsQuota?: Partial<MapsQuota>;
   /** Realtime app credentials (random when not given), demo traffic, and webhook targets. */
   realtime?: { appId?: string; key?: string; secret?: string; demo?: boolean; webhookUrls?: string[] };
+  /** Time for the LLM and maps rate windows and the paced LLM streams (tests pass a manual clock); default the system clock. */
+  clock?: Clock;
 }
 
 export interface Sandbox {
@@ -45,9 +48,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
   const started: RunningService[] = [];
   try {
-    const llm = await startLlmSandbox({ host, port: portFor(0), apiKey: llmKey, ...opts.llm });
+    const llm = await startLlmSandbox({ host, port: portFor(0), apiKey: llmKey, ...opts.llm, ...(opts.clock ? { clock: opts.clock } : {}) });
     started.push(llm);
-    const maps = await startMapsSandbox({ host, port: portFor(1), apiKey: mapsKey, quota: opts.mapsQuota });
+    const maps = await startMapsSandbox({ host, port: portFor(1), apiKey: mapsKey, quota: opts.mapsQuota, ...(opts.clock ? { clock: opts.clock } : {}) });
     started.push(maps);
     const realtime = await startRealtimeSandbox({
       host,

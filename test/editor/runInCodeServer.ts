@@ -7,6 +7,8 @@
 //     --suite <index.js>          compiled suite module (default out/test/editor/suite/index.js)
 //     --install-extension <vsix>  install into the fresh extensions dir first (repeatable)
 //     --no-dev-extension          do not load the checkout as extensionDevelopmentPath (with a .vsix)
+//     --screenshots               take the suite's screenshots (also SCREENSHOTS=1; without either,
+//                                 none are taken and the workbench is not given time to settle)
 //     --screenshots-dir <dir>     where suite screenshots go (default out/screenshots; the README's
 //                                 are refreshed with `npm run screenshots` into media/screenshots)
 //     --grep <pattern>            only tests whose full title matches
@@ -27,6 +29,7 @@ async function main(): Promise<number> {
       suite: { type: 'string' },
       'install-extension': { type: 'string', multiple: true },
       'no-dev-extension': { type: 'boolean' },
+      screenshots: { type: 'boolean' },
       'screenshots-dir': { type: 'string' },
       grep: { type: 'string' },
       timeout: { type: 'string' },
@@ -47,6 +50,7 @@ async function main(): Promise<number> {
     ...(values.suite ? { suitePath: values.suite } : {}),
     ...(values['install-extension'] ? { installExtensions: values['install-extension'] } : {}),
     ...(values['no-dev-extension'] ? { extensionPath: null } : {}),
+    ...(values.screenshots ? { screenshots: true } : {}),
     ...(values['screenshots-dir'] ? { screenshotsDir: values['screenshots-dir'] } : {}),
     ...(values.grep ? { grep: values.grep } : {}),
     ...(timeoutS ? { timeoutMs: timeoutS * 1000 } : {}),
@@ -58,6 +62,11 @@ async function main(): Promise<number> {
     // outcome.editor.vscode is what the extension host reported (runSuite fails the run if it is not the listed one).
     `[${outcome.label}] on VS Code ${outcome.editor?.vscode ?? editor.vscode} (code-server ${editor.codeServer}): ${outcome.passed} passed, ${outcome.failed} failed${outcome.pending ? `, ${outcome.pending} pending` : ''} in ${(outcome.durationMs / 1000).toFixed(1)} s`,
   );
+  if (values.grep && outcome.selected === 0) {
+    // A filter that matches nothing must not pass as a green run of zero tests.
+    console.log(`[${outcome.label}] --grep ${JSON.stringify(values.grep)} selected no test`);
+    return 1;
+  }
   return outcome.failed === 0 ? 0 : 1;
 }
 

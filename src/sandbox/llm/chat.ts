@@ -107,6 +107,7 @@ export async function chatCompletions(svc: LlmService, ctx: Ctx): Promise<void> 
         disconnectAfter: fault === 'disconnect' ? cut : undefined,
       },
       headers,
+      svc.clock,
     );
   }
   if (model.failsMidStream || fault !== undefined) {

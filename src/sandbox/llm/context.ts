@@ -2,6 +2,7 @@
 // headers, JSON body reading and model admission (404 / wrong kind / 429 with Retry-After).
 import type { Slots } from './slots';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Clock } from '../../core/clock';
 import { header, readBody, sendJson } from '../http';
 import { findModel, type SandboxModel } from './models';
 import type { ModelRateLimits } from './rateLimit';
@@ -19,6 +20,8 @@ export interface Ctx {
 
 /** Server-wide settings and state the routes need. */
 export interface LlmService {
+  /** Time for the rate windows and paced streams (the system clock unless a test passes its own). */
+  clock: Clock;
   limits: ModelRateLimits;
   /** Large embeddings requests computing or waiting (see embeddings.ts). */
   embeddingSlots: Slots;

@@ -5,6 +5,7 @@
 //   /openai/deployments/<d>/ Azure content-filter chunks and apim-request-id
 import { Slots } from './slots';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { systemClock, type Clock } from '../../core/clock';
 import { bearer, header, newId, safeEqual, sendJson, type SandboxResource } from '../http';
 import { listen } from '../listen';
 import { pathSegments, requestUrl, Router, type PathParams } from '../router';
@@ -35,6 +36,8 @@ export interface LlmSandboxOptions extends ListenOptions {
   tokenRate?: number;
   /** Rate window of the tightly limited model (default DEFAULT_LIMITED_WINDOW_MS). */
   limitedWindowMs?: number;
+  /** Time for the rate windows and paced streams (tests pass a manual clock); default the system clock. */
+  clock?: Clock;
 }
 
 /**
@@ -54,8 +57,10 @@ function modelJson(m: SandboxModel) {
 }
 
 export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningService> {
+  const clock = opts.clock ?? systemClock;
   const svc: LlmService = {
-    limits: new ModelRateLimits(),
+    clock,
+    limits: new ModelRateLimits(() => clock.now()),
     embeddingSlots: new Slots(),
     limitedWindowMs: opts.limitedWindowMs ?? DEFAULT_LIMITED_WINDOW_MS,
     defaultRate: opts.tokenRate ?? DEFAULT_TOKEN_RATE,

@@ -3,6 +3,7 @@
 // messages). Streams are named SSE events, `event: <type>` plus `data: {"type": <type>, …}`, in the
 // order OpenAI sends them, ending with `response.completed` (no `[DONE]`).
 import type { ServerResponse } from 'node:http';
+import type { Clock, TimerHandle } from '../../core/clock';
 import { newId, sendJson } from '../http';
 import { estimatePromptTokens, estimateTokens, sandboxAnswerTokens, sandboxFinishReason, type SandboxMessage } from './answer';
 import { admit, baseHeaders, invalid, numberHeader, openAiError, readJson, type Ctx, type LlmService } from './context';
@@ -126,7 +127,7 @@ export async function responses(svc: LlmService, ctx: Ctx): Promise<void> {
     store: body.store ?? true,
   };
   if (!body.stream) return sendJson(ctx.res, 200, response, headers);
-  writeEvents(ctx.res, streamEvents(response, planned), rate ?? admitted.model.tokenRate ?? svc.defaultRate, headers);
+  writeEvents(ctx.res, streamEvents(response, planned), rate ?? admitted.model.tokenRate ?? svc.defaultRate, headers, svc.clock);
 }
 
 type ResponseObject = { status: string; usage: unknown; output: OutputItem[] } & Record<string, unknown>;
@@ -160,7 +161,7 @@ function streamEvents(response: ResponseObject, planned: Planned): { head: strin
 }
 
 /** Writes the head at once and the paced events at `rate` per second (0 = all at once). */
-function writeEvents(res: ServerResponse, events: { head: string[]; paced: string[]; tail: string[] }, rate: number, headers: Record<string, string>): void {
+function writeEvents(res: ServerResponse, events: { head: string[]; paced: string[]; tail: string[] }, rate: number, headers: Record<string, string>, clock: Clock): void {
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...headers });
   const { head, paced, tail } = events;
   if (rate <= 0) {
@@ -168,18 +169,18 @@ function writeEvents(res: ServerResponse, events: { head: string[]; paced: strin
     return;
   }
   res.write(head.join(''));
-  const started = Date.now();
+  const started = clock.now();
   let sent = 0;
-  let timer: NodeJS.Timeout | undefined;
-  res.on('close', () => clearTimeout(timer));
+  let timer: TimerHandle | undefined;
+  res.on('close', () => clock.clearTimer(timer));
   const tick = () => {
     if (res.destroyed) return;
-    const due = Math.min(paced.length, Math.floor(((Date.now() - started) / 1000) * rate) + 1);
+    const due = Math.min(paced.length, Math.floor(((clock.now() - started) / 1000) * rate) + 1);
     const out = paced.slice(sent, due).join('');
     sent = due;
     if (sent >= paced.length) return void res.end(out + tail.join(''));
     if (out) res.write(out);
-    timer = setTimeout(tick, Math.max(MIN_TICK_MS, 1000 / rate));
+    timer = clock.setTimer(tick, Math.max(MIN_TICK_MS, 1000 / rate), { awaited: true });
   };
   tick();
 }

@@ -2,6 +2,7 @@
 // Azure's content-filter chunks). Frames are built up front so the sandbox can push tens of
 // thousands of chunks per second: benchmarks then measure the clients, not the server.
 import type { ServerResponse } from 'node:http';
+import { systemClock, type Clock, type TimerHandle } from '../../core/clock';
 
 export interface Usage {
   prompt_tokens: number;
@@ -118,7 +119,7 @@ export function buildFrames(plan: StreamPlan): { head: string; tokens: string[];
 }
 
 /** Writes the stream at the plan's rate; stops writing as soon as the client goes away. */
-export function writeStream(res: ServerResponse, plan: StreamPlan, headers: Record<string, string>): void {
+export function writeStream(res: ServerResponse, plan: StreamPlan, headers: Record<string, string>, clock: Clock = systemClock): void {
   const { head, tokens, tail } = buildFrames(plan);
   const stopAt = Math.min(plan.errorAfter ?? Infinity, plan.disconnectAfter ?? Infinity, tokens.length);
   const ending = (): string => {
@@ -143,19 +144,20 @@ export function writeStream(res: ServerResponse, plan: StreamPlan, headers: Reco
   }
 
   res.write(head);
-  const started = Date.now();
+  const started = clock.now();
   let sent = 0;
-  let timer: NodeJS.Timeout | undefined;
-  res.on('close', () => clearTimeout(timer));
+  let timer: TimerHandle | undefined;
+  res.on('close', () => clock.clearTimer(timer));
   const tick = () => {
     if (res.destroyed) return;
     // Token i is due at i / rate seconds; the first goes out at once.
-    const due = Math.min(stopAt, Math.floor(((Date.now() - started) / 1000) * plan.tokenRate) + 1);
+    const due = Math.min(stopAt, Math.floor(((clock.now() - started) / 1000) * plan.tokenRate) + 1);
     let out = '';
     for (; sent < due; sent++) out += tokens[sent];
     if (sent >= stopAt) return finish(out + ending());
     if (out) res.write(out);
-    timer = setTimeout(tick, Math.max(MIN_TICK_MS, 1000 / plan.tokenRate));
+    // Awaited: the answer is what the client waits for (the sandbox CLI's server keeps it alive anyway).
+    timer = clock.setTimer(tick, Math.max(MIN_TICK_MS, 1000 / plan.tokenRate), { awaited: true });
   };
   tick();
 }

@@ -2,6 +2,7 @@
 // Geocoding v4 on one port, with Google's paths, JSON shapes, field masks, google.rpc errors and a
 // per-key quota. Place data: GeoNames populated places (see gazetteer.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Clock } from '../../core/clock';
 import { SlidingWindowLimiter } from '../../core/rateLimiter';
 import { bearer, header, newId, readBody, safeEqual, sendJson, type SandboxResource } from '../http';
 import { listen } from '../listen';
@@ -47,6 +48,8 @@ export const DEFAULT_MAPS_QUOTA: MapsQuota = { limit: 100, windowMs: 60_000 };
 export interface MapsSandboxOptions extends ListenOptions {
   apiKey: string;
   quota?: Partial<MapsQuota>;
+  /** The quota window's time (tests pass a manual clock); default the system clock. */
+  clock?: Clock;
 }
 
 export const MAPS_CAPABILITIES: SandboxResource[] = [
@@ -206,7 +209,7 @@ function quotaError(service: GoogleService, quota: MapsQuota, retryAfterMs: numb
 
 export async function startMapsSandbox(opts: MapsSandboxOptions): Promise<RunningService> {
   const quota: MapsQuota = { ...DEFAULT_MAPS_QUOTA, ...opts.quota };
-  const limiter = new SlidingWindowLimiter(undefined, quota.windowMs);
+  const limiter = new SlidingWindowLimiter(opts.clock, quota.windowMs);
 
   // Build the place index (~0.3 s) just after startup, so neither the ready line nor the first
   // request waits for it; unref'd, so it never keeps a closing process alive.

@@ -99,6 +99,9 @@ export function runMochaSuite(dir: string, opts: MochaSuiteOptions = {}): Promis
       finish(e instanceof Error ? e : new Error(String(e)));
       return;
     }
+    // After mocha.run() the runner's total counts only the tests the --grep selected.
+    results.selected = runner.total;
+    save();
     runner.on('test', (t) => {
       results.current = t.fullTitle();
       save();

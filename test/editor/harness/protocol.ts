@@ -11,8 +11,16 @@ export const ENV = {
   log: 'API_WORKBENCH_TEST_LOG_FILE',
   /** File the suite appends every secret value it used to, one JSON string per line, for the secret scan. */
   secrets: 'API_WORKBENCH_TEST_SECRETS_FILE',
-  /** URL the suite POSTs {name} to; the driver answers after saving a screenshot of the workbench. Unset: no screenshots. */
+  /**
+   * URL the suite POSTs {name} to; the driver answers after saving a screenshot of the workbench (or
+   * after acting inside a webview). Unset: no browser to drive (under @vscode/test-electron).
+   */
   screenshot: 'API_WORKBENCH_TEST_SCREENSHOT_URL',
+  /**
+   * "1" when screenshots were asked for (SCREENSHOTS=1, or the driver's --screenshots as in
+   * `npm run screenshots`): only then does takeScreenshot take one, after letting the workbench settle.
+   */
+  screenshots: 'API_WORKBENCH_TEST_SCREENSHOTS',
   /** "1" when the workspace was opened trusted (the driver passed --disable-workspace-trust). */
   trusted: 'API_WORKBENCH_TEST_TRUSTED',
   /** Optional mocha --grep for the in-editor suite. */
@@ -37,6 +45,8 @@ export const resultsSchema = z.object({
   passed: z.number(),
   failed: z.number(),
   pending: z.number(),
+  /** How many tests mocha selected to run (all, or those matching the --grep), known once it starts. */
+  selected: z.optional(z.number()),
   failures: z.array(failureSchema),
   /** Title of the test running or last finished: tells a timeout where it stopped. */
   current: z.optional(z.string()),

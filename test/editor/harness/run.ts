@@ -101,7 +101,7 @@ export function prepareRun(label: string, opts: PrepareOptions = {}): RunDirs {
 }
 
 /** The environment that connects the suite (protocol.ts) to this run. */
-export function suiteEnv(dirs: RunDirs, opts: { trusted: boolean; host: 'code-server' | 'electron'; screenshotUrl?: string; grep?: string }): Record<string, string> {
+export function suiteEnv(dirs: RunDirs, opts: { trusted: boolean; host: 'code-server' | 'electron'; screenshotUrl?: string; screenshots?: boolean; grep?: string }): Record<string, string> {
   return {
     [ENV.results]: dirs.files.results,
     [ENV.log]: dirs.files.mochaLog,
@@ -110,6 +110,7 @@ export function suiteEnv(dirs: RunDirs, opts: { trusted: boolean; host: 'code-se
     [ENV.color]: process.stdout.isTTY ? '1' : '0',
     [ENV.host]: opts.host,
     ...(opts.screenshotUrl ? { [ENV.screenshot]: opts.screenshotUrl } : {}),
+    [ENV.screenshots]: opts.screenshots ? '1' : '0',
     ...(opts.grep ? { [ENV.grep]: opts.grep } : {}),
   };
 }
@@ -151,6 +152,8 @@ export interface SuiteOutcome {
   passed: number;
   failed: number;
   pending: number;
+  /** Tests the suite selected (every test, or those its --grep matched); absent if it never started. */
+  selected?: number;
   /** Test failures plus the harness's own (stuck run, crash, "secret scan"). */
   failures: SuiteFailure[];
   screenshots: string[];
@@ -178,6 +181,7 @@ export function composeOutcome(
     passed: (results?.passed ?? 0) + (scan && scan.hits.length === 0 ? 1 : 0),
     failed: (results?.failed ?? 0) + harnessFailures.length,
     pending: results?.pending ?? 0,
+    ...(results?.selected !== undefined ? { selected: results.selected } : {}),
     failures: [...(results?.failures ?? []), ...harnessFailures],
     screenshots: parts.screenshots,
     ...(scan ? { secretScan: scan } : {}),

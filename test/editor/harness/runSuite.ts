@@ -33,6 +33,11 @@ export interface RunSuiteOptions {
    */
   installExtensions?: string[];
   /**
+   * Take the screenshots the suite asks for (and let the workbench settle before each). Default:
+   * SCREENSHOTS=1 in the environment; otherwise takeScreenshot() returns at once, taking none.
+   */
+  screenshots?: boolean;
+  /**
    * Where suite-requested screenshots go. Default: out/screenshots (git-ignored), so a test run
    * leaves the tree clean; `npm run screenshots` writes the README's copies to media/screenshots.
    */
@@ -186,7 +191,7 @@ export async function runSuite(opts: RunSuiteOptions = {}): Promise<SuiteOutcome
 
     stage = 'starting code-server';
     const installed: Record<string, string> = opts.extensionPath === null && installedDirs.length > 0 ? { [ENV.installedDir]: installedDirs[0] } : {};
-    const env = { ...opts.env, ...installed, ...suiteEnv(dirs, { trusted, host: 'code-server', screenshotUrl: shots.url, ...(opts.grep ? { grep: opts.grep } : {}) }) };
+    const env = { ...opts.env, ...installed, ...suiteEnv(dirs, { trusted, host: 'code-server', screenshotUrl: shots.url, screenshots: opts.screenshots ?? process.env.SCREENSHOTS === '1', ...(opts.grep ? { grep: opts.grep } : {}) }) };
     server = await startCodeServer({ ...dirOpts, editor, extensionTests: true, workspace: dirs.workspace, trusted, env, logFile: dirs.files.codeServerLog, root });
     log(`[${label}] ${describeHost(editor)} at ${server.url} ready after ${secs(Date.now() - startedAt)}; workspace ${trusted ? 'trusted' : 'NOT trusted'}`);
 

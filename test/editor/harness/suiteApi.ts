@@ -24,13 +24,22 @@ export function isTrustedRun(): boolean {
 
 const SCREENSHOT_TIMEOUT_MS = 30_000;
 
+/** True when screenshots were asked for (SCREENSHOTS=1, `npm run screenshots`) and the host can take them. */
+export function screenshotsWanted(): boolean {
+  return process.env[ENV.screenshots] === '1' && canDriveWebviews();
+}
+
 /**
- * Ask the driver to save a screenshot of the workbench as <screenshots dir>/<name>.png and wait until
- * it is written. Returns the file path, or undefined when the host cannot take screenshots (under
- * @vscode/test-electron). Rejects if the driver reports a failure.
+ * Only when screenshots were asked for (screenshotsWanted): waits `settleMs` for the workbench to
+ * render what a command just changed (a picture, not a test: nothing is asserted on it), then asks
+ * the driver to save a screenshot as <screenshots dir>/<name>.png and waits until it is written.
+ * Returns the file path, or undefined when no screenshot was taken. Rejects if the driver reports a
+ * failure.
  */
-export function takeScreenshot(name: string): Promise<string | undefined> {
-  if (!SCREENSHOT_NAME.test(name)) return Promise.reject(new Error(`screenshot name ${JSON.stringify(name)} must match ${SCREENSHOT_NAME}`));
+export async function takeScreenshot(name: string, settleMs = 0): Promise<string | undefined> {
+  if (!SCREENSHOT_NAME.test(name)) throw new Error(`screenshot name ${JSON.stringify(name)} must match ${SCREENSHOT_NAME}`);
+  if (!screenshotsWanted()) return undefined;
+  if (settleMs > 0) await new Promise((r) => setTimeout(r, settleMs));
   return askDriver(`screenshot ${name}`, { name });
 }
 
@@ -68,9 +77,4 @@ function askDriver(what: string, body: object): Promise<string | undefined> {
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });
-}
-
-/** Let the workbench render what a command just changed before a screenshot (bounded). */
-export function settle(ms = 500): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

@@ -13,7 +13,7 @@ import type { CommandOutcome } from '../../../src/editor/maps/commandHost';
 import type { ExtensionApi } from '../../../src/extension';
 import { FAULTY_MODEL, sandboxAnswer } from '../../../src/sandbox/llm';
 import type { SandboxInfo } from '../../../src/sandbox/types';
-import { isTrustedRun, settle, takeScreenshot } from '../harness/suiteApi';
+import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
 import { activateExtension, EXTENSION_ID, SANDBOX, sandboxKeys, startSandboxRecordingKeys, stubWindow, userConfig, waitFor } from './kit';
 
 const MODEL = 'sandbox-chat';
@@ -149,8 +149,7 @@ describe('copy as cURL', function () {
     editor.selection = new vscode.Selection(at, at);
     await moved;
     await vscode.commands.executeCommand('notifications.clearAll');
-    await settle(800);
-    await takeScreenshot('curl-answer-title');
+    await takeScreenshot('curl-answer-title', 800);
     const { text } = await copy(first.document.uri);
     assert.match(text, /First question, for the title bar\./);
     assert.doesNotMatch(text, /Second question/);
@@ -245,8 +244,7 @@ describe('copy as cURL', function () {
     assert.ok(valuesAfter(argv, '-H').some((h) => /^X-Goog-FieldMask: places\./.test(h)), 'the field mask is sent');
     assert.deepEqual(JSON.parse(valuesAfter(argv, '--data-raw')[0]), { textQuery: 'Lyon' });
     await vscode.commands.executeCommand('notifications.clearAll');
-    await settle(500);
-    await takeScreenshot('curl-maps-response-title');
+    await takeScreenshot('curl-maps-response-title', 500);
     if (hasCurl) {
       const ok = await sh(`${text} --silent --show-error --fail`, { GOOGLE_MAPS_API_KEY: info.maps.apiKey });
       assert.equal(ok.code, 0, ok.stderr);
@@ -325,13 +323,11 @@ describe('Get Started walkthrough', function () {
     // The Getting Started editor's title: "Walkthrough: <title>" on VS Code 1.100, "Welcome" on newer
     // releases (the same editor; the screenshots below show our walkthrough's steps in it).
     assert.match(tab.label, /^(Walkthrough\b.*|Welcome)$/i);
-    await settle(1500);
-    await takeScreenshot('walkthrough');
+    await takeScreenshot('walkthrough', 1500);
     for (const step of ['connect', 'route', 'curl']) {
       // Selecting a step of the open walkthrough is its own command (openWalkthrough ignores an open one).
       await vscode.commands.executeCommand('walkthroughs.selectStep', `${WALKTHROUGH}#${step}`);
-      await settle(1200);
-      await takeScreenshot(`walkthrough-${step}`);
+      await takeScreenshot(`walkthrough-${step}`, 1200);
     }
   });
 });

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { Connection, HttpConnection } from '../../../src/core/connections';
 import type { ExtensionApi } from '../../../src/extension';
 import type { ConnectionNode, TreeNode } from '../../../src/editor/tree';
-import { isTrustedRun, recordSecret, settle, takeScreenshot } from '../harness/suiteApi';
+import { isTrustedRun, recordSecret, takeScreenshot } from '../harness/suiteApi';
 import { activateExtension, loadedChildren, startSandboxRecordingKeys, stubWindow, treeLabels, userConfig, waitFor } from './kit';
 
 /** A local server that counts requests and records what arrived (the "other host"). */
@@ -48,11 +48,10 @@ describe('foundation', function () {
       assert.deepEqual(await api.views[s].provider.getChildren(), []);
     }
     await vscode.commands.executeCommand('workbench.view.extension.apiWorkbench');
-    await settle(800);
-    await takeScreenshot('welcome');
+    await takeScreenshot('welcome', 800);
   });
 
-  it('"Try the Local Sandbox" gives every view a Local Sandbox connection with a tree below it', async () => {
+  it('"Try the Local Sandbox" gives every view a Local Sandbox connection with a tree below it @smoke @vsix', async () => {
     await startSandboxRecordingKeys(api);
     for (const s of ['llm', 'maps', 'realtime'] as const) {
       const roots = (await api.views[s].provider.getChildren()) as TreeNode[];
@@ -63,8 +62,7 @@ describe('foundation', function () {
       assert.equal(api.services.connections.active(s)?.name, 'Local Sandbox');
     }
     await vscode.commands.executeCommand('workbench.view.extension.apiWorkbench');
-    await settle(1500);
-    await takeScreenshot('views-sandbox');
+    await takeScreenshot('views-sandbox', 1500);
   });
 
   it('stores a key typed into "Set API Key…" in SecretStorage only, bound to the connection origin', async () => {

@@ -11,7 +11,7 @@ import type { HistoryEntry } from '../../../src/history/model';
 import type { ExtensionApi } from '../../../src/extension';
 import { parseNotebook } from '../../../src/notebook/api';
 import type { SandboxInfo } from '../../../src/sandbox/types';
-import { isTrustedRun, settle, takeScreenshot } from '../harness/suiteApi';
+import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
 import { activateExtension, sandboxKeys, startSandboxRecordingKeys, userConfig, waitFor } from './kit';
 
 describe('history', function () {
@@ -37,7 +37,7 @@ describe('history', function () {
 
   let searched: HistoryEntry;
 
-  it('a maps command lands in the History view, redacted, and no key reaches workspace storage', async () => {
+  it('a maps command lands in the History view, redacted, and no key reaches workspace storage @smoke', async () => {
     await vscode.commands.executeCommand('apiWorkbench.maps.searchPlaces', { query: 'Lyon' });
     searched = await newest((e) => e.url.endsWith('/v1/places:searchText'));
     assert.equal(searched.origin, 'command');
@@ -52,8 +52,7 @@ describe('history', function () {
 
     await vscode.commands.executeCommand('apiWorkbench.history.focus');
     await vscode.commands.executeCommand('apiWorkbench.history.show', searched);
-    await settle(800);
-    await takeScreenshot('history-view');
+    await takeScreenshot('history-view', 800);
   });
 
   it('re-runs an entry: the same request is sent again and recorded', async () => {

@@ -7,7 +7,7 @@ import type { ServiceId } from '../../../src/core/connections';
 import type { ConnectionNode, TreeNode } from '../../../src/editor/tree';
 import type { ExtensionApi } from '../../../src/extension';
 import type { SandboxInfo } from '../../../src/sandbox/types';
-import { recordSecret, settle } from '../harness/suiteApi';
+import { recordSecret } from '../harness/suiteApi';
 
 export const EXTENSION_ID = 'api-workbench.api-workbench';
 /** The name of the connection "Start Sandbox" adds to every view. */
@@ -16,6 +16,8 @@ export const SANDBOX = 'Local Sandbox';
 const WAIT_MS = 15_000;
 // Short enough to catch a slow stream mid-way (the llm cancel test), long enough not to busy the host.
 const POLL_MS = 50;
+
+const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export const userConfig = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('apiWorkbench');
 
@@ -84,8 +86,42 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
     const v = await probe();
     if (v !== undefined && v !== false) return v;
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await settle(POLL_MS);
+    await delay(POLL_MS);
   }
+}
+
+/**
+ * `p`, or a rejection naming `what` if it has not settled after `ms` (a bound on a hang, not an
+ * assertion on speed).
+ */
+export async function within<T>(p: Promise<T>, what: string, ms = WAIT_MS): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms)));
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Waits `ms` with nothing to wait for. Only for an assertion that something does NOT happen later (no
+ * request leaves from a timer a refused command might have left behind): that has no event to wait
+ * on, so it gets a bounded window of observation. Nothing is asserted about how long anything took.
+ */
+export function quietPeriod(ms: number): Promise<void> {
+  return delay(ms);
+}
+
+/**
+ * Resolves once changes just made to a quick pick (value, items, active items) have been sent to the
+ * workbench. The extension host batches a quick pick's changes and sends them on its next timer turn
+ * (setTimeout 0); a command sent afterwards (workbench.action.acceptSelectedQuickOpenItem) travels on
+ * the same ordered channel, so it reaches the workbench after them and accepts what the test chose.
+ * Timers of equal delay run in the order they were set, so this one runs after the batch is sent.
+ */
+export function quickPickSent(): Promise<void> {
+  return new Promise((r) => setTimeout(r, 0));
 }
 
 // --- the service trees ------------------------------------------------------------------------------

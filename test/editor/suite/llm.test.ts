@@ -11,13 +11,15 @@ import { ANSWER_END, answerHeader, askMessages, errorNote, EXPLAIN_QUESTION, sel
 import type { ConnectionNode } from '../../../src/editor/tree';
 import { FAULTY_MODEL, faultAfterTokens, LIMITED_MODEL, LLM_MODELS, sandboxAnswer, sandboxAnswerTokens, startLlmSandbox } from '../../../src/sandbox/llm';
 import type { RunningService } from '../../../src/sandbox/types';
-import { isTrustedRun, recordSecret, settle, takeScreenshot } from '../harness/suiteApi';
+import { isTrustedRun, recordSecret, takeScreenshot } from '../harness/suiteApi';
 import { activateExtension, findConnectionNode, loadedChildren, SANDBOX, startSandboxRecordingKeys, stubWindow, treeLabels, userConfig, waitFor } from './kit';
 
 /** A second sandbox, started here, that streams slowly (25 tokens/s) and limits tightly. */
 const SLOW = 'Slow Sandbox';
 const SLOW_KEY = `sk-slow-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 const SLOW_WINDOW_MS = 4_000;
+/** A connection to the suite's sandbox that only the status-count test uses. */
+const COUNTED = 'Counted Sandbox';
 
 /** The llm view's node of connection `name`, once the view shows it. */
 function connectionNode(api: ExtensionApi, name: string): Promise<ConnectionNode> {
@@ -72,13 +74,15 @@ describe('llm', function () {
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     }
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const conn = llmConn(api, SLOW);
-    if (conn) await api.services.secrets.clear(conn);
+    for (const name of [SLOW, COUNTED]) {
+      const conn = llmConn(api, name);
+      if (conn) await api.services.secrets.clear(conn);
+    }
     await userConfig().update('llm.connections', undefined, vscode.ConfigurationTarget.Global);
     await slow?.close();
   });
 
-  it('the models tree lists the sandbox models with owner and created date', async () => {
+  it('the models tree lists the sandbox models with owner and created date @smoke', async () => {
     const node = await connectionNode(api, SANDBOX);
     const kids = await loadedChildren(node);
     const sorted = [...LLM_MODELS].sort((a, b) => a.id.localeCompare(b.id));
@@ -143,8 +147,7 @@ describe('llm', function () {
     );
     assert.ok(changes >= 2, `the document grew while the answer streamed (${changes} updates)`);
     assert.match(result.requestId ?? '', /^req_/);
-    await settle(600);
-    await takeScreenshot('llm-answer');
+    await takeScreenshot('llm-answer', 600);
   });
 
   it('Ask… with no arguments: prompt box, then a model pick that remembers the last choice', async () => {
@@ -293,8 +296,7 @@ describe('llm', function () {
     // The Outline lists every answer by its header: how the user finds an older one.
     await vscode.window.showTextDocument(second.document, { viewColumn: editor.viewColumn });
     await vscode.commands.executeCommand('outline.focus');
-    await settle(800);
-    await takeScreenshot('llm-answers');
+    await takeScreenshot('llm-answers', 800);
     await vscode.commands.executeCommand('workbench.view.extension.apiWorkbench');
 
     await vscode.window.tabGroups.close(answerTabs());
@@ -328,26 +330,25 @@ describe('llm', function () {
   });
 
   it('the status bar count: requests left this minute under the client-side limit goes down per request', async () => {
-    const conn = llmConn(api, SANDBOX);
-    assert.ok(conn);
-    // The window slides: a request of a minute ago leaving it while we ask would add one back.
-    // So ask when the oldest request in the window has a few seconds left in it (waitTime with the
-    // number in use as the limit is the time until the oldest leaves); all newer ones leave later.
-    const { limiter } = api.services.http;
-    const key = api.services.http.rateLimitKey(conn);
-    for (let waited = 0; waited < 65_000; ) {
-      const used = conn.rateLimitPerMinute - requestsLeft(api.services, conn, 'sandbox-chat').left;
-      const oldestLeavesIn = used > 0 ? limiter.waitTime(key, used) : Infinity;
-      if (oldestLeavesIn > 5_000) break;
-      await settle(oldestLeavesIn + 100);
-      waited += oldestLeavesIn + 100;
-    }
+    // A connection of its own to the sandbox: the limiter counts per connection, so no request of an
+    // earlier test is in its window, and none can leave the (sliding) window while we look (a minute
+    // after this test's first request).
+    const info = api.services.sandbox.info;
+    assert.ok(info, 'the sandbox runs');
+    const configured = userConfig().get<unknown[]>('llm.connections') ?? [];
+    await userConfig().update('llm.connections', [...configured, { name: COUNTED, baseUrl: info.llm.baseUrl }], vscode.ConfigurationTarget.Global);
+    const conn = await waitFor('the counted connection', () => llmConn(api, COUNTED));
+    await api.services.secrets.set(conn, info.llm.apiKey, [new URL(info.llm.baseUrl).origin]);
+    await api.services.connections.setActive('llm', COUNTED);
+    // The view lists the new connection's models with requests of its own: let those finish first.
+    await waitFor('the models of the counted connection', async () => (await treeLabels(await loadedChildren(await connectionNode(api, COUNTED)))).includes('sandbox-chat'));
     const before = requestsLeft(api.services, conn, 'sandbox-chat');
     assert.equal(before.limit, conn.rateLimitPerMinute);
-    await vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.ask', { prompt: 'count me', model: 'sandbox-chat' });
+    const asked = await vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.ask', { prompt: 'count me', model: 'sandbox-chat', connection: COUNTED });
+    assert.equal(asked.outcome, 'done', asked.error);
     assert.equal(before.left - requestsLeft(api.services, conn, 'sandbox-chat').left, 1, 'one request, one fewer left');
     await vscode.commands.executeCommand('workbench.view.extension.apiWorkbench');
-    await settle(800);
-    await takeScreenshot('llm-tree-and-status');
+    await takeScreenshot('llm-tree-and-status', 800);
+    await api.services.connections.setActive('llm', SANDBOX);
   });
 });

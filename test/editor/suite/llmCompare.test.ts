@@ -11,7 +11,7 @@ import { dayOf, formatUsd, LEDGER_KEY } from '../../../src/features/llm/costLedg
 import { askMessages } from '../../../src/features/llm/prompts';
 import type { RenderedColumn } from '../../../src/services/llm/compareMessages';
 import { sandboxAnswer } from '../../../src/sandbox/llm';
-import { isTrustedRun, settle, takeScreenshot } from '../harness/suiteApi';
+import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
 import { activateExtension, findConnectionNode, loadedChildren, SANDBOX, startSandboxRecordingKeys, stubWindow, treeLabels, userConfig, waitFor } from './kit';
 
 const g = vscode.ConfigurationTarget.Global;
@@ -27,7 +27,7 @@ describe('llm compare, cost and presets', function () {
     await api.services.connections.setActive('llm', SANDBOX);
   });
 
-  it('Compare: two sandbox models stream side by side, each column with tokens, latency, first token and cost (screenshot)', async () => {
+  it('Compare: two sandbox models stream side by side, each column with tokens, latency, first token and cost (screenshot) @smoke', async () => {
     const prompt = 'In one sentence: what makes a good API?';
     const models = ['sandbox-chat', 'sandbox-chat-mini'];
     const outcome = await vscode.commands.executeCommand<CompareOutcome>('apiWorkbench.llm.compare', { prompt, models });
@@ -43,8 +43,7 @@ describe('llm compare, cost and presets', function () {
       assert.match(col.footer, /^\d+ in \/ \d+ out tokens · latency \d+(\.\d+)? m?s · first token \d+(\.\d+)? m?s · \$0\.00 · request id \S+$/);
     }
     await vscode.commands.executeCommand('notifications.clearAll');
-    await settle(600);
-    await takeScreenshot('llm-compare');
+    await takeScreenshot('llm-compare', 600);
   });
 
   it('Compare: a failing column (unknown model, a stream that breaks off) shows why there; the others complete', async () => {
@@ -59,8 +58,7 @@ describe('llm compare, cost and presets', function () {
     assert.equal(ok.state, 'done');
     assert.equal(ok.text, sandboxAnswer(askMessages(prompt), 'sandbox-chat'));
     await vscode.commands.executeCommand('notifications.clearAll');
-    await settle(600);
-    await takeScreenshot('llm-compare-failures');
+    await takeScreenshot('llm-compare-failures', 600);
   });
 
   it('cost: priced from the setting in the answer, added to today in the status bar tooltip; the budget asks first', async () => {

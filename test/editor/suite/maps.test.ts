@@ -5,11 +5,12 @@ import * as vscode from 'vscode';
 import { connectionId } from '../../../src/core/connections';
 import type { CommandOutcome } from '../../../src/editor/maps/commandHost';
 import type { MapRendered } from '../../../src/editor/maps/mapPanel';
+import type { ResponseViewer } from '../../../src/editor/maps/responseViewer';
 import { ResultStore } from '../../../src/editor/maps/results';
 import type { ExtensionApi } from '../../../src/extension';
 import type { TreeNode } from '../../../src/editor/tree';
-import { isTrustedRun, settle, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, findConnectionNode, SANDBOX, shownMapsResponse, startSandboxRecordingKeys, stubWindow, treeLabels, userConfig, waitFor } from './kit';
+import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
+import { activateExtension, findConnectionNode, quickPickSent, SANDBOX, shownMapsResponse, startSandboxRecordingKeys, stubWindow, treeLabels, userConfig, waitFor } from './kit';
 
 describe('maps', function () {
   this.timeout(120_000);
@@ -42,11 +43,11 @@ describe('maps', function () {
     return treeLabels((await node.children?.()) as TreeNode[]);
   }
 
-  it('shows Places, Routes, Address Validation and Geocoding under the sandbox connection', async () => {
+  it('shows Places, Routes, Address Validation and Geocoding under the sandbox connection @smoke', async () => {
     assert.deepEqual(await treeLabels(await capabilities()), ['Places', 'Routes', 'Address Validation', 'Geocoding']);
   });
 
-  it('Search Places… asks for a query, opens the response in the viewer, adds places with address and rating, and plots them', async () => {
+  it('Search Places… asks for a query, opens the response in the viewer, adds places with address and rating, and plots them @smoke', async () => {
     const input = stubWindow('showInputBox', () => 'Lyon');
     let out: CommandOutcome | undefined;
     try {
@@ -56,6 +57,9 @@ describe('maps', function () {
     }
     assert.ok(out, 'the command returned nothing');
     assert.ok(Array.isArray((await shownMapsResponse(out)).places));
+    // The viewer's page drew the response (its own report, not the host's).
+    const viewer = await vscode.commands.executeCommand<ResponseViewer>('apiWorkbench.maps.openInViewer', out.document);
+    await waitFor('the response viewer to draw the response', () => viewer.rendered.some((m) => m.resultId === viewer.shown?.resultId && m.tab === 'body'), 30_000);
     assert.ok(out.results.length >= 1);
     assert.ok(out.map && out.map.markers >= 1, 'the places are on the map');
     const labels = await resultLabels('Places');
@@ -88,13 +92,13 @@ describe('maps', function () {
       const origin = await waitFor('the origin picker', () => created[0]);
       const lyon = await waitFor('Lyon among the recent places', () => origin.items.find((i) => i.label.endsWith(' Lyon')));
       origin.activeItems = [lyon];
-      await settle(200);
+      await quickPickSent();
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
       const destination = await waitFor('the destination picker', () => created[1]);
       destination.value = 'Paris, France';
       const typed = await waitFor('the typed item', () => !destination.busy && destination.items.find((i) => i.label === '$(edit) Use as typed'));
       destination.activeItems = [typed];
-      await settle(200);
+      await quickPickSent();
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
       out = await running;
     } finally {
@@ -111,8 +115,7 @@ describe('maps', function () {
     assert.equal(out.map?.markers, 2);
     assert.ok((await resultLabels('Routes')).some((l) => l.startsWith('Lyon → ')));
     await vscode.commands.executeCommand('workbench.view.extension.apiWorkbench');
-    await settle(2_000);
-    await takeScreenshot('maps-route');
+    await takeScreenshot('maps-route', 2_000);
   });
 
   it('Validate Address… validates the editor selection and shows the verdict', async () => {

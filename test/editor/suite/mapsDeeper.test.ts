@@ -13,8 +13,8 @@ import type { MatrixOutcome } from '../../../src/editor/maps/matrixCommand';
 import type { MatrixRoutesOutcome } from '../../../src/editor/maps/matrixRoutes';
 import type { ResponseViewer } from '../../../src/editor/maps/responseViewer';
 import type { ExtensionApi } from '../../../src/extension';
-import { isTrustedRun, recordSecret, settle, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, findConnectionNode, SANDBOX, startSandboxRecordingKeys, stubWindow, treeLabel, userConfig, waitFor } from './kit';
+import { isTrustedRun, recordSecret, takeScreenshot } from '../harness/suiteApi';
+import { activateExtension, findConnectionNode, quickPickSent, SANDBOX, startSandboxRecordingKeys, stubWindow, treeLabel, userConfig, waitFor } from './kit';
 
 const decoder = new TextDecoder();
 
@@ -63,12 +63,11 @@ describe('maps, deeper', function () {
       const qp = await waitFor('the place picker', () => capture.picks[0]);
       const shown = await typeInto(qp, 'pizza in Mountain V', (l) => l.some((x) => x.includes('Pizza') || x.includes('Pie') || x.includes('Crust') || x.includes('Forno')));
       assert.ok(shown.includes('$(edit) Use as typed'), `the typed text is offered too: ${shown.join(' | ')}`);
-      await settle(800);
-      await takeScreenshot('maps-autocomplete');
+      await takeScreenshot('maps-autocomplete', 800);
       const first = qp.items.find((i) => i.label.startsWith('$(location)'));
       assert.ok(first);
       qp.activeItems = [first];
-      await settle(200);
+      await quickPickSent();
       await accept();
       out = await running;
     } finally {
@@ -90,14 +89,14 @@ describe('maps, deeper', function () {
       const origin = await waitFor('the origin picker', () => capture.picks[0]);
       // Nothing to suggest for coordinates: the first item is the text, and Enter takes it.
       await typeInto(origin, '45.76,4.83', (l) => l[0] === '$(pin) Use as coordinates');
-      await settle(300);
+      await quickPickSent();
       await accept();
       const destination = await waitFor('the destination picker', () => capture.picks[1]);
       await typeInto(destination, 'Lyon, France', (l) => l.includes('$(edit) Use as typed'));
       const typed = destination.items.find((i) => i.label === '$(edit) Use as typed');
       assert.ok(typed);
       destination.activeItems = [typed];
-      await settle(200);
+      await quickPickSent();
       await accept();
       out = await running;
     } finally {
@@ -109,7 +108,7 @@ describe('maps, deeper', function () {
     assert.equal(out.map?.lines, 1);
   });
 
-  it('Route Matrix… shows origins × destinations as a table and draws the pairs on the map', async () => {
+  it('Route Matrix… shows origins × destinations as a table and draws the pairs on the map @smoke', async () => {
     const out = await vscode.commands.executeCommand<MatrixOutcome>('apiWorkbench.maps.routeMatrix', {
       origins: ['Lyon, France', '48.8566, 2.3522'],
       destinations: ['Marseille, France', 'Grenoble, France', '43.7, 7.27'],
@@ -129,8 +128,7 @@ describe('maps, deeper', function () {
     await vscode.commands.executeCommand('notifications.clearAll');
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
     try {
-      await settle(1500);
-      await takeScreenshot('maps-matrix');
+      await takeScreenshot('maps-matrix', 1500);
     } finally {
       await vscode.commands.executeCommand('workbench.view.extension.apiWorkbench');
     }
@@ -151,8 +149,7 @@ describe('maps, deeper', function () {
     assert.equal(out.map?.markers, 5);
     await waitFor('six route requests in the history', async () => (await routeCalls()) === before + 6);
     await vscode.commands.executeCommand('notifications.clearAll');
-    await settle(1500);
-    await takeScreenshot('maps-matrix-routes');
+    await takeScreenshot('maps-matrix-routes', 1500);
   });
 
   it('Route Matrix… asked step by step: pick an origin, Add another, pick a second, Done; one destination, Done', async () => {
@@ -178,17 +175,17 @@ describe('maps, deeper', function () {
       const typed = first.items.find((i) => i.label === '$(edit) Use as typed');
       assert.ok(typed);
       first.activeItems = [typed];
-      await settle(200);
+      await quickPickSent();
       await accept();
       const second = await waitFor('the second origin picker', () => capture.picks[1]);
       assert.equal(second.title, 'Route matrix: origin 2 (after Lyon, France)');
       await typeInto(second, '48.8566, 2.3522', (l) => l[0] === '$(pin) Use as coordinates');
-      await settle(200);
+      await quickPickSent();
       await accept();
       const destination = await waitFor('the destination picker', () => capture.picks[2]);
       assert.equal(destination.title, 'Route matrix: destination 1');
       await typeInto(destination, '43.7, 7.27', (l) => l[0] === '$(pin) Use as coordinates');
-      await settle(200);
+      await quickPickSent();
       await accept();
       out = await running;
     } finally {

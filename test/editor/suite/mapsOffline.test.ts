@@ -8,7 +8,7 @@ import type { MapRendered } from '../../../src/editor/maps/mapPanel';
 import type { ResponseViewer } from '../../../src/editor/maps/responseViewer';
 import type { ExtensionApi } from '../../../src/extension';
 import { RESULT_MIME, type ResultPayload } from '../../../src/webview/result/protocol';
-import { isTrustedRun, settle, takeScreenshot } from '../harness/suiteApi';
+import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
 import { activateExtension, startSandboxRecordingKeys, waitFor } from './kit';
 
 /** Nothing listens on port 9 (discard): every tile request fails, as it does offline. */
@@ -67,8 +67,7 @@ describe('maps offline basemap', function () {
     assert.ok(shown.bounds, 'fitted to the route');
     await vscode.commands.executeCommand('notifications.clearAll');
     await vscode.commands.executeCommand('workbench.view.extension.apiWorkbench');
-    await settle(2_000);
-    await takeScreenshot('maps-offline-basemap');
+    await takeScreenshot('maps-offline-basemap', 2_000);
   });
 
   it('the route response opens in the response viewer: status, time, headers, body, and its map over the basemap', async () => {
@@ -84,8 +83,7 @@ describe('maps offline basemap', function () {
     await viewer.selectTab('headers');
     await waitFor('the headers tab', () => viewer.rendered.some((m) => m.tab === 'headers'), 30_000);
     await vscode.commands.executeCommand('notifications.clearAll');
-    await settle(1_500);
-    await takeScreenshot('maps-response-viewer');
+    await takeScreenshot('maps-response-viewer', 1_500);
   });
 
   it("a notebook route's Map tab draws the same basemap, and Show on Map Panel puts the route on the shared map", async () => {
@@ -126,7 +124,6 @@ describe('maps offline basemap', function () {
     // Both maps in view: the cell's output scrolled up beside the panel.
     vscode.window.activeNotebookEditor?.revealRange(new vscode.NotebookRange(cell.index, cell.index + 1), vscode.NotebookEditorRevealType.AtTop);
     await vscode.commands.executeCommand('notifications.clearAll');
-    await settle(2_000);
-    await takeScreenshot('notebook-offline-basemap');
+    await takeScreenshot('notebook-offline-basemap', 2_000);
   });
 });

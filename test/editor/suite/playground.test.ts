@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import type { PlaygroundPanel } from '../../../src/editor/llm/playgroundPanel';
 import { defaultSettings, type PlaygroundSettings, type Turn } from '../../../src/services/llm/playgroundMessages';
-import { canDriveWebviews, inWebview, isTrustedRun, settle, takeScreenshot } from '../harness/suiteApi';
+import { canDriveWebviews, inWebview, isTrustedRun, takeScreenshot } from '../harness/suiteApi';
 import { activateExtension, SANDBOX, startSandboxRecordingKeys, stubWindow, waitFor } from './kit';
 
 const kinds = (turns: Turn[]) => turns.map((t) => t.kind).join(',');
@@ -49,7 +49,7 @@ describe('llm playground', function () {
     return panel;
   }
 
-  it('runs a turn whose tool call searches the maps sandbox, shows the call, its result and the answer', async () => {
+  it('runs a turn whose tool call searches the maps sandbox, shows the call, its result and the answer @smoke', async () => {
     const panel = await open({ connection: SANDBOX, model: 'sandbox-chat' });
     assert.equal(panel.panel.title, `Playground: sandbox-chat (${SANDBOX})`);
     const settings: PlaygroundSettings = { ...defaultSettings('sandbox-chat'), system: 'You help plan city trips. Use the tools.', temperature: 0.7, maxTokens: 400, tools: ['search_places', 'compute_route', 'publish_to_channel'] };
@@ -70,8 +70,7 @@ describe('llm playground', function () {
     // Room for the conversation: no side bar, no toasts.
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
     await vscode.commands.executeCommand('notifications.clearAll');
-    await settle(800);
-    await takeScreenshot('llm-playground');
+    await takeScreenshot('llm-playground', 800);
   });
 
   it('asks before publishing (declined: nothing is sent), saves the conversation as a cell and reopens it', async () => {
@@ -222,13 +221,13 @@ describe('llm playground', function () {
     const stopped = await waitFor('the answer to stop', () => (answer()?.stopped ? answer() : undefined), 15_000);
     assert.deepEqual(panel.conversation[0], { kind: 'user', text: 'Tell me about Lisbon.' });
     assert.ok(stopped && !stopped.streaming && words(stopped) >= 3, JSON.stringify(stopped));
-    await settle(1500);
+    // Stop again resolves once the exchange is over: from then on nothing can add to the answer.
+    await within(panel.receive({ type: 'stop' }), 15_000, 'the stopped exchange to end');
     assert.equal(answer()?.text, stopped.text, 'nothing arrives after Stop, and what had arrived is kept');
     assert.ok(stopped.stats?.estimated && (stopped.stats.tokensOut ?? 0) > 0, `an estimate instead of "cost unknown": ${JSON.stringify(stopped.stats)}`);
     await within(panel.whenRendered(2), 15_000, 'the webview to draw the stopped answer');
     await vscode.commands.executeCommand('notifications.clearAll');
-    await settle(500);
-    await takeScreenshot('llm-playground-stopped');
+    await takeScreenshot('llm-playground-stopped', 500);
 
     await inWebview({ selector: '.turn.user button.link', action: 'click' });
     await inWebview({ selector: '.turn.user textarea.edit', action: 'fill', text: 'Tell me about Porto.' });

@@ -11,7 +11,7 @@ import type { ReceiverInfo } from '../../../src/editor/realtime/webhooks';
 import type { ConnectionNode, TreeNode } from '../../../src/editor/tree';
 import type { ExtensionApi } from '../../../src/extension';
 import type { SubscriptionSnapshot } from '../../../src/services/realtime/client';
-import { isTrustedRun, settle, takeScreenshot } from '../harness/suiteApi';
+import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
 import { activateExtension, findConnectionNode, loadedChildren, SANDBOX, startSandboxRecordingKeys, stubWindow, treeLabel, waitFor } from './kit';
 
 describe('realtime', function () {
@@ -65,7 +65,7 @@ describe('realtime', function () {
     });
   }
 
-  it('Connect: the connection node shows connected with its socket id, and the log says so', async () => {
+  it('Connect: the connection node shows connected with its socket id, and the log says so @smoke', async () => {
     await vscode.commands.executeCommand('apiWorkbench.realtime.connect');
     const item = await waitFor('connected node', async () => {
       const it = await (await connectionNode()).toTreeItem();
@@ -219,8 +219,7 @@ describe('realtime', function () {
     await vscode.commands.executeCommand('apiWorkbench.realtime.focus');
     await vscode.commands.executeCommand('apiWorkbench.realtime.showLog');
     // Let a few ticker events stream in and the views render (bounded; not an assertion).
-    await settle(2_500);
-    const shot = await takeScreenshot('realtime-log');
+    const shot = await takeScreenshot('realtime-log', 2_500);
     if (shot) assert.ok(readFileSync(shot).length > 10_000, 'a real image was written');
   });
 

@@ -15,7 +15,7 @@ import type { ReceiverInfo } from '../../../src/editor/realtime/webhooks';
 import type { ExtensionApi } from '../../../src/extension';
 import type { SignedInUser } from '../../../src/services/realtime/client';
 import type { DeliveryResult } from '../../../src/services/realtime/webhookTools';
-import { isTrustedRun, recordSecret, settle, takeScreenshot } from '../harness/suiteApi';
+import { isTrustedRun, recordSecret, takeScreenshot } from '../harness/suiteApi';
 import { activateExtension, findConnectionNode, loadedChildren, SANDBOX, startSandboxRecordingKeys, stubWindow, treeLabel, waitFor } from './kit';
 
 const MASTER_KEY = Buffer.from('deeper-test-master-key-32-bytes!').toString('base64');
@@ -80,7 +80,7 @@ describe('realtime deeper: webhooks, encryption, users, batch, channel info', fu
 
   type Shown = { received: number; sent: number; html?: string };
 
-  it('lists webhooks with their verdicts; replays one and sends test webhooks to my endpoint; a down target is shown plainly', async () => {
+  it('lists webhooks with their verdicts; replays one and sends test webhooks to my endpoint; a down target is shown plainly @smoke', async () => {
     const info = await vscode.commands.executeCommand<ReceiverInfo>('apiWorkbench.realtime.startWebhookReceiver');
     assert.ok(info?.registered);
     const post = (body: string, signature: string) => fetch(info.url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-pusher-key': appKey, 'x-pusher-signature': signature } });
@@ -135,8 +135,7 @@ describe('realtime deeper: webhooks, encryption, users, batch, channel info', fu
     await vscode.commands.executeCommand('workbench.action.closePanel');
     const final = await vscode.commands.executeCommand<Shown>('apiWorkbench.realtime.showWebhooks');
     assert.match(final.html ?? '', /200 OK in \d+ ms/);
-    await settle(2_000);
-    await takeScreenshot('realtime-webhooks');
+    await takeScreenshot('realtime-webhooks', 2_000);
   });
 
   it('encrypted channel: the master key from SecretStorage decrypts (marked), publish encrypts; a wrong key is shown plainly and nothing else is lost', async () => {

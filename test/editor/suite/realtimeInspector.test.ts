@@ -10,7 +10,7 @@ import type { InspectorInput, InspectorSnapshot } from '../../../src/editor/real
 import type { TreeNode } from '../../../src/editor/tree';
 import type { ExtensionApi } from '../../../src/extension';
 import type { SubscriptionSnapshot } from '../../../src/services/realtime/client';
-import { isTrustedRun, settle, takeScreenshot } from '../harness/suiteApi';
+import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
 import { activateExtension, findConnectionNode, loadedChildren, SANDBOX, startSandboxRecordingKeys, stubWindow, waitFor } from './kit';
 
 const CHANNEL = 'inspector-orders';
@@ -103,7 +103,7 @@ describe('realtime inspector and edges', function () {
     assert.ok(recentAt >= 0 && items.findIndex((i) => i.label === 'cache-inspector-recent') > recentAt, 'the channel just used is under Recent');
   });
 
-  it('a message published to the sandbox appears as a row the page drew, and opens with its full JSON', async () => {
+  it('a message published to the sandbox appears as a row the page drew, and opens with its full JSON @smoke', async () => {
     await vscode.commands.executeCommand('apiWorkbench.realtime.subscribe', CHANNEL);
     await inspector({ clear: true, filter: { channel: CHANNEL, event: '', regex: '' }, paused: false });
     await publish('order-placed', '{"id":7,"items":["tea","cake"]}');
@@ -213,8 +213,15 @@ describe('realtime inspector and edges', function () {
     assert.equal(s?.republished, undefined, 'nothing sent without a key');
     assert.match(String(refused.calls[0]?.[0]), /Not republished: private-encrypted-inspector is an encrypted channel .* no encryption master key/);
     assert.equal((refused.calls[0]?.[1] as { modal?: boolean } | undefined)?.modal, undefined, 'no confirmation was asked');
-    await settle(1_000);
-    assert.equal((await inspector()).page?.total, 2, 'no third row');
+    // Nothing went out: a marker published after the refusal arrives, and with it everything sent
+    // before it (one channel's messages arrive in order), yet the channel still has two sealed rows.
+    assert.equal(await vscode.commands.executeCommand('apiWorkbench.realtime.setEncryptionMasterKey', { connection: SANDBOX, value: MASTER_KEY }), 'stored');
+    await publish('marker', '{"n":4}', channel);
+    await inspector({ filter: { channel, event: 'marker', regex: '' } });
+    await inspectorUntil('the marker row', (x) => x.filter.event === 'marker' && x.page?.total === 1);
+    await inspector({ filter: { channel, event: 'sealed', regex: '' } });
+    await inspectorUntil('two sealed rows, no third', (x) => x.filter.event === 'sealed' && x.page?.total === 2);
+    assert.equal(await vscode.commands.executeCommand('apiWorkbench.realtime.setEncryptionMasterKey', { connection: SANDBOX, value: '' }), 'removed');
     await vscode.commands.executeCommand('apiWorkbench.realtime.unsubscribe', channel);
   });
 
@@ -239,8 +246,7 @@ describe('realtime inspector and edges', function () {
     // The panel is short by default: the rows and the opened message need the room.
     await vscode.commands.executeCommand('workbench.action.toggleMaximizedPanel');
     // The trees beside the inspector take a moment to render (bounded wait, not an assertion).
-    await settle(2_500);
-    const shot = await takeScreenshot('realtime-inspector');
+    const shot = await takeScreenshot('realtime-inspector', 2_500);
     if (shot) assert.ok(readFileSync(shot).length > 10_000, 'a real image was written');
   });
 });

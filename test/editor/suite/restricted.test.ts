@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import type { HttpConnection } from '../../../src/core/connections';
 import type { ExtensionApi } from '../../../src/extension';
-import { isTrustedRun, recordSecret, settle, takeScreenshot } from '../harness/suiteApi';
+import { isTrustedRun, recordSecret, takeScreenshot } from '../harness/suiteApi';
 import { activateExtension, startSandboxRecordingKeys, userConfig, waitFor } from './kit';
 
 describe('restricted mode (untrusted workspace)', function () {
@@ -29,8 +29,7 @@ describe('restricted mode (untrusted workspace)', function () {
       assert.deepEqual((await api.views[s].provider.getChildren()), [], s);
     }
     await vscode.commands.executeCommand('workbench.view.extension.apiWorkbench');
-    await settle(800);
-    await takeScreenshot('restricted-mode');
+    await takeScreenshot('restricted-mode', 800);
   });
 
   it('sends no request with a stored key', async () => {

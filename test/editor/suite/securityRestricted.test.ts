@@ -8,8 +8,8 @@ import { HttpClient } from '../../../src/core/http';
 import type { ExtensionApi } from '../../../src/extension';
 import type { AskResult } from '../../../src/editor/llm/ask';
 import { RealtimeRest } from '../../../src/services/realtime/rest';
-import { isTrustedRun, settle } from '../harness/suiteApi';
-import { activateExtension, SANDBOX } from './kit';
+import { isTrustedRun } from '../harness/suiteApi';
+import { activateExtension, quietPeriod, SANDBOX, waitFor } from './kit';
 import { assertClean, sandboxSecrets, Dialogs, Commands, countingServer, COUNTED, configureCounted, removeCounted, runCountedScenario } from './securityKit';
 
 // --- the untrusted pass ----------------------------------------------------------------------------
@@ -51,8 +51,9 @@ describe('security: restricted mode (untrusted workspace) — no request with a 
       await cmd.run('apiWorkbench.realtime.subscribe', { channel: 'private-counted', connection: COUNTED.realtime });
       await cmd.run('apiWorkbench.realtime.startWebhookReceiver');
       await cmd.run('apiWorkbench.realtime.stopWebhookReceiver');
-      // Anything queued (reconnect timers, retries) has had its chance to go out.
-      await settle(1_000);
+      // Anything queued (reconnect timers, retries) has had its chance to go out. The one fixed wait
+      // left in the suite: "nothing happens later" has no event to wait for (see quietPeriod).
+      await quietPeriod(1_000);
       assert.deepEqual(server.requests.map((r) => `${r.method} ${r.url}`), [], 'no HTTP request');
       assert.equal(server.upgrades, 0, 'no WebSocket upgrade');
       const errors = dialogs.errorsSince(mark);
@@ -78,7 +79,7 @@ describe('security: restricted mode (untrusted workspace) — no request with a 
     assert.equal(await cmd.run('apiWorkbench.realtime.connect'), undefined);
     assert.equal(await cmd.run('apiWorkbench.realtime.subscribe', 'presence-restricted-probe'), undefined);
     assert.equal(await cmd.run('apiWorkbench.realtime.publish', { channel: 'restricted-probe', event: 'e', data: '{}' }), undefined);
-    await settle(500);
+    await waitFor('an error for each refused command', () => dialogs.errorsSince(mark).length >= 5);
     assertRestricted('the sandbox commands', dialogs.errorsSince(mark));
     // Ask the sandbox itself (from the test, with the secret it printed): nobody joined the channel.
     const rest = new RealtimeRest({

@@ -15,7 +15,7 @@ function versionAtLeast(version: string, major: number, minor: number): boolean 
   return ma > major || (ma === major && mi >= minor);
 }
 
-describe('smoke', () => {
+describe('smoke @smoke', () => {
   it('runs in VS Code 1.100 or newer', () => {
     assert.ok(versionAtLeast(vscode.version, 1, 100), `vscode.version is ${vscode.version}`);
   });
@@ -29,7 +29,7 @@ describe('smoke', () => {
     assert.ok(vscode.workspace.workspaceFolders?.length, 'no folder open');
   });
 
-  it('is loaded from where the driver put it (the installed .vsix, or the checkout)', function () {
+  it('is loaded from where the driver put it (the installed .vsix, or the checkout) @vsix', function () {
     const ext = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(ext, `${EXTENSION_ID} is not loaded`);
     const installed = process.env[ENV.installedDir];
@@ -41,7 +41,7 @@ describe('smoke', () => {
     }
   });
 
-  it('activates when one of its commands runs', async () => {
+  it('activates when one of its commands runs @vsix', async () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(ext, `${EXTENSION_ID} is not loaded`);
     // Running a contributed command activates the extension even before activate() registers it.
@@ -49,7 +49,7 @@ describe('smoke', () => {
     assert.equal(ext.isActive, true);
   });
 
-  it('registers the commands of its foundation', async function () {
+  it('registers the commands of its foundation @vsix', async function () {
     const contributed = commandIds(vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON);
     const foundation = ['apiWorkbench.sandbox.start', 'apiWorkbench.sandbox.stop', 'apiWorkbench.showLog'];
     assert.deepEqual(foundation.filter((c) => !contributed.includes(c)), [], 'missing from contributes.commands');

@@ -116,7 +116,6 @@ describe('clients against hostile servers (table)', function () {
     for (const [fault, reply] of Object.entries(FAULTS)) {
       it(`${client} × ${fault}: settles within ${SETTLE_MS / 1000} s, the key in no visible text`, async () => {
         server.script(reply);
-        const t0 = Date.now();
         let timer: NodeJS.Timeout | undefined;
         const outcome = await Promise.race([
           call(server),
@@ -128,7 +127,6 @@ describe('clients against hostile servers (table)', function () {
         } else assert.equal(outcome.settled, 'rejected', `a hostile answer is never a success: ${outcome.visible.slice(0, 300)}`);
         assert.ok(!outcome.visible.includes(KEY), `the key leaked: ${outcome.visible.slice(0, 600)}`);
         assert.ok(server.count >= 1, 'the request reached the server');
-        assert.ok(Date.now() - t0 < SETTLE_MS);
       });
     }
   }

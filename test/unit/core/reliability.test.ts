@@ -100,14 +100,12 @@ describe('core/http: hostile servers', function () {
         const t = setInterval(() => res.write(': keep-alive\n\n'), 20);
         res.on('close', () => clearInterval(t));
       });
-      const started = Date.now();
       // The idle timeout (100 ms) never fires: a comment arrives every 20 ms.
       const res = await client({ timeoutMs: 100, streamDeadlineMs: 400 }).stream({ path: 'chat', body: {} });
       const { text, error } = await drain(res.body);
       assert.ok(text.startsWith('data: {"first":true}\n\n: keep-alive'), 'what arrived is kept');
       assert.equal((error as ApiError | undefined)?.kind, 'timeout', String(error));
       assert.match((error as ApiError).message, /did not finish within 400 ms/);
-      assert.ok(Date.now() - started < 2000);
     });
 
     it('a log observer that throws changes nothing: the answer still arrives, sent once', async () => {

@@ -3,10 +3,10 @@
 // replayed: fast-check prints the seed, the shrink path and the smallest failing input.
 // AWB_FUZZ_SEED=<n> runs every property with another seed; AWB_FUZZ_RUNS=<factor> scales numRuns
 // (e.g. 20 for a long hunt); the default keeps the whole suite within about 20 s on a slow machine.
+// No input is timed here (no wall-clock assertions in the suite): a parser gone super-linear on junk
+// fails on mocha's per-test timeout, and the big hostile inputs have their parse times, with goals,
+// in `npm run bench` (notebook parser).
 import fc from 'fast-check';
-
-/** Any single input taking longer than this is a failure: the parsers must stay linear-ish on junk. */
-export const MAX_MS_PER_INPUT = 1_000;
 
 const RUNS_FACTOR = Number(process.env.AWB_FUZZ_RUNS ?? 1) || 1;
 
@@ -22,18 +22,10 @@ function settings(name: string, numRuns: number): fc.Parameters<unknown> {
   return { seed: seedOf(name), numRuns: Math.max(1, Math.round(numRuns * RUNS_FACTOR)), endOnFailure: false };
 }
 
-function timed<T>(name: string, body: () => T): T {
-  const t0 = performance.now();
-  const out = body();
-  const ms = performance.now() - t0;
-  if (ms > MAX_MS_PER_INPUT) throw new Error(`${name}: one input took ${Math.round(ms)} ms (bound ${MAX_MS_PER_INPUT} ms)`);
-  return out;
-}
-
-/** Checks `predicate` on `numRuns` inputs; it throws (an assertion) to fail. Each input is timed. */
+/** Checks `predicate` on `numRuns` inputs; it throws (an assertion) to fail. */
 export function check<T>(name: string, arb: fc.Arbitrary<T>, numRuns: number, predicate: (value: T) => void): void {
   fc.assert(
-    fc.property(arb, (v) => timed(name, () => predicate(v))),
+    fc.property(arb, (v) => predicate(v)),
     settings(name, numRuns) as fc.Parameters<[T]>,
   );
 }
@@ -41,12 +33,7 @@ export function check<T>(name: string, arb: fc.Arbitrary<T>, numRuns: number, pr
 /** The same for async predicates (inputs sent to a local server). */
 export async function checkAsync<T>(name: string, arb: fc.Arbitrary<T>, numRuns: number, predicate: (value: T) => Promise<void>): Promise<void> {
   await fc.assert(
-    fc.asyncProperty(arb, async (v) => {
-      const t0 = performance.now();
-      await predicate(v);
-      const ms = performance.now() - t0;
-      if (ms > MAX_MS_PER_INPUT * 5) throw new Error(`${name}: one input took ${Math.round(ms)} ms`);
-    }),
+    fc.asyncProperty(arb, (v) => predicate(v)),
     settings(name, numRuns) as fc.Parameters<[T]>,
   );
 }

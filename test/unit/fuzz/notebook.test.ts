@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { analyseCell, parseAssertion, parseDuration, parsePath } from '../../../src/notebook/cells';
 import { parseNotebook, serializeNotebook } from '../../../src/notebook/format';
 import { check, hostileText } from './fuzzKit';
+import { HOSTILE_NOTEBOOKS } from './hostileNotebooks';
 
 /** Lines that matter to the notebook format: fences of every kind (balanced or not), cell bodies, assertions. */
 const notebookLine = fc.oneof(
@@ -35,11 +36,10 @@ describe('fuzz: notebook files (src/notebook/format.ts, cells.ts)', () => {
     });
   });
 
-  it('a huge single line (2 MB) and a file of only NULs or fences parse within the time bound', () => {
-    for (const text of ['x'.repeat(2_000_000), '\0'.repeat(200_000), '```llm\n'.repeat(20_000), '`'.repeat(500_000), '~~~\n```\n'.repeat(10_000)]) {
-      const t0 = performance.now();
+  it('a huge single line (2 MB) and a file of only NULs or fences parse and write back byte for byte', () => {
+    // How long each takes is a figure with a goal in `npm run bench` (notebook parser), not an assertion here.
+    for (const text of HOSTILE_NOTEBOOKS) {
       const nb = parseNotebook(text);
-      assert.ok(performance.now() - t0 < 2_000, `${JSON.stringify(text.slice(0, 10))}…: ${Math.round(performance.now() - t0)} ms`);
       assert.equal(serializeNotebook(nb), text);
     }
   });

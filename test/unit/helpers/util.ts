@@ -55,3 +55,15 @@ export async function drain(body: AsyncIterable<Uint8Array>): Promise<{ text: st
   }
 }
 
+
+/**
+ * `p`, or a rejection naming `what` if it has not settled after `ms`: a bound on a hang that fails
+ * with a clear message, not an assertion on speed.
+ */
+export function within<T>(p: Promise<T>, what: string, ms = 10_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const t = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms);
+  });
+  return Promise.race([p, t]).finally(() => clearTimeout(timer));
+}

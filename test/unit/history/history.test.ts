@@ -80,9 +80,10 @@ describe('request history against the sandbox', function () {
       sink,
     );
     await http.json({ path: 'models' });
-    // The request starts after an await inside the command: the scope follows the async work.
+    // The request starts after an await inside the command (a turn of the event loop): the scope
+    // follows the async work.
     await runInCommand('apiWorkbench.llm.ask', async () => {
-      await new Promise((r) => setTimeout(r, 1));
+      await new Promise((r) => setImmediate(r));
       await http.json({ path: 'models' });
     });
     assert.deepEqual(sink.entries.map((e) => e.command), ['apiWorkbench.llm.ask']);

@@ -84,11 +84,15 @@ describe('llm/client: LlmClient against the sandbox', function () {
 
   const ask = (content: string): ChatMessage[] => [{ role: 'user', content }];
 
-  /** The limited model's window is shared sandbox state: each 429 test gets a sandbox of its own. */
-  async function withOwnSandbox(test: (baseUrl: string) => Promise<void>): Promise<void> {
-    const own = await startLlmSandbox({ host: '127.0.0.1', port: 0, apiKey: KEY, tokenRate: 0, limitedWindowMs: WINDOW_MS });
+  /**
+   * The limited model's window is shared sandbox state: each 429 test gets a sandbox of its own, on a
+   * clock it shares with the test's client, whose retry waits move it (no real time passes).
+   */
+  async function withOwnSandbox(test: (baseUrl: string, clock: ManualClock) => Promise<void>): Promise<void> {
+    const clock = ManualClock.instant();
+    const own = await startLlmSandbox({ host: '127.0.0.1', port: 0, apiKey: KEY, tokenRate: 0, limitedWindowMs: WINDOW_MS, clock });
     try {
-      await test(`http://127.0.0.1:${own.port}/v1`);
+      await test(`http://127.0.0.1:${own.port}/v1`, clock);
     } finally {
       await own.close();
     }
@@ -163,8 +167,8 @@ describe('llm/client: LlmClient against the sandbox', function () {
   });
 
   it('429: waits for retry-after-ms (onRetry tells how long), then the same request succeeds', () =>
-    withOwnSandbox(async (baseUrl) => {
-      const llm = client({ baseUrl });
+    withOwnSandbox(async (baseUrl, clock) => {
+      const llm = client({ baseUrl, clock });
       const req = { model: LIMITED_MODEL, messages: ask('rate me'), maxTokens: 2 };
       await llm.chat(req);
       await llm.chat(req);
@@ -183,8 +187,8 @@ describe('llm/client: LlmClient against the sandbox', function () {
     }));
 
   it('429 on a stream: retried before it starts, then streams the whole answer', () =>
-    withOwnSandbox(async (baseUrl) => {
-      const llm = client({ baseUrl });
+    withOwnSandbox(async (baseUrl, clock) => {
+      const llm = client({ baseUrl, clock });
       const req = { model: LIMITED_MODEL, messages: ask('stream after limit'), maxTokens: 6 };
       await llm.chat(req);
       await llm.chat(req);
@@ -198,8 +202,8 @@ describe('llm/client: LlmClient against the sandbox', function () {
     }));
 
   it('429 with no retries left: ApiError kind "rate-limited" with status, code, retryAfterMs and request id', () =>
-    withOwnSandbox(async (baseUrl) => {
-      const llm = client({ baseUrl, retry: { maxRetries: 0, baseDelayMs: 10, maxDelayMs: 10, maxRetryAfterMs: 60_000 } });
+    withOwnSandbox(async (baseUrl, clock) => {
+      const llm = client({ baseUrl, clock, retry: { maxRetries: 0, baseDelayMs: 10, maxDelayMs: 10, maxRetryAfterMs: 60_000 } });
       const req = { model: LIMITED_MODEL, messages: ask('no retry'), maxTokens: 1 };
       await llm.chat(req);
       await llm.chat(req);

@@ -172,7 +172,6 @@ describe('llm/client: tools, structured outputs and the Responses API', function
 
   it('Stop works on the slow model: cancelling ends the stream after the first words', async () => {
     const controller = new AbortController();
-    const t0 = Date.now();
     let text = '';
     let deltas = 0;
     await assert.rejects(async () => {
@@ -185,7 +184,6 @@ describe('llm/client: tools, structured outputs and the Responses API', function
     });
     // A chunk already read when Stop is pressed may still be delivered; nothing after it is.
     assert.ok(deltas === 3 || deltas === 4, `deltas after Stop: ${deltas}`);
-    assert.ok(Date.now() - t0 < 2_000);
     assert.ok(sandboxAnswer([{ role: 'user', content: 'Tell me a story.' }], SLOW_MODEL).startsWith(text));
   });
 });

@@ -5,6 +5,7 @@ import type { RetryNotice } from '../../../src/core/http';
 import { durationSeconds, MapsClient, MapsInputError, parseLatLng, routePath, type MapsCallOptions } from '../../../src/services/maps/client';
 import { googleErrorParser, parseDuration } from '../../../src/services/maps/errors';
 import { fieldMaskFor } from '../../../src/services/maps/fieldMasks';
+import { ManualClock } from '../helpers/clock';
 import { apiErrorOf, cancellationSource } from '../helpers/util';
 import { httpClient, mapsClient, QUERY_AUTH, startSandbox, type MapsSandbox } from './helpers';
 
@@ -209,8 +210,10 @@ describe('maps/client: quota 429 and retry', function () {
   afterEach(() => sb?.close());
 
   it('a 429 RESOURCE_EXHAUSTED is retried after RetryInfo.retryDelay, then succeeds', async () => {
-    sb = await startSandbox({ limit: 2, windowMs: 600 });
-    const maps = mapsClient(sb);
+    // One clock for the sandbox's quota window and the client's retry wait: the wait moves it, no real time passes.
+    const clock = ManualClock.instant();
+    sb = await startSandbox({ limit: 2, windowMs: 600 }, clock);
+    const maps = mapsClient(sb, { clock });
     await maps.geocodeAddress({ address: 'Lyon' });
     await maps.geocodeAddress({ address: 'Lyon' });
     const notices: RetryNotice[] = [];

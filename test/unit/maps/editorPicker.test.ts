@@ -12,6 +12,7 @@ import { AutocompleteSession, parseTypedPlace, typedItem } from '../../../src/fe
 import { MapsClient } from '../../../src/services/maps/client';
 import { fieldMaskFor } from '../../../src/services/maps/fieldMasks';
 import { DEFAULT_SKU_PRICES, skuOf } from '../../../src/services/maps/sku';
+import { within } from '../helpers/util';
 import { httpClient, mapsClient, startSandbox, type MapsSandbox } from './helpers';
 
 describe('maps editor: place picker text', () => {
@@ -104,21 +105,34 @@ describe('maps editor: autocomplete session against the sandbox', function () {
 describe('maps editor: a superseded autocomplete request is aborted', () => {
   let server: Server;
   const closedEarly: string[] = [];
+  /** Inputs of the requests that arrived, and who waits for one. */
+  const arrived: string[] = [];
+  let onArrival: () => void = () => undefined;
   before(async () => {
+    // Slow on purpose, without a timer: it answers one request at a time, each once the request before
+    // it is over, and never answers the first on its own. So the next keystroke arrives while the first
+    // is in flight, and is answered only if the first went away.
+    let previous: Promise<void> = new Promise<void>(() => undefined);
+    let first = true;
     server = createServer((req, res) => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
         const input = (JSON.parse(body) as { input: string }).input;
+        const over = new Promise<void>((r) => res.on('close', () => r()));
         res.on('close', () => {
           if (!res.writableFinished) closedEarly.push(input);
         });
-        // Slow on purpose: the next keystroke arrives while this one is in flight.
-        setTimeout(() => {
+        const wait = first ? new Promise<void>(() => undefined) : previous;
+        first = false;
+        previous = over;
+        void wait.then(() => {
           if (res.destroyed) return;
           res.writeHead(200, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ suggestions: [{ placePrediction: { placeId: `id-${input}`, text: { text: input } } }] }));
-        }, 400);
+        });
+        arrived.push(input);
+        onArrival();
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -130,8 +144,9 @@ describe('maps editor: a superseded autocomplete request is aborted', () => {
     const maps = new MapsClient(httpClient({ baseUrl: `http://127.0.0.1:${port}` } as MapsSandbox));
     const session = new AutocompleteSession(maps, { debounceMs: 0 });
     const old = session.suggest('Lyo');
-    await new Promise((r) => setTimeout(r, 150));
-    const latest = await session.suggest('Lyon');
+    // The first request is at the server (and held there) before the next keystroke.
+    if (!arrived.includes('Lyo')) await within(new Promise<void>((r) => (onArrival = () => arrived.includes('Lyo') && r())), 'the first request at the server');
+    const latest = await within(session.suggest('Lyon'), 'the newer suggestion (answered once the first request has gone away)');
     assert.equal(await old, undefined, 'the superseded answer is dropped');
     assert.deepEqual(latest?.map((s) => s.placeId), ['id-Lyon']);
     assert.deepEqual(closedEarly, ['Lyo'], 'the server saw the older request go away unanswered');

@@ -3,6 +3,7 @@ import { HttpClient, type HttpClientOptions } from '../../../src/core/http';
 import type { AuthPlacement } from '../../../src/core/auth';
 import { MapsClient } from '../../../src/services/maps/client';
 import { googleErrorParser } from '../../../src/services/maps/errors';
+import type { Clock } from '../../../src/core/clock';
 import { startMapsSandbox, type MapsQuota } from '../../../src/sandbox/maps';
 import type { RunningService } from '../../../src/sandbox/types';
 
@@ -15,8 +16,9 @@ export interface MapsSandbox {
   close(): Promise<void>;
 }
 
-export async function startSandbox(quota?: Partial<MapsQuota>): Promise<MapsSandbox> {
-  const service = await startMapsSandbox({ host: '127.0.0.1', port: 0, apiKey: KEY, quota });
+/** The maps sandbox on a free port; `clock` runs its quota window (tests share a manual one with the client). */
+export async function startSandbox(quota?: Partial<MapsQuota>, clock?: Clock): Promise<MapsSandbox> {
+  const service = await startMapsSandbox({ host: '127.0.0.1', port: 0, apiKey: KEY, quota, ...(clock ? { clock } : {}) });
   const baseUrl = `http://127.0.0.1:${service.port}`;
   return { service, baseUrl, url: (p) => baseUrl + p, close: () => service.close() };
 }

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { httpConnectionFromSetting } from '../../../src/core/connections';
 import { MASK, Redactor } from '../../../src/core/redact';
-import { redactTree } from '../../../src/core/redactTree';
+import { TimeSlicer } from '../../../src/core/timeSlicer';
 import { connectionsHost, createRunner, parseNotebook, type CellResult } from '../../../src/notebook/api';
 
 const KEY = 'AIzaBigAnswerTestKey0000000000000';
@@ -80,24 +80,26 @@ describe('notebook engine: a 20 MB JSON answer', function () {
     ].join('\n');
     const runner = createRunner(parseNotebook(text, 'big.awb.md').cells, { host, file: 'big.awb.md', maxBodyBytes: 64 * 1024 * 1024 });
 
-    // The longest time the event loop was held while the big cell ran, from a 2 ms interval.
-    let longest = 0;
-    let last = performance.now();
-    const ticker = setInterval(() => {
-      const now = performance.now();
-      longest = Math.max(longest, now - last);
-      last = now;
-    }, 2);
+    // The event loop keeps turning while the answer is parsed and redacted: each of those jobs works
+    // in slices (a TimeSlicer of its own) and pauses between them, and a timer set at the first pause
+    // runs before the cell is done. (How long the loop is held is a figure in `npm run bench`,
+    // notebook big response, not a wall-clock assertion here.)
+    const pausedJobs = new Set<TimeSlicer>();
+    let ended = false;
+    let timerRanFirst: boolean | undefined;
+    const pause = Object.getOwnPropertyDescriptor(TimeSlicer.prototype, 'pause')?.value as (this: TimeSlicer) => Promise<void>;
+    TimeSlicer.prototype.pause = function (this: TimeSlicer) {
+      if (pausedJobs.size === 0) setTimeout(() => (timerRanFirst = !ended), 0);
+      pausedJobs.add(this);
+      return pause.call(this);
+    };
     let big: CellResult;
     try {
       big = await runner.runCell(0);
     } finally {
-      clearInterval(ticker);
+      ended = true;
+      TimeSlicer.prototype.pause = pause;
     }
-    // The reference, in the same process: the same work done in one go, as before it was sliced.
-    const t0 = performance.now();
-    redactTree(JSON.parse(body.toString('utf8')), redactor);
-    const inOneGo = performance.now() - t0;
 
     assert.equal(big.response?.size, body.length);
     assert.equal(big.response?.truncated, false);
@@ -116,7 +118,8 @@ describe('notebook engine: a 20 MB JSON answer', function () {
     assert.equal(places[3].note, `requested with ${MASK}`);
     assert.ok(!big.response?.text.includes(KEY), 'the key is masked in the text');
     assert.ok(big.response?.text.includes(`"note":"requested with ${MASK}"`));
-    assert.ok(longest < inOneGo * 0.75, `the event loop was held for up to ${longest.toFixed(0)} ms; parsing and redacting in one go takes ${inOneGo.toFixed(0)} ms`);
+    assert.ok(pausedJobs.size >= 2, `the parse and the redaction each paused for the event loop (${pausedJobs.size} sliced job(s) did)`);
+    assert.equal(timerRanFirst, true, 'a timer set while the answer was worked on ran before the cell was done');
 
     const one = await runner.runCell(1);
     assert.equal(one.ok, true, JSON.stringify(one.assertions));

@@ -108,7 +108,9 @@ describe('notebook realtime REST cells (pusher-js as the peer)', function () {
     const got = new Promise<unknown>((r) => p.user.bind('hello', (d: unknown) => r(d)));
     p.signin();
     await within(p.user.signinDonePromise as Promise<unknown>, 'pusher-js signin');
-    await new Promise((r) => setTimeout(r, 150));
+    // pusher-js joins its user's own channel right after signin_success: the event goes there.
+    const own = p.user.serverToUserChannel;
+    if (!own.subscribed) await within(new Promise((r) => own.bind('pusher:subscription_succeeded', r)), `pusher-js subscribed to ${own.name}`);
     const [send] = await run('SEND_TO_USER cell-user hello\n{"from":"a cell"}\n\n?? status == 200');
     assert.equal(send.ok, true, JSON.stringify(send));
     assert.deepEqual(await within(got, 'the event for the user'), { from: 'a cell' });

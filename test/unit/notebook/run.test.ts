@@ -3,7 +3,10 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { HttpClient } from '../../../src/core/http';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/host';
+import { RealtimeRest } from '../../../src/services/realtime/rest';
+import { within } from '../helpers/util';
 import { connectionsHost, createRunner, parseNotebook, runNotebook, sandboxConnections, type CellProgress, type CellResult, type NotebookHost, type RunOptions } from '../../../src/notebook/api';
 
 const LLM_KEY = 'sk-sandbox-notebook-test-key-0123456789';
@@ -36,6 +39,16 @@ describe('notebook engine against the sandbox', function () {
 
   function options(extra: Partial<RunOptions> = {}): RunOptions {
     return { host, file: FILE, onProgress: (p) => seen.push(JSON.stringify(p)), ...extra };
+  }
+
+  /** Resolves once the sandbox counts a subscriber on `channel` (a LISTEN cell has subscribed), asking its REST API. */
+  async function subscribed(channel: string): Promise<void> {
+    const rt = sandbox.info.realtime;
+    const rest = new RealtimeRest({ http: new HttpClient({ service: 'probe', baseUrl: `http://${rt.host}:${rt.port}`, auth: { placement: 'none' } }), appId: rt.appId, key: rt.key, secret: () => Promise.resolve(rt.secret) });
+    for (let i = 0; !(await rest.channel(channel)).occupied; i++) {
+      if (i === 500) throw new Error(`timed out waiting for a subscriber on ${channel}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
   }
 
   async function runAll(text: string, extra: Partial<RunOptions> = {}): Promise<CellResult[]> {
@@ -195,7 +208,7 @@ describe('notebook engine against the sandbox', function () {
     const text = notebook(['realtime name=listen', 'LISTEN notebook-test 2500ms\n\n?? count == 1\n?? json[0].data.hello == world'], ['realtime name=pub', 'PUBLISH notebook-test greeting\n{"hello": "world"}\n\n?? status == 200']);
     const runner = createRunner(parseNotebook(text, FILE).cells, options());
     const listening = runner.runCell(1);
-    await new Promise((r) => setTimeout(r, 800));
+    await subscribed('notebook-test');
     const pub = await runner.runCell(3);
     const listen = await listening;
     runner.dispose();
@@ -221,7 +234,7 @@ describe('notebook engine against the sandbox', function () {
     const wrongPublisher = createRunner(cells, { host: hostWith(WRONG), file: FILE });
     const publisher = createRunner(cells, { host: hostWith(MASTER), file: FILE });
     const listening = listener.runCell(1);
-    await new Promise((r) => setTimeout(r, 800));
+    await subscribed('private-encrypted-demo');
     const wrong = await wrongPublisher.runCell(3);
     const pub = await publisher.runCell(3);
     const listen = await listening;
@@ -257,14 +270,11 @@ describe('notebook engine against the sandbox', function () {
 
   it('cancelling a LISTEN stops it and keeps what arrived', async () => {
     const text = notebook(['realtime', 'LISTEN demo-ticker 30s\n\n?? count >= 1']);
-    const runner = createRunner(parseNotebook(text, FILE).cells, options());
     const controller = new AbortController();
-    const started = Date.now();
-    const pending = runner.runCell(1, controller.signal);
-    setTimeout(() => controller.abort(), 2600);
-    const r = await pending;
+    // Cancelled once the first message has arrived; a LISTEN that ignored it would run its 30 s.
+    const runner = createRunner(parseNotebook(text, FILE).cells, options({ onProgress: (p) => p.kind === 'message' && controller.abort() }));
+    const r = await within(runner.runCell(1, controller.signal), 'the cancelled LISTEN to end');
     runner.dispose();
-    assert.ok(Date.now() - started < 5000);
     assert.equal(r.cancelled, true);
     assert.equal(r.ok, false);
     assert.ok((r.count ?? 0) >= 1, JSON.stringify(r));

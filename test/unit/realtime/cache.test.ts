@@ -45,13 +45,21 @@ describe('realtime cache channels', function () {
     await new Promise<void>((r) => receiver.close(() => r()));
   });
 
-  function cacheMissHooks(): { name: string; channel: string }[] {
+  function hookEvents(): { name: string; channel: string }[] {
     const lib = rig.server();
     return hooks.flatMap((h) => {
       const wh = lib.webhook({ headers: h.headers, rawBody: h.body });
       assert.ok(wh.isValid(), 'the pusher library accepts the webhook signature');
-      return (wh.getEvents() as { name: string; channel: string }[]).filter((e) => e.name === 'cache_miss');
+      return wh.getEvents();
     });
+  }
+
+  const cacheMissHooks = () => hookEvents().filter((e) => e.name === 'cache_miss');
+
+  /** Resolves once `pred` holds for the webhooks received, checked as each one arrives. */
+  async function hooksUntil(what: string, pred: () => boolean): Promise<void> {
+    for (let i = 0; i < 50 && !pred(); i++) await within(new Promise<void>((r) => (hookArrived = r)), what);
+    assert.ok(pred(), `no ${what} in ${hooks.length} webhook(s)`);
   }
 
   it('a first subscriber gets pusher:cache_miss (pusher-js) and the app one cache_miss webhook, not one per subscriber', async () => {
@@ -59,8 +67,11 @@ describe('realtime cache channels', function () {
     await next(a, 'pusher:cache_miss');
     const b = rig.pusherJs().subscribe('cache-prices');
     await next(b, 'pusher:cache_miss');
-    for (let i = 0; i < 50 && cacheMissHooks().length === 0; i++) await within(new Promise<void>((r) => (hookArrived = r)), 'cache_miss webhook');
-    await new Promise((r) => setTimeout(r, 50));
+    await hooksUntil('cache_miss webhook', () => cacheMissHooks().length > 0);
+    // A marker: a channel occupied after the second subscriber. Webhooks go out in order, so once its
+    // channel_occupied is in, a cache_miss for the second subscriber would be too.
+    rig.pusherJs().subscribe('marker-channel');
+    await hooksUntil('channel_occupied webhook of the marker', () => hookEvents().some((e) => e.name === 'channel_occupied' && e.channel === 'marker-channel'));
     assert.deepEqual(cacheMissHooks(), [{ name: 'cache_miss', channel: 'cache-prices' }]);
   });
 
@@ -73,19 +84,27 @@ describe('realtime cache channels', function () {
     const prices = p.subscribe('cache-prices');
     const seen: unknown[] = [];
     prices.bind('price', (d: unknown) => seen.push(d));
-    const pricesSubscribed = within(new Promise<void>((r) => prices.bind('pusher:subscription_succeeded', () => setTimeout(r, 50))), 'prices subscribed');
+    const pricesSubscribed = next(prices, 'pusher:subscription_succeeded');
     const orders = p.subscribe('private-cache-orders');
     assert.deepEqual(await next(orders, 'order'), { id: 'o-9' });
     await pricesSubscribed;
+    // A marker event after the subscription: one channel's events arrive in order, so every replay
+    // came before it.
+    const marker = next(prices, 'marker');
+    await lib.trigger('cache-prices', 'marker', {});
+    await marker;
     assert.deepEqual(seen, [{ v: 2 }], 'only the newest event, once');
     // Ordinary channels keep nothing.
     await lib.trigger('prices', 'price', { v: 3 });
     const plain = p.subscribe('prices');
-    let replayed = false;
-    plain.bind('price', () => (replayed = true));
-    plain.bind('pusher:cache_miss', () => (replayed = true));
-    await within(new Promise<void>((r) => plain.bind('pusher:subscription_succeeded', () => setTimeout(r, 50))), 'plain subscribed');
-    assert.equal(replayed, false);
+    const plainSeen: unknown[] = [];
+    plain.bind('price', (d: unknown) => plainSeen.push(d));
+    plain.bind('pusher:cache_miss', () => plainSeen.push('cache_miss'));
+    await next(plain, 'pusher:subscription_succeeded');
+    const plainMarker = next(plain, 'marker');
+    await lib.trigger('prices', 'marker', {});
+    await plainMarker;
+    assert.deepEqual(plainSeen, [], 'no replay and no cache_miss before the marker');
   });
 
   it('our client reports a miss as a cache-miss subscription event, and receives a replay like any event', async () => {

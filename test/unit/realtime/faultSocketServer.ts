@@ -26,8 +26,6 @@ export const polite: Behaviour = (ws) => {
 
 export class FaultSocketServer {
   readonly received: string[][] = [];
-  /** Date.now() of each connection's arrival. */
-  readonly arrivedAt: number[] = [];
   private readonly script: Behaviour[] = [];
   private fallback: Behaviour = polite;
   private count = 0;
@@ -37,7 +35,6 @@ export class FaultSocketServer {
   private constructor(private readonly wss: WebSocketServer, readonly port: number) {
     wss.on('connection', (ws) => {
       const n = ++this.count;
-      this.arrivedAt.push(Date.now());
       const log: string[] = [];
       this.received.push(log);
       this.sockets.add(ws);

@@ -1,21 +1,26 @@
 // "Backoff always applies": whatever a hostile server does (accept then close with any code, send
 // pusher:error with a close code, send a broken handshake), the client never reconnects without a
-// wait. Each case counts the connections the server sees in a fixed window of real time, with the
-// client on its default policies and random() = 1, the shortest waits its jitter allows, so every
-// count is an upper bound of what a user gets.
+// wait. Each case counts the connections the server sees in a fixed window of the client's time, with
+// the client on its default policies and random() = 1, the shortest waits its jitter allows, so every
+// count is an upper bound of what a user gets. The window runs on a manual clock: after each
+// connection the test waits for the client's answer to it (a planned reconnect or a stop), then moves
+// the clock by exactly the wait the client announced, so a reconnect the client makes without its
+// timer shows up as a connection with no time passed.
 import * as assert from 'node:assert/strict';
+import { connect as netConnect, type NetConnectOpts } from 'node:net';
 import type { WebSocket } from 'ws';
 import { RealtimeClient, type ReconnectPlan } from '../../../src/services/realtime/client';
+import { ManualClock } from '../helpers/clock';
 import { errorThen, FaultSocketServer, garbageHandshake, greet, greetThenClose, refuse, type Behaviour } from './faultSocketServer';
-import { APP } from './fixtures';
+import { APP, within } from './fixtures';
 
 const WINDOW_MS = 1_200;
 /** Default quick waits at random() = 1: 100, 200, 400 ms (700 ms in all), then a backoff of ≥ 8 s. */
 const MAX_QUICK_CONNECTIONS = 4;
 /** Default backoff at random() = 1: ≥ 1 s, then ≥ 2 s. */
 const MAX_BACKOFF_CONNECTIONS = 2;
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+/** More connections than this in one window is a reconnect loop: stop counting. */
+const RUNAWAY = 50;
 
 const greetThenDrop: Behaviour = (ws: WebSocket) => {
   greet(ws);
@@ -26,6 +31,9 @@ describe('realtime client: backoff always applies (hostile server, connections p
   this.timeout(20_000);
   let server: FaultSocketServer;
   let client: RealtimeClient;
+  let clock: ManualClock;
+  /** The client's clock at each socket it opened. */
+  let opens: number[];
   let plans: ReconnectPlan[];
 
   beforeEach(async () => {
@@ -37,21 +45,62 @@ describe('realtime client: backoff always applies (hostile server, connections p
     await server.close();
   });
 
-  /** Runs the client against `behaviour` on every connection for the window; returns the connections seen. */
+  /** Resolves once `cond` holds, checked whenever the client plans, changes state, or the server sees a connection. */
+  function until(cond: () => boolean, what: string): Promise<void> {
+    if (cond()) return Promise.resolve();
+    const subs: { dispose(): void }[] = [];
+    const held = new Promise<void>((resolve) => {
+      const check = () => cond() && resolve();
+      subs.push(client.on('reconnect', check), client.on('state', check));
+      void server.connection(server.connections + 1).then(check, () => undefined);
+    });
+    return within(held, what).finally(() => subs.forEach((d) => d.dispose()));
+  }
+
+  /**
+   * Runs the client against `behaviour` on every connection for WINDOW_MS of its clock; returns the
+   * connections the server saw. Time moves only by the waits the client planned, one at a time, and
+   * each new socket must be opened by the planned wait's timer: when the clock reaches it, not before.
+   */
   async function run(behaviour: Behaviour): Promise<number> {
     server.otherwise(behaviour);
-    client = new RealtimeClient({ key: APP.key, host: '127.0.0.1', port: server.port, useTLS: false, random: () => 1 });
+    clock = new ManualClock(0);
+    opens = [];
+    // Called as the client opens each socket (synchronously, inside new WebSocket()).
+    const createConnection = ((o: NetConnectOpts) => {
+      opens.push(clock.now());
+      return netConnect(o);
+    }) as typeof netConnect;
+    client = new RealtimeClient({ key: APP.key, host: '127.0.0.1', port: server.port, useTLS: false, random: () => 1, clock, socketOptions: { createConnection } });
     client.on('reconnect', (p) => plans.push(p));
     client.on('error', () => undefined);
     client.connect();
-    await sleep(WINDOW_MS);
+    for (let n = 1; n <= RUNAWAY; n++) {
+      await server.connection(n);
+      // The client's answer to connection n: a reconnect planned on its clock, a stop, or (a
+      // reconnect loop) another socket with no plan at all.
+      await until(() => plans.length >= n || client.state === 'disconnected' || opens.length > n, `the client's answer to connection ${n}`);
+      if (opens.length > n) continue;
+      if (plans.length < n) break;
+      const wait = plans[n - 1].delayMs;
+      if (clock.now() + wait > WINDOW_MS) break;
+      clock.advance(wait);
+      assert.equal(opens.length, n + 1, `the client opens socket ${n + 1} when its planned wait of ${wait} ms is over`);
+    }
+    // The rest of the window: nothing opens another socket in it.
+    const opened = opens.length;
+    clock.advanceTo(Math.max(clock.now(), WINDOW_MS));
+    assert.equal(opens.length, opened, 'no socket opened later in the window');
     return server.connections;
   }
 
-  /** No two connections closer together than the wait the client announced (less timer slack). */
+  /** Every socket after the first was opened after a planned wait, and no sooner than it (on the client's clock). */
   function assertWaitsKept(): void {
-    const gaps = server.arrivedAt.slice(1).map((t, i) => t - server.arrivedAt[i]);
-    gaps.forEach((gap, i) => assert.ok(gap >= plans[i].delayMs - 15, `connection ${i + 2} came ${gap} ms after the previous one; the plan said ${plans[i].delayMs} ms`));
+    const gaps = opens.slice(1).map((t, i) => t - opens[i]);
+    gaps.forEach((gap, i) => {
+      assert.ok(plans[i], `socket ${i + 2} was opened without a planned wait`);
+      assert.ok(gap >= plans[i].delayMs, `socket ${i + 2} was opened ${gap} ms after the previous one; the plan said ${plans[i].delayMs} ms`);
+    });
     assert.ok(plans.every((p) => p.delayMs >= 100), `every wait is at least 100 ms: ${plans.map((p) => p.delayMs).join(', ')}`);
   }
 
@@ -109,6 +158,7 @@ describe('realtime client: backoff always applies (hostile server, connections p
         const n = await run(behaviour);
         assert.equal(n, 1, `${n} connections in ${WINDOW_MS} ms`);
         assert.deepEqual(plans, [], 'no reconnect was planned');
+        assert.equal(clock.pendingTimers, 0, 'no timer is left that could reconnect later');
         assert.equal(client.state, 'disconnected');
         assert.equal(client.lastClose?.action, 'stop');
       });

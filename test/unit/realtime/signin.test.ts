@@ -38,6 +38,24 @@ describe('realtime user sign-in, sendToUser and terminateUserConnections', funct
     return p;
   }
 
+  /** Resolves once pusher-js has joined its user's own channel (it subscribes right after signin_success). */
+  async function pusherJsUserChannel(p: Pusher): Promise<void> {
+    await within(p.user.signinDonePromise as Promise<unknown>, 'pusher-js signin');
+    const ch = p.user.serverToUserChannel;
+    if (!ch.subscribed) await within(new Promise((r) => ch.bind('pusher:subscription_succeeded', r)), `pusher-js subscribed to ${ch.name}`);
+  }
+
+  /** Resolves once the sandbox counts a subscriber on user `id`'s own channel (our client subscribes without waiting for the answer). */
+  async function userChannelOccupied(id: string): Promise<void> {
+    const path = `/channels/${encodeURIComponent(`#server-to-user-${id}`)}`;
+    for (let i = 0; ; i++) {
+      const res = await rig.server().get({ path });
+      if (((await res.json()) as { occupied?: boolean }).occupied) return;
+      if (i === 200) throw new Error(`timed out waiting for a subscriber on #server-to-user-${id}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
   function ourUser(id: string, secret = APP.secret) {
     return rig.client({ authenticateUser: localUserAuthenticator({ service: 'Realtime (test)', key: APP.key, secret: () => Promise.resolve(secret), user: { id, user_info: { name: id } } }) });
   }
@@ -52,9 +70,7 @@ describe('realtime user sign-in, sendToUser and terminateUserConnections', funct
       }),
     );
     p.signin();
-    await within(p.user.signinDonePromise as Promise<unknown>, 'pusher-js signin');
-    // pusher-js subscribes #server-to-user-u-7 right after signin_success; give that frame a moment.
-    await new Promise((r) => setTimeout(r, 100));
+    await pusherJsUserChannel(p);
     await rig.server().sendToUser('u-7', 'hello', { from: 'lib' });
     await rig.rest().sendToUser('u-7', 'hello', { from: 'ours' });
     await within(two, 'two events for the user');
@@ -74,7 +90,7 @@ describe('realtime user sign-in, sendToUser and terminateUserConnections', funct
     const leaked: RealtimeMessage[] = [];
     other.on('message', (m) => leaked.push(m));
     const got = waitFor<RealtimeMessage>((cb) => me.on('message', cb), 'user event', (m) => m.event === 'note');
-    await new Promise((r) => setTimeout(r, 100));
+    await userChannelOccupied('ann');
     await rig.server().sendToUser('ann', 'note', { text: 'hi ann' });
     const m = await got;
     assert.equal(m.channel, '#server-to-user-ann');
@@ -120,9 +136,12 @@ describe('realtime user sign-in, sendToUser and terminateUserConnections', funct
     await within(pusherJsClosed, 'pusher-js disconnected');
     await oursClosed;
     assert.equal(ours.lastClose?.code, 4009);
-    await new Promise((r) => setTimeout(r, 300));
+    // Neither client can come back by itself: pusher-js has no retry timer (it reconnects only from
+    // one), and ours stopped (a 40xx close clears every timer).
     assert.equal(p.connection.state, 'disconnected', 'pusher-js does not reconnect after 4009');
+    assert.equal((p.connection as unknown as { retryTimer?: unknown }).retryTimer ?? null, null, 'pusher-js has no reconnect scheduled');
     assert.equal(ours.state, 'disconnected');
+    assert.equal(ours.lastClose?.action, 'stop');
     assert.equal(bystander.state, 'connected', 'presence membership alone is not a sign-in');
 
     // Our REST client does the same.
