@@ -180,6 +180,16 @@ const built = await step('build (esbuild --tests)', async () => {
 });
 
 if (built === 'ok') {
+  // Before the unit suite: it drives Debian's Chromium too (the webview pages' policies), which setup installs.
+  if (!args.has('--skip-editor')) {
+    const missing = EDITOR_HOSTS.filter((h) => !hostInstalled(h));
+    if (missing.length > 0) {
+      await step(`setup (missing: ${missing.map(hostName).join(', ')})`, async () => {
+        const r = await run('bash', [path.join(root, 'scripts', 'setup.sh'), ...missing.map((h) => h.id)], { timeoutMs: 20 * 60_000 });
+        return r.code === 0 ? 'ok' : `FAILED (exit ${r.timedOut ? 'timeout' : r.code})`;
+      });
+    }
+  }
   await step('unit suite (mocha)', async () => {
     if (listFiles(path.join(root, 'out', 'test', 'unit'), '.test.js').length === 0) return 'no unit tests';
     const totalsFile = path.join(tmp, 'unit.json');
@@ -201,13 +211,6 @@ if (built === 'ok') {
   });
 
   if (!args.has('--skip-editor')) {
-    const missing = EDITOR_HOSTS.filter((h) => !hostInstalled(h));
-    if (missing.length > 0) {
-      await step(`setup (missing: ${missing.map(hostName).join(', ')})`, async () => {
-        const r = await run('bash', [path.join(root, 'scripts', 'setup.sh'), ...missing.map((h) => h.id)], { timeoutMs: 20 * 60_000 });
-        return r.code === 0 ? 'ok' : `FAILED (exit ${r.timedOut ? 'timeout' : r.code})`;
-      });
-    }
     for (const host of EDITOR_HOSTS) {
       if (!hostInstalled(host)) {
         // Never skipped silently: an editor build that is not there is a failure with its name on it.
