@@ -31,7 +31,7 @@ function allowedPaths(layer) {
 
 const layerRules = Object.keys(LAYERS).map((layer) => ({
   name: `layer-${layer}`,
-  comment: `src/${layer} may import only ${LAYERS[layer].join(', ') }: an arrow up a layer (or sideways) is a design change, not a shortcut`,
+  comment: `src/${layer} may import only ${LAYERS[layer].join(', ')}: an arrow up a layer (or sideways) is a design change, not a shortcut`,
   severity: 'error',
   from: { path: `^src/${layer}/` },
   to: { path: '^src/', pathNot: allowedPaths(layer) },
@@ -58,11 +58,15 @@ module.exports = {
   required: [
     {
       name: 'editor-needs-vscode',
-      comment: 'every file in src/editor adapts something to VS Code, so it imports vscode (if only its types); one that does not belongs in src/features, with plain mocha tests',
+      comment:
+        'every file in src/editor adapts something to VS Code, so it imports vscode (if only its types); one that does not belongs in src/features, with plain mocha tests',
       severity: 'error',
       // Structural exceptions: a bundle's entry and the loader only name editor modules, and the
       // notebook host adapts the editor's Services (vscode-bound) to the engine's NotebookHost.
-      module: { path: '^src/editor/', pathNot: ['^src/editor/(llm|maps|realtime|notebook)/index\\.ts$', '^src/editor/bundles\\.ts$', '^src/editor/notebookHost\\.ts$'] },
+      module: {
+        path: '^src/editor/',
+        pathNot: ['^src/editor/(llm|maps|realtime|notebook)/index\\.ts$', '^src/editor/bundles\\.ts$', '^src/editor/notebookHost\\.ts$'],
+      },
       to: { path: VSCODE },
     },
   ],

@@ -20,7 +20,10 @@ const USAGE = 'usage: node scripts/start.mjs [--port 8080] [--editor oldest|newe
 
 let values;
 try {
-  ({ values } = parseArgs({ options: { port: { type: 'string' }, editor: { type: 'string' }, screenshot: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
+  ({ values } = parseArgs({
+    options: { port: { type: 'string' }, editor: { type: 'string' }, screenshot: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    strict: true,
+  }));
 } catch (e) {
   console.error(`${e.message}\n${USAGE}`);
   process.exit(2);

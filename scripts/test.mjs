@@ -195,7 +195,13 @@ if (built === 'ok') {
     const totalsFile = path.join(tmp, 'unit.json');
     const r = await run(
       node,
-      [path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--reporter', path.join(root, 'scripts', 'mocha-totals-reporter.cjs'), '--reporter-option', `totals=${totalsFile}`],
+      [
+        path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'),
+        '--reporter',
+        path.join(root, 'scripts', 'mocha-totals-reporter.cjs'),
+        '--reporter-option',
+        `totals=${totalsFile}`,
+      ],
       { timeoutMs: UNIT_TIMEOUT_MS },
     );
     const t = readJson(totalsFile);
@@ -250,10 +256,25 @@ async function packagedRun(host) {
 function editorRun(host, title, args, label = title) {
   return step(`in-editor on ${hostName(host)}: ${title}`, async () => {
     const summary = path.join(tmp, `${host.id}-${label}.json`);
-    const r = await run(node, [path.join(root, 'out', 'test', 'editor', 'runInCodeServer.js'), '--editor', host.id, '--label', label, '--summary', summary, '--screenshots-dir', path.join(root, 'out', 'screenshots', host.id), ...args], {
-      // The driver has its own timeout and reports what it saw; this only catches a wedged driver.
-      timeoutMs: 12 * 60_000,
-    });
+    const r = await run(
+      node,
+      [
+        path.join(root, 'out', 'test', 'editor', 'runInCodeServer.js'),
+        '--editor',
+        host.id,
+        '--label',
+        label,
+        '--summary',
+        summary,
+        '--screenshots-dir',
+        path.join(root, 'out', 'screenshots', host.id),
+        ...args,
+      ],
+      {
+        // The driver has its own timeout and reports what it saw; this only catches a wedged driver.
+        timeoutMs: 12 * 60_000,
+      },
+    );
     const s = readJson(summary);
     const sum = editorTotals.get(host.id) ?? { passed: 0, failed: 0, runs: [] };
     editorTotals.set(host.id, sum);
@@ -271,7 +292,8 @@ function editorRun(host, title, args, label = title) {
     // A --grep that selects nothing would otherwise pass with only the secret scan counted: a failed step.
     const grep = args[args.indexOf('--grep') + 1];
     if (args.includes('--grep') && s.selected === 0) return `FAILED: --grep ${JSON.stringify(grep)} selected no test (${counts})`;
-    if (args.includes('--grep') && s.selected === undefined && s.failed === 0) return `FAILED: the suite did not report how many tests --grep ${JSON.stringify(grep)} selected (${counts})`;
+    if (args.includes('--grep') && s.selected === undefined && s.failed === 0)
+      return `FAILED: the suite did not report how many tests --grep ${JSON.stringify(grep)} selected (${counts})`;
     return counts;
   });
 }
@@ -285,7 +307,10 @@ if (!args.has('--skip-editor') && built === 'ok') {
   for (const host of EDITOR_HOSTS) {
     const t = editorTotals.get(host.id);
     if (!t) console.log(`in-editor on ${hostName(host)}: did not run`);
-    else console.log(`in-editor on VS Code ${t.vscode ?? `${host.vscode} (not reached)`} (code-server ${host.codeServer}): ${t.passed} passed, ${t.failed} failed (${t.runs.join(' + ') || 'no run'})`);
+    else
+      console.log(
+        `in-editor on VS Code ${t.vscode ?? `${host.vscode} (not reached)`} (code-server ${host.codeServer}): ${t.passed} passed, ${t.failed} failed (${t.runs.join(' + ') || 'no run'})`,
+      );
   }
 }
 if (failedSteps.length > 0) console.log(`\nfailed steps: ${failedSteps.join('; ')}`);

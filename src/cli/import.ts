@@ -24,7 +24,9 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 function knownConnections(file: string | undefined): KnownConnection[] {
   if (!file) return [];
   return loadConnectionsFile(file).connections.flatMap((c): KnownConnection[] =>
-    c.service === 'realtime' ? [{ service: c.service, baseUrl: c.restBaseUrl }] : [c.baseUrl, ...Object.values(c.baseUrls)].map((baseUrl) => ({ service: c.service, baseUrl })),
+    c.service === 'realtime'
+      ? [{ service: c.service, baseUrl: c.restBaseUrl }]
+      : [c.baseUrl, ...Object.values(c.baseUrls)].map((baseUrl) => ({ service: c.service, baseUrl })),
   );
 }
 
@@ -47,7 +49,9 @@ export async function importCommand(args: ImportArgs, streams: ImportStreams): P
   for (const s of result.secrets) {
     const where = s.header ? `the ${s.header} header` : s.param ? `the ${s.param} parameter` : `the variable ${s.variable ?? ''}`;
     const sentTo = [s.service, s.origin].filter(Boolean).join(' ');
-    streams.stderr.write(`a key${sentTo ? ` (${sentTo})` : ''} was found in ${where}${s.variable && s.header ? ` (variable ${s.variable})` : ''}: not written into the notebook; store it as the connection's key\n`);
+    streams.stderr.write(
+      `a key${sentTo ? ` (${sentTo})` : ''} was found in ${where}${s.variable && s.header ? ` (variable ${s.variable})` : ''}: not written into the notebook; store it as the connection's key\n`,
+    );
   }
   if (args.out) streams.stderr.write(`wrote ${args.out}\n`);
   return 0;

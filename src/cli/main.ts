@@ -38,7 +38,8 @@ async function main(argv: readonly string[]): Promise<number> {
   } catch (e) {
     if (e instanceof CliError) {
       process.stderr.write(`api-workbench: ${e.message}\n`);
-      if (/^(Unknown option|Option '|unknown command|run needs|import takes|export takes|--format)/.test(e.message)) process.stderr.write('Run "api-workbench --help" for the options.\n');
+      if (/^(Unknown option|Option '|unknown command|run needs|import takes|export takes|--format)/.test(e.message))
+        process.stderr.write('Run "api-workbench --help" for the options.\n');
       return 2;
     }
     // Our bug, not the user's: the message, and the stack only when asked for.

@@ -51,7 +51,9 @@ interface Setup {
 }
 
 async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redactor: Redactor, env: NodeJS.ProcessEnv): Promise<Setup> {
-  const file = args.connectionsFile ? loadConnectionsFile(args.connectionsFile) : { connections: [], keyEnv: new Map<string, string>(), masterKeyEnv: new Map<string, string>() };
+  const file = args.connectionsFile
+    ? loadConnectionsFile(args.connectionsFile)
+    : { connections: [], keyEnv: new Map<string, string>(), masterKeyEnv: new Map<string, string>() };
   const sandboxName = SANDBOX_CONNECTION_NAME;
   const clash = file.connections.find((c) => args.sandbox && c.name === sandboxName);
   if (clash) throw new CliError(`${args.connectionsFile}: the ${clash.service} connection "${sandboxName}" has the sandbox's name: rename it`);
@@ -76,7 +78,10 @@ async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redact
     const variable = file.masterKeyEnv.get(connectionId(c));
     if (variable === undefined) continue;
     const value = env[variable]?.trim();
-    if (!value) throw new CliError(`the encryption master key of the realtime connection "${c.name}" is read from the environment variable ${variable}, which is not set`);
+    if (!value)
+      throw new CliError(
+        `the encryption master key of the realtime connection "${c.name}" is read from the environment variable ${variable}, which is not set`,
+      );
     redactor.addSecret(value);
     const problem = masterKeyProblem(value);
     if (problem) throw new CliError(`the environment variable ${variable} (the encryption master key of "${c.name}"): ${problem}`);
@@ -133,7 +138,15 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
   try {
     const runJob = async (job: Job): Promise<SuiteReport> => {
       const name = job.row ? `${job.notebook.file} [row ${job.row.index}]` : job.notebook.file;
-      const suite: SuiteReport = { file: job.notebook.file, row: job.row?.index, name, startedAt: new Date().toISOString(), durationMs: 0, problems: [], cells: [] };
+      const suite: SuiteReport = {
+        file: job.notebook.file,
+        row: job.row?.index,
+        name,
+        startedAt: new Date().toISOString(),
+        durationMs: 0,
+        problems: [],
+        cells: [],
+      };
       const t0 = performance.now();
       if (serial) out.line(suiteHeader(suite));
       io.inFlight?.set(name, name);
@@ -166,7 +179,14 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
       try {
         const report = await runNotebook(
           job.notebook.text,
-          { host, file: job.notebook.file, environment: args.environment, variables: { ...args.variables, ...job.row?.values }, maxBodyBytes: MAX_BODY_BYTES, cellTimeoutMs: args.timeoutMs },
+          {
+            host,
+            file: job.notebook.file,
+            environment: args.environment,
+            variables: { ...args.variables, ...job.row?.values },
+            maxBodyBytes: MAX_BODY_BYTES,
+            cellTimeoutMs: args.timeoutMs,
+          },
           stopRun.signal,
         );
         suite.problems = report.problems;
@@ -209,8 +229,7 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
 
   if (summary.bailed) out.line(`stopped at the first failure (--bail): ${jobs.length - summary.suites.length} notebook run(s) not started`);
   if (args.out !== undefined || machineToStdout) {
-    const report =
-      args.reporter === 'junit' ? junitReport(summary) : args.reporter === 'json' ? jsonReport(summary) : prettyReport(summary, args);
+    const report = args.reporter === 'junit' ? junitReport(summary) : args.reporter === 'json' ? jsonReport(summary) : prettyReport(summary, args);
     // Defence in depth: the engine redacts every result, and the whole report passes once more.
     const text = redactor.text(report);
     if (args.out !== undefined) {

@@ -35,10 +35,13 @@ export const systemClock: Clock = {
     new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason as Error);
       // Not unref'd: an awaited retry wait is the only thing keeping a CLI's request alive.
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, Math.max(0, ms));
+      const timer = setTimeout(
+        () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        Math.max(0, ms),
+      );
       const onAbort = () => {
         clearTimeout(timer);
         reject(signal!.reason as Error);

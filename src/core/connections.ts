@@ -77,7 +77,8 @@ export function connectionId(c: { service: ServiceId; name: string }): string {
 
 /** Every origin a connection's key may be sent to (or signed requests go to). */
 export function connectionOrigins(c: Connection): string[] {
-  const urls = c.service === 'realtime' ? [c.restBaseUrl, c.wsUrl.replace(/^ws/, 'http'), c.authEndpoint, c.userAuthEndpoint] : [c.baseUrl, ...Object.values(c.baseUrls)];
+  const urls =
+    c.service === 'realtime' ? [c.restBaseUrl, c.wsUrl.replace(/^ws/, 'http'), c.authEndpoint, c.userAuthEndpoint] : [c.baseUrl, ...Object.values(c.baseUrls)];
   const out = new Set<string>();
   for (const u of urls) {
     if (!u) continue;
@@ -267,8 +268,15 @@ export function sandboxConnections(info: SandboxEndpoints): { connections: Conne
   const name = SANDBOX_CONNECTION_NAME;
   const made = [
     httpConnectionFromSetting('llm', { name, baseUrl: info.llm.baseUrl, auth: { placement: 'bearer' } }, 'sandbox'),
-    httpConnectionFromSetting('maps', { name, baseUrl: info.maps.baseUrl, auth: { placement: 'header', name: 'X-Goog-Api-Key' }, listing: 'resources' }, 'sandbox'),
-    realtimeConnectionFromSetting({ name, appId: info.realtime.appId, key: info.realtime.key, host: info.realtime.host, port: info.realtime.port, useTLS: false }, 'sandbox'),
+    httpConnectionFromSetting(
+      'maps',
+      { name, baseUrl: info.maps.baseUrl, auth: { placement: 'header', name: 'X-Goog-Api-Key' }, listing: 'resources' },
+      'sandbox',
+    ),
+    realtimeConnectionFromSetting(
+      { name, appId: info.realtime.appId, key: info.realtime.key, host: info.realtime.host, port: info.realtime.port, useTLS: false },
+      'sandbox',
+    ),
   ];
   const connections = made.filter((c): c is Connection => typeof c !== 'string');
   const keys: Record<ServiceId, string> = { llm: info.llm.apiKey, maps: info.maps.apiKey, realtime: info.realtime.secret };

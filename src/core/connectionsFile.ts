@@ -31,7 +31,11 @@ export function connectionsFileFor(connections: readonly Connection[]): { json: 
     const base = c.service === 'realtime' ? 'PUSHER_APP_SECRET' : keyEnvVar(c.service, c.auth, c.baseUrl);
     // The first connection needing a variable gets its usual name; others add their own name.
     let keyEnv = base;
-    if (used.has(keyEnv)) keyEnv = `${base}_${c.name.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_|_$/g, '')}`;
+    if (used.has(keyEnv))
+      keyEnv = `${base}_${c.name
+        .toUpperCase()
+        .replace(/[^A-Z0-9]+/g, '_')
+        .replace(/^_|_$/g, '')}`;
     for (let n = 2; used.has(keyEnv); n++) keyEnv = `${base}_${n}`;
     used.add(keyEnv);
     (json[c.service] ??= []).push({ ...(c.service === 'realtime' ? realtimeEntry(c) : httpEntry(c)), keyEnv });

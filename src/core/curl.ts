@@ -76,9 +76,7 @@ export function toCurl(req: CurlRequest, opts: CurlOptions): string {
     url = req.url;
   }
   const urlWord =
-    auth.placement === 'query'
-      ? `${shellQuote(redact(url))}"${url.includes('?') ? '&' : '?'}${strictEncode(auth.name)}=$${envVar}"`
-      : shellQuote(redact(url));
+    auth.placement === 'query' ? `${shellQuote(redact(url))}"${url.includes('?') ? '&' : '?'}${strictEncode(auth.name)}=$${envVar}"` : shellQuote(redact(url));
 
   const authHeader = auth.placement === 'bearer' ? 'authorization' : auth.placement === 'header' ? auth.name.toLowerCase() : undefined;
   const headers = Object.entries(req.headers).filter(([name]) => name.toLowerCase() !== authHeader);

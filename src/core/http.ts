@@ -13,7 +13,17 @@ import { parseJson, validate, type Schema } from './validate';
 export type { Headers } from './httpExchange';
 export type { ServiceErrorInfo } from './httpErrors';
 
-export type { RequestLogEntry, OutgoingRequest, RateLimit, HttpClientOptions, RetryNotice, RequestOptions, StreamRequestOptions, HttpResponse, StreamResponse } from './httpTypes';
+export type {
+  RequestLogEntry,
+  OutgoingRequest,
+  RateLimit,
+  HttpClientOptions,
+  RetryNotice,
+  RequestOptions,
+  StreamRequestOptions,
+  HttpResponse,
+  StreamResponse,
+} from './httpTypes';
 import type { RequestLogEntry, RateLimit, HttpClientOptions, RequestOptions, StreamRequestOptions, HttpResponse, StreamResponse } from './httpTypes';
 
 /** The reason our own timers abort an attempt with, so it is told apart from the user's cancel. */
@@ -167,7 +177,10 @@ export class HttpClient {
     } catch (e) {
       // The status and request id of an answer that broke off half-way still go into the report.
       const requestId = head && this.requestId(head.headers);
-      const err = e instanceof ResponseTooLargeError ? this.errors.tooLarge(e, head?.status, requestId) : this.errors.unanswered(e, stopOf(controller.signal), timeoutMs, requestId, head?.status);
+      const err =
+        e instanceof ResponseTooLargeError
+          ? this.errors.tooLarge(e, head?.status, requestId)
+          : this.errors.unanswered(e, stopOf(controller.signal), timeoutMs, requestId, head?.status);
       this.logAttempt(method, url, attempt, started, head?.status, requestId, err);
       throw err;
     } finally {
@@ -182,13 +195,23 @@ export class HttpClient {
   }
 
   /** The typed value of a complete answer, or the error to report for it. */
-  private readJson<T>(schema: Schema<T> | undefined, status: number, headers: Headers, text: string, requestId: string | undefined): { ok: true; value: T } | { ok: false; error: ApiError } {
+  private readJson<T>(
+    schema: Schema<T> | undefined,
+    status: number,
+    headers: Headers,
+    text: string,
+    requestId: string | undefined,
+  ): { ok: true; value: T } | { ok: false; error: ApiError } {
     if (status < 200 || status >= 300) return { ok: false, error: this.errors.http(status, text, headers, requestId) };
     const parsed = isBlank(text) ? ({ ok: true, value: undefined } as const) : parseJson(text);
     if (!parsed.ok) {
       return {
         ok: false,
-        error: this.errors.make('invalid-response', `${this.service} returned a response that is not JSON (HTTP ${status})`, { status, requestId, serviceMessage: `not JSON: ${snippet(text)}` }),
+        error: this.errors.make('invalid-response', `${this.service} returned a response that is not JSON (HTTP ${status})`, {
+          status,
+          requestId,
+          serviceMessage: `not JSON: ${snippet(text)}`,
+        }),
       };
     }
     if (!schema) return { ok: true, value: parsed.value as T };
@@ -196,7 +219,11 @@ export class HttpClient {
     if (v.ok) return v;
     return {
       ok: false,
-      error: this.errors.make('invalid-response', `${this.service} returned an unexpected response (HTTP ${status}): ${v.problem}`, { status, requestId, serviceMessage: `unexpected response: ${v.problem}` }),
+      error: this.errors.make('invalid-response', `${this.service} returned an unexpected response (HTTP ${status}): ${v.problem}`, {
+        status,
+        requestId,
+        serviceMessage: `unexpected response: ${v.problem}`,
+      }),
     };
   }
 
@@ -226,7 +253,10 @@ export class HttpClient {
     try {
       refusal = await this.refusalOf(res, req.expectContentType, requestId);
     } catch (e) {
-      refusal = e instanceof ResponseTooLargeError ? this.errors.tooLarge(e, status, requestId) : this.errors.unanswered(e, stopOf(controller.signal), timeoutMs, requestId, status);
+      refusal =
+        e instanceof ResponseTooLargeError
+          ? this.errors.tooLarge(e, status, requestId)
+          : this.errors.unanswered(e, stopOf(controller.signal), timeoutMs, requestId, status);
     }
     if (refusal) {
       stops.disarm();
@@ -277,7 +307,8 @@ export class HttpClient {
       req.retry !== false &&
       attempt < this.retry.maxRetries &&
       // A 429 is built with kind 'rate-limited' (what it stays once retries run out), so it is matched by status.
-      (((err.kind === 'http' || err.kind === 'rate-limited') && err.status !== undefined && isRetryableStatus(err.status)) || (replayable ? unanswered : neverSent(err)));
+      (((err.kind === 'http' || err.kind === 'rate-limited') && err.status !== undefined && isRetryableStatus(err.status)) ||
+        (replayable ? unanswered : neverSent(err)));
     if (!retryable) throw err;
     const delayMs = err.retryAfterMs ?? backoffDelay(attempt, this.retry, this.opts.random);
     if (delayMs > this.retry.maxRetryAfterMs) throw err;
@@ -342,7 +373,12 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * Aborts `controller` when the head timer (`timeoutMs`) or the deadline runs out, or with the
  * user's reason when `signal` aborts. disarmTimer() ends the head timer, disarm() everything.
  */
-function armStops(controller: AbortController, signal: AbortSignal | undefined, timeoutMs: number, deadlineMs?: number): { disarmTimer(): void; disarm(): void } {
+function armStops(
+  controller: AbortController,
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+  deadlineMs?: number,
+): { disarmTimer(): void; disarm(): void } {
   const stop = (reason: unknown) => {
     if (!controller.signal.aborted) controller.abort(reason);
   };

@@ -79,7 +79,8 @@ export class HttpErrors {
   /** The error for an attempt that failed without a complete answer: our timer, the user's cancel, or the network. */
   unanswered(e: unknown, stop: Stop, timeoutMs: number, requestId?: string, status?: number): ApiError {
     if (e instanceof ApiError) return e;
-    if (stop === 'timeout' || stop === 'deadline') return this.make('timeout', `${this.service} did not answer within ${formatSeconds(timeoutMs)}`, { requestId, status, cause: e });
+    if (stop === 'timeout' || stop === 'deadline')
+      return this.make('timeout', `${this.service} did not answer within ${formatSeconds(timeoutMs)}`, { requestId, status, cause: e });
     if (stop === 'cancelled') return this.make('cancelled', 'Cancelled', { requestId, status, cause: e });
     const code = (e as { code?: string } | undefined)?.code;
     const msg = errorText(e);
@@ -89,7 +90,8 @@ export class HttpErrors {
   /** The error that ends a stream whose body had begun. */
   stream(e: unknown, stop: Stop, deadlineMs: number, requestId: string | undefined, status: number): ApiError {
     if (e instanceof ApiError) return e;
-    if (stop === 'deadline') return this.make('timeout', `${this.service} stream did not finish within its deadline of ${formatSeconds(deadlineMs)}`, { requestId, status, cause: e });
+    if (stop === 'deadline')
+      return this.make('timeout', `${this.service} stream did not finish within its deadline of ${formatSeconds(deadlineMs)}`, { requestId, status, cause: e });
     if (stop === 'cancelled') return this.make('cancelled', 'Cancelled', { requestId, status, cause: e });
     const code = (e as { code?: string } | undefined)?.code;
     if (code === 'UND_ERR_BODY_TIMEOUT') return this.make('timeout', `${this.service} stream went quiet`, { requestId, status, cause: e });

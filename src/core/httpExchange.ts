@@ -131,7 +131,10 @@ export async function readStart(body: Dispatcher.ResponseData['body'], maxBytes:
     if (!body.destroyed) body.destroy();
   }
   // A multi-byte character cut at the end decodes to U+FFFD, harmless in a snippet.
-  return Buffer.concat(chunks, size).subarray(0, maxBytes).toString('utf8').replace(/^\uFEFF/, '');
+  return Buffer.concat(chunks, size)
+    .subarray(0, maxBytes)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
 }
 
 /** The media type of a Content-Type header, lower case, without parameters ('' when absent). */

@@ -77,7 +77,8 @@ export class Redactor {
     // Each pattern needs its one character or word: a string without it is skipped unscanned (a
     // 20 MB answer has hundreds of thousands of strings, and most have none of them).
     if (/bearer/i.test(out)) out = out.replace(/\b(Bearer)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${MASK}`);
-    if (out.includes('=')) out = out.replace(/((?:^|[?&\s])(?:key|api-key|api_key|apikey|auth_signature|signature|access_token|token|secret)=)[^&\s"']+/gi, `$1${MASK}`);
+    if (out.includes('='))
+      out = out.replace(/((?:^|[?&\s])(?:key|api-key|api_key|apikey|auth_signature|signature|access_token|token|secret)=)[^&\s"']+/gi, `$1${MASK}`);
     if (out.includes('"')) out = out.replace(/("(?:auth|auth_signature|signature|apiKey|api_key|secret)"\s*:\s*")[^"]*"/g, `$1${MASK}"`);
     return out;
   }
@@ -129,7 +130,7 @@ function otherSpellings(secret: string): string[] {
 function maskEscaped(text: string, secrets: readonly string[]): string {
   let decoded = '';
   const from: number[] = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const m = text[i] === '\\' && text[i + 1] === 'u' ? /^[0-9a-fA-F]{4}$/.exec(text.slice(i + 2, i + 6)) : null;
     from.push(i);
     if (m) {

@@ -10,12 +10,31 @@ const LONG_TEXT_CHARS = 1024 * 1024;
 
 /** The value with every string redacted, in one go (small values: messages, requests). */
 export function redactTree<T>(value: T, redactor: Redactor): T {
-  return runAtOnce(walk(value, new Walk(redactor, () => false, () => false))) as T;
+  return runAtOnce(
+    walk(
+      value,
+      new Walk(
+        redactor,
+        () => false,
+        () => false,
+      ),
+    ),
+  ) as T;
 }
 
 /** The same, pausing for the event loop whenever a slice is used up. */
 export function redactTreeSliced<T>(value: T, redactor: Redactor, slicer = new TimeSlicer()): Promise<T> {
-  return runSliced(walk(value, new Walk(redactor, () => slicer.due(), () => slicer.expired())), slicer) as Promise<T>;
+  return runSliced(
+    walk(
+      value,
+      new Walk(
+        redactor,
+        () => slicer.due(),
+        () => slicer.expired(),
+      ),
+    ),
+    slicer,
+  ) as Promise<T>;
 }
 
 class Walk {
@@ -90,7 +109,7 @@ function* longText(text: string, w: Walk): Generator<void, string> {
   const masked = whole ? r.maskSecrets(text) : text;
   const pieces: string[] = [];
   let changed = masked !== text;
-  for (let from = 0; from < masked.length; ) {
+  for (let from = 0; from < masked.length;) {
     const to = cutAfter(masked, from + LONG_TEXT_CHARS);
     const piece = masked.slice(from, to);
     const done = whole ? r.maskPatterns(piece) : r.text(piece);

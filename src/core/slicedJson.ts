@@ -175,7 +175,8 @@ class Scanner {
       let i = start;
       while (i < text.length) {
         const d = text.charCodeAt(i);
-        if (d === COMMA || d === CLOSE_BRACKET || d === CLOSE_BRACE || d === COLON || isSpace(d) || d === QUOTE || d === OPEN_BRACE || d === OPEN_BRACKET) break;
+        if (d === COMMA || d === CLOSE_BRACKET || d === CLOSE_BRACE || d === COLON || isSpace(d) || d === QUOTE || d === OPEN_BRACE || d === OPEN_BRACKET)
+          break;
         i++;
       }
       if (i === start) this.fail('expected a value');

@@ -37,7 +37,10 @@ export function compileUserPattern(source: string, flags = ''): UserPattern {
   if (!flags.includes('i') && isPlainLiteral(searched)) return { source, test: (text) => text.includes(searched) };
   let re: RE2JS;
   try {
-    re = RE2JS.compile(searched, (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) | (flags.includes('m') ? RE2JS.MULTILINE : 0) | (flags.includes('s') ? RE2JS.DOTALL : 0));
+    re = RE2JS.compile(
+      searched,
+      (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) | (flags.includes('m') ? RE2JS.MULTILINE : 0) | (flags.includes('s') ? RE2JS.DOTALL : 0),
+    );
   } catch (e) {
     // RE2JS writes the flags into the pattern it quotes (`(?i)…`): the user wrote no such thing.
     const text = (e instanceof Error ? e.message : String(e)).replace(/^error parsing regexp: /, '').replace(/`\(\?[ims]+\)/g, '`');

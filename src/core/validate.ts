@@ -41,4 +41,3 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
     return { ok: false };
   }
 }
-

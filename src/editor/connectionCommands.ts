@@ -14,7 +14,14 @@ interface Preset {
   detail: string;
   /** Questions asked in order; answers land in the draft under `key`. */
   /** `choices`: picked from a list (with "Other…" falling back to typing). */
-  fields: { key: string; prompt: string; placeholder?: string; validate?: (v: string) => string | undefined; value?: string; choices?: { label: string; description?: string }[] }[];
+  fields: {
+    key: string;
+    prompt: string;
+    placeholder?: string;
+    validate?: (v: string) => string | undefined;
+    value?: string;
+    choices?: { label: string; description?: string }[];
+  }[];
   /** The settings entry built from the answers (never contains a key). */
   build(d: Draft): Record<string, unknown>;
   keyPrompt: string;
@@ -47,17 +54,31 @@ const url = (v: string) => {
 
 const PRESETS: Record<ServiceId, Preset[]> = {
   llm: [
-    { label: 'OpenAI', detail: 'https://api.openai.com/v1 · Authorization: Bearer', fields: [], build: () => ({ baseUrl: 'https://api.openai.com/v1', auth: { placement: 'bearer' } }), keyPrompt: 'OpenAI API key (sk-…)', envHint: 'OPENAI_API_KEY' },
+    {
+      label: 'OpenAI',
+      detail: 'https://api.openai.com/v1 · Authorization: Bearer',
+      fields: [],
+      build: () => ({ baseUrl: 'https://api.openai.com/v1', auth: { placement: 'bearer' } }),
+      keyPrompt: 'OpenAI API key (sk-…)',
+      envHint: 'OPENAI_API_KEY',
+    },
     {
       label: 'Azure OpenAI / AI Foundry (v1 API)',
       detail: 'https://<resource>.openai.azure.com/openai/v1 · api-key header',
-      fields: [{ key: 'resource', prompt: 'Azure OpenAI resource name', placeholder: 'my-resource', validate: (v) => (/^[a-z0-9-]+$/i.test(v) ? undefined : 'Letters, digits and dashes only') }],
+      fields: [
+        {
+          key: 'resource',
+          prompt: 'Azure OpenAI resource name',
+          placeholder: 'my-resource',
+          validate: (v) => (/^[a-z0-9-]+$/i.test(v) ? undefined : 'Letters, digits and dashes only'),
+        },
+      ],
       build: (d) => ({ baseUrl: `https://${d.resource}.openai.azure.com/openai/v1`, auth: { placement: 'header', name: 'api-key' } }),
       keyPrompt: 'Azure OpenAI key',
       envHint: 'AZURE_OPENAI_API_KEY',
     },
     localServer('Ollama (local)', 'http://localhost:11434/v1', 'ollama serve'),
-    localServer('LM Studio (local)', 'http://localhost:1234/v1', 'the Developer tab\'s local server'),
+    localServer('LM Studio (local)', 'http://localhost:1234/v1', "the Developer tab's local server"),
     localServer('vLLM (local)', 'http://localhost:8000/v1', 'vllm serve <model>; started with --api-key? pick "Other OpenAI-compatible server"'),
     {
       label: 'Other OpenAI-compatible server',
@@ -75,7 +96,12 @@ const PRESETS: Record<ServiceId, Preset[]> = {
       fields: [],
       build: () => ({
         baseUrl: 'https://places.googleapis.com',
-        baseUrls: { places: 'https://places.googleapis.com', routes: 'https://routes.googleapis.com', addressValidation: 'https://addressvalidation.googleapis.com', geocoding: 'https://geocode.googleapis.com' },
+        baseUrls: {
+          places: 'https://places.googleapis.com',
+          routes: 'https://routes.googleapis.com',
+          addressValidation: 'https://addressvalidation.googleapis.com',
+          geocoding: 'https://geocode.googleapis.com',
+        },
         auth: { placement: 'header', name: 'X-Goog-Api-Key' },
       }),
       keyPrompt: 'Google Maps Platform API key (AIza…)',
@@ -147,7 +173,16 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
       for (const f of preset.preset.fields) {
         const chosen = f.choices ? await pickChoice(preset.label, f) : undefined;
         if (chosen === null) return;
-        const v = chosen ?? await vscode.window.showInputBox({ title: preset.label, prompt: f.prompt, placeHolder: f.placeholder, value: draft[f.key] ?? f.value, ignoreFocusOut: true, validateInput: f.validate });
+        const v =
+          chosen ??
+          (await vscode.window.showInputBox({
+            title: preset.label,
+            prompt: f.prompt,
+            placeHolder: f.placeholder,
+            value: draft[f.key] ?? f.value,
+            ignoreFocusOut: true,
+            validateInput: f.validate,
+          }));
         if (v === undefined) return;
         draft[f.key] = v.trim();
       }
@@ -170,12 +205,20 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
       drafts.delete(draftKey);
       await services.connections.setActive(service, conn.name);
       if (preset.preset.keyless) {
-        void vscode.window.showInformationMessage(`Connected "${conn.name}" (${conn.service === 'realtime' ? conn.host : conn.baseUrl}). No key is needed or sent; start the server if it is not running.`);
+        void vscode.window.showInformationMessage(
+          `Connected "${conn.name}" (${conn.service === 'realtime' ? conn.host : conn.baseUrl}). No key is needed or sent; start the server if it is not running.`,
+        );
         return;
       }
-      const key = await vscode.window.showInputBox({ title: `${preset.label}: ${keyName(service)}`, prompt: `${preset.preset.keyPrompt}. Stored in VS Code SecretStorage only. Leave empty to set it later (or import it from ${preset.preset.envHint}).`, password: true, ignoreFocusOut: true });
+      const key = await vscode.window.showInputBox({
+        title: `${preset.label}: ${keyName(service)}`,
+        prompt: `${preset.preset.keyPrompt}. Stored in VS Code SecretStorage only. Leave empty to set it later (or import it from ${preset.preset.envHint}).`,
+        password: true,
+        ignoreFocusOut: true,
+      });
       if (key) await storeKey(conn, key.trim());
-      if (service === 'realtime') await vscode.commands.executeCommand('apiWorkbench.realtime.setEncryptionMasterKey', { connection: conn.name, optional: true });
+      if (service === 'realtime')
+        await vscode.commands.executeCommand('apiWorkbench.realtime.setEncryptionMasterKey', { connection: conn.name, optional: true });
       void vscode.window.showInformationMessage(`Connected "${conn.name}".${key ? '' : ` Set its ${keyName(service)} when ready.`}`);
     },
     [CONNECTION_COMMANDS[service].selectConnection]: async () => {
@@ -205,10 +248,19 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
       const conn = await pickConnection(service, arg, `Import ${keyName(service)}`);
       if (!conn) return;
       const hint = PRESETS[service][0].envHint;
-      const name = await vscode.window.showInputBox({ title: `${conn.name}: import ${keyName(service)}`, prompt: 'Name of the environment variable (of the editor process) holding it', value: hint, ignoreFocusOut: true, validateInput: (v) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(v) ? undefined : 'A variable name like OPENAI_API_KEY') });
+      const name = await vscode.window.showInputBox({
+        title: `${conn.name}: import ${keyName(service)}`,
+        prompt: 'Name of the environment variable (of the editor process) holding it',
+        value: hint,
+        ignoreFocusOut: true,
+        validateInput: (v) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(v) ? undefined : 'A variable name like OPENAI_API_KEY'),
+      });
       if (name === undefined) return;
       const value = process.env[name];
-      if (!value) throw new Error(`The environment variable ${name} is not set (or empty) for this editor. Start the editor from a shell where it is set, or use "Set ${service === 'realtime' ? 'App Secret' : 'API Key'}…".`);
+      if (!value)
+        throw new Error(
+          `The environment variable ${name} is not set (or empty) for this editor. Start the editor from a shell where it is set, or use "Set ${service === 'realtime' ? 'App Secret' : 'API Key'}…".`,
+        );
       await storeKey(conn, value.trim());
       void vscode.window.showInformationMessage(`Imported ${name} into SecretStorage for "${conn.name}".`);
     },
@@ -231,7 +283,9 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
       if (ok !== 'Remove') return;
       await services.secrets.clear(conn);
       if (conn.service === 'realtime') await services.secrets.clearAux(conn, 'encryptionMasterKey');
-      await services.config.updateConnections(service, (list) => list.filter((e) => !(e && typeof e === 'object' && (e as { name?: unknown }).name === conn.name)));
+      await services.config.updateConnections(service, (list) =>
+        list.filter((e) => !(e && typeof e === 'object' && (e as { name?: unknown }).name === conn.name)),
+      );
     },
     [CONNECTION_COMMANDS[service].refresh]: () => views[service].provider.refresh(),
   });
@@ -241,8 +295,12 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
     ...perService('maps'),
     ...perService('realtime'),
     'apiWorkbench.sandbox.start': async () => {
-      const info = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Starting the local sandbox…' }, () => services.sandbox.start());
-      void vscode.window.showInformationMessage(`The local sandbox is running (LLM ${info.llm.baseUrl}). "${SANDBOX_CONNECTION_NAME}" is now the active connection of each view.`);
+      const info = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Starting the local sandbox…' }, () =>
+        services.sandbox.start(),
+      );
+      void vscode.window.showInformationMessage(
+        `The local sandbox is running (LLM ${info.llm.baseUrl}). "${SANDBOX_CONNECTION_NAME}" is now the active connection of each view.`,
+      );
     },
     'apiWorkbench.sandbox.stop': async () => {
       if (!services.sandbox.running) return void vscode.window.showInformationMessage('The local sandbox is not running.');
@@ -260,12 +318,7 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
  * another bundle.
  */
 export function connectionFromArg(services: Services, service: ServiceId, arg: unknown): Connection | undefined {
-  const name =
-    typeof arg === 'string'
-      ? arg
-      : arg && typeof arg === 'object'
-        ? (pickName((arg as { conn?: unknown }).conn) ?? pickName(arg))
-        : undefined;
+  const name = typeof arg === 'string' ? arg : arg && typeof arg === 'object' ? (pickName((arg as { conn?: unknown }).conn) ?? pickName(arg)) : undefined;
   return name === undefined ? undefined : services.connections.get(service, name);
 
   function pickName(v: unknown): string | undefined {

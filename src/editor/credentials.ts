@@ -41,12 +41,22 @@ export class CredentialGuard {
     const stored = await this.secrets.get(conn);
     if (!stored) {
       const what = conn.service === 'realtime' ? 'app secret' : 'API key';
-      throw new ApiError({ kind: 'auth', service, code: 'no_key', message: `No ${what} is stored for "${conn.name}". Run "Set ${conn.service === 'realtime' ? 'App Secret' : 'API Key'}…" first.` });
+      throw new ApiError({
+        kind: 'auth',
+        service,
+        code: 'no_key',
+        message: `No ${what} is stored for "${conn.name}". Run "Set ${conn.service === 'realtime' ? 'App Secret' : 'API Key'}…" first.`,
+      });
     }
     const origin = new URL(String(url)).origin;
     if (stored.origins.includes(origin)) return stored.value;
     if (!(await this.approve(conn, origin, stored.origins))) {
-      throw new ApiError({ kind: 'auth', service, code: 'origin_not_approved', message: `Not sent: you have not approved sending the key of "${conn.name}" to ${origin}.` });
+      throw new ApiError({
+        kind: 'auth',
+        service,
+        code: 'origin_not_approved',
+        message: `Not sent: you have not approved sending the key of "${conn.name}" to ${origin}.`,
+      });
     }
     await this.secrets.approveOrigin(conn, origin);
     return stored.value;

@@ -45,7 +45,13 @@ export class RequestHistory {
   ) {}
 
   record(conn: HttpConnection, request: OutgoingRequest): RecordedRequest {
-    const entry: RecordedRequest = { id: this.nextId++, at: Date.now(), connection: conn.name, envVar: keyEnvVar(this.service, conn.auth, conn.baseUrl), request };
+    const entry: RecordedRequest = {
+      id: this.nextId++,
+      at: Date.now(),
+      connection: conn.name,
+      envVar: keyEnvVar(this.service, conn.auth, conn.baseUrl),
+      request,
+    };
     this.entries = [entry, ...this.entries].slice(0, KEPT);
     const kept = new Set(this.entries.map((e) => e.id));
     for (const [uri, id] of this.linked) if (!kept.has(id)) this.linked.delete(uri);
@@ -102,7 +108,10 @@ export async function copyAsCurl(s: Services, history: RequestHistory, opts: Cop
   const label = SERVICE_LABELS[history.service];
   const entries = history.list();
   if (!entries.length) {
-    const choice = await vscode.window.showInformationMessage(`No ${label} request to copy yet in this window: run ${opts.firstCommand.title} first.`, opts.firstCommand.title);
+    const choice = await vscode.window.showInformationMessage(
+      `No ${label} request to copy yet in this window: run ${opts.firstCommand.title} first.`,
+      opts.firstCommand.title,
+    );
     if (choice) await vscode.commands.executeCommand(opts.firstCommand.command);
     return undefined;
   }
@@ -129,7 +138,10 @@ export async function copyAsCurl(s: Services, history: RequestHistory, opts: Cop
   s.log.info(`Copied ${describeRequest(entry)} (${entry.connection}) as cURL; the key is read from $${entry.envVar}.`);
   const another = history.list().length > 1 ? 'Pick Another Request…' : undefined;
   void vscode.window
-    .showInformationMessage(`Copied ${describeRequest(entry)} (${entry.connection}) as cURL. It reads the key from $${entry.envVar}.`, ...(another ? [another] : []))
+    .showInformationMessage(
+      `Copied ${describeRequest(entry)} (${entry.connection}) as cURL. It reads the key from $${entry.envVar}.`,
+      ...(another ? [another] : []),
+    )
     .then((choice) => {
       if (choice === another) void vscode.commands.executeCommand(COPY_AS_CURL_COMMANDS[history.service], { pick: true });
     });
@@ -146,6 +158,9 @@ async function pick(s: Services, history: RequestHistory): Promise<RecordedReque
       entry: e,
     };
   });
-  const picked = await vscode.window.showQuickPick(items, { title: `Copy a ${SERVICE_LABELS[history.service]} request as cURL`, placeHolder: 'Recent requests, newest first' });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: `Copy a ${SERVICE_LABELS[history.service]} request as cURL`,
+    placeHolder: 'Recent requests, newest first',
+  });
   return picked?.entry;
 }

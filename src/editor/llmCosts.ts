@@ -2,7 +2,17 @@ import * as vscode from 'vscode';
 import type { Cost } from '../services/llm/pricing';
 import type { ChatMessage, TokenUsage } from '../services/llm';
 import type { Services } from './services';
-import { budgetDecision, costText, CostLedger, estimateCost, formatUsd, parseBudget, parsePriceSetting, todayText, type PriceTable } from '../features/llm/costLedger';
+import {
+  budgetDecision,
+  costText,
+  CostLedger,
+  estimateCost,
+  formatUsd,
+  parseBudget,
+  parsePriceSetting,
+  todayText,
+  type PriceTable,
+} from '../features/llm/costLedger';
 
 /** One request about to be sent, as the budget check sees it. */
 export interface PlannedRequest {
@@ -45,10 +55,19 @@ export class LlmCosts {
     const budget = this.budget();
     if (budget === undefined) return true;
     const prices = this.prices();
-    const decision = budgetDecision(budget, this.ledger.today().usd, requests.map((r) => estimateCost(r.model, r.messages, r.maxTokens, prices)));
+    const decision = budgetDecision(
+      budget,
+      this.ledger.today().usd,
+      requests.map((r) => estimateCost(r.model, r.messages, r.maxTokens, prices)),
+    );
     if (decision.kind === 'ok') return true;
-    const choice = await vscode.window.showWarningMessage('This may pass your daily language-model budget.', { modal: true, detail: decision.message }, 'Send Anyway');
-    if (choice !== 'Send Anyway') this.s.log.info(`LLM: not sent (daily budget ${formatUsd(budget)}, spent ${formatUsd(decision.spent)}, estimate up to ${formatUsd(decision.estimate)}).`);
+    const choice = await vscode.window.showWarningMessage(
+      'This may pass your daily language-model budget.',
+      { modal: true, detail: decision.message },
+      'Send Anyway',
+    );
+    if (choice !== 'Send Anyway')
+      this.s.log.info(`LLM: not sent (daily budget ${formatUsd(budget)}, spent ${formatUsd(decision.spent)}, estimate up to ${formatUsd(decision.estimate)}).`);
     return choice === 'Send Anyway';
   }
 
@@ -72,7 +91,11 @@ export class LlmCosts {
     this.reported.add(problem);
     this.s.log.warn(problem);
     void vscode.window.showWarningMessage(problem, 'Open Settings').then((c) => {
-      if (c) void vscode.commands.executeCommand('workbench.action.openSettings', problem.includes('dailyBudget') ? 'apiWorkbench.llm.dailyBudget' : 'apiWorkbench.llm.prices');
+      if (c)
+        void vscode.commands.executeCommand(
+          'workbench.action.openSettings',
+          problem.includes('dailyBudget') ? 'apiWorkbench.llm.dailyBudget' : 'apiWorkbench.llm.prices',
+        );
     });
   }
 }

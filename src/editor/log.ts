@@ -33,7 +33,7 @@ export class DiagnosticsLog implements vscode.Disposable {
 
   /** `POST https://…/v1/chat/completions → 200 in 123 ms (request id req_…)`; the URL is already redacted. */
   request(e: RequestLogEntry): void {
-    const outcome = e.status !== undefined ? String(e.status) : e.error ?? 'failed';
+    const outcome = e.status !== undefined ? String(e.status) : (e.error ?? 'failed');
     const retry = e.attempt > 0 ? ` [retry ${e.attempt}]` : '';
     const line = `${e.method} ${e.url} → ${outcome} in ${Math.round(e.durationMs)} ms${requestIdSuffix(e.requestId)}${retry}`;
     if (e.status !== undefined && e.status < 400) this.info(line);

@@ -57,7 +57,10 @@ export class SecretStore extends Disposable {
     const key = storageKey(c);
     let p = this.cache.get(key);
     if (!p) {
-      p = Promise.resolve(this.storage.get(key)).then((raw) => this.decode(raw), () => undefined);
+      p = Promise.resolve(this.storage.get(key)).then(
+        (raw) => this.decode(raw),
+        () => undefined,
+      );
       this.cache.set(key, p);
     }
     return p;

@@ -143,7 +143,9 @@ export class ServiceTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     // Manage Workspace Trust button) explain why nothing is shown.
     if (!this.services.trusted()) return [];
     const conns = this.services.connections.list(this.service);
-    this.nodes = new Map(conns.map((c) => [connectionId(c), this.nodes.get(connectionId(c))?.conn === c ? this.nodes.get(connectionId(c))! : new ConnectionNode(c, this)]));
+    this.nodes = new Map(
+      conns.map((c) => [connectionId(c), this.nodes.get(connectionId(c))?.conn === c ? this.nodes.get(connectionId(c))! : new ConnectionNode(c, this)]),
+    );
     return [...this.nodes.values()];
   }
 
@@ -157,7 +159,12 @@ export class ServiceTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     const id = connectionId(conn);
     if (needsKey(conn) && !(await this.services.secrets.has(conn))) {
       const what = conn.service === 'realtime' ? 'App Secret' : 'API Key';
-      return [new MessageNode(`${id}/signed-out`, 'signed-out', `Set ${what}…`, { description: 'no key stored', command: { command: CONNECTION_COMMANDS[conn.service].setKey, title: `Set ${what}`, arguments: [node] } })];
+      return [
+        new MessageNode(`${id}/signed-out`, 'signed-out', `Set ${what}…`, {
+          description: 'no key stored',
+          command: { command: CONNECTION_COMMANDS[conn.service].setKey, title: `Set ${what}`, arguments: [node] },
+        }),
+      ];
     }
     const state = this.loaded.get(id);
     if (!state) {
@@ -168,7 +175,13 @@ export class ServiceTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     if (state.state === 'error') {
       const e = state.error;
       const text = errorText(e);
-      return [new MessageNode(`${id}/error`, 'error', 'Could not load — click to retry', { description: text, tooltip: text, command: { command: CONNECTION_COMMANDS[conn.service].refresh, title: 'Retry' } })];
+      return [
+        new MessageNode(`${id}/error`, 'error', 'Could not load — click to retry', {
+          description: text,
+          tooltip: text,
+          command: { command: CONNECTION_COMMANDS[conn.service].refresh, title: 'Retry' },
+        }),
+      ];
     }
     if (state.nodes.length === 0) return [new MessageNode(`${id}/empty`, 'empty', this.source.emptyLabel ?? 'Nothing here yet')];
     return state.nodes;

@@ -96,7 +96,11 @@ export class HttpClientFactory {
   private client(conn: Connection, recorded: boolean, options: HttpClientOptions): HttpClient {
     const sink = this.history;
     if (!recorded || !sink) return new HttpClient(options);
-    return new RecordingHttpClient({ ...options, redactor: options.redactor ?? this.redactor }, { service: conn.service, connection: conn.name, commandsOnly: true }, sink);
+    return new RecordingHttpClient(
+      { ...options, redactor: options.redactor ?? this.redactor },
+      { service: conn.service, connection: conn.name, commandsOnly: true },
+      sink,
+    );
   }
 
   /** The limiter key of a connection's overall quota; per-model keys extend it (`<key>#<model>`). */

@@ -27,7 +27,19 @@ export interface CellOptions {
 }
 
 /** Headers the engine sets itself or a cell may not carry (keys, host). */
-const LEFT_OUT_HEADERS = new Set(['accept', 'content-length', 'host', 'authorization', 'proxy-authorization', 'api-key', 'x-api-key', 'x-goog-api-key', 'cookie', 'user-agent', 'connection']);
+const LEFT_OUT_HEADERS = new Set([
+  'accept',
+  'content-length',
+  'host',
+  'authorization',
+  'proxy-authorization',
+  'api-key',
+  'x-api-key',
+  'x-goog-api-key',
+  'cookie',
+  'user-agent',
+  'connection',
+]);
 
 export function entryToCell(entry: HistoryEntry, opts: CellOptions = {}): NotebookCellData {
   const lines = entry.service === 'realtime' ? realtimeLines(entry) : httpLines(entry, opts);
@@ -116,7 +128,8 @@ function realtimeLines(entry: HistoryEntry): string[] {
     const first: PusherEvent | undefined = /\/batch_events$/.test(path) ? (parsed as { batch?: PusherEvent[] }).batch?.[0] : (parsed as PusherEvent);
     const channels: unknown[] | undefined = first && (Array.isArray(first.channels) ? (first.channels as unknown[]) : [first.channel]);
     const channel = channels?.[0];
-    if (!first || typeof first.name !== 'string' || typeof channel !== 'string') throw new NotACellError('The published event names no channel and event, so it cannot be made into a PUBLISH cell.');
+    if (!first || typeof first.name !== 'string' || typeof channel !== 'string')
+      throw new NotACellError('The published event names no channel and event, so it cannot be made into a PUBLISH cell.');
     const data = typeof first.data === 'string' ? prettyJson(first.data) : JSON.stringify(first.data ?? {}, null, 2);
     return [`PUBLISH ${channel} ${first.name}`, data];
   }

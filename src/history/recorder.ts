@@ -6,7 +6,17 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ServiceId } from '../core/connections';
 import { errorText, isApiError } from '../core/errors';
-import { HttpClient, type Headers, type HttpClientOptions, type HttpResponse, type OutgoingRequest, type RequestLogEntry, type RequestOptions, type StreamRequestOptions, type StreamResponse } from '../core/http';
+import {
+  HttpClient,
+  type Headers,
+  type HttpClientOptions,
+  type HttpResponse,
+  type OutgoingRequest,
+  type RequestLogEntry,
+  type RequestOptions,
+  type StreamRequestOptions,
+  type StreamResponse,
+} from '../core/http';
 import type { Redactor } from '../core/redact';
 import { capText, newEntryId, type HistoryEntry, type HistoryLimits } from './model';
 import { currentCommand } from './scope';
@@ -143,7 +153,14 @@ export class RecordingHttpClient extends HttpClient {
       throw e;
     } finally {
       const text = keepResponses ? capText(Buffer.concat(kept, keptBytes).toString('utf8'), maxBodyBytes) : undefined;
-      this.finish(pending, req, { status: res.status, headers: res.headers, requestId: res.requestId, body: text?.text, truncated: truncated || text?.truncated, error });
+      this.finish(pending, req, {
+        status: res.status,
+        headers: res.headers,
+        requestId: res.requestId,
+        body: text?.text,
+        truncated: truncated || text?.truncated,
+        error,
+      });
     }
   }
 

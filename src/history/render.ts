@@ -34,12 +34,21 @@ function message(m: HistoryMessage & { note?: string }, firstLine: string | unde
 export function renderEntry(entry: HistoryEntry): string {
   const where = `${SERVICE_LABELS[entry.service]}${entry.connection ? ` (${entry.connection})` : ''}`;
   const status = entry.status !== undefined ? `HTTP ${entry.status}` : entry.error !== undefined ? 'no answer' : '';
-  const facts = [where, new Date(entry.at).toLocaleString(), status, entry.durationMs !== undefined ? `${entry.durationMs} ms` : '', entry.requestId ? `request id \`${entry.requestId}\`` : '']
+  const facts = [
+    where,
+    new Date(entry.at).toLocaleString(),
+    status,
+    entry.durationMs !== undefined ? `${entry.durationMs} ms` : '',
+    entry.requestId ? `request id \`${entry.requestId}\`` : '',
+  ]
     .filter(Boolean)
     .join(' · ');
   const out = [`# ${entry.method} ${entryPath(entry)}`, '', facts, ''];
   if (entry.cell) {
-    out.push(`From the notebook \`${entry.cell.file}\`, line ${entry.cell.line}${entry.cell.name ? ` (cell \`${entry.cell.name}\`)` : ''}: ${entry.cell.passed} assertions passed, ${entry.cell.failed} failed.`, '');
+    out.push(
+      `From the notebook \`${entry.cell.file}\`, line ${entry.cell.line}${entry.cell.name ? ` (cell \`${entry.cell.name}\`)` : ''}: ${entry.cell.passed} assertions passed, ${entry.cell.failed} failed.`,
+      '',
+    );
   }
   if (entry.error !== undefined) out.push(`**Failed:** ${entry.error}`, '');
   out.push('## Request', '', ...message(entry.request, `${entry.method} ${entry.url}`).flatMap((p) => [p, '']));

@@ -65,7 +65,8 @@ export interface VarsSpec {
 
 export type CellSpec = HttpSpec | PublishSpec | ListenSpec | RealtimeRestSpec | VarsSpec;
 
-export type AssertionSubject = { kind: 'status' | 'duration' | 'text' | 'count' } | { kind: 'header'; name: string } | { kind: 'json'; path: Array<string | number> };
+export type AssertionSubject =
+  { kind: 'status' | 'duration' | 'text' | 'count' } | { kind: 'header'; name: string } | { kind: 'json'; path: Array<string | number> };
 
 export interface AssertionSpec {
   source: string;
@@ -157,7 +158,10 @@ function parseHttp(lines: string[], lineOf: (i: number) => number, problems: Lin
   }
   const m = /^([A-Za-z]+)\s+(\S+)(?:\s+HTTP\/[\d.]+)?\s*$/.exec(lines[i].trim());
   if (!m || !METHODS.has(m[1].toUpperCase())) {
-    problems.push({ line: lineOf(i), message: `"${lines[i].trim()}" is not a request line: write METHOD PATH, e.g. "POST /v1/places:searchText" (methods ${[...METHODS].join(', ')})` });
+    problems.push({
+      line: lineOf(i),
+      message: `"${lines[i].trim()}" is not a request line: write METHOD PATH, e.g. "POST /v1/places:searchText" (methods ${[...METHODS].join(', ')})`,
+    });
     return undefined;
   }
   const spec: HttpSpec = { kind: 'http', method: m[1].toUpperCase() as HttpSpec['method'], target: m[2], headers: [], line: lineOf(i) };
@@ -194,7 +198,10 @@ function parseRealtime(lines: string[], lineOf: (i: number) => number, problems:
   const words = head.split(/\s+/);
   const verb = words[0]?.toUpperCase();
   if (verb === 'PUBLISH' && words.length === 3) {
-    const data = lines.slice(i + 1).join('\n').trim();
+    const data = lines
+      .slice(i + 1)
+      .join('\n')
+      .trim();
     return { kind: 'publish', channel: words[1], event: words[2], data: data || '{}', line: lineOf(i) };
   }
   if (verb === 'LISTEN' && words.length === 3) {
@@ -213,17 +220,31 @@ function parseRealtime(lines: string[], lineOf: (i: number) => number, problems:
       problems.push({ line: lineOf(i), message: `write ${rest.usage}` });
       return undefined;
     }
-    const body = lines.slice(i + 1).join('\n').trim();
-    if (!rest.body && lines.slice(i + 1).some((l) => l.trim() !== '' && !isComment(l.trim()))) problems.push({ line: lineOf(i + 1), message: `${verb} takes no body` });
+    const body = lines
+      .slice(i + 1)
+      .join('\n')
+      .trim();
+    if (!rest.body && lines.slice(i + 1).some((l) => l.trim() !== '' && !isComment(l.trim())))
+      problems.push({ line: lineOf(i + 1), message: `${verb} takes no body` });
     if (rest.op === 'batch' && body === '') problems.push({ line: lineOf(i), message: 'BATCH needs a JSON array of events on the lines after it' });
     return { kind: 'realtimeRest', op: rest.op, args, body: rest.op === 'sendToUser' ? body || '{}' : body, line: lineOf(i) };
   }
   if (head === '') {
     // Pointing at the fence, like an empty HTTP cell: an unclosed empty cell at the end of the file has no line after it.
-    problems.push({ line: lineOf(0) - 1, message: 'the cell has no command: write "PUBLISH <channel> <event>" then the data, or "LISTEN <channel> <time>" (e.g. LISTEN demo-ticker 4s)' });
+    problems.push({
+      line: lineOf(0) - 1,
+      message: 'the cell has no command: write "PUBLISH <channel> <event>" then the data, or "LISTEN <channel> <time>" (e.g. LISTEN demo-ticker 4s)',
+    });
     return undefined;
   }
-  problems.push({ line: lineOf(i), message: `"${head}" is not a realtime command: write "PUBLISH <channel> <event>" then the data, "LISTEN <channel> <time>" (e.g. LISTEN demo-ticker 4s), or one of ${Object.values(REST_VERBS).map((v) => `"${v.usage.split(',')[0]}"`).join(', ')}` });
+  problems.push({
+    line: lineOf(i),
+    message: `"${head}" is not a realtime command: write "PUBLISH <channel> <event>" then the data, "LISTEN <channel> <time>" (e.g. LISTEN demo-ticker 4s), or one of ${Object.values(
+      REST_VERBS,
+    )
+      .map((v) => `"${v.usage.split(',')[0]}"`)
+      .join(', ')}`,
+  });
   return undefined;
 }
 

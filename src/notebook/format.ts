@@ -2,7 +2,16 @@
 // cells. Reading keeps, per cell, the exact bytes it came from (CellLayout), so writing an unchanged
 // notebook gives back the same bytes: CRLF, a missing final newline, ~~~ and longer fences,
 // blank lines between cells. An edited cell is written afresh from its value and attributes.
-import { CODE_LANGUAGES, type CellLayout, type CellMetadata, type CodeLanguage, type NotebookCellData, type NotebookData, type NotebookProblem, type ParsedNotebook } from './types';
+import {
+  CODE_LANGUAGES,
+  type CellLayout,
+  type CellMetadata,
+  type CodeLanguage,
+  type NotebookCellData,
+  type NotebookData,
+  type NotebookProblem,
+  type ParsedNotebook,
+} from './types';
 import { analyseCell } from './cells';
 
 type Eol = CellLayout['eol'];
@@ -163,7 +172,14 @@ export function parseNotebook(text: string, file = 'notebook.awb.md'): ParsedNot
       }
       const core = seg.lines.slice(a, b);
       const value = core.map((l) => l.text).join('\n');
-      const layout: CellLayout = { before: pendingBefore + joinLines(seg.lines.slice(0, a)), core: joinLines(core), after: joinLines(seg.lines.slice(b)), value, info: '', eol: firstEol(joinLines(core), eol) };
+      const layout: CellLayout = {
+        before: pendingBefore + joinLines(seg.lines.slice(0, a)),
+        core: joinLines(core),
+        after: joinLines(seg.lines.slice(b)),
+        value,
+        info: '',
+        eol: firstEol(joinLines(core), eol),
+      };
       pendingBefore = '';
       starts.push(seg.start + a);
       cells.push({ kind: 'markup', language: 'markdown', value, metadata: { layout } });
@@ -187,7 +203,12 @@ export function parseNotebook(text: string, file = 'notebook.awb.md'): ParsedNot
   }
   if (pendingBefore) {
     // A file of nothing but blank lines still round-trips: one empty Markdown cell holds them.
-    cells.push({ kind: 'markup', language: 'markdown', value: '', metadata: { layout: { before: pendingBefore, core: '', after: '', value: '', info: '', eol } } });
+    cells.push({
+      kind: 'markup',
+      language: 'markdown',
+      value: '',
+      metadata: { layout: { before: pendingBefore, core: '', after: '', value: '', info: '', eol } },
+    });
     starts.push(0);
   }
   problems.push(...cellProblems(cells, starts, file));
@@ -213,7 +234,11 @@ function cellProblems(cells: readonly NotebookCellData[], starts: readonly numbe
 
 /** The problems of cells as they are now (after edits in the editor), located in the file they serialise to. */
 export function notebookProblems(cells: readonly NotebookCellData[], file = 'notebook.awb.md'): NotebookProblem[] {
-  return cellProblems(cells, cellStartLines(cells).map((line) => line - 1), file);
+  return cellProblems(
+    cells,
+    cellStartLines(cells).map((line) => line - 1),
+    file,
+  );
 }
 
 /** Re-serialises one code cell from its value and attributes, keeping its fence style where it can. */

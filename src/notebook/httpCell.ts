@@ -45,7 +45,9 @@ export function resolveTarget(conn: HttpConnection, rawTarget: string, fail: (de
     }
     const approved = connectionOrigins(conn);
     if (!approved.includes(origin)) {
-      return fail(`refused: ${origin} is not an origin of the ${conn.service} connection "${conn.name}" (${approved.join(', ')}); nothing was sent. Use a path relative to the connection.`);
+      return fail(
+        `refused: ${origin} is not an origin of the ${conn.service} connection "${conn.name}" (${approved.join(', ')}); nothing was sent. Use a path relative to the connection.`,
+      );
     }
     return { baseUrl: origin, origin, absolute: true };
   }
@@ -104,7 +106,12 @@ export async function runHttpCell(input: HttpCellInput): Promise<HttpCellOutput>
     parseError: conn.service === 'llm' ? openAiErrorParser : googleErrorParser,
     requestIdHeaders: conn.service === 'llm' ? LLM_REQUEST_ID_HEADERS : undefined,
     onRequest: (r: OutgoingRequest) => {
-      out.request = { method: r.method, url: host.redactor.url(r.url), headers: host.redactor.headers(r.headers), body: r.body === undefined ? undefined : host.redactor.text(cap(r.body, input.maxBodyBytes)) };
+      out.request = {
+        method: r.method,
+        url: host.redactor.url(r.url),
+        headers: host.redactor.headers(r.headers),
+        body: r.body === undefined ? undefined : host.redactor.text(cap(r.body, input.maxBodyBytes)),
+      };
       input.onRequest(out.request);
     },
     credentials: async (url: URL, signal?: AbortSignal) => {

@@ -63,7 +63,15 @@ export async function runPublish(ctx: RealtimeCellContext, channel: string, even
   try {
     const channels = await rest.publish({ channels: [channel], name: event, data }, ctx.signal);
     const text = JSON.stringify({ channels });
-    out.response = { status: 200, headers: {}, text, json: { channels }, size: Buffer.byteLength(text), truncated: false, durationMs: performance.now() - started };
+    out.response = {
+      status: 200,
+      headers: {},
+      text,
+      json: { channels },
+      size: Buffer.byteLength(text),
+      truncated: false,
+      durationMs: performance.now() - started,
+    };
   } catch (e) {
     out.error = e;
   }
@@ -79,7 +87,12 @@ export function restClient(ctx: RealtimeCellContext, out: RealtimeCellOutput): R
     auth: { placement: 'none' },
     redactor: host.redactor,
     onRequest: (r: OutgoingRequest) => {
-      out.request = { method: r.method, url: host.redactor.url(r.url), headers: host.redactor.headers(r.headers), body: r.body === undefined ? undefined : host.redactor.text(r.body) };
+      out.request = {
+        method: r.method,
+        url: host.redactor.url(r.url),
+        headers: host.redactor.headers(r.headers),
+        body: r.body === undefined ? undefined : host.redactor.text(r.body),
+      };
       ctx.onRequest(out.request);
     },
   });
@@ -90,9 +103,23 @@ function authorizerFor(ctx: RealtimeCellContext): ChannelAuthorizer {
   const { conn, host } = ctx;
   if (conn.authEndpoint) {
     // The app's own endpoint decides; the stored secret is not involved (and never sent to it).
-    return endpointAuthorizer(new HttpClient({ service: `${serviceLabel(conn)} auth endpoint`, baseUrl: conn.authEndpoint, auth: { placement: 'none' }, redactor: host.redactor, timeoutMs: 15_000 }));
+    return endpointAuthorizer(
+      new HttpClient({
+        service: `${serviceLabel(conn)} auth endpoint`,
+        baseUrl: conn.authEndpoint,
+        auth: { placement: 'none' },
+        redactor: host.redactor,
+        timeoutMs: 15_000,
+      }),
+    );
   }
-  return localAuthorizer({ service: serviceLabel(conn), key: conn.key, secret: secretReader(ctx), user: LISTEN_USER, encryptionMasterKey: masterKeyReader(ctx) });
+  return localAuthorizer({
+    service: serviceLabel(conn),
+    key: conn.key,
+    secret: secretReader(ctx),
+    user: LISTEN_USER,
+    encryptionMasterKey: masterKeyReader(ctx),
+  });
 }
 
 function decode(data: unknown): unknown {
@@ -108,7 +135,12 @@ function decode(data: unknown): unknown {
  * LISTEN <channel> <time>: subscribes and collects the channel's events until the time is up or
  * the run is cancelled; what arrived stays in the result either way.
  */
-export async function runListen(ctx: RealtimeCellContext, channel: string, durationMs: number, onMessage: (m: ListenMessage, count: number) => void): Promise<RealtimeCellOutput> {
+export async function runListen(
+  ctx: RealtimeCellContext,
+  channel: string,
+  durationMs: number,
+  onMessage: (m: ListenMessage, count: number) => void,
+): Promise<RealtimeCellOutput> {
   const { conn, host } = ctx;
   const messages: ListenMessage[] = [];
   const out: RealtimeCellOutput = {};
@@ -124,7 +156,16 @@ export async function runListen(ctx: RealtimeCellContext, channel: string, durat
   let client: RealtimeClient | undefined;
   try {
     host.assertMayConnect?.(conn);
-    client = new RealtimeClient({ key: conn.key, host: conn.host, port: conn.port, useTLS: conn.useTLS, service: serviceLabel(conn), authorize: authorizerFor(ctx), subscribeTimeoutMs: SUBSCRIBE_DEADLINE_MS, client: { name: 'api-workbench-notebook', version: '1' } });
+    client = new RealtimeClient({
+      key: conn.key,
+      host: conn.host,
+      port: conn.port,
+      useTLS: conn.useTLS,
+      service: serviceLabel(conn),
+      authorize: authorizerFor(ctx),
+      subscribeTimeoutMs: SUBSCRIBE_DEADLINE_MS,
+      client: { name: 'api-workbench-notebook', version: '1' },
+    });
     out.request = { method: 'LISTEN', url: host.redactor.url(`${conn.wsUrl}#${channel}`), headers: {} };
     ctx.onRequest(out.request);
     let count = 0;
@@ -139,7 +180,13 @@ export async function runListen(ctx: RealtimeCellContext, channel: string, durat
     client.on('error', (e) => {
       const failed = e.code === 'decrypt_failed' ? DECRYPT_FAILED_RE.exec(e.message) : null;
       if (!failed || failed[2] !== channel) return;
-      const message: ListenMessage = { channel, event: failed[1], data: null, atMs: Math.round(performance.now() - (subscribedAt ?? started)), error: e.message };
+      const message: ListenMessage = {
+        channel,
+        event: failed[1],
+        data: null,
+        atMs: Math.round(performance.now() - (subscribedAt ?? started)),
+        error: e.message,
+      };
       messages.push(message);
       onMessage(message, count);
     });

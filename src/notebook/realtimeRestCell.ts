@@ -36,7 +36,12 @@ async function call(rest: RealtimeRest, ctx: RealtimeCellContext, op: RealtimeRe
     case 'channels': {
       const prefix = args[0];
       try {
-        return { channels: await rest.channels({ prefix, info: prefix?.startsWith('presence-') ? ['user_count', 'subscription_count'] : ['subscription_count'] }, signal) };
+        return {
+          channels: await rest.channels(
+            { prefix, info: prefix?.startsWith('presence-') ? ['user_count', 'subscription_count'] : ['subscription_count'] },
+            signal,
+          ),
+        };
       } catch (e) {
         // Hosted apps without subscription counting refuse the attribute: list without counts.
         if ((e as { status?: number }).status !== 400) throw e;

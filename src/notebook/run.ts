@@ -112,7 +112,14 @@ class Runner implements NotebookRunner {
     const line = this.lines[index];
     const analysed = analyseCell(cell, line);
     const ref: CellRef = { file: this.opts.file, cellIndex: index, line, name: analysed.attributes.name };
-    const base: CellResult = { ...ref, service: cell.language as CellResult['service'], startedAt: new Date().toISOString(), ok: false, assertions: [], durationMs: 0 };
+    const base: CellResult = {
+      ...ref,
+      service: cell.language as CellResult['service'],
+      startedAt: new Date().toISOString(),
+      ok: false,
+      assertions: [],
+      durationMs: 0,
+    };
     const done = (r: CellResult): CellResult => ({ ...r, durationMs: performance.now() - t0 });
     if (analysed.problems.length) {
       return done({ ...base, error: analysed.problems.map((p) => `${this.opts.file}:${p.line}: ${p.message}`).join('\n') });
@@ -140,7 +147,15 @@ class Runner implements NotebookRunner {
       // An HTTP error answer is still an answer: its status can be asserted on.
       if (!result.response && isApiError(error) && error.status !== undefined && (error.kind === 'http' || error.kind === 'rate-limited')) {
         const text = error.serviceMessage ?? '';
-        result.response = { status: error.status, headers: {}, text, size: Buffer.byteLength(text), truncated: false, durationMs: performance.now() - t0, requestId: error.requestId };
+        result.response = {
+          status: error.status,
+          headers: {},
+          text,
+          size: Buffer.byteLength(text),
+          truncated: false,
+          durationMs: performance.now() - t0,
+          requestId: error.requestId,
+        };
       }
     }
     for (const a of analysed.assertions) {
@@ -183,7 +198,9 @@ class Runner implements NotebookRunner {
       const channel = substitute(spec.channel, spec.line, scope);
       return {
         connection: conn.name,
-        ...(await runListen(rt, channel, spec.durationMs, (message, count) => this.progress({ kind: 'message', cell: ref, message: this.redactValue(message), count }))),
+        ...(await runListen(rt, channel, spec.durationMs, (message, count) =>
+          this.progress({ kind: 'message', cell: ref, message: this.redactValue(message), count }),
+        )),
       };
     }
     if (spec?.kind === 'realtimeRest') {
@@ -234,7 +251,8 @@ class Runner implements NotebookRunner {
       const analysed = analyseCell(cell, this.lines[i]);
       if (analysed.spec?.kind !== 'vars') return;
       for (const e of analysed.spec.entries) {
-        if (this.opts.host.redactor.text(e.value) !== e.value) throw new NotebookError(this.opts.file, e.line, `the value of "${e.name}" is a secret: secrets never go in vars`);
+        if (this.opts.host.redactor.text(e.value) !== e.value)
+          throw new NotebookError(this.opts.file, e.line, `the value of "${e.name}" is a secret: secrets never go in vars`);
         (env === undefined ? plain : forEnv).set(e.name, e.value);
       }
     });

@@ -119,7 +119,9 @@ async function main(): Promise<void> {
   }
   // Announce readiness last: a parent may signal as soon as it reads the line.
   process.stdout.write(JSON.stringify(sandbox.info) + '\n');
-  process.stderr.write(`sandbox ready: LLM ${sandbox.info.llm.baseUrl}, maps ${sandbox.info.maps.baseUrl}, realtime ws://${sandbox.info.realtime.host}:${sandbox.info.realtime.port}\n`);
+  process.stderr.write(
+    `sandbox ready: LLM ${sandbox.info.llm.baseUrl}, maps ${sandbox.info.maps.baseUrl}, realtime ws://${sandbox.info.realtime.host}:${sandbox.info.realtime.port}\n`,
+  );
 }
 
 main().catch((e: unknown) => {

@@ -3,7 +3,15 @@
 // with tokens, latency, time to first token and cost under each. Everything the extension sends is
 // validated; text is only ever set with textContent (answers are untrusted).
 import { validate } from '../core/validate';
-import { hostToCompareSchema, type ColumnEvent, type ColumnFailure, type ColumnStats, type CompareToHost, type HostToCompare, type RenderedColumn } from '../services/llm/compareMessages';
+import {
+  hostToCompareSchema,
+  type ColumnEvent,
+  type ColumnFailure,
+  type ColumnStats,
+  type CompareToHost,
+  type HostToCompare,
+  type RenderedColumn,
+} from '../services/llm/compareMessages';
 
 interface VsCodeApi {
   postMessage(message: CompareToHost): void;
@@ -53,7 +61,10 @@ selected = saved.selected;
 
 function loadState(): SavedState {
   const s = vscode.getState() as Partial<SavedState> | undefined;
-  return { prompt: typeof s?.prompt === 'string' ? s.prompt : '', selected: Array.isArray(s?.selected) ? s.selected.filter((m): m is string => typeof m === 'string') : [] };
+  return {
+    prompt: typeof s?.prompt === 'string' ? s.prompt : '',
+    selected: Array.isArray(s?.selected) ? s.selected.filter((m): m is string => typeof m === 'string') : [],
+  };
 }
 
 function saveState(): void {
@@ -134,7 +145,14 @@ function ms(n: number): string {
 function statsFooter(s: ColumnStats): string {
   const u = s.usage;
   const tokens = u ? `${u.prompt_tokens} in / ${u.completion_tokens ?? u.total_tokens - u.prompt_tokens} out tokens` : 'tokens not reported';
-  return [tokens, `latency ${ms(s.latencyMs)}`, s.firstTokenMs !== undefined ? `first token ${ms(s.firstTokenMs)}` : 'no tokens', s.cost, s.finishReason && s.finishReason !== 'stop' ? `finish: ${s.finishReason}` : undefined, `request id ${s.requestId ?? 'unknown'}`]
+  return [
+    tokens,
+    `latency ${ms(s.latencyMs)}`,
+    s.firstTokenMs !== undefined ? `first token ${ms(s.firstTokenMs)}` : 'no tokens',
+    s.cost,
+    s.finishReason && s.finishReason !== 'stop' ? `finish: ${s.finishReason}` : undefined,
+    `request id ${s.requestId ?? 'unknown'}`,
+  ]
     .filter(Boolean)
     .join(' · ');
 }

@@ -48,7 +48,10 @@ function setOffline(value: boolean): void {
   offline = value;
   document.body.classList.toggle('no-tiles', value);
   basemap.update(value);
-  setStatus(value ? 'Offline basemap (Natural Earth)' : '', value ? 'Map tiles are unavailable (offline, blocked or switched off): country borders and coastlines from Natural Earth 1:110m are shown instead.' : '');
+  setStatus(
+    value ? 'Offline basemap (Natural Earth)' : '',
+    value ? 'Map tiles are unavailable (offline, blocked or switched off): country borders and coastlines from Natural Earth 1:110m are shown instead.' : '',
+  );
 }
 
 function setTiles(template: string | null, attribution: string): void {

@@ -65,7 +65,13 @@ function drawSettings(connection: string, models: string[]): void {
   const list = h('datalist', { id: 'models' }, ...models.map((m) => h('option', { value: m })));
   const api = h('select', { id: 'api' }, h('option', { value: 'chat', text: 'Chat completions' }), h('option', { value: 'responses', text: 'Responses API' }));
   api.value = s.api;
-  const format = h('select', { id: 'format' }, h('option', { value: 'text', text: 'Text' }), h('option', { value: 'json_object', text: 'JSON object' }), h('option', { value: 'json_schema', text: 'JSON schema (strict)' }));
+  const format = h(
+    'select',
+    { id: 'format' },
+    h('option', { value: 'text', text: 'Text' }),
+    h('option', { value: 'json_object', text: 'JSON object' }),
+    h('option', { value: 'json_schema', text: 'JSON schema (strict)' }),
+  );
   format.value = s.responseFormat;
   const schema = h('textarea', { id: 'schema', rows: '6', placeholder: '{ "type": "object", … }', spellcheck: 'false' });
   schema.value = s.schemaText;
@@ -77,9 +83,16 @@ function drawSettings(connection: string, models: string[]): void {
     'fieldset',
     { class: 'tools' },
     h('legend', { text: 'Tools: your own APIs' }),
-    ...BUILTIN_TOOL_NAMES.map((n) => h('label', { class: 'check' }, h('input', { type: 'checkbox', 'data-tool': n, checked: s.tools.includes(n) }), h('span', { text: TOOL_LABELS[n] ?? n }))),
+    ...BUILTIN_TOOL_NAMES.map((n) =>
+      h('label', { class: 'check' }, h('input', { type: 'checkbox', 'data-tool': n, checked: s.tools.includes(n) }), h('span', { text: TOOL_LABELS[n] ?? n })),
+    ),
   );
-  const custom = h('textarea', { id: 'customTools', rows: '5', spellcheck: 'false', placeholder: '[{"name": "get_weather", "description": "…", "parameters": "{…schema…}", "reply": "{\\"temp\\": 21}"}]' });
+  const custom = h('textarea', {
+    id: 'customTools',
+    rows: '5',
+    spellcheck: 'false',
+    placeholder: '[{"name": "get_weather", "description": "…", "parameters": "{…schema…}", "reply": "{\\"temp\\": 21}"}]',
+  });
   custom.value = s.customTools.length ? JSON.stringify(s.customTools, null, 2) : '';
   settingsEl.append(
     h('h2', { text: connection }),
@@ -99,7 +112,11 @@ function drawSettings(connection: string, models: string[]): void {
     field('Response format', format),
     schemaBox,
     tools,
-    field('Your own tools (JSON)', custom, 'name, description, parameters (a JSON Schema as text) and a fixed reply, or "cell": {"notebook": "path.awb.md", "name": "cellName"} to run that cell with the arguments as {{args.…}}'),
+    field(
+      'Your own tools (JSON)',
+      custom,
+      'name, description, parameters (a JSON Schema as text) and a fixed reply, or "cell": {"notebook": "path.awb.md", "name": "cellName"} to run that cell with the arguments as {{args.…}}',
+    ),
   );
   $('loadSchema').addEventListener('click', () => post({ type: 'loadSchemaFile' }));
   format.addEventListener('change', () => (schemaBox.hidden = format.value !== 'json_schema'));
@@ -140,7 +157,11 @@ function readSettings(): PlaygroundSettings | undefined {
     topP: num('topP'),
     maxTokens: maxTokens && maxTokens > 0 ? maxTokens : undefined,
     seed: num('seed', true),
-    stop: val('stopSequences').split(',').map((x) => x.trim()).filter(Boolean).slice(0, 4),
+    stop: val('stopSequences')
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean)
+      .slice(0, 4),
     responseFormat: (val('format') || 'text') as PlaygroundSettings['responseFormat'],
     schemaText: $<HTMLTextAreaElement>('schema').value,
     tools: BUILTIN_TOOL_NAMES.filter((n) => document.querySelector<HTMLInputElement>(`input[data-tool="${n}"]`)?.checked),
@@ -172,7 +193,11 @@ function stats(t: Extract<Turn, { kind: 'assistant' }>): HTMLElement | undefined
     st.tokensOut !== undefined ? `${about}${st.tokensOut} out` : undefined,
     `${st.latencyMs} ms`,
     st.firstTokenMs !== undefined ? `first token ${st.firstTokenMs} ms` : undefined,
-    st.costUsd === undefined ? 'cost unknown' : st.costUsd === 0 ? '$0 (free)' : `${about}$${st.costUsd < 0.01 ? st.costUsd.toFixed(6) : st.costUsd.toFixed(4)}`,
+    st.costUsd === undefined
+      ? 'cost unknown'
+      : st.costUsd === 0
+        ? '$0 (free)'
+        : `${about}$${st.costUsd < 0.01 ? st.costUsd.toFixed(6) : st.costUsd.toFixed(4)}`,
     st.estimated ? 'estimated: stopped before the server reported usage' : undefined,
     st.api === 'responses' ? 'Responses API' : undefined,
     st.requestId ? `request ${st.requestId}` : undefined,
@@ -198,7 +223,14 @@ function drawTurn(t: Turn, i: number): HTMLElement {
           editing = undefined;
           draw();
         });
-        return h('div', { class: 'turn user' }, h('div', { class: 'who', text: 'You' }), box, h('div', { class: 'row' }, resend, cancel), h('small', { text: 'Resending drops the turns after this one.' }));
+        return h(
+          'div',
+          { class: 'turn user' },
+          h('div', { class: 'who', text: 'You' }),
+          box,
+          h('div', { class: 'row' }, resend, cancel),
+          h('small', { text: 'Resending drops the turns after this one.' }),
+        );
       }
       const edit = h('button', { type: 'button', class: 'link', text: 'Edit', title: 'Edit and resend (drops the turns after it)', disabled: busy });
       edit.addEventListener('click', () => {
@@ -216,7 +248,12 @@ function drawTurn(t: Turn, i: number): HTMLElement {
       if (t.validation) {
         check = t.validation.ok
           ? h('div', { class: 'valid', text: '✓ Matches the schema' })
-          : h('div', { class: 'invalid' }, h('div', { text: '✗ Does not match the schema:' }), h('ul', {}, ...t.validation.problems.map((p) => h('li', {}, h('code', { text: p.path }), ` ${p.message}`))));
+          : h(
+              'div',
+              { class: 'invalid' },
+              h('div', { text: '✗ Does not match the schema:' }),
+              h('ul', {}, ...t.validation.problems.map((p) => h('li', {}, h('code', { text: p.path }), ` ${p.message}`))),
+            );
       }
       return h('div', { class: `turn assistant${t.streaming ? ' streaming' : ''}` }, who, body, calls, note, check, stats(t));
     }
@@ -227,11 +264,23 @@ function drawTurn(t: Turn, i: number): HTMLElement {
         { class: `turn tool ${t.status}` },
         h('div', { class: 'who', text: `Tool ${t.name} · ${status}${t.ranOn ? ` · ${t.ranOn}` : ''}` }),
         h('details', { open: true }, h('summary', { text: 'Arguments' }), h('pre', { text: pretty(t.arguments) })),
-        t.result !== undefined ? h('details', { open: t.status !== 'done' || t.result.length < 600 }, h('summary', { text: t.status === 'done' ? 'Result (sent to the model)' : 'Error (sent to the model)' }), h('pre', { text: pretty(t.result) })) : undefined,
+        t.result !== undefined
+          ? h(
+              'details',
+              { open: t.status !== 'done' || t.result.length < 600 },
+              h('summary', { text: t.status === 'done' ? 'Result (sent to the model)' : 'Error (sent to the model)' }),
+              h('pre', { text: pretty(t.result) }),
+            )
+          : undefined,
       );
     }
     case 'error':
-      return h('div', { class: 'turn error', role: 'alert' }, h('div', { class: 'who', text: 'Error · the conversation is kept' }), h('div', { class: 'text', text: t.text }));
+      return h(
+        'div',
+        { class: 'turn error', role: 'alert' },
+        h('div', { class: 'who', text: 'Error · the conversation is kept' }),
+        h('div', { class: 'text', text: t.text }),
+      );
   }
 }
 
@@ -245,7 +294,11 @@ function pretty(text: string): string {
 
 function draw(): void {
   const atBottom = turnsEl.scrollHeight - turnsEl.scrollTop - turnsEl.clientHeight < 40;
-  turnsEl.replaceChildren(...(turns.length ? turns.map(drawTurn) : [h('p', { class: 'empty', text: 'Set a system prompt and parameters on the right, switch on tools if you like, and send a message.' })]));
+  turnsEl.replaceChildren(
+    ...(turns.length
+      ? turns.map(drawTurn)
+      : [h('p', { class: 'empty', text: 'Set a system prompt and parameters on the right, switch on tools if you like, and send a message.' })]),
+  );
   sendBtn.disabled = busy;
   stopBtn.disabled = !busy;
   if (atBottom) turnsEl.scrollTop = turnsEl.scrollHeight;

@@ -122,7 +122,10 @@ new ResizeObserver(() => sendViewport()).observe(scroller);
 let filterTimer: ReturnType<typeof setTimeout> | undefined;
 function sendFilter(): void {
   clearTimeout(filterTimer);
-  filterTimer = setTimeout(() => post({ type: 'filter', channel: inputs.channel.value, event: inputs.event.value, regex: inputs.regex.value }), FILTER_DELAY_MS);
+  filterTimer = setTimeout(
+    () => post({ type: 'filter', channel: inputs.channel.value, event: inputs.event.value, regex: inputs.regex.value }),
+    FILTER_DELAY_MS,
+  );
 }
 for (const input of Object.values(inputs)) input.addEventListener('input', sendFilter);
 

@@ -66,7 +66,8 @@ function table(rows: Array<[string, string]>): HTMLElement {
 function header(p: ResultPayload): HTMLElement {
   const head = el('div', 'awb-head');
   const neutral = p.state === 'running' || p.skipped !== undefined || p.cancelled;
-  const badge = p.status !== undefined ? String(p.status) : p.state === 'running' ? 'Running' : p.cancelled ? 'Stopped' : p.skipped ? 'Skipped' : p.ok ? 'OK' : 'Failed';
+  const badge =
+    p.status !== undefined ? String(p.status) : p.state === 'running' ? 'Running' : p.cancelled ? 'Stopped' : p.skipped ? 'Skipped' : p.ok ? 'OK' : 'Failed';
   head.append(el('span', `awb-badge${neutral ? ' neutral' : p.ok ? '' : ' fail'}`, badge), el('span', undefined, p.title));
   if (p.durationMs !== undefined) head.append(meta('time', `${Math.round(p.durationMs)} ms`));
   if (p.body) head.append(meta('size', size(p.body.size)));
@@ -91,11 +92,16 @@ function assertions(p: ResultPayload): HTMLElement | undefined {
   return box;
 }
 
-function mapPanel(p: NonNullable<ResultPayload['geometry']>, onDrawn: () => void, onBasemap: (state: 'drawn' | 'failed') => void, onShowOnPanel: () => void): HTMLElement {
+function mapPanel(
+  p: NonNullable<ResultPayload['geometry']>,
+  onDrawn: () => void,
+  onBasemap: (state: 'drawn' | 'failed') => void,
+  onShowOnPanel: () => void,
+): HTMLElement {
   const tab = el('div');
   const bar = el('div', 'awb-map-bar');
   const open = el('button', 'awb-link', 'Show on Map Panel');
-  open.title = 'Draw this result on the maps view\'s map, beside the notebook';
+  open.title = "Draw this result on the maps view's map, beside the notebook";
   open.addEventListener('click', onShowOnPanel);
   bar.append(open);
   const box = el('div', 'awb-map no-tiles');
@@ -137,7 +143,8 @@ function render(p: ResultPayload, element: HTMLElement, post: (m: RendererMessag
   if (p.variables) root.append(table(Object.entries(p.variables)));
 
   const tabs: Array<{ id: string; label: string; make: () => HTMLElement }> = [];
-  if (p.answer !== undefined) tabs.push({ id: 'answer', label: 'Answer', make: () => el('div', `awb-answer${p.state === 'running' ? ' running' : ''}`, p.answer) });
+  if (p.answer !== undefined)
+    tabs.push({ id: 'answer', label: 'Answer', make: () => el('div', `awb-answer${p.state === 'running' ? ' running' : ''}`, p.answer) });
   if (p.messages) {
     const m = p.messages;
     tabs.push({
@@ -186,7 +193,14 @@ function render(p: ResultPayload, element: HTMLElement, post: (m: RendererMessag
           () => post({ type: 'rendered', resultId: p.resultId, tab: 'map-drawn' }),
           (state) => post({ type: 'rendered', resultId: p.resultId, tab: `map-basemap-${state}` }),
           // A notebook result's title is its assertion summary: the cell's name says more on the map.
-          () => post({ type: 'showOnMap', resultId: p.resultId, title: (p.name ? `Notebook cell ${p.name}` : p.title).slice(0, 500), markers: g.markers, lines: g.lines }),
+          () =>
+            post({
+              type: 'showOnMap',
+              resultId: p.resultId,
+              title: (p.name ? `Notebook cell ${p.name}` : p.title).slice(0, 500),
+              markers: g.markers,
+              lines: g.lines,
+            }),
         ),
     });
   }

@@ -179,7 +179,7 @@ export default async function activationBench(r: BenchReporter): Promise<void> {
     r.section(`time: median of ${RUNS} fresh node processes each`);
     r.note("activate() gets a stand-in 'vscode' whose calls return at once; in VS Code each");
     r.note('registration is also a message to the window, which the extension host sends asynchronously.');
-    r.note("Node built-ins a bundle requires (e.g. node:child_process) are loaded before the clock starts,");
+    r.note('Node built-ins a bundle requires (e.g. node:child_process) are loaded before the clock starts,');
     r.note('as the extension host has them loaded already.');
     r.metric('require dist/extension.js', median(ours.map((s) => s.requireMs)), 'ms');
     r.metric('activate()', median(ours.map((s) => s.activateMs)), 'ms');

@@ -70,7 +70,9 @@ function notebook(): string {
   const cells: string[] = ['# CLI bench\n'];
   for (let i = 0; i < REQUESTS_PER_SERVICE; i++) cells.push(`\`\`\`llm name=models${i}\nGET /models\n\n?? status == 200\n\`\`\`\n`);
   for (const city of CITIES.slice(0, REQUESTS_PER_SERVICE)) {
-    cells.push(`\`\`\`maps name=search${city}\nPOST /v1/places:searchText\nX-Goog-FieldMask: places.id,places.displayName\nContent-Type: application/json\n\n{"textQuery": "${city}"}\n\n?? status == 200\n\`\`\`\n`);
+    cells.push(
+      `\`\`\`maps name=search${city}\nPOST /v1/places:searchText\nX-Goog-FieldMask: places.id,places.displayName\nContent-Type: application/json\n\n{"textQuery": "${city}"}\n\n?? status == 200\n\`\`\`\n`,
+    );
   }
   return cells.join('\n');
 }
@@ -79,7 +81,9 @@ function httpFile(llm: string, maps: string): string {
   const reqs: string[] = [];
   for (let i = 0; i < REQUESTS_PER_SERVICE; i++) reqs.push(`# @name models${i}\nGET ${llm}/models\nAuthorization: Bearer ${LLM_KEY}\n\n?? status == 200\n`);
   for (const city of CITIES.slice(0, REQUESTS_PER_SERVICE)) {
-    reqs.push(`# @name search${city}\nPOST ${maps}/v1/places:searchText\nX-Goog-Api-Key: ${MAPS_KEY}\nX-Goog-FieldMask: places.id,places.displayName\nContent-Type: application/json\n\n{"textQuery": "${city}"}\n\n?? status == 200\n`);
+    reqs.push(
+      `# @name search${city}\nPOST ${maps}/v1/places:searchText\nX-Goog-Api-Key: ${MAPS_KEY}\nX-Goog-FieldMask: places.id,places.displayName\nContent-Type: application/json\n\n{"textQuery": "${city}"}\n\n?? status == 200\n`,
+    );
   }
   return reqs.join('\n###\n\n');
 }
@@ -116,7 +120,13 @@ export default async function (r: BenchReporter): Promise<void> {
   try {
     const { llm, maps } = sandbox.info;
     writeFileSync(path.join(work, 'bench.awb.md'), notebook());
-    writeFileSync(path.join(work, 'connections.json'), JSON.stringify({ llm: [{ name: 'Bench', baseUrl: llm.baseUrl, keyEnv: 'BENCH_LLM_KEY' }], maps: [{ name: 'Bench', baseUrl: maps.baseUrl, keyEnv: 'BENCH_MAPS_KEY' }] }));
+    writeFileSync(
+      path.join(work, 'connections.json'),
+      JSON.stringify({
+        llm: [{ name: 'Bench', baseUrl: llm.baseUrl, keyEnv: 'BENCH_LLM_KEY' }],
+        maps: [{ name: 'Bench', baseUrl: maps.baseUrl, keyEnv: 'BENCH_MAPS_KEY' }],
+      }),
+    );
     writeFileSync(path.join(work, 'bench.http'), httpFile(llm.baseUrl, maps.baseUrl));
     writeFileSync(path.join(work, 'bench.postman_collection.json'), postmanCollection(llm.baseUrl, maps.baseUrl));
 

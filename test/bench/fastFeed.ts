@@ -16,7 +16,13 @@ import { validate } from '../../src/core/validate';
 
 const WRITE_BYTES = 64 * 1024;
 
-const commandSchema = z.object({ kind: z.literal('burst'), channel: z.string(), event: z.string(), data: z.record(z.string(), z.unknown()), count: z.number() });
+const commandSchema = z.object({
+  kind: z.literal('burst'),
+  channel: z.string(),
+  event: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  count: z.number(),
+});
 export type FeedCommand = z.infer<typeof commandSchema>;
 
 export const feedAnswerSchema = z.union([

@@ -189,7 +189,10 @@ export default async function llmBench(r: BenchReporter): Promise<void> {
     const ttftSdk = async (): Promise<number> => {
       const t0 = performance.now();
       let t = 0;
-      const stream = await sdk.chat.completions.create({ model: MODEL, messages, stream: true, stream_options: { include_usage: true } }, { headers: shortHeaders });
+      const stream = await sdk.chat.completions.create(
+        { model: MODEL, messages, stream: true, stream_options: { include_usage: true } },
+        { headers: shortHeaders },
+      );
       for await (const c of stream) if (!t && c.choices[0]?.delta.content) t = performance.now() - t0;
       return t;
     };

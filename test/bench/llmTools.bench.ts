@@ -96,8 +96,10 @@ export default async function llmToolsBench(r: BenchReporter): Promise<void> {
     let reference: string[] | undefined;
     for (const run of [runOurs, runSdk, runOurs, runSdk]) {
       const got = await run();
-      if (got.calls.length !== CALLS || got.calls.some((a) => (JSON.parse(a) as { notes: unknown[] }).notes.length !== ITEMS)) throw new Error(`a client assembled ${got.calls.length} incomplete tool calls`);
-      if (reference && JSON.stringify(got.calls) !== JSON.stringify(reference)) throw new Error('the clients assembled different tool calls from the same stream');
+      if (got.calls.length !== CALLS || got.calls.some((a) => (JSON.parse(a) as { notes: unknown[] }).notes.length !== ITEMS))
+        throw new Error(`a client assembled ${got.calls.length} incomplete tool calls`);
+      if (reference && JSON.stringify(got.calls) !== JSON.stringify(reference))
+        throw new Error('the clients assembled different tool calls from the same stream');
       reference ??= got.calls;
     }
 
@@ -108,7 +110,9 @@ export default async function llmToolsBench(r: BenchReporter): Promise<void> {
       for (const run of pair) (run === runOurs ? oursRuns : sdkRuns).push(await run());
     }
     const rate = (runs: Run[]) => median(runs.map((x) => x.pieces / (x.streamMs / 1000)));
-    r.note(`median of ${oursRuns.length} interleaved runs each; ${oursRuns[0]?.pieces.toLocaleString('en')} tool-call chunks per stream, counted from the first one to the end of the stream`);
+    r.note(
+      `median of ${oursRuns.length} interleaved runs each; ${oursRuns[0]?.pieces.toLocaleString('en')} tool-call chunks per stream, counted from the first one to the end of the stream`,
+    );
     r.metric('our client: tool-call chunks/s', rate(oursRuns), 'chunks/s');
     r.metric('openai SDK: tool-call chunks/s', rate(sdkRuns), 'chunks/s');
     r.ratio('tool-call stream throughput, ours ÷ SDK', rate(oursRuns), rate(sdkRuns), 1.2, true);

@@ -103,8 +103,18 @@ export default async function mapsBench(r: BenchReporter): Promise<void> {
     const ops: Array<[string, () => Promise<unknown>]> = [
       ['searchNearby (10 km)', () => maps.searchNearby({ locationRestriction: { circle: { center: paris, radius: 10_000 } } })],
       ['getPlace', () => maps.getPlace(placeId)],
-      ['computeRoutes (Lyon → Paris, DRIVE)', () => maps.computeRoutes({ origin: { location: { latLng: lyon } }, destination: { location: { latLng: paris } } })],
-      ['computeRouteMatrix (3 × 3)', () => maps.computeRouteMatrix({ origins: [lyon, paris, lyon].map((p) => ({ waypoint: { location: { latLng: p } } })), destinations: [paris, lyon, paris].map((p) => ({ waypoint: { location: { latLng: p } } })) })],
+      [
+        'computeRoutes (Lyon → Paris, DRIVE)',
+        () => maps.computeRoutes({ origin: { location: { latLng: lyon } }, destination: { location: { latLng: paris } } }),
+      ],
+      [
+        'computeRouteMatrix (3 × 3)',
+        () =>
+          maps.computeRouteMatrix({
+            origins: [lyon, paris, lyon].map((p) => ({ waypoint: { location: { latLng: p } } })),
+            destinations: [paris, lyon, paris].map((p) => ({ waypoint: { location: { latLng: p } } })),
+          }),
+      ],
       ['validateAddress', () => maps.validateAddress({ address: { regionCode: 'US', addressLines: ['1600 Amphitheatre Pkwy', 'Mountain View, CA 94043'] } })],
       ['geocodeAddress', () => maps.geocodeAddress({ address: 'Springfield, IL' })],
       ['reverseGeocode', () => maps.reverseGeocode({ location: paris })],

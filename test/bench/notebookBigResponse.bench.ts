@@ -71,7 +71,11 @@ function editorOutput(result: CellResult, redactor: Redactor): { bytes: number }
 export default async function bigResponseBench(r: BenchReporter): Promise<void> {
   const server = await startServer();
   try {
-    const made = httpConnectionFromSetting('maps', { name: 'Big', baseUrl: `http://127.0.0.1:${server.port}`, auth: { placement: 'header', name: 'X-Goog-Api-Key' } }, 'settings');
+    const made = httpConnectionFromSetting(
+      'maps',
+      { name: 'Big', baseUrl: `http://127.0.0.1:${server.port}`, auth: { placement: 'header', name: 'X-Goog-Api-Key' } },
+      'settings',
+    );
     if (typeof made === 'string') throw new Error(made);
     const connections: Connection[] = [made];
     const redactor = new Redactor();
@@ -104,7 +108,8 @@ export default async function bigResponseBench(r: BenchReporter): Promise<void> 
       h.enable();
       const t = performance.now();
       const result = await runner.runCell(0);
-      if (!result.ok || result.response?.size !== server.bytes) throw new Error(`the big cell failed: ${result.error ?? `${result.response?.size} of ${server.bytes} bytes`}`);
+      if (!result.ok || result.response?.size !== server.bytes)
+        throw new Error(`the big cell failed: ${result.error ?? `${result.response?.size} of ${server.bytes} bytes`}`);
       outputBytes = editorOutput(result, redactor).bytes;
       const elapsed = performance.now() - t;
       // One more turn of the loop, so a block that ended the work is sampled too.

@@ -38,7 +38,11 @@ async function burst(plan: PublishPlan, count: number): Promise<number> {
   const body = JSON.stringify({ channel: plan.channel, name: plan.event, count, data: plan.data });
   const p = `/apps/${plan.appId}/sandbox/burst`;
   const q = signRestRequest(plan, { method: 'POST', path: p, body, timestamp: Math.floor(Date.now() / 1000) });
-  const res = await fetch(`http://${plan.host}:${plan.port}${p}?${new URLSearchParams(q)}`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+  const res = await fetch(`http://${plan.host}:${plan.port}${p}?${new URLSearchParams(q)}`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json' },
+  });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`burst failed: ${res.status} ${text}`);
   const sent = validate(z.object({ sent: z.number() }), JSON.parse(text));

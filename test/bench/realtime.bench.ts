@@ -25,7 +25,6 @@ import { feedAnswerSchema, type FeedAnswer, type FeedCommand } from './fastFeed'
 import { formatNumber, median, type BenchReporter } from './report';
 import { startSandboxProcess } from './sandboxProcess';
 
-
 const APP = { appId: '777', key: 'bench-key-000001', secret: 'bench-secret-000001' };
 const BURST = 50_000;
 const ROUNDS = 5;
@@ -42,7 +41,9 @@ type Endpoint = Pick<Info, 'host' | 'port'>;
 
 function bounded<T>(p: Promise<T>, what: string, ms = WAIT_LIMIT_MS): Promise<T> {
   let t: NodeJS.Timeout | undefined;
-  return Promise.race([p, new Promise<never>((_, rej) => (t = setTimeout(() => rej(new Error(`${what} took over ${ms / 1000} s`)), ms)))]).finally(() => clearTimeout(t));
+  return Promise.race([p, new Promise<never>((_, rej) => (t = setTimeout(() => rej(new Error(`${what} took over ${ms / 1000} s`)), ms)))]).finally(() =>
+    clearTimeout(t),
+  );
 }
 
 /** Asks the sandbox to publish `count` events on `channel` at full speed (sandbox-only endpoint). */
@@ -50,7 +51,11 @@ async function burst(info: Info, channel: string, count: number): Promise<void> 
   const body = JSON.stringify({ channel, name: 'update', count, data: PAYLOAD });
   const p = `/apps/${APP.appId}/sandbox/burst`;
   const q = signRestRequest(APP, { method: 'POST', path: p, body, timestamp: Math.floor(Date.now() / 1000) });
-  const res = await fetch(`http://${info.host}:${info.port}${p}?${new URLSearchParams(q)}`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+  const res = await fetch(`http://${info.host}:${info.port}${p}?${new URLSearchParams(q)}`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json' },
+  });
   if (res.status !== 200) throw new Error(`burst failed: ${res.status} ${await res.text()}`);
 }
 
@@ -289,7 +294,11 @@ async function fanOut(r: BenchReporter, info: Info): Promise<void> {
         'fan-out subscribers',
       );
     }
-    const http = new HttpClient({ service: 'bench', baseUrl: restBaseUrl({ key: APP.key, host: info.host, port: info.port, useTLS: false }), auth: { placement: 'none' } });
+    const http = new HttpClient({
+      service: 'bench',
+      baseUrl: restBaseUrl({ key: APP.key, host: info.host, port: info.port, useTLS: false }),
+      auth: { placement: 'none' },
+    });
     const rest = new RealtimeRest({ http, appId: APP.appId, key: APP.key, secret: () => Promise.resolve(APP.secret) });
     const expected = FANOUT_EVENTS * FANOUT_SUBSCRIBERS;
     const t0 = performance.now();

@@ -49,7 +49,11 @@ function services(redactor: Redactor): Services {
     redactor,
     log: { request: () => undefined },
     guard: { assertTrusted: () => undefined, keyFor: () => Promise.resolve(APP.secret) },
-    http: { limiter: new SlidingWindowLimiter(), rateLimitKey: () => 'realtime:bench', custom: (_conn: unknown, options: HttpClientOptions) => new HttpClient(options) },
+    http: {
+      limiter: new SlidingWindowLimiter(),
+      rateLimitKey: () => 'realtime:bench',
+      custom: (_conn: unknown, options: HttpClientOptions) => new HttpClient(options),
+    },
     connections: { onDidChange: () => ({ dispose: () => undefined }), list: () => [] },
     context: { extension: { packageJSON: { version: '0.0.0-bench' } }, globalState: { get: () => 'vscode-bench', update: () => Promise.resolve() } },
   };
@@ -95,7 +99,10 @@ export default async function realtimeInspectorBench(r: BenchReporter): Promise<
     if (m.type === 'update') lastUpdateRows = m.rows.length;
   });
   try {
-    const conn = realtimeConnectionFromSetting({ name: 'Local Sandbox', appId: info.appId, key: info.key, host: info.host, port: info.port, useTLS: false }, 'sandbox');
+    const conn = realtimeConnectionFromSetting(
+      { name: 'Local Sandbox', appId: info.appId, key: info.key, host: info.host, port: info.port, useTLS: false },
+      'sandbox',
+    );
     if (typeof conn === 'string') throw new Error(conn);
     // As the extension wires it (src/editor/realtime/index.ts), with the panel visible.
     sessions.messageTap = (c, m) => {
@@ -116,7 +123,16 @@ export default async function realtimeInspectorBench(r: BenchReporter): Promise<
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     h.enable();
-    const result = await runPublisher({ ...info, secret: APP.secret, channel: CHANNEL, event: EVENT, data: PAYLOAD, rate: RATE, seconds: SECONDS, maxSeconds: SECONDS * 1.5 });
+    const result = await runPublisher({
+      ...info,
+      secret: APP.secret,
+      channel: CHANNEL,
+      event: EVENT,
+      data: PAYLOAD,
+      rate: RATE,
+      seconds: SECONDS,
+      maxSeconds: SECONDS * 1.5,
+    });
     const drained = await until(() => received >= result.published && log.stats.pending === 0, DRAIN_LIMIT_MS);
     // One more interval so the last update goes out.
     await sleep(150);
@@ -137,7 +153,9 @@ export default async function realtimeInspectorBench(r: BenchReporter): Promise<
     r.metric('CPU of the consuming process (one core = 100)', ((cpu.user + cpu.system) / 1000 / wallMs) * 100, '%');
     r.metric('page updates posted per second', (posted / wallMs) * 1000, '/s', { atMost: 11 });
     r.metric('characters posted to the page per second', (postedChars / wallMs) * 1000, 'chars/s');
-    r.note(`Published ${result.published.toLocaleString('en-US')}; received by the client ${received.toLocaleString('en-US')}; inspector: ${c.received.toLocaleString('en-US')} received = ${c.shown.toLocaleString('en-US')} shown + ${c.filteredOut.toLocaleString('en-US')} filtered out + ${c.held} held + ${c.dropped.toLocaleString('en-US')} dropped (ring full); last update carried ${lastUpdateRows} rows.`);
+    r.note(
+      `Published ${result.published.toLocaleString('en-US')}; received by the client ${received.toLocaleString('en-US')}; inspector: ${c.received.toLocaleString('en-US')} received = ${c.shown.toLocaleString('en-US')} shown + ${c.filteredOut.toLocaleString('en-US')} filtered out + ${c.held} held + ${c.dropped.toLocaleString('en-US')} dropped (ring full); last update carried ${lastUpdateRows} rows.`,
+    );
     r.metric('messages published but not counted by the inspector', result.published - c.received, 'msgs', { atMost: 0 });
     r.metric('received − (shown + filtered out + held + dropped)', c.received - (c.shown + c.filteredOut + c.held + c.dropped), 'msgs', { atMost: 0 });
     // Every message matches the filter, so the ring's whole content is shown: an independent check of shown.

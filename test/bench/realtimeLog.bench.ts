@@ -55,7 +55,11 @@ function services(redactor: Redactor): Services {
     log: { request: () => undefined },
     guard: { assertTrusted: () => undefined, keyFor: () => Promise.resolve(APP.secret) },
     // custom(): the factory's client without a history to record into (the bench publishes nothing through it).
-    http: { limiter: new SlidingWindowLimiter(), rateLimitKey: () => 'realtime:bench', custom: (_conn: unknown, options: HttpClientOptions) => new HttpClient(options) },
+    http: {
+      limiter: new SlidingWindowLimiter(),
+      rateLimitKey: () => 'realtime:bench',
+      custom: (_conn: unknown, options: HttpClientOptions) => new HttpClient(options),
+    },
     connections: { onDidChange: () => ({ dispose: () => undefined }), list: () => [] },
     context: { extension: { packageJSON: { version: '0.0.0-bench' } }, globalState: { get: () => 'vscode-bench', update: () => Promise.resolve() } },
   };
@@ -93,7 +97,10 @@ export default async function realtimeLogBench(r: BenchReporter): Promise<void> 
   const log = new RealtimeLog(redactor);
   const sessions = new RealtimeSessions(services(redactor), log);
   try {
-    const conn = realtimeConnectionFromSetting({ name: 'Local Sandbox', appId: info.appId, key: info.key, host: info.host, port: info.port, useTLS: false }, 'sandbox');
+    const conn = realtimeConnectionFromSetting(
+      { name: 'Local Sandbox', appId: info.appId, key: info.key, host: info.host, port: info.port, useTLS: false },
+      'sandbox',
+    );
     if (typeof conn === 'string') throw new Error(conn);
     const session = sessions.get(conn);
     let received = 0;
@@ -125,7 +132,16 @@ export default async function realtimeLogBench(r: BenchReporter): Promise<void> 
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     h.enable();
-    const result = await runPublisher({ ...info, secret: APP.secret, channel: CHANNEL, event: EVENT, data: PAYLOAD, rate: RATE, seconds: SECONDS, maxSeconds: SECONDS * 1.5 });
+    const result = await runPublisher({
+      ...info,
+      secret: APP.secret,
+      channel: CHANNEL,
+      event: EVENT,
+      data: PAYLOAD,
+      rate: RATE,
+      seconds: SECONDS,
+      maxSeconds: SECONDS * 1.5,
+    });
     const drained = await until(() => received >= result.published && log.stats.pending === 0, DRAIN_LIMIT_MS);
     h.disable();
     gc.disconnect();
@@ -155,11 +171,17 @@ export default async function realtimeLogBench(r: BenchReporter): Promise<void> 
     r.metric('event-loop lag max', Math.max(0, ms(h.max) - RESOLUTION_MS), 'ms');
     r.metric(`event-loop lag p99 idle (same process, ${IDLE_MS / 1000} s before the feed)`, lagP(idle, 99), 'ms');
     r.metric('CPU of the consuming process (one core = 100)', ((cpu.user + cpu.system) / 1000 / wallMs) * 100, '%');
-    r.metric('garbage-collection pauses, total', gcPauses.reduce((a, b) => a + b, 0), 'ms');
+    r.metric(
+      'garbage-collection pauses, total',
+      gcPauses.reduce((a, b) => a + b, 0),
+      'ms',
+    );
     r.metric('garbage-collection pause, longest', Math.max(0, ...gcPauses), 'ms');
     r.metric('OutputChannel.append calls per second', ((channel.appends - before.appends) / wallMs) * 1000, '/s');
     r.note(`Published by the sandbox ${result.published.toLocaleString('en-US')} in ${(result.elapsedMs / 1000).toFixed(1)} s (${result.requests} requests);`);
-    r.note(`received by the client ${received.toLocaleString('en-US')}; the log counted ${log.stats.received.toLocaleString('en-US')} received, ${(log.stats.written - before.written).toLocaleString('en-US')} written;`);
+    r.note(
+      `received by the client ${received.toLocaleString('en-US')}; the log counted ${log.stats.received.toLocaleString('en-US')} received, ${(log.stats.written - before.written).toLocaleString('en-US')} written;`,
+    );
     r.note(`lines for them in the output channel: ${inChannel.toLocaleString('en-US')}.`);
     r.metric('messages published but not in the output channel', result.published - inChannel, 'msgs', { atMost: 0 });
     r.metric('messages received but not written by the log', log.stats.received - log.stats.written, 'msgs', { atMost: 0 });

@@ -28,19 +28,31 @@ export default function userPatternBench(r: BenchReporter): void {
   const ours = compileUserPattern(FILTER, 'i');
   const native = new RegExp(FILTER, 'i');
   const runs = 50;
-  const oursMs = timeMs(() => {
-    for (let i = 0; i < runs; i++) ours.test(big);
-  }) / runs;
-  const nativeMs = timeMs(() => {
-    for (let i = 0; i < runs; i++) native.test(big);
-  }) / runs;
+  const oursMs =
+    timeMs(() => {
+      for (let i = 0; i < runs; i++) ours.test(big);
+    }) / runs;
+  const nativeMs =
+    timeMs(() => {
+      for (let i = 0; i < runs; i++) native.test(big);
+    }) / runs;
   r.metric(`one 10 KB message through /${FILTER}/i`, oursMs, ' ms', { atMost: 1 });
   r.ratio(`one 10 KB message: bounded engine ÷ JavaScript RegExp`, oursMs, nativeMs);
   // A pattern that is not a plain word runs on RE2 itself.
   const general = compileUserPattern('"status":"(error|fail(ed)?)"', 'i');
-  r.metric('one 10 KB message through /"status":"(error|fail(ed)?)"/i', timeMs(() => {
-    for (let i = 0; i < runs; i++) general.test(big);
-  }) / runs, ' ms', { atMost: 1 });
+  r.metric(
+    'one 10 KB message through /"status":"(error|fail(ed)?)"/i',
+    timeMs(() => {
+      for (let i = 0; i < runs; i++) general.test(big);
+    }) / runs,
+    ' ms',
+    { atMost: 1 },
+  );
   const evil = `${'a'.repeat(100_000)}!`;
-  r.metric('/(a+)+$/ over 100,000 a\'s and a ! (JavaScript RegExp: never returns)', timeMs(() => compileUserPattern('(a+)+$').test(evil)), ' ms', { atMost: 1_000 });
+  r.metric(
+    "/(a+)+$/ over 100,000 a's and a ! (JavaScript RegExp: never returns)",
+    timeMs(() => compileUserPattern('(a+)+$').test(evil)),
+    ' ms',
+    { atMost: 1_000 },
+  );
 }

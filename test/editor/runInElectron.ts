@@ -96,8 +96,10 @@ async function main(): Promise<number> {
   const dirs = prepareRun('electron');
   const launchArgs = [
     dirs.workspace,
-    '--user-data-dir', dirs.userDataDir,
-    '--extensions-dir', dirs.extensionsDir,
+    '--user-data-dir',
+    dirs.userDataDir,
+    '--extensions-dir',
+    dirs.extensionsDir,
     '--skip-welcome',
     '--skip-release-notes',
     '--disable-telemetry',
@@ -145,7 +147,10 @@ async function main(): Promise<number> {
 
   const results = readResults(dirs.files.results);
   if (code === 'timeout') {
-    failures.push({ title: 'timeout', message: `VS Code did not finish within ${timeoutMs / 1000} s${results?.current ? `; last test: ${results.current}` : ''}` });
+    failures.push({
+      title: 'timeout',
+      message: `VS Code did not finish within ${timeoutMs / 1000} s${results?.current ? `; last test: ${results.current}` : ''}`,
+    });
   } else if (!results?.done) {
     const hint = process.platform === 'linux' && !process.env.DISPLAY ? ' (no DISPLAY is set: run it under xvfb-run)' : '';
     failures.push({ title: 'editor suite', message: `VS Code exited (${code}) without the suite reporting results${hint}` });
@@ -158,7 +163,9 @@ async function main(): Promise<number> {
   const outcome = composeOutcome(dirs, { ...(results ? { results } : {}), harnessFailures: failures, ...(scan ? { scan } : {}), screenshots: [], startedAt });
   finishRun(dirs, outcome, values.keep ?? false, log);
   if (values.summary) writeFileSync(values.summary, JSON.stringify(outcome, null, 2));
-  log(`[electron] ${outcome.passed} passed, ${outcome.failed} failed${outcome.pending ? `, ${outcome.pending} pending` : ''} in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  log(
+    `[electron] ${outcome.passed} passed, ${outcome.failed} failed${outcome.pending ? `, ${outcome.pending} pending` : ''} in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`,
+  );
   return outcome.failed === 0 ? 0 : 1;
 }
 

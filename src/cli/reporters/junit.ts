@@ -25,7 +25,9 @@ function failureText(r: CellResult): { message: string; details: string } {
   if (r.error) lines.push(r.error);
   if (r.response) lines.push(`status: ${r.response.status}`);
   if (r.response?.requestId) lines.push(`request id: ${r.response.requestId}`);
-  const message = failing.length ? `${failing[0].source}: expected ${failing[0].expected}, actual ${failing[0].actual}` : (r.error?.split('\n')[0] ?? `status ${r.response?.status ?? '?'}`);
+  const message = failing.length
+    ? `${failing[0].source}: expected ${failing[0].expected}, actual ${failing[0].actual}`
+    : (r.error?.split('\n')[0] ?? `status ${r.response?.status ?? '?'}`);
   return { message, details: lines.join('\n') };
 }
 

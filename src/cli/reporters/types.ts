@@ -39,7 +39,15 @@ function cut(text: string, max: number): { text: string; cut: boolean } {
 /** A copy of `r` small enough to keep for every cell of a long run. */
 export function trimResult(r: CellResult, max = REPORT_BODY_CHARS): CellResult {
   // A check line is printed with what it expects: both cut, or a 50 MB line would be printed twice.
-  const out: CellResult = { ...r, assertions: r.assertions.map((a) => ({ ...a, source: cut(a.source, LINE_CHARS).text, expected: cut(a.expected, LINE_CHARS).text, actual: cut(a.actual, LINE_CHARS).text })) };
+  const out: CellResult = {
+    ...r,
+    assertions: r.assertions.map((a) => ({
+      ...a,
+      source: cut(a.source, LINE_CHARS).text,
+      expected: cut(a.expected, LINE_CHARS).text,
+      actual: cut(a.actual, LINE_CHARS).text,
+    })),
+  };
   if (r.error !== undefined) out.error = cut(r.error, max).text;
   if (r.request?.body !== undefined) out.request = { ...r.request, body: cut(r.request.body, max).text };
   if (r.response) {

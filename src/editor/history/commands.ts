@@ -26,7 +26,10 @@ export class HistoryDocuments implements vscode.TextDocumentContentProvider {
   constructor(private readonly store: HistoryStore) {}
 
   static uriOf(entry: HistoryEntry): vscode.Uri {
-    const title = `${entry.method} ${entry.url.replace(/^\w+:\/\/[^/]+/, '').split('?')[0]}`.replace(/[\\/:*?"<>|#%]+/g, ' ').trim().slice(0, 60);
+    const title = `${entry.method} ${entry.url.replace(/^\w+:\/\/[^/]+/, '').split('?')[0]}`
+      .replace(/[\\/:*?"<>|#%]+/g, ' ')
+      .trim()
+      .slice(0, 60);
     return vscode.Uri.from({ scheme: HISTORY_SCHEME, path: `/${entry.id}/${title || 'request'}.md` });
   }
 
@@ -80,7 +83,10 @@ export function historyCommands(s: Services, store: HistoryStore): CommandTable 
     });
     const runner = createRunner([cell], { host, file: `History: ${entry.method} ${entry.url}` });
     try {
-      const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Re-running ${entry.method} ${entry.url}`, cancellable: true }, (_p, token) => runner.runCell(0, token));
+      const result = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Re-running ${entry.method} ${entry.url}`, cancellable: true },
+        (_p, token) => runner.runCell(0, token),
+      );
       if (result.error !== undefined && !result.cancelled) void vscode.window.showErrorMessage(s.redactor.text(result.error));
     } finally {
       runner.dispose();
@@ -112,7 +118,8 @@ export function historyCommands(s: Services, store: HistoryStore): CommandTable 
    */
   const saveAsCell = async (arg?: unknown, destination?: unknown): Promise<AddedCell | undefined> => {
     const entry = arg instanceof vscode.Uri ? await store.entryForDocument(arg) : await need(arg);
-    if (!entry) throw new Error('The request shown here is not in the history (it was not recorded, or was removed): use History › Add to Notebook on another one.');
+    if (!entry)
+      throw new Error('The request shown here is not in the history (it was not recorded, or was removed): use History › Add to Notebook on another one.');
     const cell = cellOrWarning(entry);
     if (!cell) return undefined;
     const target = destination instanceof vscode.Uri || destination === 'new' ? destination : await pickNotebook();
@@ -145,10 +152,18 @@ async function pickNotebook(): Promise<vscode.Uri | typeof NEW_NOTEBOOK | undefi
   type Item = vscode.QuickPickItem & { target: vscode.Uri | typeof NEW_NOTEBOOK };
   const items: Item[] = [
     { label: '$(new-file) New API Notebook', target: NEW_NOTEBOOK },
-    ...open.map((d) => ({ label: `$(notebook) ${path.posix.basename(d.uri.path)}`, description: d.isUntitled ? 'unsaved' : vscode.workspace.asRelativePath(d.uri), detail: 'open', target: d.uri })),
+    ...open.map((d) => ({
+      label: `$(notebook) ${path.posix.basename(d.uri.path)}`,
+      description: d.isUntitled ? 'unsaved' : vscode.workspace.asRelativePath(d.uri),
+      detail: 'open',
+      target: d.uri,
+    })),
     ...files.map((u) => ({ label: `$(file) ${path.posix.basename(u.path)}`, description: vscode.workspace.asRelativePath(u), target: u })),
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: 'Save as Notebook Cell', placeHolder: 'The API notebook (*.awb.md) the request is added to' });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'Save as Notebook Cell',
+    placeHolder: 'The API notebook (*.awb.md) the request is added to',
+  });
   return picked?.target;
 }
 

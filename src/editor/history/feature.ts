@@ -29,7 +29,12 @@ export interface NotebookTesting {
   profile: vscode.TestRunProfile;
 }
 
-export function wireHistory(s: Services, store: HistoryStore, load: () => HistoryModule, log: DiagnosticsLog): { testing: NotebookTesting; disposables: vscode.Disposable[] } {
+export function wireHistory(
+  s: Services,
+  store: HistoryStore,
+  load: () => HistoryModule,
+  log: DiagnosticsLog,
+): { testing: NotebookTesting; disposables: vscode.Disposable[] } {
   const tree = new HistoryTreeProvider(store);
   const view = vscode.window.createTreeView(HISTORY_VIEW_ID, { treeDataProvider: tree });
   const controller = vscode.tests.createTestController(NOTEBOOK_TEST_CONTROLLER_ID, 'API Notebooks');
@@ -51,6 +56,13 @@ export function wireHistory(s: Services, store: HistoryStore, load: () => Histor
   const stubs = lazyCommandStubs(Object.values(HISTORY_COMMANDS), ensure);
   return {
     testing: { controller, profile },
-    disposables: [tree, view, controller, profile, ...registerCommands(stubs, log), { dispose: () => activation?.disposables.forEach((d) => void d.dispose()) }],
+    disposables: [
+      tree,
+      view,
+      controller,
+      profile,
+      ...registerCommands(stubs, log),
+      { dispose: () => activation?.disposables.forEach((d) => void d.dispose()) },
+    ],
   };
 }

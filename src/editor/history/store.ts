@@ -134,7 +134,8 @@ export class HistoryStore implements HistorySink, vscode.Disposable {
         list = HistoryList.fromFile(JSON.parse(Buffer.from(bytes).toString('utf8')));
         list.applyLimits(this.limits());
       } catch (e) {
-        if (!(e instanceof vscode.FileSystemError && e.code === 'FileNotFound')) this.log.warn(`Could not read the request history (${this.file.fsPath}); starting a new one.`);
+        if (!(e instanceof vscode.FileSystemError && e.code === 'FileNotFound'))
+          this.log.warn(`Could not read the request history (${this.file.fsPath}); starting a new one.`);
         list = new HistoryList();
       }
       this.list = list;

@@ -25,7 +25,11 @@ function cellLines(nb: ParsedNotebook): number[] {
 
 function cellLabel(cell: NotebookCellData, index: number): string {
   const name = cell.metadata.attributes?.name;
-  const first = cell.value.split(/\r\n|\r|\n/).find((l) => l.trim() !== '' && !l.trim().startsWith('#'))?.trim() ?? '';
+  const first =
+    cell.value
+      .split(/\r\n|\r|\n/)
+      .find((l) => l.trim() !== '' && !l.trim().startsWith('#'))
+      ?.trim() ?? '';
   return name ? `${name}: ${first}` : first || `cell ${index + 1}`;
 }
 
@@ -60,7 +64,8 @@ export class NotebookTests extends Disposable {
     if (item) return this.refreshFile(item.uri!);
     this.watch();
     const files = await vscode.workspace.findFiles(GLOB, EXCLUDE);
-    for (const d of vscode.workspace.notebookDocuments) if (d.notebookType === NOTEBOOK_TYPE && !files.some((f) => f.toString() === d.uri.toString())) files.push(d.uri);
+    for (const d of vscode.workspace.notebookDocuments)
+      if (d.notebookType === NOTEBOOK_TYPE && !files.some((f) => f.toString() === d.uri.toString())) files.push(d.uri);
     await Promise.all(files.map((f) => this.refreshFile(f)));
   }
 
@@ -165,7 +170,9 @@ export class NotebookTests extends Disposable {
 
   private report(run: vscode.TestRun, item: vscode.TestItem, uri: vscode.Uri, r: CellResult): void {
     const at = (line: number) => new vscode.Location(uri, new vscode.Position(Math.max(0, line - 1), 0));
-    const summary = r.request ? `${r.request.method} ${r.request.url}${r.response ? ` → ${r.response.status} (${Math.round(r.response.durationMs)} ms)` : ''}` : '';
+    const summary = r.request
+      ? `${r.request.method} ${r.request.url}${r.response ? ` → ${r.response.status} (${Math.round(r.response.durationMs)} ms)` : ''}`
+      : '';
     if (summary) run.appendOutput(`${summary}\r\n`, at(r.line), item);
     if (r.skipped !== undefined || r.cancelled) return run.skipped(item);
     if (r.ok) return run.passed(item, r.durationMs);

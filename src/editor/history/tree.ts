@@ -51,7 +51,11 @@ export class HistoryTreeProvider extends Disposable implements vscode.TreeDataPr
 
   getTreeItem(entry: HistoryEntry): vscode.TreeItem {
     // Realtime's signing parameters say nothing to a reader (the signature is masked anyway).
-    let path = entryPath(entry).replace(/([?&])(auth_key|auth_timestamp|auth_version|auth_signature|body_md5)=[^&]*/g, '$1').replace(/[?&]+$/, '').replace(/\?&+/, '?').replace(/&&+/g, '&');
+    let path = entryPath(entry)
+      .replace(/([?&])(auth_key|auth_timestamp|auth_version|auth_signature|body_md5)=[^&]*/g, '$1')
+      .replace(/[?&]+$/, '')
+      .replace(/\?&+/, '?')
+      .replace(/&&+/g, '&');
     if (path.length > MAX_LABEL_PATH) path = `${path.slice(0, MAX_LABEL_PATH - 1)}…`;
     const item = new vscode.TreeItem(`${entry.method} ${path}`, vscode.TreeItemCollapsibleState.None);
     item.id = entry.id;

@@ -87,10 +87,15 @@ export async function runAsk(s: Services, docs: AnswerDocuments, req: AskRequest
   const writer = await docs.open(answerHeader(req.model, req.conn.name, req.prompt, req.about));
   // The chat request as sent, for Copy as cURL (from the answer's title bar or the error message).
   let sent: RecordedRequest | undefined;
-  const client = llmClient(s, req.conn, history && ((r) => {
-    sent = history.record(req.conn, r);
-    writer.linkRequest(sent);
-  }));
+  const client = llmClient(
+    s,
+    req.conn,
+    history &&
+      ((r) => {
+        sent = history.record(req.conn, r);
+        writer.linkRequest(sent);
+      }),
+  );
   const retryWaits: number[] = [];
   let answer = '';
   const ended = (outcome: AskResult['outcome']) => ({ document: writer.document, text: writer.content, answer, outcome, model: req.model, retryWaits });
@@ -110,7 +115,10 @@ export async function runAsk(s: Services, docs: AnswerDocuments, req: AskRequest
       const onRetry = (n: RetryNotice) => {
         countdown?.stop();
         retryWaits.push(n.delayMs);
-        const why = n.error.status === 429 ? `Rate limited (HTTP 429) by ${req.conn.name}` : `${req.conn.name}: ${n.error.status ? `HTTP ${n.error.status}` : n.error.kind}`;
+        const why =
+          n.error.status === 429
+            ? `Rate limited (HTTP 429) by ${req.conn.name}`
+            : `${req.conn.name}: ${n.error.status ? `HTTP ${n.error.status}` : n.error.kind}`;
         s.log.warn(`LLM ${req.model}: ${why}, retrying in ${(n.delayMs / 1000).toFixed(1)} s (attempt ${n.attempt + 1})${requestIdSuffix(n.error.requestId)}`);
         countdown = new Countdown(progress, (sec) => `${why}: retrying in ${sec} s… Your prompt is kept.`, n.delayMs);
       };
@@ -122,7 +130,12 @@ export async function runAsk(s: Services, docs: AnswerDocuments, req: AskRequest
       try {
         let lastReport = 0;
         let tokens = 0;
-        for await (const e of answerStream(client, req.conn.llmApi, { model: req.model, messages: req.messages }, { cancel: abort.signal, onRetry, onQueued })) {
+        for await (const e of answerStream(
+          client,
+          req.conn.llmApi,
+          { model: req.model, messages: req.messages },
+          { cancel: abort.signal, onRetry, onQueued },
+        )) {
           if (e.type === 'start') {
             countdown?.stop();
             requestId = e.requestId;
@@ -137,8 +150,16 @@ export async function runAsk(s: Services, docs: AnswerDocuments, req: AskRequest
             }
           } else if (e.type === 'done') {
             const cost = req.costs?.text(req.model, e.usage);
-            if (req.costs) void req.costs.record(req.model, e.usage).catch((err: unknown) => s.log.warn(`LLM: today's cost total was not updated: ${errorText(err)}`));
-            const stats = { model: e.model ?? req.model, usage: e.usage, latencyMs: e.timings.totalMs, firstTokenMs: e.timings.firstTokenMs, requestId: e.requestId, cost };
+            if (req.costs)
+              void req.costs.record(req.model, e.usage).catch((err: unknown) => s.log.warn(`LLM: today's cost total was not updated: ${errorText(err)}`));
+            const stats = {
+              model: e.model ?? req.model,
+              usage: e.usage,
+              latencyMs: e.timings.totalMs,
+              firstTokenMs: e.timings.firstTokenMs,
+              requestId: e.requestId,
+              cost,
+            };
             writer.append(doneNote(stats));
             s.log.info(`LLM answer: ${statsLine(stats)}${e.finishReason && e.finishReason !== 'stop' ? ` · finish reason ${e.finishReason}` : ''}`);
             return { ...ended('done'), requestId, usage: e.usage, cost, finishReason: e.finishReason };
@@ -150,7 +171,8 @@ export async function runAsk(s: Services, docs: AnswerDocuments, req: AskRequest
         requestId ??= isApiError(e) ? e.requestId : undefined;
         if ((isApiError(e) && e.kind === 'cancelled') || abort.signal.aborted) {
           const usage = estimateStoppedUsage(req.messages, answer, requestId !== undefined);
-          if (usage && req.costs) void req.costs.record(req.model, usage).catch((err: unknown) => s.log.warn(`LLM: today's cost total was not updated: ${errorText(err)}`));
+          if (usage && req.costs)
+            void req.costs.record(req.model, usage).catch((err: unknown) => s.log.warn(`LLM: today's cost total was not updated: ${errorText(err)}`));
           writer.append(cancelledNote(elapsed, requestId, usage && { usage, cost: req.costs?.text(req.model, usage) }));
           s.log.info(`LLM ${req.model}: cancelled after ${elapsed} ms with ${answer.length} characters received${requestIdSuffix(requestId)}`);
           return { ...ended('cancelled'), requestId };

@@ -113,7 +113,9 @@ export function llmCommands(s: Services, parts: LlmParts): CommandTable {
           [
             ...chat.map((m) => ({
               label: m.id,
-              description: [m.id === recent ? 'last used' : undefined, m.id === fallback ? '★ default' : undefined, m.owned_by ?? undefined].filter(Boolean).join(' · '),
+              description: [m.id === recent ? 'last used' : undefined, m.id === fallback ? '★ default' : undefined, m.owned_by ?? undefined]
+                .filter(Boolean)
+                .join(' · '),
               model: m.id,
             })),
             { label: REFRESH_ITEM, description: 'GET /models', model: undefined },
@@ -143,7 +145,9 @@ export function llmCommands(s: Services, parts: LlmParts): CommandTable {
     const current = state.defaultModel(conn);
     if (!current) {
       await state.setDefault(conn, model);
-      void vscode.window.showInformationMessage(`"${model}" is now the default model of "${conn.name}" (it had none). Change it with "Set as Default Model" on a model in the Language Models view.`);
+      void vscode.window.showInformationMessage(
+        `"${model}" is now the default model of "${conn.name}" (it had none). Change it with "Set as Default Model" on a model in the Language Models view.`,
+      );
     } else if (current !== model) {
       vscode.window.setStatusBarMessage(`Asking "${model}"; the default model of "${conn.name}" stays "${current}".`, 5000);
     }

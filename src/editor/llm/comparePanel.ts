@@ -66,11 +66,16 @@ export class ComparePanel implements vscode.Disposable {
   private ensurePanel(): vscode.WebviewPanel {
     if (this.panel) return this.panel;
     const scripts = vscode.Uri.joinPath(this.s.context.extensionUri, 'dist', 'webview');
-    const panel = vscode.window.createWebviewPanel('apiWorkbench.llm.compare', 'Compare', { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
-      enableScripts: true,
-      retainContextWhenHidden: true,
-      localResourceRoots: [scripts],
-    });
+    const panel = vscode.window.createWebviewPanel(
+      'apiWorkbench.llm.compare',
+      'Compare',
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      {
+        enableScripts: true,
+        retainContextWhenHidden: true,
+        localResourceRoots: [scripts],
+      },
+    );
     this.ready = new Promise<void>((resolve) => (this.markReady = resolve));
     panel.webview.html = compareHtml(panel.webview.asWebviewUri(vscode.Uri.joinPath(scripts, 'compare.js')).toString()).html;
     panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m));
@@ -97,7 +102,13 @@ export class ComparePanel implements vscode.Disposable {
       const preferred = [this.state.defaultModel(conn), this.state.lastModel(conn), ...models].filter((m): m is string => !!m && models.includes(m));
       this.post({ type: 'models', connection: conn.name, models, selected: [...new Set(preferred)].slice(0, 2) });
     } catch (e) {
-      this.post({ type: 'models', connection: conn.name, models: [], selected: [], error: `Could not list the models of ${conn.name}: ${this.s.redactor.text(errorText(e))}` });
+      this.post({
+        type: 'models',
+        connection: conn.name,
+        models: [],
+        selected: [],
+        error: `Could not list the models of ${conn.name}: ${this.s.redactor.text(errorText(e))}`,
+      });
     }
   }
 
@@ -164,7 +175,10 @@ export class ComparePanel implements vscode.Disposable {
       const prices = this.costs.prices();
       const results = await runCompare(client, { models, messages, signal: abort.signal }, prices, (e) => {
         // A server may echo a key in its error text: nothing unredacted reaches the page or the log.
-        const event = e.type === 'failed' ? { ...e, failure: { ...e.failure, message: this.s.redactor.text(e.failure.message), description: this.s.redactor.text(e.failure.description) } } : e;
+        const event =
+          e.type === 'failed'
+            ? { ...e, failure: { ...e.failure, message: this.s.redactor.text(e.failure.message), description: this.s.redactor.text(e.failure.description) } }
+            : e;
         this.post({ type: 'column', runId, event });
         if (event.type === 'done') void this.costs.record(models[event.column], event.stats.usage);
         if (event.type === 'failed') this.s.log.warn(`Compare ${models[event.column]} (${conn.name}): ${event.failure.description}`);

@@ -29,9 +29,7 @@ export class ModelNode implements TreeNode {
     item.description = [isDefault ? '★ default' : undefined, this.detail ?? this.model.owned_by ?? undefined, created].filter(Boolean).join(' · ');
     const facts = this.detail !== undefined ? [this.detail] : [`Owner: ${this.model.owned_by ?? 'not reported'}`, `Created: ${created ?? 'not reported'}`];
     item.tooltip = new vscode.MarkdownString(
-      [`**${this.model.id}**`, ...facts, isDefault ? 'Default model of this connection' : undefined]
-        .filter(Boolean)
-        .join('\n\n'),
+      [`**${this.model.id}**`, ...facts, isDefault ? 'Default model of this connection' : undefined].filter(Boolean).join('\n\n'),
     );
     item.iconPath = new vscode.ThemeIcon(isDefault ? 'star-full' : 'hubot');
     item.contextValue = isDefault ? 'llm.model.default' : 'llm.model';

@@ -31,7 +31,8 @@ function modelOfNode(arg: unknown): string | undefined {
 function cellOf(arg: unknown): { text: string; connection?: string } | undefined {
   if (typeof arg === 'string') return { text: arg };
   const o = arg && typeof arg === 'object' ? (arg as { document?: { getText?: unknown }; getText?: unknown; metadata?: unknown }) : undefined;
-  if (o?.document && typeof o.document.getText === 'function') return { text: (o.document as vscode.TextDocument).getText(), connection: pinnedConnection(o.metadata) };
+  if (o?.document && typeof o.document.getText === 'function')
+    return { text: (o.document as vscode.TextDocument).getText(), connection: pinnedConnection(o.metadata) };
   if (o && typeof o.getText === 'function') return { text: (o as vscode.TextDocument).getText() };
   const nb = vscode.window.activeNotebookEditor;
   const cell = nb?.notebook.cellAt(nb.selection.start);
@@ -50,12 +51,23 @@ export function playgroundCommands(s: Services, state: ModelState, costs?: LlmCo
   const panels = new Set<PlaygroundPanel>();
 
   function connectionOf(name: string | undefined, node?: unknown): HttpConnection {
-    const conn = asLlmConnection((node ? connectionFromArg(s, 'llm', node) : undefined) ?? (name ? connectionFromArg(s, 'llm', name) : s.connections.active('llm')));
-    if (!conn) throw new Error(name ? `There is no language-model connection named "${name}".` : 'Connect a language model first (or start the Local Sandbox), then open the playground.');
+    const conn = asLlmConnection(
+      (node ? connectionFromArg(s, 'llm', node) : undefined) ?? (name ? connectionFromArg(s, 'llm', name) : s.connections.active('llm')),
+    );
+    if (!conn)
+      throw new Error(
+        name
+          ? `There is no language-model connection named "${name}".`
+          : 'Connect a language model first (or start the Local Sandbox), then open the playground.',
+      );
     return conn;
   }
 
-  function open(conn: HttpConnection, settings = defaultSettings(state.activeModel(conn) ?? '', conn.llmApi ?? 'chat'), turns?: Parameters<PlaygroundPanel['load']>[1]): PlaygroundPanel {
+  function open(
+    conn: HttpConnection,
+    settings = defaultSettings(state.activeModel(conn) ?? '', conn.llmApi ?? 'chat'),
+    turns?: Parameters<PlaygroundPanel['load']>[1],
+  ): PlaygroundPanel {
     const panel = new PlaygroundPanel(s, conn, settings, turns, costs);
     panels.add(panel);
     panel.onDidDispose(() => panels.delete(panel));
@@ -85,7 +97,13 @@ export function playgroundCommands(s: Services, state: ModelState, costs?: LlmCo
     provideCodeLenses(doc) {
       const first = doc.getText(new vscode.Range(0, 0, Math.min(doc.lineCount, 5), 0));
       if (!/^\s*POST\s+\S*\/(chat\/completions|responses)\b/im.test(first)) return [];
-      return [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title: '$(beaker) Open in Playground', command: OPEN_CELL_IN_PLAYGROUND, arguments: [doc.getText()] })];
+      return [
+        new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), {
+          title: '$(beaker) Open in Playground',
+          command: OPEN_CELL_IN_PLAYGROUND,
+          arguments: [doc.getText()],
+        }),
+      ];
     },
   };
   return {

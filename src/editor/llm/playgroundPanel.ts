@@ -6,7 +6,13 @@ import type { HttpConnection } from '../../core/connections';
 import { errorText } from '../../core/errors';
 import { validate } from '../../core/validate';
 import { costOf } from '../../services/llm/pricing';
-import { hostToPlaygroundSchema, playgroundToHostSchema, type HostToPlayground, type PlaygroundSettings, type Turn } from '../../services/llm/playgroundMessages';
+import {
+  hostToPlaygroundSchema,
+  playgroundToHostSchema,
+  type HostToPlayground,
+  type PlaygroundSettings,
+  type Turn,
+} from '../../services/llm/playgroundMessages';
 import { NOTEBOOK_TYPE } from '../../features/ids';
 import type { Services } from '../services';
 import { llmClient } from '../../features/llm/clients';
@@ -50,7 +56,14 @@ export class PlaygroundPanel implements vscode.Disposable {
       localResourceRoots: [media, scripts],
     });
     const w = this.panel.webview;
-    w.html = playgroundHtml({ cspSource: w.cspSource, css: w.asWebviewUri(vscode.Uri.joinPath(media, 'playground.css')).toString(), script: w.asWebviewUri(vscode.Uri.joinPath(scripts, 'playground.js')).toString() }, this.title());
+    w.html = playgroundHtml(
+      {
+        cspSource: w.cspSource,
+        css: w.asWebviewUri(vscode.Uri.joinPath(media, 'playground.css')).toString(),
+        script: w.asWebviewUri(vscode.Uri.joinPath(scripts, 'playground.js')).toString(),
+      },
+      this.title(),
+    );
     w.onDidReceiveMessage((m: unknown) => void this.receive(m).catch((e: unknown) => this.notice(errorText(e), 'error')));
     this.panel.onDidDispose(() => {
       this.closed = true;
@@ -144,7 +157,8 @@ export class PlaygroundPanel implements vscode.Disposable {
       const describeError = (e: unknown) => this.s.redactor.text(errorText(e));
       let tools: ToolBox | undefined;
       try {
-        if (this.settingsNow.tools.length || this.settingsNow.customTools.length) tools = await ToolBox.create(this.settingsNow.tools, this.settingsNow.customTools, playgroundToolServices(this.s), describeError);
+        if (this.settingsNow.tools.length || this.settingsNow.customTools.length)
+          tools = await ToolBox.create(this.settingsNow.tools, this.settingsNow.customTools, playgroundToolServices(this.s), describeError);
       } catch (e) {
         this.turns.push({ kind: 'error', text: describeError(e) });
         return 'failed';
@@ -179,8 +193,10 @@ export class PlaygroundPanel implements vscode.Disposable {
   private costHooks(costs: LlmCosts): Pick<ExchangeOptions, 'price' | 'maySend' | 'onUsage'> {
     return {
       price: (model, usage) => costOf(model, usage, costs.prices())?.totalUsd,
-      maySend: (req) => costs.confirm([{ model: req.model, messages: countableMessages(req.messages), ...(req.maxTokens !== undefined ? { maxTokens: req.maxTokens } : {}) }]),
-      onUsage: (model, usage) => void costs.record(model, usage).catch((e: unknown) => this.s.log.warn(`Playground: today's cost total not updated: ${errorText(e)}`)),
+      maySend: (req) =>
+        costs.confirm([{ model: req.model, messages: countableMessages(req.messages), ...(req.maxTokens !== undefined ? { maxTokens: req.maxTokens } : {}) }]),
+      onUsage: (model, usage) =>
+        void costs.record(model, usage).catch((e: unknown) => this.s.log.warn(`Playground: today's cost total not updated: ${errorText(e)}`)),
     };
   }
 

@@ -26,7 +26,6 @@ export interface CommandOutcome<T = unknown> {
   map?: MapRendered;
 }
 
-
 /** What a presenter makes of an answer: results kept in the tree, and what the map draws. */
 export interface Presented {
   results: MapsResult[];

@@ -10,7 +10,17 @@ import type { MapLine, MapMarker, ShowMessage } from '../../services/maps/mapMes
 import { decodePolyline } from '../../services/maps/polyline';
 import type { SkuOptions } from '../../services/maps/sku';
 import type { CommandTable } from '../commands';
-import { detailsArgs, geocodeArgs, matrixArgs, nearbyArgs, reverseArgs, routeArgs, searchArgs, validateArgs, type MaskArgs } from '../../features/maps/commandArgs';
+import {
+  detailsArgs,
+  geocodeArgs,
+  matrixArgs,
+  nearbyArgs,
+  reverseArgs,
+  routeArgs,
+  searchArgs,
+  validateArgs,
+  type MaskArgs,
+} from '../../features/maps/commandArgs';
 import { mapTiles } from '../../features/settings';
 import { argsOf, type CommandOutcome, type MapsCommandHost, type Presented } from './commandHost';
 import { copyAsCurl, type RecordedRequest, type RequestHistory } from '../curl';
@@ -31,9 +41,6 @@ import type { ResultStore } from './results';
 import { ResultNode } from './tree';
 
 const MAX_PLACES_KEPT = 10;
-
-
-
 
 /** "48.85,2.35" → coordinates; "place:<id>" → a place; anything else → an address. */
 export function waypointFromText(text: string): Waypoint {
@@ -75,20 +82,29 @@ export class MapsCommands implements MapsCommandHost {
       'apiWorkbench.maps.placeDetails': (arg?: unknown) => this.placeDetails(argsOf(detailsArgs, arg)),
       'apiWorkbench.maps.routeMatrix': (arg?: unknown) => routeMatrix(this, argsOf(matrixArgs, arg)),
       'apiWorkbench.maps.chooseFieldMask': (arg?: unknown) => chooseFieldMask(this.s, arg),
-      'apiWorkbench.maps.copyAsCurl': (arg?: unknown) => copyAsCurl(this.s, this.history, { firstCommand: { title: 'Search Places…', command: 'apiWorkbench.maps.searchPlaces' } }, arg),
+      'apiWorkbench.maps.copyAsCurl': (arg?: unknown) =>
+        copyAsCurl(this.s, this.history, { firstCommand: { title: 'Search Places…', command: 'apiWorkbench.maps.searchPlaces' } }, arg),
     };
   }
 
   // --- commands --------------------------------------------------------------------------------
 
   private async searchPlaces(a: Partial<z.infer<typeof searchArgs>>): Promise<CommandOutcome | undefined> {
-    const query = a.query ?? (await this.input.ask('searchPlaces', { prompt: 'Search places by name', placeHolder: 'e.g. Lyon, Springfield, IL, or San Francisco' }));
+    const query =
+      a.query ?? (await this.input.ask('searchPlaces', { prompt: 'Search places by name', placeHolder: 'e.g. Lyon, Springfield, IL, or San Francisco' }));
     if (!query) return undefined;
-    return this.run(`Searching places for “${query}”…`, 'searchText', a, (c, o) => c.searchText({ textQuery: query }, o), (data) => {
-      const places = (data.places ?? []).slice(0, MAX_PLACES_KEPT);
-      if (!places.length) this.input.nothingFound(`No places found for “${query}” (Text Search).`);
-      return { results: placeResults(places), title: `Places: ${query}` };
-    }, () => this.searchPlaces({ ...a, query }));
+    return this.run(
+      `Searching places for “${query}”…`,
+      'searchText',
+      a,
+      (c, o) => c.searchText({ textQuery: query }, o),
+      (data) => {
+        const places = (data.places ?? []).slice(0, MAX_PLACES_KEPT);
+        if (!places.length) this.input.nothingFound(`No places found for “${query}” (Text Search).`);
+        return { results: placeResults(places), title: `Places: ${query}` };
+      },
+      () => this.searchPlaces({ ...a, query }),
+    );
   }
 
   private async searchNearby(a: Partial<z.infer<typeof nearbyArgs>>): Promise<CommandOutcome | undefined> {
@@ -106,11 +122,22 @@ export class MapsCommands implements MapsCommandHost {
     if (!radius) return undefined;
     const center = await this.input.resolvePoint(centerText);
     if (!center) return undefined;
-    return this.run(`Searching within ${radius} m…`, 'searchNearby', a, (c, o) => c.searchNearby({ locationRestriction: { circle: { center, radius } } }, o), (data) => {
-      const places = (data.places ?? []).slice(0, MAX_PLACES_KEPT);
-      if (!places.length) this.input.nothingFound(`No places within ${radius} m of ${this.input.placeLabel(centerText)} (Nearby Search, any type).`);
-      return { results: placeResults(places), title: `Near ${centerText} (${radius} m)`, extraMarkers: [{ latitude: center.latitude, longitude: center.longitude, label: 'Search centre', detail: `${radius} m` }] };
-    }, () => this.searchNearby({ ...a, center: centerText, radius }));
+    return this.run(
+      `Searching within ${radius} m…`,
+      'searchNearby',
+      a,
+      (c, o) => c.searchNearby({ locationRestriction: { circle: { center, radius } } }, o),
+      (data) => {
+        const places = (data.places ?? []).slice(0, MAX_PLACES_KEPT);
+        if (!places.length) this.input.nothingFound(`No places within ${radius} m of ${this.input.placeLabel(centerText)} (Nearby Search, any type).`);
+        return {
+          results: placeResults(places),
+          title: `Near ${centerText} (${radius} m)`,
+          extraMarkers: [{ latitude: center.latitude, longitude: center.longitude, label: 'Search centre', detail: `${radius} m` }],
+        };
+      },
+      () => this.searchNearby({ ...a, center: centerText, radius }),
+    );
   }
 
   private async computeRoute(a: Partial<z.infer<typeof routeArgs>>): Promise<CommandOutcome | undefined> {
@@ -121,17 +148,35 @@ export class MapsCommands implements MapsCommandHost {
     const travelMode = a.travelMode ?? (await this.input.pickTravelMode());
     if (!travelMode) return undefined;
     const label = (t: string) => this.input.placeLabel(t);
-    return this.run(`Computing a route (${travelMode.toLowerCase()})…`, 'computeRoutes', a, (c, o) =>
-      c.computeRoutes({ origin: waypointFromText(origin), destination: waypointFromText(destination), intermediates: (a.intermediates ?? []).map(waypointFromText), travelMode }, o),
-    (data) => {
-      const route = data.routes?.[0];
-      if (!route) {
-        const why = [data.geocodingResults?.origin, data.geocodingResults?.destination].map((g) => g?.geocoderStatus?.message).filter(Boolean).join('; ');
-        void vscode.window.showWarningMessage(`No route found from ${label(origin)} to ${label(destination)}${why ? `: ${why}` : ''}.`);
-        return { results: [], title: 'No route' };
-      }
-      return { results: [routeResult(route, label(origin), label(destination), travelMode)], title: `${label(origin)} → ${label(destination)}` };
-    }, () => this.computeRoute({ ...a, origin, destination, travelMode }), { options: { travelMode } });
+    return this.run(
+      `Computing a route (${travelMode.toLowerCase()})…`,
+      'computeRoutes',
+      a,
+      (c, o) =>
+        c.computeRoutes(
+          {
+            origin: waypointFromText(origin),
+            destination: waypointFromText(destination),
+            intermediates: (a.intermediates ?? []).map(waypointFromText),
+            travelMode,
+          },
+          o,
+        ),
+      (data) => {
+        const route = data.routes?.[0];
+        if (!route) {
+          const why = [data.geocodingResults?.origin, data.geocodingResults?.destination]
+            .map((g) => g?.geocoderStatus?.message)
+            .filter(Boolean)
+            .join('; ');
+          void vscode.window.showWarningMessage(`No route found from ${label(origin)} to ${label(destination)}${why ? `: ${why}` : ''}.`);
+          return { results: [], title: 'No route' };
+        }
+        return { results: [routeResult(route, label(origin), label(destination), travelMode)], title: `${label(origin)} → ${label(destination)}` };
+      },
+      () => this.computeRoute({ ...a, origin, destination, travelMode }),
+      { options: { travelMode } },
+    );
   }
 
   /**
@@ -139,7 +184,9 @@ export class MapsCommands implements MapsCommandHost {
    * carries the suggestions' session token and ends that session (as Google bills it).
    */
   private async placeDetails(a: Partial<z.infer<typeof detailsArgs>>): Promise<CommandOutcome | undefined> {
-    let pick: PlacePick | undefined = a.placeId ? { kind: 'typed', typed: { kind: 'place', placeId: a.placeId.replace(/^places?[:/]/, ''), text: a.placeId } } : undefined;
+    let pick: PlacePick | undefined = a.placeId
+      ? { kind: 'typed', typed: { kind: 'place', placeId: a.placeId.replace(/^places?[:/]/, ''), text: a.placeId } }
+      : undefined;
     pick ??= await this.input.pickFromPicker('Place Details: which place?');
     if (!pick) return undefined;
     let placeId: string | undefined;
@@ -150,15 +197,28 @@ export class MapsCommands implements MapsCommandHost {
     if (!placeId) return undefined;
     const id = placeId;
     const session = pick.kind === 'suggestion' ? pick.session : undefined;
-    return this.run(`Place details for ${pick.kind === 'suggestion' ? pick.suggestion.label : id}…`, 'getPlace', a, (c, o) => (session ? session.details(id, o) : c.getPlace(id, o)), (data) => {
-      const results = placeResults([data]);
-      return { results, title: `Place: ${results[0]?.label ?? id}` };
-    }, () => this.placeDetails({ ...a, placeId: id }));
+    return this.run(
+      `Place details for ${pick.kind === 'suggestion' ? pick.suggestion.label : id}…`,
+      'getPlace',
+      a,
+      (c, o) => (session ? session.details(id, o) : c.getPlace(id, o)),
+      (data) => {
+        const results = placeResults([data]);
+        return { results, title: `Place: ${results[0]?.label ?? id}` };
+      },
+      () => this.placeDetails({ ...a, placeId: id }),
+    );
   }
 
   private async validateAddress(a: Partial<z.infer<typeof validateArgs>>): Promise<CommandOutcome | undefined> {
     const selection = this.input.selectionText();
-    const text = a.address ?? (await this.input.ask('validateAddress', { prompt: 'Address to validate (lines separated by commas or new lines)', value: selection, placeHolder: '1600 Amphitheatre Pkwy, Mountain View, CA 94043' }));
+    const text =
+      a.address ??
+      (await this.input.ask('validateAddress', {
+        prompt: 'Address to validate (lines separated by commas or new lines)',
+        value: selection,
+        placeHolder: '1600 Amphitheatre Pkwy, Mountain View, CA 94043',
+      }));
     if (!text) return undefined;
     const regionCode =
       a.regionCode ??
@@ -173,19 +233,33 @@ export class MapsCommands implements MapsCommandHost {
       .split(/\r?\n/)
       .map((l) => l.trim())
       .filter(Boolean);
-    return this.run('Validating the address…', 'validateAddress', a, (c, o) => c.validateAddress({ address: { addressLines, ...(regionCode.trim() ? { regionCode: regionCode.trim().toUpperCase() } : {}) } }, o), (data) => ({
-      results: [validationResult(addressLines.join(', '), data)],
-      title: `Address: ${data.result?.address?.formattedAddress ?? addressLines.join(', ')}`,
-    }), () => this.validateAddress({ ...a, address: text, regionCode }));
+    return this.run(
+      'Validating the address…',
+      'validateAddress',
+      a,
+      (c, o) => c.validateAddress({ address: { addressLines, ...(regionCode.trim() ? { regionCode: regionCode.trim().toUpperCase() } : {}) } }, o),
+      (data) => ({
+        results: [validationResult(addressLines.join(', '), data)],
+        title: `Address: ${data.result?.address?.formattedAddress ?? addressLines.join(', ')}`,
+      }),
+      () => this.validateAddress({ ...a, address: text, regionCode }),
+    );
   }
 
   private async geocode(a: Partial<z.infer<typeof geocodeArgs>>): Promise<CommandOutcome | undefined> {
     const address = a.address ?? (await this.input.ask('geocode', { prompt: 'Address or place to geocode', value: this.input.selectionText() }));
     if (!address) return undefined;
-    return this.run(`Geocoding “${address}”…`, 'geocode', a, (c, o) => c.geocodeAddress({ address }, o), (data) => {
-      if (!data.results?.length) void vscode.window.showInformationMessage(`Nothing found for “${address}”.`);
-      return { results: geocodeResults(data.results ?? [], address), title: `Geocode: ${address}` };
-    }, () => this.geocode({ ...a, address }));
+    return this.run(
+      `Geocoding “${address}”…`,
+      'geocode',
+      a,
+      (c, o) => c.geocodeAddress({ address }, o),
+      (data) => {
+        if (!data.results?.length) void vscode.window.showInformationMessage(`Nothing found for “${address}”.`);
+        return { results: geocodeResults(data.results ?? [], address), title: `Geocode: ${address}` };
+      },
+      () => this.geocode({ ...a, address }),
+    );
   }
 
   private async reverseGeocode(a: Partial<z.infer<typeof reverseArgs>>): Promise<CommandOutcome | undefined> {
@@ -193,15 +267,30 @@ export class MapsCommands implements MapsCommandHost {
     const text =
       a.location ??
       selected ??
-      (await this.input.ask('reverseGeocode', { prompt: 'Coordinates to reverse geocode', placeHolder: '48.8584, 2.2945', validateInput: (v) => (parseLatLng(v) ? undefined : 'Latitude,longitude, e.g. 48.8584, 2.2945') }));
+      (await this.input.ask('reverseGeocode', {
+        prompt: 'Coordinates to reverse geocode',
+        placeHolder: '48.8584, 2.2945',
+        validateInput: (v) => (parseLatLng(v) ? undefined : 'Latitude,longitude, e.g. 48.8584, 2.2945'),
+      }));
     if (!text) return undefined;
     const location = parseLatLng(text);
     if (!location) throw new Error(`“${text}” is not a latitude,longitude pair (e.g. 48.8584, 2.2945).`);
     const where = `${location.latitude}, ${location.longitude}`;
-    return this.run(`Reverse geocoding ${where}…`, 'geocode', a, (c, o) => c.reverseGeocode({ location }, o), (data) => {
-      if (!data.results?.length) void vscode.window.showInformationMessage(`No address found near ${where}.`);
-      return { results: geocodeResults(data.results ?? [], where), title: `Reverse geocode: ${where}`, extraMarkers: [{ ...location, label: where, detail: 'queried point' }] };
-    }, () => this.reverseGeocode({ ...a, location: text }));
+    return this.run(
+      `Reverse geocoding ${where}…`,
+      'geocode',
+      a,
+      (c, o) => c.reverseGeocode({ location }, o),
+      (data) => {
+        if (!data.results?.length) void vscode.window.showInformationMessage(`No address found near ${where}.`);
+        return {
+          results: geocodeResults(data.results ?? [], where),
+          title: `Reverse geocode: ${where}`,
+          extraMarkers: [{ ...location, label: where, detail: 'queried point' }],
+        };
+      },
+      () => this.reverseGeocode({ ...a, location: text }),
+    );
   }
 
   private async openMap(): Promise<MapRendered> {
@@ -255,7 +344,10 @@ export class MapsCommands implements MapsCommandHost {
           ...this.maskChoice(op, maskArgs),
           cancel: token,
           onQueued: (ms) => progress.report({ message: `waiting ${Math.ceil(ms / 1000)} s for the connection's rate limit…` }),
-          onRetry: (n: RetryNotice) => progress.report({ message: `${n.error.status === 429 ? 'quota reached' : 'failed'}; retrying in ${Math.ceil(n.delayMs / 1000)} s (attempt ${n.attempt + 1})…` }),
+          onRetry: (n: RetryNotice) =>
+            progress.report({
+              message: `${n.error.status === 429 ? 'quota reached' : 'failed'}; retrying in ${Math.ceil(n.delayMs / 1000)} s (attempt ${n.attempt + 1})…`,
+            }),
         }),
       );
     } catch (e) {
@@ -267,7 +359,8 @@ export class MapsCommands implements MapsCommandHost {
       const failed = sent;
       const copy = failed ? 'Copy as cURL' : undefined;
       // The sandbox's key is known: a refused one (set by hand, or from an older run) is repaired.
-      const repair = conn.source === 'sandbox' && isApiError(e) && (e.status === 401 || e.status === 403 || e.kind === 'auth') ? 'Try the Local Sandbox' : undefined;
+      const repair =
+        conn.source === 'sandbox' && isApiError(e) && (e.status === 401 || e.status === 403 || e.kind === 'auth') ? 'Try the Local Sandbox' : undefined;
       void vscode.window.showErrorMessage(text, ...(repair ? [repair] : []), 'Retry', ...(copy ? [copy] : []), 'Show Log').then((choice) => {
         if (choice === repair && repair) void vscode.commands.executeCommand('apiWorkbench.sandbox.start').then(retry);
         else if (choice === 'Retry') void retry();
@@ -277,10 +370,19 @@ export class MapsCommands implements MapsCommandHost {
       return undefined;
     }
     const sku = isSkuOperation(op) ? this.costs.record(op, res.fieldMask, billing.options, billing.units) : undefined;
-    this.s.log.info(`Maps ${op}: HTTP ${res.status} in ${Math.round(res.durationMs)} ms, mask ${res.fieldMask}${sku ? ` (${sku.sku})` : ''}${requestIdSuffix(res.requestId)}`);
+    this.s.log.info(
+      `Maps ${op}: HTTP ${res.status} in ${Math.round(res.durationMs)} ms, mask ${res.fieldMask}${sku ? ` (${sku.sku})` : ''}${requestIdSuffix(res.requestId)}`,
+    );
     // Everything below is on screen; a server may have echoed the key back in the answer.
     const data = redactedData(res.data, (t) => this.s.redactor.text(t));
-    const document = this.responses.keep(op, data, { status: res.status, durationMs: res.durationMs, requestId: res.requestId, fieldMask: res.fieldMask, request: sent?.request, headers: res.headers });
+    const document = this.responses.keep(op, data, {
+      status: res.status,
+      durationMs: res.durationMs,
+      requestId: res.requestId,
+      fieldMask: res.fieldMask,
+      request: sent?.request,
+      headers: res.headers,
+    });
     if (sent) this.history.link(document, sent);
     const payload = this.s.config.get('maps.openResponsesIn') === 'viewer' && this.responses.payload(document);
     if (payload) this.viewer.show(payload);
@@ -297,10 +399,12 @@ export class MapsCommands implements MapsCommandHost {
   connection(): HttpConnection | undefined {
     const conn = this.s.connections.active('maps');
     if (conn && conn.service === 'maps') return conn;
-    void vscode.window.showWarningMessage('No maps connection yet: connect one, or try the local sandbox (no account needed).', 'Try the Local Sandbox', 'Connect…').then((c) => {
-      if (c === 'Try the Local Sandbox') void vscode.commands.executeCommand('apiWorkbench.sandbox.start');
-      else if (c === 'Connect…') void vscode.commands.executeCommand('apiWorkbench.maps.addConnection');
-    });
+    void vscode.window
+      .showWarningMessage('No maps connection yet: connect one, or try the local sandbox (no account needed).', 'Try the Local Sandbox', 'Connect…')
+      .then((c) => {
+        if (c === 'Try the Local Sandbox') void vscode.commands.executeCommand('apiWorkbench.sandbox.start');
+        else if (c === 'Connect…') void vscode.commands.executeCommand('apiWorkbench.maps.addConnection');
+      });
     return undefined;
   }
 

@@ -72,7 +72,12 @@ export class MapsInput {
 
   async pickTravelMode(): Promise<TravelMode | undefined> {
     const modes = { DRIVE: 'car', BICYCLE: 'bicycle', WALK: 'on foot', TWO_WHEELER: 'motorcycle, scooter', TRANSIT: 'public transport' };
-    return (await vscode.window.showQuickPick(TRAVEL_MODES.map((m) => ({ label: m, description: modes[m] })), { title: 'Travel mode', placeHolder: 'How to travel' }))?.label;
+    return (
+      await vscode.window.showQuickPick(
+        TRAVEL_MODES.map((m) => ({ label: m, description: modes[m] })),
+        { title: 'Travel mode', placeHolder: 'How to travel' },
+      )
+    )?.label;
   }
 
   /** The place id of an address or lat,lng (geocoded), for Place Details of typed text. */
@@ -80,7 +85,9 @@ export class MapsInput {
     const conn = this.cmd.connection();
     if (!conn) return undefined;
     const ll = parseLatLng(text);
-    const geo = ll ? await this.cmd.client(conn).reverseGeocode({ location: ll }, { preset: 'basic' }) : await this.cmd.client(conn).geocodeAddress({ address: text }, { preset: 'basic' });
+    const geo = ll
+      ? await this.cmd.client(conn).reverseGeocode({ location: ll }, { preset: 'basic' })
+      : await this.cmd.client(conn).geocodeAddress({ address: text }, { preset: 'basic' });
     const id = geo.data.results?.find((r) => r.placeId)?.placeId;
     if (!id) this.nothingFound(`No place found for “${text}” (Geocoding), so there is no place id to ask details for.`);
     return id;
@@ -106,7 +113,8 @@ export class MapsInput {
     if (!c) return undefined;
     const geo = await this.cmd.client(c).geocodeAddress({ address: text }, { preset: 'basic' });
     const loc = geo.data.results?.[0]?.location;
-    if (loc?.latitude === undefined || loc.longitude === undefined) throw new Error(`“${text}” could not be geocoded: give coordinates (lat,lng) or another address.`);
+    if (loc?.latitude === undefined || loc.longitude === undefined)
+      throw new Error(`“${text}” could not be geocoded: give coordinates (lat,lng) or another address.`);
     return { latitude: loc.latitude, longitude: loc.longitude };
   }
 

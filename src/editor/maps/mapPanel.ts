@@ -66,11 +66,16 @@ export class MapPanel implements vscode.Disposable {
     if (this.panel) return this.panel;
     const media = vscode.Uri.joinPath(this.extensionUri, 'media', 'map');
     const scripts = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
-    const panel = vscode.window.createWebviewPanel('apiWorkbench.map', 'Map', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-      enableScripts: true,
-      retainContextWhenHidden: true,
-      localResourceRoots: [media, scripts],
-    });
+    const panel = vscode.window.createWebviewPanel(
+      'apiWorkbench.map',
+      'Map',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      {
+        enableScripts: true,
+        retainContextWhenHidden: true,
+        localResourceRoots: [media, scripts],
+      },
+    );
     panel.webview.html = this.html(panel.webview, media, scripts);
     panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m));
     panel.onDidDispose(() => {
@@ -121,7 +126,12 @@ export class MapPanel implements vscode.Disposable {
 
   private html(webview: vscode.Webview, media: vscode.Uri, scripts: vscode.Uri): string {
     const uri = (base: vscode.Uri, f: string) => webview.asWebviewUri(vscode.Uri.joinPath(base, f)).toString();
-    return mapHtml({ cspSource: webview.cspSource, leafletCss: uri(media, 'vendor/leaflet.css'), mapCss: uri(media, 'map.css'), script: uri(scripts, 'map.js') }).html;
+    return mapHtml({
+      cspSource: webview.cspSource,
+      leafletCss: uri(media, 'vendor/leaflet.css'),
+      mapCss: uri(media, 'map.css'),
+      script: uri(scripts, 'map.js'),
+    }).html;
   }
 
   dispose(): void {

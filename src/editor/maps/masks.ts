@@ -16,7 +16,10 @@ const OPERATIONS: ReadonlyArray<{ op: SkuOperation; label: string }> = [
 ];
 const PRESET_LABELS: Record<MaskPreset, string> = { basic: 'Basic', contact: 'Contact', everything: 'Everything (*)' };
 
-const argsSchema = z.object({ operation: z.optional(z.enum(['searchText', 'searchNearby', 'getPlace', 'computeRoutes', 'computeRouteMatrix'])), mask: z.optional(z.string()) });
+const argsSchema = z.object({
+  operation: z.optional(z.enum(['searchText', 'searchNearby', 'getPlace', 'computeRoutes', 'computeRouteMatrix'])),
+  mask: z.optional(z.string()),
+});
 
 /** What the command did: for scripts and the in-editor tests. */
 export interface MaskOutcome {
@@ -50,8 +53,17 @@ export async function chooseFieldMask(s: Services, arg: unknown): Promise<MaskOu
     a.operation ??
     (
       await vscode.window.showQuickPick(
-        OPERATIONS.map((o) => ({ label: o.label, description: skuLabel(skuOf(o.op, currentMask(s, o.op), { prices: table })), detail: `Now: ${currentMask(s, o.op)}`, op: o.op })),
-        { title: 'Field mask: which request?', placeHolder: 'The SKU a request is billed under depends on its fields (Places) or options (Routes)', matchOnDetail: true },
+        OPERATIONS.map((o) => ({
+          label: o.label,
+          description: skuLabel(skuOf(o.op, currentMask(s, o.op), { prices: table })),
+          detail: `Now: ${currentMask(s, o.op)}`,
+          op: o.op,
+        })),
+        {
+          title: 'Field mask: which request?',
+          placeHolder: 'The SKU a request is billed under depends on its fields (Places) or options (Routes)',
+          matchOnDetail: true,
+        },
       )
     )?.op;
   if (!op) return undefined;
@@ -83,8 +95,17 @@ async function pickMask(op: SkuOperation, current: string, table: Record<string,
     mask,
   });
   const presets = MASK_PRESETS.map((p) => item(PRESET_LABELS[p], fieldMaskFor(op, { preset: p })));
-  const own = { label: '$(edit) Your own mask…', description: routes ? 'Routes bill by options (traffic, two-wheeler, tolls), not by fields' : 'Billed at the SKU of its dearest field', detail: current, mask: '' };
-  const pick = await vscode.window.showQuickPick([...presets, own], { title: `Field mask: ${OPERATIONS.find((o) => o.op === op)?.label ?? op}`, placeHolder: 'Each mask with the SKU it is billed under (list price per 1,000)', matchOnDetail: true });
+  const own = {
+    label: '$(edit) Your own mask…',
+    description: routes ? 'Routes bill by options (traffic, two-wheeler, tolls), not by fields' : 'Billed at the SKU of its dearest field',
+    detail: current,
+    mask: '',
+  };
+  const pick = await vscode.window.showQuickPick([...presets, own], {
+    title: `Field mask: ${OPERATIONS.find((o) => o.op === op)?.label ?? op}`,
+    placeHolder: 'Each mask with the SKU it is billed under (list price per 1,000)',
+    matchOnDetail: true,
+  });
   if (!pick) return undefined;
   if (pick !== own) return pick.mask;
   const typed = await vscode.window.showInputBox({
@@ -95,7 +116,10 @@ async function pickMask(op: SkuOperation, current: string, table: Record<string,
     validateInput: (v) => {
       if (!v.trim()) return 'A mask is required (e.g. places.id,places.displayName)';
       const sku = skuOf(op, v, { prices: table });
-      return { message: `${skuLabel(sku)}${sku.unknownFields.length ? ` · not in Google's SKU lists: ${sku.unknownFields.join(', ')}` : ''}`, severity: vscode.InputBoxValidationSeverity.Info };
+      return {
+        message: `${skuLabel(sku)}${sku.unknownFields.length ? ` · not in Google's SKU lists: ${sku.unknownFields.join(', ')}` : ''}`,
+        severity: vscode.InputBoxValidationSeverity.Info,
+      };
     },
   });
   return typed?.trim() || undefined;

@@ -71,7 +71,13 @@ export async function routeMatrix(cmd: MapsCommandHost, a: Partial<z.infer<typeo
         .map((r) => {
           const o = from[r.originIndex];
           const d = to[r.destinationIndex];
-          return { label: `${r.origin} → ${r.destination}: ${r.distance}, ${r.duration}`.slice(0, 500), points: [[o.latitude, o.longitude], [d.latitude, d.longitude]] };
+          return {
+            label: `${r.origin} → ${r.destination}: ${r.distance}, ${r.duration}`.slice(0, 500),
+            points: [
+              [o.latitude, o.longitude],
+              [d.latitude, d.longitude],
+            ],
+          };
         });
       return { results: [], title, extraMarkers: markers, extraLines: lines };
     },
@@ -85,13 +91,18 @@ export async function routeMatrix(cmd: MapsCommandHost, a: Partial<z.infer<typeo
 async function pickMany(cmd: MapsCommandHost, noun: 'origin' | 'destination'): Promise<string[] | undefined> {
   const picked: string[] = [];
   for (;;) {
-    const p = await cmd.input.pickPoint(`Route matrix: ${noun} ${picked.length + 1}${picked.length ? ` (after ${picked.map((x) => cmd.input.placeLabel(x)).join(', ')})` : ''}`);
+    const p = await cmd.input.pickPoint(
+      `Route matrix: ${noun} ${picked.length + 1}${picked.length ? ` (after ${picked.map((x) => cmd.input.placeLabel(x)).join(', ')})` : ''}`,
+    );
     if (!p) return undefined;
     picked.push(p);
     if (picked.length >= MAX_POINTS) return picked;
     const more = `$(add) Add another ${noun}`;
     const done = `$(check) Done: ${picked.length} ${noun}${picked.length === 1 ? '' : 's'}`;
-    const next = await vscode.window.showQuickPick([more, done], { title: `Route matrix: ${noun}s`, placeHolder: picked.map((x) => cmd.input.placeLabel(x)).join(' · ') });
+    const next = await vscode.window.showQuickPick([more, done], {
+      title: `Route matrix: ${noun}s`,
+      placeHolder: picked.map((x) => cmd.input.placeLabel(x)).join(' · '),
+    });
     if (next === undefined) return undefined;
     if (next === done) return picked;
   }

@@ -22,11 +22,16 @@ export class MatrixPanel implements vscode.Disposable {
 
   show(matrix: ShownMatrix, subtitle: string, action?: MatrixAction): void {
     if (!this.panel) {
-      this.panel = vscode.window.createWebviewPanel('apiWorkbench.routeMatrix', 'Route Matrix', { viewColumn: vscode.ViewColumn.One, preserveFocus: false }, {
-        enableScripts: false,
-        enableCommandUris: [DRAW_ROUTES_COMMAND],
-        localResourceRoots: [],
-      });
+      this.panel = vscode.window.createWebviewPanel(
+        'apiWorkbench.routeMatrix',
+        'Route Matrix',
+        { viewColumn: vscode.ViewColumn.One, preserveFocus: false },
+        {
+          enableScripts: false,
+          enableCommandUris: [DRAW_ROUTES_COMMAND],
+          localResourceRoots: [],
+        },
+      );
       this.panel.onDidDispose(() => {
         this.panel = undefined;
         this.shown = undefined;

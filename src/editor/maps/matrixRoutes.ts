@@ -26,17 +26,24 @@ export async function drawMatrixRoutes(cmd: MapsCommands): Promise<MatrixRoutesO
   const pairs: RoutePair[] = m.rows
     .filter((r) => r.ok)
     .slice(0, MAX_DRAWN_ROUTES)
-    .map((r) => ({ originIndex: r.originIndex, destinationIndex: r.destinationIndex, origin: m.origins[r.originIndex], destination: m.destinations[r.destinationIndex] }));
+    .map((r) => ({
+      originIndex: r.originIndex,
+      destinationIndex: r.destinationIndex,
+      origin: m.origins[r.originIndex],
+      destination: m.destinations[r.destinationIndex],
+    }));
   if (!pairs.length) return undefined;
   const client = cmd.client(conn);
   let routes: PairRoute[];
   try {
-    routes = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Computing ${pairs.length} routes…`, cancellable: true }, (progress, token) =>
-      routesForPairs(client, pairs, m.travelMode, {
-        cancel: token,
-        onResult: (res) => cmd.costs.record('computeRoutes', res.fieldMask, { travelMode: m.travelMode }),
-        onRoute: (_r, done, total) => progress.report({ message: `${done} of ${total}`, increment: 100 / total }),
-      }),
+    routes = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Computing ${pairs.length} routes…`, cancellable: true },
+      (progress, token) =>
+        routesForPairs(client, pairs, m.travelMode, {
+          cancel: token,
+          onResult: (res) => cmd.costs.record('computeRoutes', res.fieldMask, { travelMode: m.travelMode }),
+          onRoute: (_r, done, total) => progress.report({ message: `${done} of ${total}`, increment: 100 / total }),
+        }),
     );
   } catch (e) {
     if (isApiError(e) ? e.kind === 'cancelled' : e instanceof Error && e.name === 'CancelledError') {
@@ -52,9 +59,19 @@ export async function drawMatrixRoutes(cmd: MapsCommands): Promise<MatrixRoutesO
   };
   const lines: MapLine[] = routes
     .filter((r) => r.points.length >= 2)
-    .map((r) => ({ label: `${label(r)}: ${formatDistance(r.distanceMeters)}, ${formatDuration(r.duration)}`.slice(0, 500), points: r.points.map((p) => [p.latitude, p.longitude] as [number, number]) }));
+    .map((r) => ({
+      label: `${label(r)}: ${formatDistance(r.distanceMeters)}, ${formatDuration(r.duration)}`.slice(0, 500),
+      points: r.points.map((p) => [p.latitude, p.longitude] as [number, number]),
+    }));
   const missing = routes.filter((r) => r.problem).map((r) => `${label(r)} (${r.problem})`);
-  cmd.matrixPanel.show(m, `${lines.length} of ${m.rows.length} pairs drawn on the map as their actual routes (${routes.length} Compute Routes requests).${missing.length ? ` Not drawn: ${missing.join('; ')}.` : ''}`);
-  const map = await vscode.commands.executeCommand<MapRendered | undefined>('apiWorkbench.maps.showGeometry', { title: `${m.title}: actual routes`, markers: m.markers, lines });
+  cmd.matrixPanel.show(
+    m,
+    `${lines.length} of ${m.rows.length} pairs drawn on the map as their actual routes (${routes.length} Compute Routes requests).${missing.length ? ` Not drawn: ${missing.join('; ')}.` : ''}`,
+  );
+  const map = await vscode.commands.executeCommand<MapRendered | undefined>('apiWorkbench.maps.showGeometry', {
+    title: `${m.title}: actual routes`,
+    markers: m.markers,
+    lines,
+  });
   return { routes, map };
 }

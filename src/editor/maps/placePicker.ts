@@ -1,7 +1,15 @@
 import * as vscode from 'vscode';
 import { errorText } from '../../core/errors';
 import type { MapsResult } from '../../features/maps/results';
-import { AutocompleteSession, parseTypedPlace, typedItem, type AutocompleteApi, type SessionOptions, type Suggestion, type TypedPlace } from '../../features/maps/placeQuery';
+import {
+  AutocompleteSession,
+  parseTypedPlace,
+  typedItem,
+  type AutocompleteApi,
+  type SessionOptions,
+  type Suggestion,
+  type TypedPlace,
+} from '../../features/maps/placeQuery';
 
 /** What the user chose: a suggestion (with its open session, for Place Details), a recent result, or text. */
 export type PlacePick =
@@ -40,20 +48,36 @@ export function pickPlace(opts: PlacePickerOptions): Promise<PlacePick | undefin
   let suggestions: Suggestion[] = [];
   let note: { label: string; detail?: string } | undefined;
 
-  const recentItems: Item[] = opts.recent.map((r) => ({ label: `$(history) ${r.label}`, description: r.description, pick: { kind: 'recent', result: r, value: `place:${r.id.slice('place/'.length)}` } }));
+  const recentItems: Item[] = opts.recent.map((r) => ({
+    label: `$(history) ${r.label}`,
+    description: r.description,
+    pick: { kind: 'recent', result: r, value: `place:${r.id.slice('place/'.length)}` },
+  }));
   const render = () => {
     const typed = parseTypedPlace(qp.value);
     const asTyped: Item[] = typed ? [{ ...typedItem(typed), alwaysShow: true, pick: { kind: 'typed', typed } }] : [];
     // Suggestions are already filtered by the service: shown whatever VS Code's own filter thinks.
     const suggested: Item[] = session
-      ? suggestions.map((s) => ({ label: `$(location) ${s.label}`, description: s.description, detail: s.types.length ? s.types.slice(0, 3).join(', ') : undefined, alwaysShow: true, pick: { kind: 'suggestion', suggestion: s, session } }))
+      ? suggestions.map((s) => ({
+          label: `$(location) ${s.label}`,
+          description: s.description,
+          detail: s.types.length ? s.types.slice(0, 3).join(', ') : undefined,
+          alwaysShow: true,
+          pick: { kind: 'suggestion', suggestion: s, session },
+        }))
       : [];
     const notes: Item[] = note ? [{ label: `$(info) ${note.label}`, detail: note.detail, alwaysShow: true }] : [];
     const sep = (label: string): Item => ({ label, kind: vscode.QuickPickItemKind.Separator });
     // Coordinates have nothing to complete: the typed item leads. Otherwise suggestions do.
-    qp.items = typed?.kind === 'latLng' || !suggested.length
-      ? [...asTyped, ...notes, ...(suggested.length ? [sep('Suggestions'), ...suggested] : []), ...(recentItems.length ? [sep('Recent results'), ...recentItems] : [])]
-      : [sep('Suggestions'), ...suggested, sep('As typed'), ...asTyped, ...notes, ...(recentItems.length ? [sep('Recent results'), ...recentItems] : [])];
+    qp.items =
+      typed?.kind === 'latLng' || !suggested.length
+        ? [
+            ...asTyped,
+            ...notes,
+            ...(suggested.length ? [sep('Suggestions'), ...suggested] : []),
+            ...(recentItems.length ? [sep('Recent results'), ...recentItems] : []),
+          ]
+        : [sep('Suggestions'), ...suggested, sep('As typed'), ...asTyped, ...notes, ...(recentItems.length ? [sep('Recent results'), ...recentItems] : [])];
   };
 
   return new Promise<PlacePick | undefined>((resolve) => {
@@ -80,7 +104,8 @@ export function pickPlace(opts: PlacePickerOptions): Promise<PlacePick | undefin
           if (failure) note = { label: `No suggestions: ${errorText(failure)}` };
         } else {
           suggestions = s;
-          if (!s.length && parseTypedPlace(value)) note = { label: `No suggestions for “${value.trim()}” (Autocomplete): Enter uses it as typed.`, detail: opts.emptyHint };
+          if (!s.length && parseTypedPlace(value))
+            note = { label: `No suggestions for “${value.trim()}” (Autocomplete): Enter uses it as typed.`, detail: opts.emptyHint };
         }
         render();
       });

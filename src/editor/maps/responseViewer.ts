@@ -27,11 +27,16 @@ export class ResponseViewer implements vscode.Disposable {
     const scripts = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
     if (!this.panel) {
       // Column One, where response documents open: the map panel is beside it.
-      this.panel = vscode.window.createWebviewPanel('apiWorkbench.mapsResponse', 'Response', { viewColumn: vscode.ViewColumn.One, preserveFocus: false }, {
-        enableScripts: true,
-        retainContextWhenHidden: true,
-        localResourceRoots: [scripts],
-      });
+      this.panel = vscode.window.createWebviewPanel(
+        'apiWorkbench.mapsResponse',
+        'Response',
+        { viewColumn: vscode.ViewColumn.One, preserveFocus: false },
+        {
+          enableScripts: true,
+          retainContextWhenHidden: true,
+          localResourceRoots: [scripts],
+        },
+      );
       this.panel.onDidDispose(() => (this.panel = undefined));
       this.panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m));
     }
@@ -55,7 +60,8 @@ export class ResponseViewer implements vscode.Disposable {
     }
     const m = v.value;
     if (m.type === 'openBody') void this.openBody(m.resultId);
-    else if (m.type === 'showOnMap') void vscode.commands.executeCommand('apiWorkbench.maps.showGeometry', { title: m.title, markers: m.markers, lines: m.lines });
+    else if (m.type === 'showOnMap')
+      void vscode.commands.executeCommand('apiWorkbench.maps.showGeometry', { title: m.title, markers: m.markers, lines: m.lines });
     else {
       this.rendered.push(m);
       if (this.rendered.length > 200) this.rendered.splice(0, 100);

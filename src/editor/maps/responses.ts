@@ -32,7 +32,10 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
   /** Keeps a response as a document (not opened: see showDocument) and returns its URI. */
   keep(operation: string, data: unknown, meta?: ResponseMeta): vscode.Uri {
     const path = `/${++this.counter}-${operation}.json`;
-    this.docs.set(path, responseDocumentText(data, (t) => this.redactor.text(t)));
+    this.docs.set(
+      path,
+      responseDocumentText(data, (t) => this.redactor.text(t)),
+    );
     if (meta) this.answers.set(path, { operation, data, meta });
     if (this.docs.size > MAX_KEPT) {
       const oldest = this.docs.keys().next().value as string;

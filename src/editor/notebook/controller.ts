@@ -52,7 +52,6 @@ class Session implements vscode.Disposable {
     this.runner = make(this);
   }
 
-
   sync(): void {
     if (!this.stale) return;
     this.runner.setCells(engineCells(this.doc));
@@ -139,8 +138,11 @@ export class NotebookRunController implements vscode.Disposable {
   private async ensureSelected(notebook: vscode.NotebookDocument): Promise<void> {
     const key = notebook.uri.toString();
     if (this.selected.has(key)) return;
-    const editor = vscode.window.visibleNotebookEditors.find((e) => e.notebook === notebook) ?? (await vscode.window.showNotebookDocument(notebook, { preserveFocus: true }));
-    if (vscode.window.activeNotebookEditor !== editor) await vscode.window.showNotebookDocument(notebook, { viewColumn: editor.viewColumn, preserveFocus: false });
+    const editor =
+      vscode.window.visibleNotebookEditors.find((e) => e.notebook === notebook) ??
+      (await vscode.window.showNotebookDocument(notebook, { preserveFocus: true }));
+    if (vscode.window.activeNotebookEditor !== editor)
+      await vscode.window.showNotebookDocument(notebook, { viewColumn: editor.viewColumn, preserveFocus: false });
     const done = new Promise<void>((resolve) => {
       const timer = setTimeout(() => void sub.dispose(), 5_000);
       const sub = this.selectionChanged.event(() => {
@@ -205,7 +207,9 @@ export class NotebookRunController implements vscode.Disposable {
 
   private async execute(cells: readonly vscode.NotebookCell[], notebook: vscode.NotebookDocument): Promise<CellResult[]> {
     const session = this.session(notebook);
-    const queue = cells.filter((c) => c.kind === vscode.NotebookCellKind.Code).map((cell) => ({ cell, execution: this.controller.createNotebookCellExecution(cell) }));
+    const queue = cells
+      .filter((c) => c.kind === vscode.NotebookCellKind.Code)
+      .map((cell) => ({ cell, execution: this.controller.createNotebookCellExecution(cell) }));
     const results: CellResult[] = [];
     let stopped = false;
     for (const { cell, execution } of queue) {
@@ -239,7 +243,11 @@ export class NotebookRunController implements vscode.Disposable {
       clearTimeout(live.timer);
       this.keepBody(resultId, result);
       this.cellResults.set(cell, resultId);
-      await execution.replaceOutput(this.output(resultPayload(resultId, result, live, result.service === 'maps' ? this.tiles() : undefined, result.service === 'llm' ? this.prices() : undefined)));
+      await execution.replaceOutput(
+        this.output(
+          resultPayload(resultId, result, live, result.service === 'maps' ? this.tiles() : undefined, result.service === 'llm' ? this.prices() : undefined),
+        ),
+      );
       execution.end(result.cancelled ? undefined : result.ok, Date.now());
       this.finished.fire({ notebook: session.doc, cell, result });
       return result;

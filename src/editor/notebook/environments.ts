@@ -87,7 +87,9 @@ export class Environments implements vscode.Disposable {
     void vscode.commands.executeCommand('setContext', CONTEXT_HAS_ENVIRONMENTS, names.length > 0);
     const env = this.get(doc.uri);
     this.status.text = `$(server-environment) ${env ?? 'No environment'}`;
-    this.status.tooltip = names.length ? `API notebook environment (declared: ${names.join(', ')}). Click to change.` : 'This API notebook declares no environments.';
+    this.status.tooltip = names.length
+      ? `API notebook environment (declared: ${names.join(', ')}). Click to change.`
+      : 'This API notebook declares no environments.';
     this.status.show();
   }
 

@@ -79,7 +79,9 @@ export function exportCommands(s: Services, serializer: AwbSerializer): CommandT
       if (!cell || cell.notebook.notebookType !== NOTEBOOK_TYPE) throw new Error('Select a cell of an API notebook first.');
       const language = cell.document.languageId;
       if (cell.kind !== vscode.NotebookCellKind.Code || (language !== 'llm' && language !== 'maps')) {
-        throw new Error(`Only llm and maps cells can be copied as cURL${cell.kind === vscode.NotebookCellKind.Code ? `: a ${language} cell's requests are signed or sent over a socket` : ''}.`);
+        throw new Error(
+          `Only llm and maps cells can be copied as cURL${cell.kind === vscode.NotebookCellKind.Code ? `: a ${language} cell's requests are signed or sent over a socket` : ''}.`,
+        );
       }
       const named = (cell.metadata.attributes as Record<string, string> | undefined)?.connection;
       const conn = httpConnection(s, language, named);
@@ -99,12 +101,19 @@ export function exportCommands(s: Services, serializer: AwbSerializer): CommandT
       const uri =
         destination instanceof vscode.Uri
           ? destination
-          : await vscode.window.showSaveDialog({ title: 'Export Notebook as .http File', saveLabel: 'Export', filters: { 'HTTP requests': ['http'] }, ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, `${base}.http`) } : {}) });
+          : await vscode.window.showSaveDialog({
+              title: 'Export Notebook as .http File',
+              saveLabel: 'Export',
+              filters: { 'HTTP requests': ['http'] },
+              ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, `${base}.http`) } : {}),
+            });
       if (!uri) return undefined;
       const text = exportHttpFile(serializeNotebook({ cells: engineCells(doc), metadata: {} }), exportOptions(s));
       await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
       await vscode.window.showTextDocument(uri, { preview: false });
-      s.log.info(`Exported ${path.posix.basename(doc.uri.path)} to ${uri.scheme === 'file' ? uri.fsPath : uri.toString()}: keys are {{$processEnv …}} references.`);
+      s.log.info(
+        `Exported ${path.posix.basename(doc.uri.path)} to ${uri.scheme === 'file' ? uri.fsPath : uri.toString()}: keys are {{$processEnv …}} references.`,
+      );
       return uri;
     },
     [CONVERT_CURL_COMMAND]: async (target?: unknown): Promise<vscode.NotebookCell | undefined> => {

@@ -15,7 +15,9 @@ const STORE_KEYS = 'Store as Connection Keys';
 /** Every configured connection's base URLs, so requests to the sandbox or a proxy become cells. */
 function knownConnections(s: Services): KnownConnection[] {
   return SERVICE_IDS.flatMap((service) => s.connections.list(service)).flatMap((c): KnownConnection[] =>
-    c.service === 'realtime' ? [{ service: c.service, baseUrl: c.restBaseUrl }] : [c.baseUrl, ...Object.values(c.baseUrls)].map((baseUrl) => ({ service: c.service, baseUrl })),
+    c.service === 'realtime'
+      ? [{ service: c.service, baseUrl: c.restBaseUrl }]
+      : [c.baseUrl, ...Object.values(c.baseUrls)].map((baseUrl) => ({ service: c.service, baseUrl })),
   );
 }
 
@@ -39,10 +41,17 @@ function ownerOf(s: Services, secret: ImportedSecret): Connection | undefined {
 async function offerKeys(s: Services, result: ImportResult, what: string): Promise<void> {
   for (const line of result.report) s.log.info(`Import (${what}): ${line}`);
   if (result.secrets.length === 0) return;
-  const owned = result.secrets.map((secret) => ({ secret, conn: ownerOf(s, secret) })).filter((o): o is { secret: ImportedSecret; conn: Connection } => !!o.conn);
+  const owned = result.secrets
+    .map((secret) => ({ secret, conn: ownerOf(s, secret) }))
+    .filter((o): o is { secret: ImportedSecret; conn: Connection } => !!o.conn);
   const where = result.secrets.map((k) => `${k.header ?? k.param ?? k.variable ?? 'a value'}${k.origin ? ` for ${k.origin}` : ''}`).join(', ');
   const message = `${result.secrets.length === 1 ? 'A key was' : `${result.secrets.length} keys were`} found in ${what} and left out of the notebook (${where}).`;
-  const choice = owned.length ? await vscode.window.showWarningMessage(`${message} Store ${owned.length === 1 ? 'it' : 'them'} as the key of ${owned.map((o) => `"${o.conn.name}"`).join(', ')}?`, STORE_KEYS) : await vscode.window.showWarningMessage(`${message} Keys come from a connection: add one with its key.`);
+  const choice = owned.length
+    ? await vscode.window.showWarningMessage(
+        `${message} Store ${owned.length === 1 ? 'it' : 'them'} as the key of ${owned.map((o) => `"${o.conn.name}"`).join(', ')}?`,
+        STORE_KEYS,
+      )
+    : await vscode.window.showWarningMessage(`${message} Keys come from a connection: add one with its key.`);
   if (choice !== STORE_KEYS) return;
   for (const { secret, conn } of owned) await s.secrets.set({ service: conn.service, name: conn.name }, secret.value, connectionOrigins(conn));
 }
@@ -53,7 +62,13 @@ export function importCommands(s: Services, serializer: AwbSerializer): CommandT
       const uri =
         target instanceof vscode.Uri
           ? target
-          : (await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Import', filters: { 'Requests (.http, .rest, Postman collection)': ['http', 'rest', 'json'] } }))?.[0];
+          : (
+              await vscode.window.showOpenDialog({
+                canSelectMany: false,
+                openLabel: 'Import',
+                filters: { 'Requests (.http, .rest, Postman collection)': ['http', 'rest', 'json'] },
+              })
+            )?.[0];
       if (!uri) return undefined;
       const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
       const name = path.posix.basename(uri.path);
@@ -83,7 +98,14 @@ export function isCurlCommand(text: string): boolean {
  * Puts the cells a cURL command becomes in place of `range` of the notebook's cells (an empty range
  * inserts), offers to store a key found in it, and returns the first new cell.
  */
-export async function curlIntoNotebook(s: Services, serializer: AwbSerializer, notebook: vscode.NotebookDocument, text: string, range: { start: number; end: number }, what: string): Promise<vscode.NotebookCell> {
+export async function curlIntoNotebook(
+  s: Services,
+  serializer: AwbSerializer,
+  notebook: vscode.NotebookDocument,
+  text: string,
+  range: { start: number; end: number },
+  what: string,
+): Promise<vscode.NotebookCell> {
   const result = convert(() => importCurl(text, { source: what, connections: knownConnections(s) }));
   const cells = serializer.deserializeNotebook(new TextEncoder().encode(result.text)).cells;
   const edit = new vscode.WorkspaceEdit();

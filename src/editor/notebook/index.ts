@@ -61,7 +61,10 @@ export function activate(s: Services): NotebookFeature {
   const pending = new Map<string, NodeJS.Timeout>();
   const scheduleProblems = (doc: vscode.NotebookDocument) => {
     clearTimeout(pending.get(doc.uri.toString()));
-    pending.set(doc.uri.toString(), setTimeout(() => showProblems(doc), PROBLEMS_DEBOUNCE_MS));
+    pending.set(
+      doc.uri.toString(),
+      setTimeout(() => showProblems(doc), PROBLEMS_DEBOUNCE_MS),
+    );
   };
   vscode.workspace.notebookDocuments.forEach(showProblems);
 
@@ -110,7 +113,9 @@ export function activate(s: Services): NotebookFeature {
       else if (v.value.type === 'showOnMap') {
         const { title, markers, lines } = v.value;
         // The maps module owns the one map panel (and its tile settings): it loads on first use.
-        vscode.commands.executeCommand('apiWorkbench.maps.showGeometry', { title, markers, lines }).then(undefined, (e: unknown) => s.log.warn(`Show on Map Panel: ${errorText(e)}`));
+        vscode.commands
+          .executeCommand('apiWorkbench.maps.showGeometry', { title, markers, lines })
+          .then(undefined, (e: unknown) => s.log.warn(`Show on Map Panel: ${errorText(e)}`));
       } else {
         rendered.push(v.value);
         if (rendered.length > 200) rendered.splice(0, 100);
@@ -118,13 +123,15 @@ export function activate(s: Services): NotebookFeature {
     }),
     { dispose: () => pending.forEach((t) => clearTimeout(t)) },
   ];
-  const showTab = (tab: string, resultId?: string) => messaging.postMessage({ type: 'selectTab', tab, ...(resultId ? { resultId } : {}) } satisfies HostMessage);
+  const showTab = (tab: string, resultId?: string) =>
+    messaging.postMessage({ type: 'selectTab', tab, ...(resultId ? { resultId } : {}) } satisfies HostMessage);
   return { serializer, controller, environments, commands, rendered, showTab, disposables };
 }
 
 /** `{ resultId }` (the viewer's button), a cell (cell toolbar), or the active notebook's selected cell. */
 function resultIdOf(target: unknown, controller: NotebookRunController): string | undefined {
-  if (typeof target === 'object' && target !== null && typeof (target as { resultId?: unknown }).resultId === 'string') return (target as { resultId: string }).resultId;
+  if (typeof target === 'object' && target !== null && typeof (target as { resultId?: unknown }).resultId === 'string')
+    return (target as { resultId: string }).resultId;
   const editor = vscode.window.activeNotebookEditor;
   const cell = isCell(target) ? target : editor && notebookOf(editor.notebook.uri) ? editor.notebook.cellAt(editor.selection.start) : undefined;
   if (!cell) return undefined;

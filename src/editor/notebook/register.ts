@@ -24,7 +24,9 @@ export async function openNotebookFromEnvironment(s: Services): Promise<void> {
   const file = process.env[OPEN_NOTEBOOK_ENV];
   if (!file) return;
   const uri = vscode.Uri.file(file);
-  const open = vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputNotebook && t.input.uri.toString() === uri.toString()));
+  const open = vscode.window.tabGroups.all.some((g) =>
+    g.tabs.some((t) => t.input instanceof vscode.TabInputNotebook && t.input.uri.toString() === uri.toString()),
+  );
   if (open) return;
   try {
     // Pinned: a preview tab would give way to the next editor the workbench opens at startup.
@@ -50,7 +52,10 @@ export function registerNotebook(s: Services, load: () => NotebookModule): { fea
     serializeNotebook: (data) => ensure().serializer.serializeNotebook(data),
   };
 
-  const stubs = lazyCommandStubs(COMMAND_IDS.filter((c) => c.startsWith('apiWorkbench.notebook.')), ensure);
+  const stubs = lazyCommandStubs(
+    COMMAND_IDS.filter((c) => c.startsWith('apiWorkbench.notebook.')),
+    ensure,
+  );
 
   return {
     feature: ensure,

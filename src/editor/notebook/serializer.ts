@@ -19,7 +19,7 @@ export class AwbSerializer implements vscode.NotebookSerializer {
   }
 
   serializeNotebook(data: vscode.NotebookData): Uint8Array {
-    return encoder.encode(serializeNotebook({ cells: data.cells.map(fromVsCell), metadata: (data.metadata ?? {}) }));
+    return encoder.encode(serializeNotebook({ cells: data.cells.map(fromVsCell), metadata: data.metadata ?? {} }));
   }
 }
 
@@ -32,7 +32,7 @@ export function toVsCell(cell: NotebookCellData): vscode.NotebookCellData {
 
 export function fromVsCell(cell: vscode.NotebookCellData): NotebookCellData {
   const code = cell.kind === vscode.NotebookCellKind.Code;
-  return { kind: code ? 'code' : 'markup', language: code ? cell.languageId : 'markdown', value: cell.value, metadata: (cell.metadata ?? {}) };
+  return { kind: code ? 'code' : 'markup', language: code ? cell.languageId : 'markdown', value: cell.value, metadata: cell.metadata ?? {} };
 }
 
 /** The engine's view of an open document's cells (what the runner is given after each edit). */

@@ -33,19 +33,20 @@ export interface ChannelReport {
   users?: string[];
 }
 
-
 /** Parses the events of a batch; the message says which entry is wrong and why. */
 export function parseBatch(text: string): { ok: true; items: BatchItem[] } | { ok: false; problem: string } {
   const parsed = parseJson(text);
   if (!parsed.ok) return { ok: false, problem: 'not JSON: write an array like [{"channel":"c","name":"e","data":{}}]' };
   if (!Array.isArray(parsed.value)) return { ok: false, problem: 'a batch is a JSON array of events' };
   if (parsed.value.length === 0) return { ok: false, problem: 'the batch is empty' };
-  if (parsed.value.length > LIMITS.maxBatchEvents) return { ok: false, problem: `a batch holds at most ${LIMITS.maxBatchEvents} events, this has ${parsed.value.length}` };
+  if (parsed.value.length > LIMITS.maxBatchEvents)
+    return { ok: false, problem: `a batch holds at most ${LIMITS.maxBatchEvents} events, this has ${parsed.value.length}` };
   const items: BatchItem[] = [];
   for (const [i, e] of (parsed.value as unknown[]).entries()) {
     const o = e as { channel?: unknown; name?: unknown; event?: unknown; data?: unknown; socket_id?: unknown } | null;
     const name = o?.name ?? o?.event;
-    if (!o || typeof o !== 'object' || typeof o.channel !== 'string' || typeof name !== 'string') return { ok: false, problem: `event ${i + 1} needs "channel" and "name" strings` };
+    if (!o || typeof o !== 'object' || typeof o.channel !== 'string' || typeof name !== 'string')
+      return { ok: false, problem: `event ${i + 1} needs "channel" and "name" strings` };
     const item: BatchItem = { channel: o.channel, name, data: o.data ?? {} };
     if (typeof o.socket_id === 'string') item.socketId = o.socket_id;
     items.push(item);
@@ -72,7 +73,11 @@ function batchOrThrow(text: string, source: string): BatchItem[] {
 /** The last look before a batch goes out: each event's channel and name, and the source. */
 async function confirmBatch(connection: string, items: BatchItem[], source: string): Promise<boolean> {
   const lines = items.map((i, n) => `${n + 1}. ${i.channel} · ${i.name}`).join('\n');
-  const answer = await vscode.window.showInformationMessage(`Publish ${items.length} event${items.length === 1 ? '' : 's'} on ${connection}?`, { modal: true, detail: `From ${source}, in this order:\n${lines}` }, 'Publish');
+  const answer = await vscode.window.showInformationMessage(
+    `Publish ${items.length} event${items.length === 1 ? '' : 's'} on ${connection}?`,
+    { modal: true, detail: `From ${source}, in this order:\n${lines}` },
+    'Publish',
+  );
   return answer === 'Publish';
 }
 
@@ -101,7 +106,7 @@ export function channelInfoCommands(s: Services, sessions: RealtimeSessions, log
 
   return {
     'apiWorkbench.realtime.publishBatch': async (arg?: unknown): Promise<ChannelAttributes[] | undefined> => {
-      const input: BatchInput = arg && typeof arg === 'object' && !('conn' in arg) ? (arg) : {};
+      const input: BatchInput = arg && typeof arg === 'object' && !('conn' in arg) ? arg : {};
       const conn = connection(arg, input.connection);
       let items: BatchItem[];
       if (Array.isArray(input.events)) {
@@ -126,7 +131,7 @@ export function channelInfoCommands(s: Services, sessions: RealtimeSessions, log
 
     'apiWorkbench.realtime.channelInfo': async (arg?: unknown): Promise<ChannelReport | Record<string, ChannelAttributes> | undefined> => {
       const fromNode = arg && typeof arg === 'object' && 'row' in arg ? (arg as { name?: unknown }).name : undefined;
-      const input: ChannelInfoInput = typeof arg === 'string' ? { channel: arg } : arg && typeof arg === 'object' && !('conn' in arg) ? (arg) : {};
+      const input: ChannelInfoInput = typeof arg === 'string' ? { channel: arg } : arg && typeof arg === 'object' && !('conn' in arg) ? arg : {};
       const conn = connection(arg, input.connection);
       const rest = sessions.get(conn).rest;
       let channel = typeof fromNode === 'string' ? fromNode : input.channel;
@@ -149,8 +154,19 @@ export function channelInfoCommands(s: Services, sessions: RealtimeSessions, log
           return listed;
         }
         const picked = await vscode.window.showQuickPick(
-          names.map((n) => ({ label: n, description: [listed[n].subscription_count !== undefined ? `${listed[n].subscription_count} subscribers` : '', listed[n].user_count !== undefined ? `${listed[n].user_count} users` : ''].filter(Boolean).join(' · ') })),
-          { title: `Channel Information: ${names.length} occupied channel${names.length === 1 ? '' : 's'} on "${conn.name}"`, placeHolder: 'Pick one for its details' },
+          names.map((n) => ({
+            label: n,
+            description: [
+              listed[n].subscription_count !== undefined ? `${listed[n].subscription_count} subscribers` : '',
+              listed[n].user_count !== undefined ? `${listed[n].user_count} users` : '',
+            ]
+              .filter(Boolean)
+              .join(' · '),
+          })),
+          {
+            title: `Channel Information: ${names.length} occupied channel${names.length === 1 ? '' : 's'} on "${conn.name}"`,
+            placeHolder: 'Pick one for its details',
+          },
         );
         if (!picked) return listed;
         channel = picked.label;

@@ -86,7 +86,10 @@ export function realtimeCommands(s: Services, sessions: RealtimeSessions, log: R
     const other = '$(edit) Another channel…';
     if (rows.length > 0) {
       const picked = await vscode.window.showQuickPick(
-        [...rows.map((r) => ({ label: r.name, description: r.subscription === 'subscribed' ? 'subscribed' : r.occupied ? 'occupied' : undefined })), { label: other, description: undefined }],
+        [
+          ...rows.map((r) => ({ label: r.name, description: r.subscription === 'subscribed' ? 'subscribed' : r.occupied ? 'occupied' : undefined })),
+          { label: other, description: undefined },
+        ],
         { title, placeHolder: 'Channel' },
       );
       if (!picked) return undefined;
@@ -96,7 +99,7 @@ export function realtimeCommands(s: Services, sessions: RealtimeSessions, log: R
   }
 
   async function publish(arg?: unknown): Promise<Published | undefined> {
-    const input: PublishInput = arg && typeof arg === 'object' && !('row' in (arg)) ? (arg) : {};
+    const input: PublishInput = arg && typeof arg === 'object' && !('row' in arg) ? arg : {};
     const fromNode = channelArg(arg);
     const conn = await connection(input.connection ?? fromNode.connection);
     if (!conn) return undefined;
@@ -194,7 +197,7 @@ export function realtimeCommands(s: Services, sessions: RealtimeSessions, log: R
     'apiWorkbench.realtime.publishHere': (arg?: unknown) => publish(arg),
 
     'apiWorkbench.realtime.sendClientEvent': async (arg?: unknown) => {
-      const input: ClientEventInput = arg && typeof arg === 'object' && !('row' in (arg)) ? (arg) : {};
+      const input: ClientEventInput = arg && typeof arg === 'object' && !('row' in arg) ? arg : {};
       const fromNode = channelArg(arg);
       const conn = await connection(input.connection ?? fromNode.connection);
       if (!conn) return undefined;
@@ -214,10 +217,16 @@ export function realtimeCommands(s: Services, sessions: RealtimeSessions, log: R
       if (!channel) return undefined;
       const event =
         input.event ??
-        (await vscode.window.showInputBox({ title: `Send Client Event on ${channel}`, prompt: 'Event name (starts with client-)', value: last.clientEvent, validateInput: (v) => clientEventProblem(channel, v.trim()) }));
+        (await vscode.window.showInputBox({
+          title: `Send Client Event on ${channel}`,
+          prompt: 'Event name (starts with client-)',
+          value: last.clientEvent,
+          validateInput: (v) => clientEventProblem(channel, v.trim()),
+        }));
       if (!event) return undefined;
       last.clientEvent = event;
-      const raw = input.data ?? (await vscode.window.showInputBox({ title: `Send ${event}: data`, prompt: 'Data (JSON, or any text)', value: last.clientData }));
+      const raw =
+        input.data ?? (await vscode.window.showInputBox({ title: `Send ${event}: data`, prompt: 'Data (JSON, or any text)', value: last.clientData }));
       if (raw === undefined) return undefined;
       last.clientData = raw;
       let data: unknown = raw;
@@ -266,7 +275,9 @@ export function realtimeCommands(s: Services, sessions: RealtimeSessions, log: R
       if (!target) return undefined;
       await vscode.workspace.fs.writeFile(target, Buffer.from(log.text(), 'utf8'));
       const saved = target;
-      void vscode.window.showInformationMessage(`Saved the realtime log to ${path.basename(saved.fsPath)}.`, 'Open').then((c) => c && vscode.window.showTextDocument(saved));
+      void vscode.window
+        .showInformationMessage(`Saved the realtime log to ${path.basename(saved.fsPath)}.`, 'Open')
+        .then((c) => c && vscode.window.showTextDocument(saved));
       return saved.fsPath;
     },
 

@@ -37,7 +37,7 @@ export interface SetMasterKeyInput {
 export function encryptionKeyCommands(s: Services, onChanged: (conn: RealtimeConnection) => void): CommandTable {
   return {
     'apiWorkbench.realtime.setEncryptionMasterKey': async (arg?: unknown): Promise<'stored' | 'removed' | undefined> => {
-      const input: SetMasterKeyInput = arg && typeof arg === 'object' && !('conn' in arg) ? (arg) : {};
+      const input: SetMasterKeyInput = arg && typeof arg === 'object' && !('conn' in arg) ? arg : {};
       const conn = asRealtime(connectionFromArg(s, 'realtime', input.connection ?? arg) ?? s.connections.active('realtime'));
       if (!conn) throw new Error('No realtime connection: add one first.');
       const had = (await s.secrets.getAux(conn, 'encryptionMasterKey')) !== undefined;
@@ -63,7 +63,10 @@ export function encryptionKeyCommands(s: Services, onChanged: (conn: RealtimeCon
       if (problem) throw new Error(`Not stored: ${problem}.`);
       await s.secrets.setAux(conn, 'encryptionMasterKey', trimmed);
       onChanged(conn);
-      if (!input.optional) void vscode.window.showInformationMessage(`Stored the encryption master key of "${conn.name}" in SecretStorage. Subscribe again to encrypted channels to use it.`);
+      if (!input.optional)
+        void vscode.window.showInformationMessage(
+          `Stored the encryption master key of "${conn.name}" in SecretStorage. Subscribe again to encrypted channels to use it.`,
+        );
       return 'stored';
     },
   };

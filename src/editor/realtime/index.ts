@@ -25,7 +25,8 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
   const sessions = new RealtimeSessions(s, log);
   const webhooks = new WebhookController(s, log, sessions);
   const inspector = new RealtimeInspector(s, sessions);
-  sessions.messageTap = (conn, m) => inspector.record({ connection: conn.name, channel: m.channel, event: m.event, data: m.data, userId: m.user_id, decrypted: m.decrypted });
+  sessions.messageTap = (conn, m) =>
+    inspector.record({ connection: conn.name, channel: m.channel, event: m.event, data: m.data, userId: m.user_id, decrypted: m.decrypted });
   const source = new ChannelsSource(sessions);
   view.provider.source = source;
   view.provider.refresh();

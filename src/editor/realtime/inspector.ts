@@ -28,7 +28,9 @@ const inspectorInputSchema = z.object({
   paused: z.optional(z.boolean()),
   clear: z.optional(z.boolean()),
   select: z.optional(z.union([z.number(), z.literal('last')])),
-  republish: z.optional(z.object({ seq: z.optional(z.number()), channel: z.optional(z.string()), event: z.optional(z.string()), data: z.optional(z.string()) })),
+  republish: z.optional(
+    z.object({ seq: z.optional(z.number()), channel: z.optional(z.string()), event: z.optional(z.string()), data: z.optional(z.string()) }),
+  ),
 });
 export type InspectorInput = z.infer<typeof inspectorInputSchema>;
 
@@ -86,7 +88,8 @@ export class RealtimeInspector implements vscode.Disposable {
 
   async show(input: InspectorInput = {}): Promise<InspectorSnapshot> {
     // The panel's view is contributed only once a realtime connection exists (package.json `when`).
-    if (this.s.connections.list('realtime').length === 0) throw new Error('No realtime connection yet: add one (or start the Local Sandbox), then inspect its messages.');
+    if (this.s.connections.list('realtime').length === 0)
+      throw new Error('No realtime connection yet: add one (or start the Local Sandbox), then inspect its messages.');
     // Shown already, it stays where it is; otherwise VS Code opens the panel on it (and resolves it the first time).
     if (this.view?.visible) this.view.show(true);
     else await vscode.commands.executeCommand(REALTIME_INSPECTOR_FOCUS_COMMAND);
@@ -109,7 +112,14 @@ export class RealtimeInspector implements vscode.Disposable {
     let republished: InspectorSnapshot['republished'];
     if (input.republish) {
       const seq = input.republish.seq ?? this.store.last()?.seq;
-      if (seq !== undefined) republished = await this.republish({ type: 'republish', seq, channel: input.republish.channel ?? '', event: input.republish.event ?? '', data: input.republish.data ?? '' });
+      if (seq !== undefined)
+        republished = await this.republish({
+          type: 'republish',
+          seq,
+          channel: input.republish.channel ?? '',
+          event: input.republish.event ?? '',
+          data: input.republish.data ?? '',
+        });
     }
     return this.snapshot(republished);
   }
@@ -213,13 +223,16 @@ export class RealtimeInspector implements vscode.Disposable {
     const channel = m.channel.trim() || e.channel;
     const event = m.event.trim() || e.event;
     const data = normaliseData(m.data === '' ? e.data : m.data);
-    const problem = channelNameProblem(channel) ?? (event.length > LIMITS.maxEventNameLength ? `the event name is over ${LIMITS.maxEventNameLength} characters` : undefined);
+    const problem =
+      channelNameProblem(channel) ?? (event.length > LIMITS.maxEventNameLength ? `the event name is over ${LIMITS.maxEventNameLength} characters` : undefined);
     if (problem) throw new Error(`cannot republish to "${channel}": ${problem}`);
     const preview = data.length > 1_000 ? `${data.slice(0, 1_000)}… (${data.length.toLocaleString('en-US')} characters)` : data;
     const encrypted = channelKind(channel) === 'private-encrypted';
     // Refused before the confirmation: sent unboxed, subscribers could not open it (and it would travel in clear).
     if (encrypted && (await this.s.secrets.getAux(conn, 'encryptionMasterKey')) === undefined) {
-      void vscode.window.showWarningMessage(`Not republished: ${channel} is an encrypted channel and "${conn.name}" has no encryption master key stored. Set one with "Set Encryption Master Key…" first.`);
+      void vscode.window.showWarningMessage(
+        `Not republished: ${channel} is an encrypted channel and "${conn.name}" has no encryption master key stored. Set one with "Set Encryption Master Key…" first.`,
+      );
       return undefined;
     }
     const encryptedNote = encrypted ? `\n\nEncrypted with the master key of "${conn.name}" before sending, as Publish does.` : '';

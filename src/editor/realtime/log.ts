@@ -53,7 +53,9 @@ export class RealtimeLog implements vscode.Disposable {
     this.batcher.flush();
     const kept = this.redactor.text(this.batcher.text());
     const dropped = this.linesWritten - HISTORY_LINES;
-    return dropped > 0 ? `(the first ${dropped.toLocaleString('en-US')} lines are not kept; the last ${HISTORY_LINES.toLocaleString('en-US')} follow)\n${kept}` : kept;
+    return dropped > 0
+      ? `(the first ${dropped.toLocaleString('en-US')} lines are not kept; the last ${HISTORY_LINES.toLocaleString('en-US')} follow)\n${kept}`
+      : kept;
   }
 
   private showStats(s: LogStats): void {

@@ -30,7 +30,9 @@ export async function rememberChannel(state: vscode.Memento, channel: string): P
 }
 
 function kindNote(channel: string): string | undefined {
-  const kind = PREFIX_NOTES.find((p) => channel.startsWith(p.prefix) && p.prefix !== 'cache-' && !(p.prefix === 'private-' && channel.startsWith('private-encrypted-')));
+  const kind = PREFIX_NOTES.find(
+    (p) => channel.startsWith(p.prefix) && p.prefix !== 'cache-' && !(p.prefix === 'private-' && channel.startsWith('private-encrypted-')),
+  );
   const cache = isCacheChannel(channel) ? 'cache' : undefined;
   return [kind?.meaning.split(':')[0], cache].filter(Boolean).join(', ') || undefined;
 }
@@ -53,17 +55,30 @@ export async function pickChannelToSubscribe(sess: RealtimeSession, state: vscod
   if (occupied.length) items.push({ label: 'Occupied now', kind: vscode.QuickPickItemKind.Separator });
   for (const r of occupied) {
     const count = r.userCount ?? r.subscriptionCount;
-    items.push({ label: r.name, channel: r.name, description: [kindNote(r.name), count !== undefined ? `${count} ${r.userCount !== undefined ? 'members' : 'subscribers'}` : undefined].filter(Boolean).join(' · ') });
+    items.push({
+      label: r.name,
+      channel: r.name,
+      description: [kindNote(r.name), count !== undefined ? `${count} ${r.userCount !== undefined ? 'members' : 'subscribers'}` : undefined]
+        .filter(Boolean)
+        .join(' · '),
+    });
   }
   const recent = recentChannels(state).filter((c) => !subscribed.has(c) && !occupied.some((r) => r.name === c));
   if (recent.length) items.push({ label: 'Recent', kind: vscode.QuickPickItemKind.Separator });
   for (const c of recent) items.push({ label: c, channel: c, description: kindNote(c) });
   items.push({ label: 'Another channel', kind: vscode.QuickPickItemKind.Separator });
-  items.push({ label: '$(edit) Type a channel name…', type: true, detail: listingProblem ? `Occupied channels could not be listed: ${listingProblem}` : undefined });
+  items.push({
+    label: '$(edit) Type a channel name…',
+    type: true,
+    detail: listingProblem ? `Occupied channels could not be listed: ${listingProblem}` : undefined,
+  });
   for (const p of PREFIX_NOTES) items.push({ label: `$(symbol-key) ${p.prefix}…`, prefix: p.prefix, description: p.meaning });
   const picked = await vscode.window.showQuickPick(items, {
     title: 'Subscribe to Channel',
-    placeHolder: occupied.length || recent.length ? 'Pick an occupied or recent channel, or type a new name' : 'No occupied or recent channels: type a name, or start from a prefix',
+    placeHolder:
+      occupied.length || recent.length
+        ? 'Pick an occupied or recent channel, or type a new name'
+        : 'No occupied or recent channels: type a name, or start from a prefix',
     matchOnDescription: true,
   });
   if (!picked) return undefined;
@@ -109,9 +124,17 @@ const EVENT_DATA: DataKind = { question: 'Where does the event data come from?',
 export async function askPublishData(title: string, lastPublished: string | undefined, kind: DataKind = EVENT_DATA): Promise<DataChoice | undefined> {
   const editor = vscode.window.activeTextEditor;
   const name = editor ? path.basename(editor.document.uri.path) || editor.document.uri.toString() : undefined;
-  const items: SourceItem[] = [{ label: '$(edit) Type it', source: 'type', description: lastPublished !== undefined ? `starts with what you last published: ${preview(lastPublished, 40)}` : undefined }];
-  if (editor && !editor.selection.isEmpty) items.push({ label: `$(selection) The selection in ${name}`, source: 'selection', detail: preview(editor.document.getText(editor.selection)) });
-  if (editor && editor.document.getText().trim() !== '') items.push({ label: `$(file) All of ${name}`, source: 'active', detail: preview(editor.document.getText()) });
+  const items: SourceItem[] = [
+    {
+      label: '$(edit) Type it',
+      source: 'type',
+      description: lastPublished !== undefined ? `starts with what you last published: ${preview(lastPublished, 40)}` : undefined,
+    },
+  ];
+  if (editor && !editor.selection.isEmpty)
+    items.push({ label: `$(selection) The selection in ${name}`, source: 'selection', detail: preview(editor.document.getText(editor.selection)) });
+  if (editor && editor.document.getText().trim() !== '')
+    items.push({ label: `$(file) All of ${name}`, source: 'active', detail: preview(editor.document.getText()) });
   items.push({ label: '$(folder-opened) A file…', source: 'file' });
   const picked = await vscode.window.showQuickPick(items, { title, placeHolder: kind.question });
   if (!picked) return undefined;

@@ -65,14 +65,28 @@ export class RealtimeSession implements vscode.Disposable {
     let authorize: ChannelAuthorizer;
     if (conn.authEndpoint) {
       // The app's own endpoint decides; no stored secret is involved (and none is sent to it).
-      const authHttp = new HttpClient({ service: `${service} auth endpoint`, baseUrl: conn.authEndpoint, auth: { placement: 'none' }, log: (e) => s.log.request(e), redactor: s.redactor, timeoutMs: 15_000 });
+      const authHttp = new HttpClient({
+        service: `${service} auth endpoint`,
+        baseUrl: conn.authEndpoint,
+        auth: { placement: 'none' },
+        log: (e) => s.log.request(e),
+        redactor: s.redactor,
+        timeoutMs: 15_000,
+      });
       authorize = endpointAuthorizer(authHttp);
     } else {
       authorize = localAuthorizer({ service, key: conn.key, secret, user, encryptionMasterKey });
     }
     let authenticateUser: UserAuthenticator;
     if (conn.userAuthEndpoint) {
-      const userHttp = new HttpClient({ service: `${service} user auth endpoint`, baseUrl: conn.userAuthEndpoint, auth: { placement: 'none' }, log: (e) => s.log.request(e), redactor: s.redactor, timeoutMs: 15_000 });
+      const userHttp = new HttpClient({
+        service: `${service} user auth endpoint`,
+        baseUrl: conn.userAuthEndpoint,
+        auth: { placement: 'none' },
+        log: (e) => s.log.request(e),
+        redactor: s.redactor,
+        timeoutMs: 15_000,
+      });
       authenticateUser = endpointUserAuthenticator(userHttp);
     } else {
       authenticateUser = (req) => localUserAuthenticator({ service, key: conn.key, secret, user: this.signInAs })(req);
@@ -123,7 +137,8 @@ export class RealtimeSession implements vscode.Disposable {
   async channels(force: boolean, token?: vscode.CancellationToken): Promise<ChannelRow[]> {
     const rows = new Map<string, ChannelRow>();
     const listed = await this.listChannels(force, token);
-    for (const [name, attrs] of Object.entries(listed)) rows.set(name, { name, occupied: true, subscriptionCount: attrs.subscription_count, userCount: attrs.user_count });
+    for (const [name, attrs] of Object.entries(listed))
+      rows.set(name, { name, occupied: true, subscriptionCount: attrs.subscription_count, userCount: attrs.user_count });
     for (const sub of this.client.subscriptions()) {
       const row = rows.get(sub.channel) ?? { name: sub.channel, occupied: false };
       row.subscription = sub.state;
@@ -187,7 +202,11 @@ export class RealtimeSession implements vscode.Disposable {
         log.note(`${tag} ${st.current}${socket}${st.reason ? ` — ${st.reason}` : ''}`);
         this.onChange('state');
       }),
-      c.on('reconnect', (p) => log.note(`${tag} connection closed: ${c.lastClose?.explanation ?? p.code}; ${p.delayMs === 0 ? 'reconnecting now' : `reconnecting in ${(p.delayMs / 1000).toFixed(1)} s`} (attempt ${p.attempt})`)),
+      c.on('reconnect', (p) =>
+        log.note(
+          `${tag} connection closed: ${c.lastClose?.explanation ?? p.code}; ${p.delayMs === 0 ? 'reconnecting now' : `reconnecting in ${(p.delayMs / 1000).toFixed(1)} s`} (attempt ${p.attempt})`,
+        ),
+      ),
       c.on('subscription', (e) => {
         if (e.kind === 'succeeded') log.note(`${tag} subscribed to ${e.channel}`);
         else if (e.kind === 'failed') log.note(`${tag} subscription to ${e.channel} failed: ${e.error.message}`);

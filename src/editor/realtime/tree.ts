@@ -60,12 +60,32 @@ export class ChannelNode implements TreeNode {
     const users = sub?.members?.length ?? this.row.userCount;
     const subscribers = sub?.subscriptionCount ?? this.row.subscriptionCount;
     const state = sub ? (sub.state === 'subscribed' ? 'subscribed' : sub.state === 'pending' ? 'subscribing…' : 'subscription failed') : undefined;
-    const counts = kind === 'presence' ? (users !== undefined ? plural(users, 'member', 'members') : undefined) : subscribers !== undefined ? plural(subscribers, 'subscriber', 'subscribers') : undefined;
-    const item = new vscode.TreeItem(this.name, kind === 'presence' ? (sub?.state === 'subscribed' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed) : vscode.TreeItemCollapsibleState.None);
+    const counts =
+      kind === 'presence'
+        ? users !== undefined
+          ? plural(users, 'member', 'members')
+          : undefined
+        : subscribers !== undefined
+          ? plural(subscribers, 'subscriber', 'subscribers')
+          : undefined;
+    const item = new vscode.TreeItem(
+      this.name,
+      kind === 'presence'
+        ? sub?.state === 'subscribed'
+          ? vscode.TreeItemCollapsibleState.Expanded
+          : vscode.TreeItemCollapsibleState.Collapsed
+        : vscode.TreeItemCollapsibleState.None,
+    );
     item.id = this.id;
     item.description = [state, counts, !this.row.occupied && !sub ? 'not occupied' : undefined].filter(Boolean).join(' · ');
     item.tooltip = new vscode.MarkdownString(
-      [`**${this.name}** (${kind} channel)`, state ? `Here: ${state}${sub?.error ? ` — ${sub.error}` : ''}` : 'Not subscribed here', counts ? `Now: ${counts}` : undefined].filter(Boolean).join('\n\n'),
+      [
+        `**${this.name}** (${kind} channel)`,
+        state ? `Here: ${state}${sub?.error ? ` — ${sub.error}` : ''}` : 'Not subscribed here',
+        counts ? `Now: ${counts}` : undefined,
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
     );
     item.iconPath = new vscode.ThemeIcon(sub?.state === 'failed' ? 'warning' : KIND_ICONS[kind]);
     item.contextValue = sub && sub.state !== 'failed' ? 'realtime.channel.subscribed' : 'realtime.channel';
@@ -122,9 +142,15 @@ export class ChannelsSource implements ChildSource {
     const id = `realtime:${connectionId(conn)}`;
     this.loadedLive.set(connectionId(conn), session.live);
     if (!session.live) {
-      nodes.unshift(new MessageNode(`${id}/connect`, 'info', 'Connect to subscribe and see live events', { command: { command: 'apiWorkbench.realtime.connect', title: 'Connect', arguments: [conn.name] } }));
+      nodes.unshift(
+        new MessageNode(`${id}/connect`, 'info', 'Connect to subscribe and see live events', {
+          command: { command: 'apiWorkbench.realtime.connect', title: 'Connect', arguments: [conn.name] },
+        }),
+      );
     } else if (rows.length === 0) {
-      nodes.push(new MessageNode(`${id}/subscribe`, 'info', 'Subscribe to a channel…', { command: { command: 'apiWorkbench.realtime.subscribe', title: 'Subscribe' } }));
+      nodes.push(
+        new MessageNode(`${id}/subscribe`, 'info', 'Subscribe to a channel…', { command: { command: 'apiWorkbench.realtime.subscribe', title: 'Subscribe' } }),
+      );
     }
     return nodes;
   }

@@ -110,7 +110,10 @@ export class UserNode implements TreeNode {
 
   toTreeItem(): vscode.TreeItem {
     const u = this.a.user;
-    const item = new vscode.TreeItem(u ? `user ${u.id}` : 'sign-in failed', u ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      u ? `user ${u.id}` : 'sign-in failed',
+      u ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+    );
     item.id = this.id;
     item.description = u ? `signed in · ${this.a.events.length === 1 ? '1 event' : `${this.a.events.length} events`} sent to this user` : this.a.problem;
     item.tooltip = u ? `Signed in as ${u.id}\n${JSON.stringify(u.userData, null, 2)}` : this.a.problem;
@@ -150,7 +153,8 @@ function dataValue(raw: string): unknown {
 function inputOf<T extends { connection?: string; userId?: string }>(arg: unknown): T {
   if (!arg || typeof arg !== 'object') return {} as T;
   const a = arg as { userId?: unknown; conn?: { name?: unknown }; session?: unknown };
-  if (a.session !== undefined) return { connection: typeof a.conn?.name === 'string' ? a.conn.name : undefined, userId: typeof a.userId === 'string' ? a.userId : undefined } as T;
+  if (a.session !== undefined)
+    return { connection: typeof a.conn?.name === 'string' ? a.conn.name : undefined, userId: typeof a.userId === 'string' ? a.userId : undefined } as T;
   return arg as T;
 }
 
@@ -173,7 +177,14 @@ export function userCommands(s: Services, sessions: RealtimeSessions, log: Realt
   }
 
   async function askUser(title: string, given: string | undefined, fallback: string): Promise<string | undefined> {
-    const v = given ?? (await vscode.window.showInputBox({ title, prompt: 'User id', value: last.userId || fallback, validateInput: (x) => (x.trim() ? undefined : 'Required') }));
+    const v =
+      given ??
+      (await vscode.window.showInputBox({
+        title,
+        prompt: 'User id',
+        value: last.userId || fallback,
+        validateInput: (x) => (x.trim() ? undefined : 'Required'),
+      }));
     const id = v?.trim();
     if (id) last.userId = id;
     return id || undefined;
@@ -214,10 +225,15 @@ export function userCommands(s: Services, sessions: RealtimeSessions, log: Realt
       if (!userId) return undefined;
       const event =
         input.event ??
-        (await vscode.window.showInputBox({ title: `Send Event to ${userId}: event name`, value: last.event, validateInput: (v) => (v.trim() && v.length <= LIMITS.maxEventNameLength ? undefined : `1 to ${LIMITS.maxEventNameLength} characters`) }));
+        (await vscode.window.showInputBox({
+          title: `Send Event to ${userId}: event name`,
+          value: last.event,
+          validateInput: (v) => (v.trim() && v.length <= LIMITS.maxEventNameLength ? undefined : `1 to ${LIMITS.maxEventNameLength} characters`),
+        }));
       if (!event) return undefined;
       last.event = event;
-      const raw = input.data ?? (await vscode.window.showInputBox({ title: `Send ${event} to ${userId}: data`, prompt: 'JSON, or any text', value: last.data }));
+      const raw =
+        input.data ?? (await vscode.window.showInputBox({ title: `Send ${event} to ${userId}: data`, prompt: 'JSON, or any text', value: last.data }));
       if (raw === undefined) return undefined;
       last.data = raw;
       await session.rest.sendToUser(userId, event.trim(), dataValue(raw));
@@ -232,7 +248,11 @@ export function userCommands(s: Services, sessions: RealtimeSessions, log: Realt
       const userId = await askUser("Terminate User's Connections", input.userId, session.client.signedInUser?.id ?? session.signInAs.id);
       if (!userId) return undefined;
       if (!input.confirmed) {
-        const ok = await vscode.window.showWarningMessage(`Close every connection signed in as "${userId}" on "${conn.name}"? Their clients are told not to reconnect by themselves.`, { modal: true }, 'Terminate');
+        const ok = await vscode.window.showWarningMessage(
+          `Close every connection signed in as "${userId}" on "${conn.name}"? Their clients are told not to reconnect by themselves.`,
+          { modal: true },
+          'Terminate',
+        );
         if (ok !== 'Terminate') return undefined;
       }
       await session.rest.terminateUserConnections(userId);

@@ -73,7 +73,7 @@ export function webhookCommands(s: Services, webhooks: WebhookController): { com
         ? given
         : await vscode.window.showInputBox({
             title: 'Webhook endpoint',
-            prompt: 'Your app\'s webhook URL: replays and test webhooks are POSTed there, signed with the app secret as Channels signs them',
+            prompt: "Your app's webhook URL: replays and test webhooks are POSTed there, signed with the app secret as Channels signs them",
             value: target() ?? 'http://localhost:3000/pusher/webhooks',
             ignoreFocusOut: true,
             validateInput: targetProblem,
@@ -105,7 +105,11 @@ export function webhookCommands(s: Services, webhooks: WebhookController): { com
     [WEBHOOK_VIEW_COMMANDS.show]: () => {
       panel.show();
       // The page as shown: tests (and keybinding scripts) can read what the user sees.
-      return { received: webhooks.inbox.records.filter((r) => r.kind === 'received').length, sent: webhooks.inbox.records.filter((r) => r.kind === 'sent').length, html: panel.html };
+      return {
+        received: webhooks.inbox.records.filter((r) => r.kind === 'received').length,
+        sent: webhooks.inbox.records.filter((r) => r.kind === 'sent').length,
+        html: panel.html,
+      };
     },
 
     [WEBHOOK_VIEW_COMMANDS.setTarget]: (arg?: unknown) => setTarget(arg),

@@ -26,7 +26,20 @@ function row(r: WebhookRecord): WebhookRow {
     }
     return { kind: 'sent', id: r.id, at: r.at, connection: r.connection, events, raw: r.raw, testKind: r.testKind, result: r.result };
   }
-  return { kind: 'received', id: r.id, at: r.at, connection: r.connection, path: r.path, answeredStatus: r.answeredStatus, verdict: r.verdict, reason: r.reason, headers: r.headers, events: r.events, raw: r.raw, replays: r.replays };
+  return {
+    kind: 'received',
+    id: r.id,
+    at: r.at,
+    connection: r.connection,
+    path: r.path,
+    answeredStatus: r.answeredStatus,
+    verdict: r.verdict,
+    reason: r.reason,
+    headers: r.headers,
+    events: r.events,
+    raw: r.raw,
+    replays: r.replays,
+  };
 }
 
 /** The Realtime Webhooks panel: opened on demand, kept current while open. */
@@ -54,11 +67,16 @@ export class WebhookPanel implements vscode.Disposable {
 
   show(): void {
     if (!this.panel) {
-      this.panel = vscode.window.createWebviewPanel('apiWorkbench.realtimeWebhooks', 'Realtime Webhooks', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-        enableScripts: false,
-        enableCommandUris: Object.values(WEBHOOK_VIEW_COMMANDS).filter((c) => c !== WEBHOOK_VIEW_COMMANDS.show),
-        localResourceRoots: [],
-      });
+      this.panel = vscode.window.createWebviewPanel(
+        'apiWorkbench.realtimeWebhooks',
+        'Realtime Webhooks',
+        { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+        {
+          enableScripts: false,
+          enableCommandUris: Object.values(WEBHOOK_VIEW_COMMANDS).filter((c) => c !== WEBHOOK_VIEW_COMMANDS.show),
+          localResourceRoots: [],
+        },
+      );
       this.panel.onDidDispose(() => {
         this.panel = undefined;
       });

@@ -29,7 +29,8 @@ export function requestsLeft(s: WorkbenchClients, conn: HttpConnection, model: s
   const perModel = model ? conn.modelRateLimits[model] : undefined;
   if (model && perModel) {
     const modelLeft = s.http.limiter.remaining(modelRateLimitKey(s.http.rateLimitKey(conn), model), perModel);
-    if (modelLeft < connLeft || perModel < conn.rateLimitPerMinute) return { left: Math.min(modelLeft, connLeft), limit: Math.min(perModel, conn.rateLimitPerMinute), modelLimited: true };
+    if (modelLeft < connLeft || perModel < conn.rateLimitPerMinute)
+      return { left: Math.min(modelLeft, connLeft), limit: Math.min(perModel, conn.rateLimitPerMinute), modelLimited: true };
   }
   return { left: connLeft, limit: conn.rateLimitPerMinute, modelLimited: false };
 }

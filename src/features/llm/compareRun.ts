@@ -31,7 +31,8 @@ export interface CompareRequest {
 export function compareModelsProblem(models: readonly string[]): string | undefined {
   const ids = models.map((m) => m.trim()).filter(Boolean);
   if (new Set(ids).size !== ids.length) return 'Pick each model only once.';
-  if (ids.length < MIN_COMPARE_MODELS || ids.length > MAX_COMPARE_MODELS) return `Pick ${MIN_COMPARE_MODELS} to ${MAX_COMPARE_MODELS} models to compare (${ids.length} picked).`;
+  if (ids.length < MIN_COMPARE_MODELS || ids.length > MAX_COMPARE_MODELS)
+    return `Pick ${MIN_COMPARE_MODELS} to ${MAX_COMPARE_MODELS} models to compare (${ids.length} picked).`;
   return undefined;
 }
 
@@ -100,7 +101,16 @@ async function runColumn(
 function failureOf(e: unknown, keptChars: number, latencyMs: number, requestId: string | undefined): ColumnFailure {
   if (isApiError(e)) {
     const midStream = e.kind === 'stream' || keptChars > 0;
-    return { status: e.status, code: e.code, message: e.serviceMessage ?? e.message, requestId: e.requestId ?? requestId, description: e.describe(), keptChars, latencyMs, midStream };
+    return {
+      status: e.status,
+      code: e.code,
+      message: e.serviceMessage ?? e.message,
+      requestId: e.requestId ?? requestId,
+      description: e.describe(),
+      keptChars,
+      latencyMs,
+      midStream,
+    };
   }
   const message = errorText(e);
   return { message, requestId, description: message, keptChars, latencyMs, midStream: keptChars > 0 };

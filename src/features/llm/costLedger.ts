@@ -35,14 +35,19 @@ export function parsePriceSetting(raw: unknown, defaults: PriceTable = PRICES): 
   const problems: string[] = [];
   if (raw === undefined || raw === null) return { table, problems };
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    problems.push(`Setting ${PRICES_SETTING} must be an object like { "gpt-4o": { "input": 2.5, "output": 10 } } (USD per 1M tokens); using the default prices.`);
+    problems.push(
+      `Setting ${PRICES_SETTING} must be an object like { "gpt-4o": { "input": 2.5, "output": 10 } } (USD per 1M tokens); using the default prices.`,
+    );
     return { table, problems };
   }
   for (const [model, value] of Object.entries(raw as Record<string, unknown>)) {
     const id = model.trim().toLowerCase();
     const v = validate(entrySchema, value);
     if (!id) problems.push(`Setting ${PRICES_SETTING} has an entry with an empty model name; it is ignored.`);
-    else if (!v.ok) problems.push(`Setting ${PRICES_SETTING}, entry "${model}": ${v.problem} (expected { "input": USD per 1M tokens, "output": USD per 1M tokens }, numbers ≥ 0); ${Object.hasOwn(defaults, id) ? 'the default price is kept' : 'the entry is ignored'}.`);
+    else if (!v.ok)
+      problems.push(
+        `Setting ${PRICES_SETTING}, entry "${model}": ${v.problem} (expected { "input": USD per 1M tokens, "output": USD per 1M tokens }, numbers ≥ 0); ${Object.hasOwn(defaults, id) ? 'the default price is kept' : 'the entry is ignored'}.`,
+      );
     else table[id] = { input: v.value.input, output: v.value.output };
   }
   return { table, problems };
@@ -121,7 +126,11 @@ export function formatUsd(usd: number): string {
   if (usd === 0) return '$0.00';
   if (usd >= 1) return `$${usd.toFixed(2)}`;
   // Four decimals, trailing zeros trimmed down to cents: $0.0123, $0.133, $0.01.
-  if (usd >= 0.01) return `$${usd.toFixed(4).replace(/(\.\d\d\d?)0+$/, '$1').replace(/(\.\d\d)0$/, '$1')}`;
+  if (usd >= 0.01)
+    return `$${usd
+      .toFixed(4)
+      .replace(/(\.\d\d\d?)0+$/, '$1')
+      .replace(/(\.\d\d)0$/, '$1')}`;
   return `$${usd.toPrecision(2)}`;
 }
 

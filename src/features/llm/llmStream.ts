@@ -26,12 +26,26 @@ export type AnswerRequest = ChatRequest;
  * Streams `req` through `api` (chat completions unless the connection or caller chose the
  * Responses API). System messages become the Responses API's `instructions`.
  */
-export async function* answerStream(client: LlmClient, api: LlmApi | undefined, req: AnswerRequest, opts: StreamOptions = {}): AsyncGenerator<AnswerEvent, void, undefined> {
+export async function* answerStream(
+  client: LlmClient,
+  api: LlmApi | undefined,
+  req: AnswerRequest,
+  opts: StreamOptions = {},
+): AsyncGenerator<AnswerEvent, void, undefined> {
   if (api !== 'responses') {
     for await (const e of client.chatStream(req, opts)) {
       if (e.type === 'start' || e.type === 'delta') yield e;
       else if (e.type === 'tool_call') yield { type: 'tool_call', call: e.call };
-      else if (e.type === 'done') yield { type: 'done', finishReason: e.finishReason, model: e.model, requestId: e.requestId, usage: e.usage, toolCalls: e.toolCalls, timings: e.timings };
+      else if (e.type === 'done')
+        yield {
+          type: 'done',
+          finishReason: e.finishReason,
+          model: e.model,
+          requestId: e.requestId,
+          usage: e.usage,
+          toolCalls: e.toolCalls,
+          timings: e.timings,
+        };
     }
     return;
   }

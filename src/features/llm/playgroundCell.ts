@@ -4,7 +4,14 @@
 import type { ConversationMessage } from '../../services/llm';
 import { chatRequestBody } from '../../services/llm/types';
 import { responseRequestBody } from '../../services/llm/responses';
-import { BUILTIN_TOOL_NAMES, defaultSettings, type BuiltinToolName, type CustomTool, type PlaygroundSettings, type Turn } from '../../services/llm/playgroundMessages';
+import {
+  BUILTIN_TOOL_NAMES,
+  defaultSettings,
+  type BuiltinToolName,
+  type CustomTool,
+  type PlaygroundSettings,
+  type Turn,
+} from '../../services/llm/playgroundMessages';
 import { responsesInput } from './llmStream';
 import { requestOf } from './playgroundConversation';
 import { BUILTIN_TOOLS } from './playgroundTools';
@@ -13,19 +20,39 @@ import { errorText } from '../../core/errors';
 /** The cell's text: request line, content type, the JSON body, and a status check. */
 export async function conversationToCell(settings: PlaygroundSettings, turns: readonly Turn[]): Promise<string> {
   const req = await requestOf(settings, turns);
-  const tools = [...settings.tools.map((n) => BUILTIN_TOOLS[n]).map(({ label: _l, publishes: _p, ...def }) => def), ...settings.customTools.map(customDefinition)];
+  const tools = [
+    ...settings.tools.map((n) => BUILTIN_TOOLS[n]).map(({ label: _l, publishes: _p, ...def }) => def),
+    ...settings.customTools.map(customDefinition),
+  ];
   const withTools = { ...req, ...(tools.length ? { tools } : {}) };
   let line: string;
   let body: Record<string, unknown>;
   if (settings.api === 'responses') {
     const { instructions, input } = responsesInput(req.messages);
     line = 'POST /responses';
-    body = responseRequestBody({ model: req.model, input, ...(instructions ? { instructions } : {}), maxOutputTokens: req.maxTokens, temperature: req.temperature, topP: req.topP, tools: withTools.tools, responseFormat: req.responseFormat });
+    body = responseRequestBody({
+      model: req.model,
+      input,
+      ...(instructions ? { instructions } : {}),
+      maxOutputTokens: req.maxTokens,
+      temperature: req.temperature,
+      topP: req.topP,
+      tools: withTools.tools,
+      responseFormat: req.responseFormat,
+    });
   } else {
     line = 'POST /chat/completions';
     body = chatRequestBody(withTools);
   }
-  return [...settings.customTools.map(toolComment), line, 'Content-Type: application/json', '', JSON.stringify(dropUndefined(body), null, 2), '', '?? status == 200'].join('\n');
+  return [
+    ...settings.customTools.map(toolComment),
+    line,
+    'Content-Type: application/json',
+    '',
+    JSON.stringify(dropUndefined(body), null, 2),
+    '',
+    '?? status == 200',
+  ].join('\n');
 }
 
 // What a user-defined tool answers is the playground's business, not the API's: it rides in a
@@ -44,7 +71,10 @@ function toolAnswers(lines: readonly string[]): Map<string, Pick<CustomTool, 're
     if (!m) continue;
     try {
       const v = JSON.parse(m[2]) as Obj;
-      const cell = isObj(v.cell) && typeof v.cell.notebook === 'string' && typeof v.cell.name === 'string' && v.cell.notebook && v.cell.name ? { notebook: v.cell.notebook, name: v.cell.name } : undefined;
+      const cell =
+        isObj(v.cell) && typeof v.cell.notebook === 'string' && typeof v.cell.name === 'string' && v.cell.notebook && v.cell.name
+          ? { notebook: v.cell.notebook, name: v.cell.name }
+          : undefined;
       out.set(m[1], { reply: typeof v.reply === 'string' ? v.reply : DEFAULT_REPLY, ...(cell ? { cell } : {}) });
     } catch {
       // A hand-edited comment that is not JSON: the tool keeps the default reply.
@@ -78,7 +108,8 @@ export class NotAConversationCell extends Error {
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const text = (v: unknown): string => (typeof v === 'string' ? v : Array.isArray(v) ? v.map((p) => (isObj(p) && typeof p.text === 'string' ? p.text : '')).join('') : '');
+const text = (v: unknown): string =>
+  typeof v === 'string' ? v : Array.isArray(v) ? v.map((p) => (isObj(p) && typeof p.text === 'string' ? p.text : '')).join('') : '';
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 /** Reads an llm cell back into playground settings and turns. */
@@ -96,14 +127,32 @@ export function cellToConversation(cell: string, fallbackModel = ''): { settings
   try {
     body = JSON.parse(bodyText);
   } catch (e) {
-    throw new NotAConversationCell(`The cell's body is not plain JSON (${errorText(e)}); {{variables}} must be replaced by values before it can open in the playground.`);
+    throw new NotAConversationCell(
+      `The cell's body is not plain JSON (${errorText(e)}); {{variables}} must be replaced by values before it can open in the playground.`,
+    );
   }
   if (!isObj(body)) throw new NotAConversationCell("The cell's body is not a JSON object.");
   const settings = defaultSettings(typeof body.model === 'string' ? body.model : fallbackModel, api);
-  const numbers = { temperature: num(body.temperature), topP: num(body.top_p), maxTokens: num(body.max_completion_tokens) ?? num(body.max_tokens) ?? num(body.max_output_tokens), seed: num(body.seed) };
+  const numbers = {
+    temperature: num(body.temperature),
+    topP: num(body.top_p),
+    maxTokens: num(body.max_completion_tokens) ?? num(body.max_tokens) ?? num(body.max_output_tokens),
+    seed: num(body.seed),
+  };
   for (const [k, v] of Object.entries(numbers)) if (v !== undefined) settings[k as keyof typeof numbers] = v;
-  settings.stop = Array.isArray(body.stop) ? body.stop.filter((s): s is string => typeof s === 'string').slice(0, 4) : typeof body.stop === 'string' ? [body.stop] : [];
-  readFormat(settings, isObj(body.response_format) ? body.response_format : isObj(body.text) && isObj(body.text.format) ? { ...body.text.format, json_schema: body.text.format } : undefined);
+  settings.stop = Array.isArray(body.stop)
+    ? body.stop.filter((s): s is string => typeof s === 'string').slice(0, 4)
+    : typeof body.stop === 'string'
+      ? [body.stop]
+      : [];
+  readFormat(
+    settings,
+    isObj(body.response_format)
+      ? body.response_format
+      : isObj(body.text) && isObj(body.text.format)
+        ? { ...body.text.format, json_schema: body.text.format }
+        : undefined,
+  );
   readTools(settings, Array.isArray(body.tools) ? body.tools : [], toolAnswers(lines.slice(0, first)));
   const messages = api === 'chat' ? chatMessages(body.messages) : responsesMessages(body);
   const turns: Turn[] = [];
@@ -111,7 +160,8 @@ export function cellToConversation(cell: string, fallbackModel = ''): { settings
   for (const msg of messages) {
     if (msg.role === 'system' || msg.role === 'developer') system.push(msg.content);
     else if (msg.role === 'user') turns.push({ kind: 'user', text: msg.content });
-    else if (msg.role === 'assistant') turns.push({ kind: 'assistant', text: msg.content ?? '', ...('toolCalls' in msg ? { toolCalls: [...msg.toolCalls] } : {}) });
+    else if (msg.role === 'assistant')
+      turns.push({ kind: 'assistant', text: msg.content ?? '', ...('toolCalls' in msg ? { toolCalls: [...msg.toolCalls] } : {}) });
     else if (msg.role === 'tool') {
       const call = turns.flatMap((t) => (t.kind === 'assistant' ? (t.toolCalls ?? []) : [])).find((c) => c.id === msg.toolCallId);
       turns.push({ kind: 'tool', callId: msg.toolCallId, name: call?.name ?? 'tool', arguments: call?.arguments ?? '', status: 'done', result: msg.content });
@@ -137,7 +187,13 @@ function readTools(settings: PlaygroundSettings, tools: unknown[], answers: Read
     const name = typeof fn.name === 'string' ? fn.name : '';
     if (!name) continue;
     if ((BUILTIN_TOOL_NAMES as readonly string[]).includes(name)) settings.tools.push(name as BuiltinToolName);
-    else settings.customTools.push({ name, description: typeof fn.description === 'string' ? fn.description : '', parameters: JSON.stringify(fn.parameters ?? { type: 'object', properties: {} }, null, 2), ...(answers.get(name) ?? { reply: DEFAULT_REPLY }) });
+    else
+      settings.customTools.push({
+        name,
+        description: typeof fn.description === 'string' ? fn.description : '',
+        parameters: JSON.stringify(fn.parameters ?? { type: 'object', properties: {} }, null, 2),
+        ...(answers.get(name) ?? { reply: DEFAULT_REPLY }),
+      });
   }
 }
 
@@ -150,10 +206,15 @@ function chatMessages(raw: unknown): ConversationMessage[] {
     else if (m.role === 'assistant' && Array.isArray(m.tool_calls)) {
       const toolCalls = m.tool_calls.filter(isObj).map((c) => {
         const fn = isObj(c.function) ? c.function : {};
-        return { id: typeof c.id === 'string' ? c.id : '', name: typeof fn.name === 'string' ? fn.name : '', arguments: typeof fn.arguments === 'string' ? fn.arguments : '' };
+        return {
+          id: typeof c.id === 'string' ? c.id : '',
+          name: typeof fn.name === 'string' ? fn.name : '',
+          arguments: typeof fn.arguments === 'string' ? fn.arguments : '',
+        };
       });
       out.push({ role: 'assistant', content: text(m.content) || null, toolCalls });
-    } else if (m.role === 'system' || m.role === 'developer' || m.role === 'user' || m.role === 'assistant') out.push({ role: m.role, content: text(m.content) });
+    } else if (m.role === 'system' || m.role === 'developer' || m.role === 'user' || m.role === 'assistant')
+      out.push({ role: m.role, content: text(m.content) });
   }
   return out;
 }
@@ -165,13 +226,18 @@ function responsesMessages(body: Obj): ConversationMessage[] {
   for (const item of body.input) {
     if (!isObj(item)) continue;
     if (item.type === 'function_call') {
-      const call = { id: typeof item.call_id === 'string' ? item.call_id : '', name: typeof item.name === 'string' ? item.name : '', arguments: typeof item.arguments === 'string' ? item.arguments : '' };
+      const call = {
+        id: typeof item.call_id === 'string' ? item.call_id : '',
+        name: typeof item.name === 'string' ? item.name : '',
+        arguments: typeof item.arguments === 'string' ? item.arguments : '',
+      };
       const last = out[out.length - 1];
       if (last && 'toolCalls' in last) out[out.length - 1] = { ...last, toolCalls: [...last.toolCalls, call] };
       else out.push({ role: 'assistant', content: null, toolCalls: [call] });
-    } else if (item.type === 'function_call_output') out.push({ role: 'tool', toolCallId: typeof item.call_id === 'string' ? item.call_id : '', content: text(item.output) });
-    else if (item.role === 'system' || item.role === 'developer' || item.role === 'user' || item.role === 'assistant') out.push({ role: item.role, content: text(item.content) });
+    } else if (item.type === 'function_call_output')
+      out.push({ role: 'tool', toolCallId: typeof item.call_id === 'string' ? item.call_id : '', content: text(item.output) });
+    else if (item.role === 'system' || item.role === 'developer' || item.role === 'user' || item.role === 'assistant')
+      out.push({ role: item.role, content: text(item.content) });
   }
   return out;
 }
-

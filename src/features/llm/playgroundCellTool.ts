@@ -58,7 +58,9 @@ export function cellToolRunner(opts: CellToolOptions): CellToolRunner {
     const index = cells.findIndex((c) => c.kind === 'code' && c.metadata.attributes?.name === cell.name);
     if (index < 0) {
       const names = cells.flatMap((c) => (c.kind === 'code' && c.metadata.attributes?.name ? [c.metadata.attributes.name] : []));
-      return fail(`${notebook.file} has no cell named "${cell.name}" (${names.length ? `its named cells: ${names.join(', ')}` : 'it has no named cells: add name=… to the cell\'s fence'}).`);
+      return fail(
+        `${notebook.file} has no cell named "${cell.name}" (${names.length ? `its named cells: ${names.join(', ')}` : "it has no named cells: add name=… to the cell's fence"}).`,
+      );
     }
     const runner = createRunner(cells, { host: opts.host, file: notebook.file, variables: argumentVariables(args), environment: notebook.environment });
     let result: CellResult;

@@ -153,7 +153,13 @@ export async function runExchange(o: ExchangeOptions): Promise<ExchangeOutcome> 
         const usage = estimateStoppedUsage(req.messages, answer.text, requestId !== undefined);
         if (usage) {
           const cost = price(req.model, usage);
-          answer.stats = { ...answer.stats, tokensIn: usage.prompt_tokens, tokensOut: usage.completion_tokens, estimated: true, ...(cost !== undefined ? { costUsd: cost } : {}) };
+          answer.stats = {
+            ...answer.stats,
+            tokensIn: usage.prompt_tokens,
+            tokensOut: usage.completion_tokens,
+            estimated: true,
+            ...(cost !== undefined ? { costUsd: cost } : {}),
+          };
           o.onUsage?.(req.model, usage);
         }
         o.onChange();
@@ -176,7 +182,9 @@ export async function runExchange(o: ExchangeOptions): Promise<ExchangeOutcome> 
       const turn: ToolTurn = { kind: 'tool', callId: call.id, name: call.name, arguments: call.arguments, status: 'running' };
       o.turns.push(turn);
       o.onChange();
-      const outcome = o.tools ? await o.tools.run(call) : { status: 'failed' as const, result: JSON.stringify({ error: `The model called "${call.name}" but no tools are switched on.` }) };
+      const outcome = o.tools
+        ? await o.tools.run(call)
+        : { status: 'failed' as const, result: JSON.stringify({ error: `The model called "${call.name}" but no tools are switched on.` }) };
       turn.status = outcome.status;
       turn.result = outcome.result;
       if (outcome.ranOn) turn.ranOn = outcome.ranOn;

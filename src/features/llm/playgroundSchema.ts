@@ -16,7 +16,9 @@ function loadAjv(): Promise<AjvInstance> {
   ajv ??= import('ajv').then((m) => {
     // ajv is CommonJS: the class is the module itself or its `default`, depending on the loader.
     const mod = m as unknown as { default?: unknown };
-    const Ajv = (typeof mod.default === 'function' ? mod.default : mod.default && (mod.default as { default?: unknown }).default) as new (opts: object) => AjvInstance;
+    const Ajv = (typeof mod.default === 'function' ? mod.default : mod.default && (mod.default as { default?: unknown }).default) as new (
+      opts: object,
+    ) => AjvInstance;
     // strict: false: OpenAI schemas carry keywords (e.g. `description` beside `$ref`) ajv's strict mode rejects.
     // A schema's `pattern`s are the user's (or the model's) regular expressions: run in linear time.
     return new Ajv({ allErrors: true, strict: false, validateFormats: false, code: { regExp: BOUNDED_REGEXP } });
@@ -39,7 +41,8 @@ export async function checkSchema(text: string, what = 'The schema'): Promise<Sc
   } catch (e) {
     return { ok: false, message: `${what} is not valid JSON: ${errorText(e)}` };
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { ok: false, message: `${what} must be a JSON object (a JSON Schema), not ${Array.isArray(parsed) ? 'an array' : typeof parsed}.` };
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return { ok: false, message: `${what} must be a JSON object (a JSON Schema), not ${Array.isArray(parsed) ? 'an array' : typeof parsed}.` };
   const schema = parsed as Record<string, unknown>;
   let validate: ValidateFunction;
   try {

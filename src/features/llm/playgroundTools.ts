@@ -29,13 +29,18 @@ export interface ToolOutcome {
   ranOn?: string;
 }
 
-const strictObject = (properties: Record<string, unknown>): Record<string, unknown> => ({ type: 'object', properties, required: Object.keys(properties), additionalProperties: false });
+const strictObject = (properties: Record<string, unknown>): Record<string, unknown> => ({
+  type: 'object',
+  properties,
+  required: Object.keys(properties),
+  additionalProperties: false,
+});
 
 export const BUILTIN_TOOLS: Readonly<Record<BuiltinToolName, ToolDefinition & { label: string; publishes?: boolean }>> = {
   search_places: {
     name: 'search_places',
     label: 'Search places (maps)',
-    description: 'Search places by a text query (a name, a kind of place, a city) on the user\'s maps connection.',
+    description: "Search places by a text query (a name, a kind of place, a city) on the user's maps connection.",
     parameters: strictObject({ query: { type: 'string', description: 'What to search for, e.g. "coffee in Lisbon"' } }),
     strict: true,
   },
@@ -61,21 +66,28 @@ export const BUILTIN_TOOLS: Readonly<Record<BuiltinToolName, ToolDefinition & { 
     name: 'validate_address',
     label: 'Validate address (maps)',
     description: 'Checks a postal address and returns its verdict and formatted form.',
-    parameters: strictObject({ address: { type: 'string', description: 'The address, one line' }, region_code: { type: 'string', description: 'CLDR region code, e.g. US' } }),
+    parameters: strictObject({
+      address: { type: 'string', description: 'The address, one line' },
+      region_code: { type: 'string', description: 'CLDR region code, e.g. US' },
+    }),
     strict: true,
   },
   publish_to_channel: {
     name: 'publish_to_channel',
     label: 'Publish to a channel (realtime, asks first)',
-    description: 'Publishes an event to a realtime channel of the user\'s app.',
-    parameters: strictObject({ channel: { type: 'string' }, event: { type: 'string' }, data: { type: 'string', description: 'The event payload (JSON text or plain text)' } }),
+    description: "Publishes an event to a realtime channel of the user's app.",
+    parameters: strictObject({
+      channel: { type: 'string' },
+      event: { type: 'string' },
+      data: { type: 'string', description: 'The event payload (JSON text or plain text)' },
+    }),
     strict: true,
     publishes: true,
   },
   list_channels: {
     name: 'list_channels',
     label: 'List channels (realtime)',
-    description: 'Lists the occupied channels of the user\'s realtime app, optionally by name prefix.',
+    description: "Lists the occupied channels of the user's realtime app, optionally by name prefix.",
     parameters: strictObject({ prefix: { type: 'string', description: 'Name prefix, e.g. "presence-"; empty for all' } }),
     strict: true,
   },
@@ -92,13 +104,31 @@ async function runBuiltin(name: BuiltinToolName, a: Args, s: ToolServices): Prom
     case 'search_places': {
       const { client, connection } = s.maps();
       const r = await client.searchText({ textQuery: str(a, 'query'), maxResultCount: 5 });
-      const places = (r.data.places ?? []).map((p) => ({ id: p.id, name: p.displayName?.text, address: p.formattedAddress, location: p.location, rating: p.rating }));
+      const places = (r.data.places ?? []).map((p) => ({
+        id: p.id,
+        name: p.displayName?.text,
+        address: p.formattedAddress,
+        location: p.location,
+        rating: p.rating,
+      }));
       return done({ places }, `Maps · ${connection}`);
     }
     case 'place_details': {
       const { client, connection } = s.maps();
       const p = (await client.getPlace(str(a, 'place_id'))).data;
-      return done({ id: p.id, name: p.displayName?.text, address: p.formattedAddress, location: p.location, types: p.types, rating: p.rating, phone: p.internationalPhoneNumber, website: p.websiteUri }, `Maps · ${connection}`);
+      return done(
+        {
+          id: p.id,
+          name: p.displayName?.text,
+          address: p.formattedAddress,
+          location: p.location,
+          types: p.types,
+          rating: p.rating,
+          phone: p.internationalPhoneNumber,
+          website: p.websiteUri,
+        },
+        `Maps · ${connection}`,
+      );
     }
     case 'compute_route': {
       const { client, connection } = s.maps();
@@ -114,13 +144,22 @@ async function runBuiltin(name: BuiltinToolName, a: Args, s: ToolServices): Prom
       const region = str(a, 'region_code');
       const r = await client.validateAddress({ address: { addressLines: [str(a, 'address')], ...(region ? { regionCode: region } : {}) } });
       const res = r.data.result;
-      return done({ verdict: res?.verdict, formattedAddress: res?.address?.formattedAddress, missing: res?.address?.missingComponentTypes, location: res?.geocode?.location }, `Maps · ${connection}`);
+      return done(
+        {
+          verdict: res?.verdict,
+          formattedAddress: res?.address?.formattedAddress,
+          missing: res?.address?.missingComponentTypes,
+          location: res?.geocode?.location,
+        },
+        `Maps · ${connection}`,
+      );
     }
     case 'publish_to_channel': {
       const channel = str(a, 'channel');
       const event = str(a, 'event');
       const data = str(a, 'data');
-      if (!(await s.confirmPublish(channel, event, data))) return { status: 'declined', result: JSON.stringify({ error: 'The user declined to publish this event.' }) };
+      if (!(await s.confirmPublish(channel, event, data)))
+        return { status: 'declined', result: JSON.stringify({ error: 'The user declined to publish this event.' }) };
       const { rest, connection } = await s.realtime();
       await rest.publish({ channels: [channel], name: event, data });
       return done({ published: true, channel, event }, `Realtime · ${connection}`);
@@ -156,7 +195,12 @@ export class ToolBox {
   ) {}
 
   /** Checks the user's tool schemas first: an invalid one is refused with a clear message. */
-  static async create(builtin: readonly BuiltinToolName[], custom: readonly CustomTool[], services: ToolServices, describeError: (e: unknown) => string): Promise<ToolBox> {
+  static async create(
+    builtin: readonly BuiltinToolName[],
+    custom: readonly CustomTool[],
+    services: ToolServices,
+    describeError: (e: unknown) => string,
+  ): Promise<ToolBox> {
     const checked = [];
     const names = new Set<string>(builtin);
     for (const t of custom) {
@@ -193,7 +237,8 @@ export class ToolBox {
     const schema = builtin ? BUILTIN_TOOLS[builtin].parameters : custom?.schema;
     const check = await checkSchema(JSON.stringify(schema ?? {}));
     const problems = check.ok ? check.validate(args) : [];
-    if (problems.length > 0) return failed(`The arguments for "${call.name}" do not fit its schema: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`);
+    if (problems.length > 0)
+      return failed(`The arguments for "${call.name}" do not fit its schema: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`);
     try {
       if (custom?.cell) {
         if (!this.services.runCell) return failed(`"${call.name}" runs a notebook cell, and notebook cells cannot run here.`);

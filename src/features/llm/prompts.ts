@@ -67,7 +67,9 @@ function ms(n: number): string {
 
 /** One line with what support and cost tracking need; used at the end of the answer and in the log. */
 export function statsLine(s: AnswerStats): string {
-  const tokens = s.usage ? `${s.usage.prompt_tokens} tokens in / ${s.usage.completion_tokens ?? s.usage.total_tokens - s.usage.prompt_tokens} out` : 'token usage not reported';
+  const tokens = s.usage
+    ? `${s.usage.prompt_tokens} tokens in / ${s.usage.completion_tokens ?? s.usage.total_tokens - s.usage.prompt_tokens} out`
+    : 'token usage not reported';
   const first = s.firstTokenMs !== undefined ? ` (first token ${ms(s.firstTokenMs)})` : '';
   return `${s.model} · ${tokens}${s.cost ? ` · ${s.cost}` : ''} · ${ms(s.latencyMs)}${first} · request id ${s.requestId ?? 'unknown'}`;
 }
@@ -103,7 +105,12 @@ export function failureText(e: unknown, keptChars: number): string {
     return `${e.service} stopped the answer part-way: it reported an error inside the stream${said}.${kept}${requestIdSuffix(e.requestId)}`;
   }
   if (keptChars > 0 && (e.kind === 'network' || e.kind === 'timeout' || e.kind === 'invalid-response')) {
-    const why = e.kind === 'timeout' ? 'the answer took too long (timeout)' : e.kind === 'network' ? `the connection broke off (${e.message})` : `it sent something unreadable (${e.message})`;
+    const why =
+      e.kind === 'timeout'
+        ? 'the answer took too long (timeout)'
+        : e.kind === 'network'
+          ? `the connection broke off (${e.message})`
+          : `it sent something unreadable (${e.message})`;
     return `${e.service} stopped the answer part-way: ${why}.${kept}${requestIdSuffix(e.requestId)}`;
   }
   return e.describe();

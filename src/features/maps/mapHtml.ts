@@ -22,7 +22,13 @@ export function mapHtml(assets: MapHtmlAssets, nonce: string = newNonce()): MapH
   // Tiles are the only remote content: images from any https host (the template is a setting).
   // The offline basemap (TopoJSON beside the script) is fetched from the page's own resources.
   const { html, csp } = webviewPage({
-    csp: [`img-src ${assets.cspSource} https: data:`, `connect-src ${assets.cspSource}`, `style-src ${assets.cspSource}`, `script-src 'nonce-${nonce}'`, `font-src ${assets.cspSource}`],
+    csp: [
+      `img-src ${assets.cspSource} https: data:`,
+      `connect-src ${assets.cspSource}`,
+      `style-src ${assets.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+      `font-src ${assets.cspSource}`,
+    ],
     title: 'Map',
     head: `<link rel="stylesheet" href="${assets.leafletCss}">
 <link rel="stylesheet" href="${assets.mapCss}">`,

@@ -42,7 +42,11 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', 
 /** The table as Markdown (for copying, and for the tree's tooltip). */
 export function matrixMarkdown(rows: readonly MatrixRow[]): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|');
-  return ['| Origin | Destination | Distance | Duration | Condition |', '|---|---|---:|---:|---|', ...rows.map((r) => `| ${cell(r.origin)} | ${cell(r.destination)} | ${r.distance} | ${r.duration} | ${cell(r.condition)} |`)].join('\n');
+  return [
+    '| Origin | Destination | Distance | Duration | Condition |',
+    '|---|---|---:|---:|---|',
+    ...rows.map((r) => `| ${cell(r.origin)} | ${cell(r.destination)} | ${r.distance} | ${r.duration} | ${cell(r.condition)} |`),
+  ].join('\n');
 }
 
 /** The command the table's "Draw actual routes" link runs: the only one the page may run. */

@@ -8,7 +8,8 @@ import { newSessionToken, parseLatLng, type AutocompleteRequest, type LatLngInpu
 import type { AutocompleteResponse, Place } from '../../services/maps/schemas';
 
 /** What typed text stands for. */
-export type TypedPlace = { kind: 'latLng'; latLng: LatLngInput; text: string } | { kind: 'place'; placeId: string; text: string } | { kind: 'address'; address: string; text: string };
+export type TypedPlace =
+  { kind: 'latLng'; latLng: LatLngInput; text: string } | { kind: 'place'; placeId: string; text: string } | { kind: 'address'; address: string; text: string };
 
 /**
  * "45.76,4.83" or "(45.76, 4.83)" → coordinates; "place:ChIJ…" / "places/ChIJ…" → a place id;
@@ -50,7 +51,15 @@ export function suggestionsOf(data: AutocompleteResponse): Suggestion[] {
     if (!p?.placeId) return [];
     const main = p.structuredFormat?.mainText?.text ?? p.text?.text ?? p.placeId;
     const secondary = p.structuredFormat?.secondaryText?.text ?? '';
-    return [{ placeId: p.placeId, label: main, description: secondary, types: p.types ?? [], ...(p.distanceMeters !== undefined ? { distanceMeters: p.distanceMeters } : {}) }];
+    return [
+      {
+        placeId: p.placeId,
+        label: main,
+        description: secondary,
+        types: p.types ?? [],
+        ...(p.distanceMeters !== undefined ? { distanceMeters: p.distanceMeters } : {}),
+      },
+    ];
   });
 }
 

@@ -11,7 +11,13 @@ export function viewerHtml(cspSource: string, rendererUrl: string, payload: Resu
   // JSON inside <script type="application/json">: "<" escaped so no text can close the element.
   const data = JSON.stringify(payload).replace(/</g, '\\u003c');
   return webviewPage({
-    csp: [`script-src 'nonce-${nonce}' ${cspSource}`, `style-src ${cspSource} 'unsafe-inline'`, `img-src ${cspSource} https: data:`, `connect-src ${cspSource}`, `font-src ${cspSource}`],
+    csp: [
+      `script-src 'nonce-${nonce}' ${cspSource}`,
+      `style-src ${cspSource} 'unsafe-inline'`,
+      `img-src ${cspSource} https: data:`,
+      `connect-src ${cspSource}`,
+      `font-src ${cspSource}`,
+    ],
     title: 'Response',
     head: `<style nonce="${nonce}">body { padding: 8px 16px; } body .awb-panel { max-height: none; } body .awb-map { height: 60vh; }
 .raw { display: flex; justify-content: flex-end; margin-bottom: 4px; }

@@ -43,7 +43,15 @@ export function placeResults(places: readonly Place[]): MapsResult[] {
         capability: 'places' as const,
         label: name,
         description,
-        tooltip: [`**${md(name)}**`, p.formattedAddress && md(p.formattedAddress), rating && md(rating), p.id && `Place id: \`${p.id}\``, loc && `${loc.latitude}, ${loc.longitude}`].filter(Boolean).join('\n\n'),
+        tooltip: [
+          `**${md(name)}**`,
+          p.formattedAddress && md(p.formattedAddress),
+          rating && md(rating),
+          p.id && `Place id: \`${p.id}\``,
+          loc && `${loc.latitude}, ${loc.longitude}`,
+        ]
+          .filter(Boolean)
+          .join('\n\n'),
         icon: 'location',
         at: at - i,
         markers: marker(loc, name, description),
@@ -65,7 +73,14 @@ export function routeResult(route: Route, from: string, to: string, mode: Travel
     capability: 'routes',
     label,
     description: `${distance} · ${duration} · ${mode.toLowerCase().replace('_', ' ')}`,
-    tooltip: [`**${md(label)}**`, `${md(distance)}, ${md(duration)} (${mode})`, route.description && md(route.description), legs.length > 1 ? `${legs.length} legs` : undefined].filter(Boolean).join('\n\n'),
+    tooltip: [
+      `**${md(label)}**`,
+      `${md(distance)}, ${md(duration)} (${mode})`,
+      route.description && md(route.description),
+      legs.length > 1 ? `${legs.length} legs` : undefined,
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
     icon: 'milestone',
     at: Date.now(),
     markers: [...marker(start, from, 'origin'), ...marker(end, to, 'destination')],
@@ -116,7 +131,15 @@ export function geocodeResults(results: readonly GeocodeResult[], query: string)
       capability: 'geocoding' as const,
       label,
       description: [g.granularity, where, `for “${query}”`].filter(Boolean).join(' · '),
-      tooltip: [`**${md(label)}**`, `Query: ${md(query)}`, g.granularity && `Granularity: ${g.granularity}`, g.types?.length ? `Types: ${g.types.join(', ')}` : undefined, where].filter(Boolean).join('\n\n'),
+      tooltip: [
+        `**${md(label)}**`,
+        `Query: ${md(query)}`,
+        g.granularity && `Granularity: ${g.granularity}`,
+        g.types?.length ? `Types: ${g.types.join(', ')}` : undefined,
+        where,
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
       icon: 'globe',
       at: at - i,
       markers: marker(g.location, label, where),

@@ -84,7 +84,9 @@ export function resultPayload(
 
 /** A plain-text summary of a payload, for any viewer other than ours. */
 export function plainSummary(p: ResultPayload): string {
-  const lines = [[p.title, p.durationMs !== undefined ? `${Math.round(p.durationMs)} ms` : '', p.requestId ? `request id ${p.requestId}` : ''].filter(Boolean).join(' · ')];
+  const lines = [
+    [p.title, p.durationMs !== undefined ? `${Math.round(p.durationMs)} ms` : '', p.requestId ? `request id ${p.requestId}` : ''].filter(Boolean).join(' · '),
+  ];
   if (p.error) lines.push(p.error);
   if (p.answer !== undefined) lines.push(p.answer);
   for (const a of p.assertions) lines.push(`${a.passed ? '✓' : '✗'} ${a.source}${a.passed ? '' : ` (expected ${a.expected}, actual ${a.actual})`}`);
@@ -97,7 +99,8 @@ function title(r: CellResult): string {
   if (r.cancelled) return 'Stopped';
   if (r.variables) return `${Object.keys(r.variables).length} variable${Object.keys(r.variables).length === 1 ? '' : 's'} set`;
   const failed = r.assertions.filter((a) => !a.passed).length;
-  if (r.assertions.length) return failed ? `${failed} of ${r.assertions.length} assertions failed` : `${r.assertions.length}/${r.assertions.length} assertions passed`;
+  if (r.assertions.length)
+    return failed ? `${failed} of ${r.assertions.length} assertions failed` : `${r.assertions.length}/${r.assertions.length} assertions passed`;
   return r.response ? (r.ok ? 'Done' : 'HTTP error') : 'Failed';
 }
 
@@ -129,7 +132,13 @@ export function usageOf(json: unknown, prices: Readonly<Record<string, ModelPric
   const promptTokens = num(usage.prompt_tokens);
   const model = isRecord(json) && typeof json.model === 'string' ? json.model : undefined;
   const priced =
-    model && promptTokens !== undefined ? costOf(model, { prompt_tokens: promptTokens, completion_tokens: num(usage.completion_tokens), total_tokens: num(usage.total_tokens) ?? promptTokens }, prices)?.totalUsd : undefined;
+    model && promptTokens !== undefined
+      ? costOf(
+          model,
+          { prompt_tokens: promptTokens, completion_tokens: num(usage.completion_tokens), total_tokens: num(usage.total_tokens) ?? promptTokens },
+          prices,
+        )?.totalUsd
+      : undefined;
   const out = { promptTokens, completionTokens: num(usage.completion_tokens), totalTokens: num(usage.total_tokens), cost: num(usage.cost) ?? priced };
   const known = Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
   return Object.keys(known).length ? known : undefined;
@@ -170,7 +179,12 @@ export function geometryOf(json: unknown): { markers: MapMarker[]; lines: MapLin
     const encoded = isRecord(v.polyline) ? v.polyline.encodedPolyline : undefined;
     if (typeof encoded === 'string' && lines.length < MAX_LINES) {
       try {
-        lines.push({ label: (name ?? `Route ${lines.length + 1}`).slice(0, 500), points: decodePolyline(encoded).slice(0, 50_000).map((p) => [p.latitude, p.longitude]) });
+        lines.push({
+          label: (name ?? `Route ${lines.length + 1}`).slice(0, 500),
+          points: decodePolyline(encoded)
+            .slice(0, 50_000)
+            .map((p) => [p.latitude, p.longitude]),
+        });
       } catch {
         // An unreadable polyline draws nothing; the body tab still shows it.
       }

@@ -6,7 +6,14 @@
 export interface RealtimePreset {
   label: string;
   detail: string;
-  fields: { key: string; prompt: string; placeholder?: string; validate?: (v: string) => string | undefined; value?: string; choices?: { label: string; description?: string }[] }[];
+  fields: {
+    key: string;
+    prompt: string;
+    placeholder?: string;
+    validate?: (v: string) => string | undefined;
+    value?: string;
+    choices?: { label: string; description?: string }[];
+  }[];
   build(d: Record<string, string>): Record<string, unknown>;
   keyPrompt: string;
   envHint: string;
@@ -56,7 +63,13 @@ export function realtimePresets(): RealtimePreset[] {
       label: 'Pusher Channels',
       detail: 'pick a cluster: ws-<cluster>.pusher.com / api-<cluster>.pusher.com · app id, key and secret',
       fields: [
-        { key: 'cluster', prompt: 'Cluster (the app\'s dashboard shows it)', value: 'mt1', validate: (v) => (/^[a-z0-9-]+$/.test(v) ? undefined : 'e.g. mt1 or eu'), choices: PUSHER_CLUSTERS.map((c) => ({ label: c.id, description: `${c.region} · ws-${c.id}.pusher.com` })) },
+        {
+          key: 'cluster',
+          prompt: "Cluster (the app's dashboard shows it)",
+          value: 'mt1',
+          validate: (v) => (/^[a-z0-9-]+$/.test(v) ? undefined : 'e.g. mt1 or eu'),
+          choices: PUSHER_CLUSTERS.map((c) => ({ label: c.id, description: `${c.region} · ws-${c.id}.pusher.com` })),
+        },
         { key: 'appId', prompt: 'App id', validate: required },
         { key: 'key', prompt: 'App key (public)', validate: required },
       ],

@@ -45,7 +45,10 @@ function commandLink(command: string, args: unknown[], text: string, title: stri
 }
 
 function time(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  return new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, 'Z');
 }
 
 function pretty(raw: string): string {
@@ -65,7 +68,14 @@ function eventsTable(events: WebhookEvent[], redact: (t: string) => string): str
   if (events.length === 0) return '<p class="muted">No events could be read from the body.</p>';
   const rows = events
     .map((e) => {
-      const detail = [e.user_id ? `user ${e.user_id}` : '', e.event ?? '', e.subscription_count !== undefined ? `count ${e.subscription_count}` : '', e.socket_id ? `socket ${e.socket_id}` : ''].filter(Boolean).join(' · ');
+      const detail = [
+        e.user_id ? `user ${e.user_id}` : '',
+        e.event ?? '',
+        e.subscription_count !== undefined ? `count ${e.subscription_count}` : '',
+        e.socket_id ? `socket ${e.socket_id}` : '',
+      ]
+        .filter(Boolean)
+        .join(' · ');
       return `<tr><td><code>${esc(e.name)}</code></td><td>${esc(e.channel)}</td><td>${esc(detail)}</td><td>${e.data ? `<code>${esc(redact(e.data))}</code>` : ''}</td></tr>`;
     })
     .join('');
@@ -105,7 +115,7 @@ export function webhookPageHtml(page: WebhookPage): string {
   const c = page.commands;
   const receiver = page.receiverUrl
     ? `Receiving on <code>${esc(page.receiverUrl)}</code>`
-    : `The receiver is not running. ${commandLink(c.startReceiver, [], 'Start Webhook Receiver', 'Listen for the app\'s webhooks on a local port')}`;
+    : `The receiver is not running. ${commandLink(c.startReceiver, [], 'Start Webhook Receiver', "Listen for the app's webhooks on a local port")}`;
   const target = page.target ? `Your endpoint: <code>${esc(page.target)}</code>` : 'Your endpoint: not set';
   const counts = { received: page.rows.filter((r) => r.kind === 'received').length, sent: page.rows.filter((r) => r.kind === 'sent').length };
   // Open: the newest webhook, and any that was replayed (its endpoint's answer is what the user is after).

@@ -60,7 +60,15 @@ export class WebhookInbox {
   }
 
   /** Judged here (not only by the receiver's answer) so stale and unverified ones are told apart. */
-  received(input: { connection: string; path: string; answeredStatus: number; headers: Record<string, string>; raw: string; app: AppCredentials | undefined; at?: number }): ReceivedRecord {
+  received(input: {
+    connection: string;
+    path: string;
+    answeredStatus: number;
+    headers: Record<string, string>;
+    raw: string;
+    app: AppCredentials | undefined;
+    at?: number;
+  }): ReceivedRecord {
     const at = input.at ?? Date.now();
     const judged = judgeWebhook(input.app, input.headers, input.raw, at);
     return this.add({

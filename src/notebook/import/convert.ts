@@ -31,7 +31,9 @@ const PUSHER_HOST = /^api(?:-[a-z0-9]+)?\.pusher(?:app)?\.com$/i;
 /** A value that names a key instead of holding one: `$OPENAI_API_KEY`, `{{token}}`, `<API_KEY>`, `YOUR_API_KEY`. */
 export function isPlaceholder(value: string): boolean {
   const v = value.replace(/^(Bearer|Basic|Token)\s+/i, '').trim();
-  return v === '' || /^\$\{?[A-Za-z_]\w*\}?$/.test(v) || /\{\{[^}]*\}\}/.test(v) || /^<[^>]*>$/.test(v) || /^[A-Z][A-Z0-9_]*$/.test(v) || /^(your|my)[-_ ]/i.test(v);
+  return (
+    v === '' || /^\$\{?[A-Za-z_]\w*\}?$/.test(v) || /\{\{[^}]*\}\}/.test(v) || /^<[^>]*>$/.test(v) || /^[A-Z][A-Z0-9_]*$/.test(v) || /^(your|my)[-_ ]/i.test(v)
+  );
 }
 
 interface Classified {
@@ -51,13 +53,20 @@ export function classify(url: URL, connections: readonly KnownConnection[]): Cla
   const origin = url.origin.length;
   const host = url.hostname.toLowerCase();
   if (host === 'api.openai.com') {
-    return url.pathname.startsWith('/v1/') ? { service: 'llm', baseLength: origin + 3 } : { note: `${url.origin}${url.pathname} is outside the OpenAI /v1 API` };
+    return url.pathname.startsWith('/v1/')
+      ? { service: 'llm', baseLength: origin + 3 }
+      : { note: `${url.origin}${url.pathname} is outside the OpenAI /v1 API` };
   }
   if (AZURE_HOST.test(host)) {
-    return url.pathname.startsWith('/openai/v1/') ? { service: 'llm', baseLength: origin + '/openai/v1'.length } : { note: 'Azure OpenAI deployment URLs (…/openai/deployments/…) are not covered: use the /openai/v1 API' };
+    return url.pathname.startsWith('/openai/v1/')
+      ? { service: 'llm', baseLength: origin + '/openai/v1'.length }
+      : { note: 'Azure OpenAI deployment URLs (…/openai/deployments/…) are not covered: use the /openai/v1 API' };
   }
   if (MAPS_HOSTS.has(host)) return { service: 'maps', baseLength: origin };
-  if (host === 'maps.googleapis.com') return { note: 'the legacy Maps web services (maps.googleapis.com) are not covered: the maps cells speak the Places, Routes, Address Validation and Geocoding APIs' };
+  if (host === 'maps.googleapis.com')
+    return {
+      note: 'the legacy Maps web services (maps.googleapis.com) are not covered: the maps cells speak the Places, Routes, Address Validation and Geocoding APIs',
+    };
   if (PUSHER_HOST.test(host)) return { service: 'realtime', baseLength: origin };
   return { note: `${url.host} is not a host of the LLM, Maps or Realtime services (nor of a known connection)` };
 }
@@ -79,7 +88,14 @@ function relativeTarget(original: string, expanded: string, baseLength: number, 
   return length === baseLength ? original.slice(offset) : expanded.slice(baseLength);
 }
 
-function secretRecord(ctx: ConvertContext, raw: string, value: string, service: ServiceId | undefined, origin: string, where: { header?: string; param?: string }): void {
+function secretRecord(
+  ctx: ConvertContext,
+  raw: string,
+  value: string,
+  service: ServiceId | undefined,
+  origin: string,
+  where: { header?: string; param?: string },
+): void {
   const variable = ctx.variableOf?.(raw);
   if (ctx.secrets.some((s) => s.value === value && s.origin === origin)) return;
   ctx.secrets.push({ service, origin, ...where, ...(variable ? { variable } : {}), value });
@@ -98,7 +114,9 @@ function cleanQuery(target: string, ctx: ConvertContext, label: string, service:
       const real = ctx.expand(value);
       const isKey = name !== 'auth_signature';
       if (!isPlaceholder(real)) secretRecord(ctx, value, decodeURIComponent(real), service, origin, { param: name });
-      ctx.report.push(`${label}: the ${name} query parameter was removed (${isKey ? 'the key comes from the connection' : 'the engine signs each request itself'})`);
+      ctx.report.push(
+        `${label}: the ${name} query parameter was removed (${isKey ? 'the key comes from the connection' : 'the engine signs each request itself'})`,
+      );
     } else if (service === 'realtime' && PUSHER_SIGNING_PARAMS.has(name)) {
       ctx.report.push(`${label}: the Pusher signing parameters (${[...PUSHER_SIGNING_PARAMS].join(', ')}) were removed: the engine signs each request itself`);
     } else kept.push(pair);
@@ -114,7 +132,9 @@ function cleanHeaders(req: RawRequest, ctx: ConvertContext, label: string, servi
     if (CREDENTIAL_HEADERS.has(lower)) {
       const real = ctx.expand(value);
       if (!isPlaceholder(real)) secretRecord(ctx, value, real.replace(/^(Bearer|Token)\s+/i, ''), service, origin, { header: name });
-      ctx.report.push(`${label}: the ${name} header was removed (${lower === 'cookie' ? 'cookies are not carried over' : 'the key comes from the connection'})`);
+      ctx.report.push(
+        `${label}: the ${name} header was removed (${lower === 'cookie' ? 'cookies are not carried over' : 'the key comes from the connection'})`,
+      );
     } else if (DROPPED_HEADERS.has(lower)) ctx.report.push(`${label}: the ${name} header was removed (set by the connection and the engine)`);
     else kept.push([name, value]);
   }
@@ -142,10 +162,13 @@ function publishPieces(body: string | undefined, name: string | undefined, label
     return 'the Pusher publish body is not JSON';
   }
   if (!parsed || typeof parsed !== 'object') return 'the Pusher publish body is not a JSON object';
-  const events = Array.isArray((parsed as { batch?: unknown }).batch) ? ((parsed as { batch: unknown[] }).batch as Array<Record<string, unknown>>) : [parsed as Record<string, unknown>];
+  const events = Array.isArray((parsed as { batch?: unknown }).batch)
+    ? ((parsed as { batch: unknown[] }).batch as Array<Record<string, unknown>>)
+    : [parsed as Record<string, unknown>];
   const pieces: Piece[] = [];
   for (const ev of events) {
-    const channels = typeof ev.channel === 'string' ? [ev.channel] : Array.isArray(ev.channels) ? ev.channels.filter((c): c is string => typeof c === 'string') : [];
+    const channels =
+      typeof ev.channel === 'string' ? [ev.channel] : Array.isArray(ev.channels) ? ev.channels.filter((c): c is string => typeof c === 'string') : [];
     if (typeof ev.name !== 'string' || channels.length === 0) return 'a Pusher event needs a "name" and a "channel" (or "channels")';
     const data = typeof ev.data === 'string' ? ev.data : JSON.stringify(ev.data ?? {});
     if (channels.length > 1) ctx.report.push(`${label}: published to ${channels.length} channels: one PUBLISH cell each`);
@@ -207,7 +230,10 @@ export function convertRequest(req: RawRequest, ctx: ConvertContext, label: stri
 /** A body pasted inside quotes keeps the indentation of the command around it: take it off. */
 function dedent(body: string): string {
   const lines = body.trim().split(/\r\n|\r|\n/);
-  const indents = lines.slice(1).filter((l) => l.trim() !== '').map((l) => /^[ \t]*/.exec(l)![0].length);
+  const indents = lines
+    .slice(1)
+    .filter((l) => l.trim() !== '')
+    .map((l) => /^[ \t]*/.exec(l)![0].length);
   const cut = indents.length ? Math.min(...indents) : 0;
   const closing = /^[ \t]*/.exec(lines.at(-1) ?? '')![0].length;
   // Only when the closing line is the least indented (a JSON object's "}"): then it lines up with the first.

@@ -14,9 +14,54 @@ export interface RawRequest {
 }
 
 /** curl options that take a value but change nothing the cell says (output, timing, TLS). */
-const IGNORED_WITH_VALUE = new Set(['-o', '--output', '-m', '--max-time', '--connect-timeout', '--retry', '-w', '--write-out', '--cacert', '--cert', '--key', '-x', '--proxy', '--limit-rate', '-c', '--cookie-jar', '--resolve', '--retry-delay', '--retry-max-time']);
+const IGNORED_WITH_VALUE = new Set([
+  '-o',
+  '--output',
+  '-m',
+  '--max-time',
+  '--connect-timeout',
+  '--retry',
+  '-w',
+  '--write-out',
+  '--cacert',
+  '--cert',
+  '--key',
+  '-x',
+  '--proxy',
+  '--limit-rate',
+  '-c',
+  '--cookie-jar',
+  '--resolve',
+  '--retry-delay',
+  '--retry-max-time',
+]);
 /** Options that take no value; the short ones may be bundled (-sSL). */
-const FLAGS = new Set(['-s', '-S', '-L', '-i', '-v', '-k', '-N', '-f', '-g', '--silent', '--show-error', '--location', '--include', '--verbose', '--insecure', '--no-buffer', '--fail', '--fail-with-body', '--compressed', '--globoff', '-#', '--progress-bar', '--http1.1', '--http2']);
+const FLAGS = new Set([
+  '-s',
+  '-S',
+  '-L',
+  '-i',
+  '-v',
+  '-k',
+  '-N',
+  '-f',
+  '-g',
+  '--silent',
+  '--show-error',
+  '--location',
+  '--include',
+  '--verbose',
+  '--insecure',
+  '--no-buffer',
+  '--fail',
+  '--fail-with-body',
+  '--compressed',
+  '--globoff',
+  '-#',
+  '--progress-bar',
+  '--http1.1',
+  '--http2',
+]);
 const DATA_OPTIONS = new Set(['-d', '--data', '--data-raw', '--data-binary', '--data-ascii', '--data-urlencode', '--json']);
 
 export interface ParsedCurl {
@@ -68,7 +113,8 @@ export function parseCurl(text: string, source = 'curl'): ParsedCurl {
       headers.push([h.slice(0, colon).trim(), h.slice(colon + 1).trim()]);
     } else if (DATA_OPTIONS.has(opt)) {
       const v = needValue();
-      if (v.startsWith('@') && opt !== '--data-raw') throw new ImportError(source, `line ${w.line}`, `${opt} ${v} reads the body from a file: paste the body itself (--data-raw '…')`);
+      if (v.startsWith('@') && opt !== '--data-raw')
+        throw new ImportError(source, `line ${w.line}`, `${opt} ${v} reads the body from a file: paste the body itself (--data-raw '…')`);
       data.push(opt === '--data-urlencode' ? urlencodePair(v) : v);
       if (opt === '--json') json = true;
     } else if (opt === '-G' || opt === '--get') getWithData = true;

@@ -27,7 +27,12 @@ const DEFAULT_TARGETS: Record<'llm' | 'maps', ExportTarget> = {
   llm: { baseUrl: 'https://api.openai.com/v1', auth: { placement: 'bearer' } },
   maps: {
     baseUrl: 'https://places.googleapis.com',
-    baseUrls: { places: 'https://places.googleapis.com', routes: 'https://routes.googleapis.com', addressValidation: 'https://addressvalidation.googleapis.com', geocoding: 'https://geocode.googleapis.com' },
+    baseUrls: {
+      places: 'https://places.googleapis.com',
+      routes: 'https://routes.googleapis.com',
+      addressValidation: 'https://addressvalidation.googleapis.com',
+      geocoding: 'https://geocode.googleapis.com',
+    },
     auth: { placement: 'header', name: 'X-Goog-Api-Key' },
   },
 };
@@ -93,7 +98,8 @@ export function exportHttpFile(notebookText: string, opts: ExportOptions = {}): 
       return;
     }
     if (spec?.kind !== 'http' || (cell.language !== 'llm' && cell.language !== 'maps')) {
-      const why = cell.language === 'llm' || cell.language === 'maps' ? 'is not a request yet' : 'has no .http form (realtime messages are signed or sent over a socket)';
+      const why =
+        cell.language === 'llm' || cell.language === 'maps' ? 'is not a request yet' : 'has no .http form (realtime messages are signed or sent over a socket)';
       prose.push(`# ${cell.language} cell ${i + 1} ${why}:`, ...commented(cell.value));
       return;
     }
@@ -135,5 +141,8 @@ export function cellToCurl(cell: NotebookCellData, opts: ExportOptions = {}): st
   const headers = Object.fromEntries(spec.headers.map((h) => [h.name, h.value]));
   // The engine sends a body as JSON unless the cell says otherwise; curl's -d would say form data.
   if (spec.body !== undefined && !spec.headers.some((h) => h.name.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
-  return toCurl({ method: spec.method, url: absoluteUrl(service, spec.target, t), headers, body: spec.body, auth: t.auth }, { envVar: t.envVar ?? keyEnvVar(service, t.auth, t.baseUrl), redactor: opts.redactor });
+  return toCurl(
+    { method: spec.method, url: absoluteUrl(service, spec.target, t), headers, body: spec.body, auth: t.auth },
+    { envVar: t.envVar ?? keyEnvVar(service, t.auth, t.baseUrl), redactor: opts.redactor },
+  );
 }

@@ -111,7 +111,9 @@ export function importHttpFile(text: string, opts: ImportOptions = {}): ImportRe
 function assemble(blocks: Block[], vars: Map<string, string>, report: string[], opts: ImportOptions): ImportResult {
   const secrets: ImportedSecret[] = [];
   const expand = (text: string, depth = 0): string =>
-    depth > 10 ? text : text.replace(/\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g, (whole, name: string) => (vars.has(name) ? expand(vars.get(name)!, depth + 1) : whole));
+    depth > 10
+      ? text
+      : text.replace(/\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g, (whole, name: string) => (vars.has(name) ? expand(vars.get(name)!, depth + 1) : whole));
   const variableOf = (text: string) => /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/.exec(text)?.[1];
   const ctx = { connections: opts.connections ?? [], secrets, report, expand, variableOf };
   const taken = new Set<string>();
@@ -126,7 +128,10 @@ function assemble(blocks: Block[], vars: Map<string, string>, report: string[], 
     const req = rewriteReferences(b.request, renamed, report, label);
     if (b.fileBody) {
       report.push(`${label}: kept as Markdown: the body is read from a file (${b.fileBody})`);
-      pieces.push({ kind: 'markdown', value: `> **Not imported as a cell:** the body comes from a file (\`${b.fileBody}\`); paste it into a cell.\n\n\`\`\`http\n${req.method} ${req.url}\n\`\`\`` });
+      pieces.push({
+        kind: 'markdown',
+        value: `> **Not imported as a cell:** the body comes from a file (\`${b.fileBody}\`); paste it into a cell.\n\n\`\`\`http\n${req.method} ${req.url}\n\`\`\``,
+      });
       continue;
     }
     const made = convertRequest(req, ctx, label, name);

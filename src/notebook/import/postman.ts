@@ -7,7 +7,10 @@ import { ImportError, type ImportedSecret, type ImportOptions, type ImportResult
 import { cellName, varsPiece, writeNotebook } from './write';
 import { errorText } from '../../core/errors';
 
-const SCHEMAS = ['https://schema.getpostman.com/json/collection/v2.1.0/collection.json', 'https://schema.getpostman.com/json/collection/v2.0.0/collection.json'];
+const SCHEMAS = [
+  'https://schema.getpostman.com/json/collection/v2.1.0/collection.json',
+  'https://schema.getpostman.com/json/collection/v2.0.0/collection.json',
+];
 /** `token`, `api_key`, `accessToken`, `clientSecret`: names of keys. */
 const isSecretName = (n: string): boolean => /(^|[_-])(api[_-]?key|key|secret|token|password)$/i.test(n) || /[a-z](Key|Secret|Token|Password)$/.test(n);
 
@@ -67,15 +70,19 @@ export function importPostman(json: string, opts: ImportOptions = {}): ImportRes
     throw new ImportError(source, 'JSON', errorText(e));
   }
   const col = check(collection, raw, '', source);
-  if (!SCHEMAS.includes(col.info.schema)) throw new ImportError(source, 'field info.schema', `"${col.info.schema}" is not a Postman collection v2.1 (or v2.0) schema; export the collection as v2.1`);
+  if (!SCHEMAS.includes(col.info.schema))
+    throw new ImportError(source, 'field info.schema', `"${col.info.schema}" is not a Postman collection v2.1 (or v2.0) schema; export the collection as v2.1`);
   const vars = new Map((col.variable ?? []).filter((v) => !v.disabled).map((v) => [v.key, text(v.value)]));
   const secrets: ImportedSecret[] = [];
   const report: string[] = [];
-  const expand = (t: string, depth = 0): string => (depth > 10 ? t : t.replace(/\{\{\s*([^{}\s]+)\s*\}\}/g, (whole, name: string) => (vars.has(name) ? expand(vars.get(name)!, depth + 1) : whole)));
+  const expand = (t: string, depth = 0): string =>
+    depth > 10 ? t : t.replace(/\{\{\s*([^{}\s]+)\s*\}\}/g, (whole, name: string) => (vars.has(name) ? expand(vars.get(name)!, depth + 1) : whole));
   const variableOf = (t: string) => /\{\{\s*([^{}\s]+)\s*\}\}/.exec(t)?.[1];
   const ctx = { connections: opts.connections ?? [], secrets, report, expand, variableOf };
   const taken = new Set<string>();
-  const pieces: Piece[] = [{ kind: 'markdown', value: `# ${col.info.name}${descriptionText(col.info.description) ? `\n\n${descriptionText(col.info.description)}` : ''}` }];
+  const pieces: Piece[] = [
+    { kind: 'markdown', value: `# ${col.info.name}${descriptionText(col.info.description) ? `\n\n${descriptionText(col.info.description)}` : ''}` },
+  ];
   if (col.event?.length) pieces.push(scriptNote(col.event, 'the collection'));
 
   const walk = (items: unknown[], at: string, depth: number, inherited: Auth | null | undefined) => {
@@ -126,13 +133,20 @@ type RequestObject = Exclude<z.infer<typeof request>, string>;
 function toRaw(r: RequestObject, report: string[], label: string): RawRequest {
   const u = r.url;
   let target = typeof u === 'string' ? u : (u?.raw ?? '');
-  if (typeof u === 'object' && u.query && !u.raw) target += `?${u.query.filter((q) => !q.disabled).map((q) => `${q.key}=${text(q.value)}`).join('&')}`;
+  if (typeof u === 'object' && u.query && !u.raw)
+    target += `?${u.query
+      .filter((q) => !q.disabled)
+      .map((q) => `${q.key}=${text(q.value)}`)
+      .join('&')}`;
   const headers: Array<[string, string]> = Array.isArray(r.header) ? r.header.filter((h) => !h.disabled).map((h) => [h.key, text(h.value)]) : [];
   let body: string | undefined;
   const mode = r.body?.mode;
   if (mode === 'raw') body = r.body?.raw;
   else if (mode === 'urlencoded') {
-    body = (r.body?.urlencoded ?? []).filter((p) => !p.disabled).map((p) => `${encodeURIComponent(p.key)}=${encodeURIComponent(text(p.value))}`).join('&');
+    body = (r.body?.urlencoded ?? [])
+      .filter((p) => !p.disabled)
+      .map((p) => `${encodeURIComponent(p.key)}=${encodeURIComponent(text(p.value))}`)
+      .join('&');
     if (!headers.some(([n]) => n.toLowerCase() === 'content-type')) headers.push(['Content-Type', 'application/x-www-form-urlencoded']);
   } else if (mode) report.push(`${label}: the ${mode} body is not carried over (only raw and urlencoded bodies are)`);
   return { method: (r.method ?? 'GET').toUpperCase(), url: target, headers, body, line: 0 };

@@ -113,7 +113,20 @@ export function shellWords(text: string, source: string): ShellWord[] {
   return words;
 }
 
-const ANSI_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', '0': '\0', a: '\x07', b: '\b', e: '\x1b', f: '\f', v: '\v' };
+const ANSI_ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '0': '\0',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  f: '\f',
+  v: '\v',
+};
 
 /** `$'…'` (bash ANSI-C quoting): the value, and the index of the closing quote (-1 when none). */
 function ansiC(text: string, from: number): { value: string; end: number } {

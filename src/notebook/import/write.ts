@@ -7,7 +7,10 @@ import type { ImportedSecret, ImportResult } from './types';
 
 /** A name a cell can carry (letters, digits, _ and -), unique in the notebook. */
 export function cellName(wanted: string, taken: Set<string>): string {
-  let base = wanted.trim().replace(/[^\w-]+/g, '_').replace(/^_+|_+$/g, '');
+  let base = wanted
+    .trim()
+    .replace(/[^\w-]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   if (!/^[A-Za-z_]/.test(base)) base = `r_${base}`;
   let name = base;
   for (let i = 2; taken.has(name); i++) name = `${base}_${i}`;

@@ -17,7 +17,11 @@ function toolChoiceOf(body: ChatRequestBody): ToolChoiceSpec {
 }
 
 /** Text tokens for this request: the prose answer, or JSON when a response_format asks for it. */
-function textTokens(body: ChatRequestBody, modelId: string, opts: { tokens?: number; maxTokens?: number }): { tokens: string[]; finishReason: 'stop' | 'length' } {
+function textTokens(
+  body: ChatRequestBody,
+  modelId: string,
+  opts: { tokens?: number; maxTokens?: number },
+): { tokens: string[]; finishReason: 'stop' | 'length' } {
   const format = body.response_format;
   if (format && format.type !== 'text') {
     const schema = format.type === 'json_schema' ? format.json_schema.schema : undefined;
@@ -50,7 +54,11 @@ export async function chatCompletions(svc: LlmService, ctx: Ctx): Promise<void> 
   const tools = (body.tools ?? []).map((t) => t.function);
   const choice = toolChoiceOf(body);
   if (typeof choice === 'object' && !tools.some((t) => t.name === choice.name)) {
-    return openAiError(ctx, 400, invalid(`Invalid value for 'tool_choice': no function named '${choice.name}' was specified in the 'tools' parameter.`, 'tool_choice', 'invalid_value'));
+    return openAiError(
+      ctx,
+      400,
+      invalid(`Invalid value for 'tool_choice': no function named '${choice.name}' was specified in the 'tools' parameter.`, 'tool_choice', 'invalid_value'),
+    );
   }
   if (body.tool_choice !== undefined && tools.length === 0) {
     return openAiError(ctx, 400, invalid("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.", 'tool_choice', null));
@@ -116,7 +124,13 @@ export async function chatCompletions(svc: LlmService, ctx: Ctx): Promise<void> 
   const filter = ctx.azure ? { content_filter_results: AZURE_FILTER_RESULTS } : {};
   const message =
     toolCalls.length > 0
-      ? { role: 'assistant', content: null, refusal: null, annotations: [], tool_calls: toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) }
+      ? {
+          role: 'assistant',
+          content: null,
+          refusal: null,
+          annotations: [],
+          tool_calls: toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+        }
       : { role: 'assistant', content: text.tokens.join(''), refusal: null, annotations: [] };
   sendJson(
     ctx.res,

@@ -86,7 +86,13 @@ export async function readJson(ctx: Ctx): Promise<{ ok: true; value: unknown } |
 }
 
 /** Resolves the model (404 if unknown, 400 if the wrong kind) and takes a rate slot (429 if none). */
-export function admit(svc: LlmService, ctx: Ctx, id: string, kind: SandboxModel['kind'], tokens: number): { model: SandboxModel; headers: Record<string, string> } | undefined {
+export function admit(
+  svc: LlmService,
+  ctx: Ctx,
+  id: string,
+  kind: SandboxModel['kind'],
+  tokens: number,
+): { model: SandboxModel; headers: Record<string, string> } | undefined {
   const model = findModel(id);
   if (!model) {
     openAiError(ctx, 404, invalid(`The model \`${id}\` does not exist or you do not have access to it.`, null, 'model_not_found'));

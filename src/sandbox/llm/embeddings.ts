@@ -29,11 +29,23 @@ export async function embeddings(svc: LlmService, ctx: Ctx): Promise<void> {
     return openAiError(
       ctx,
       400,
-      invalid(`Invalid 'input': array too long. Expected an array with maximum length ${MAX_EMBEDDING_INPUTS}, but got an array with length ${inputCount} instead.`, 'input', 'array_above_max_length'),
+      invalid(
+        `Invalid 'input': array too long. Expected an array with maximum length ${MAX_EMBEDDING_INPUTS}, but got an array with length ${inputCount} instead.`,
+        'input',
+        'array_above_max_length',
+      ),
     );
   }
   if (body.dimensions !== undefined && body.dimensions > MAX_EMBEDDING_DIMENSIONS) {
-    return openAiError(ctx, 400, invalid(`Invalid 'dimensions': expected a value less than or equal to ${MAX_EMBEDDING_DIMENSIONS}, but got ${body.dimensions} instead.`, 'dimensions', 'invalid_value'));
+    return openAiError(
+      ctx,
+      400,
+      invalid(
+        `Invalid 'dimensions': expected a value less than or equal to ${MAX_EMBEDDING_DIMENSIONS}, but got ${body.dimensions} instead.`,
+        'dimensions',
+        'invalid_value',
+      ),
+    );
   }
   // Token-id inputs are embedded by their decimal text, which keeps them deterministic too.
   const texts = typeof body.input === 'string' ? [body.input] : body.input.map((x) => (typeof x === 'string' ? x : Array.isArray(x) ? x.join(',') : String(x)));

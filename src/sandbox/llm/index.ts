@@ -18,7 +18,15 @@ import { ModelRateLimits } from './rateLimit';
 import { responses } from './responses';
 
 export { LLM_MODELS, LIMITED_MODEL, FAULTY_MODEL, EMBEDDING_MODEL, SLOW_MODEL, SLOW_TOKEN_RATE, faultAfterTokens, type SandboxModel } from './models';
-export { sandboxAnswer, sandboxAnswerTokens, sandboxAnswerLength, sandboxFinishReason, sandboxEmbedding, estimatePromptTokens, type SandboxMessage } from './answer';
+export {
+  sandboxAnswer,
+  sandboxAnswerTokens,
+  sandboxAnswerLength,
+  sandboxFinishReason,
+  sandboxEmbedding,
+  estimatePromptTokens,
+  type SandboxMessage,
+} from './answer';
 export { MID_STREAM_ERROR } from './stream';
 export { SANDBOX_HEADERS, MAX_ANSWER_TOKENS } from './sandboxHeaders';
 export { MAX_EMBEDDING_INPUTS } from './embeddings';
@@ -91,7 +99,11 @@ export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningS
     if (!safeEqual(key, opts.apiKey)) {
       const shown = key ? `${key.slice(0, 3)}…${key.slice(-2)}` : '';
       const how = azure ? 'an api-key header' : 'an Authorization header (Bearer <key>)';
-      return openAiError(ctx, 401, invalid(key ? `Incorrect API key provided: ${shown}.` : `You didn't provide an API key. Provide it in ${how}.`, null, key ? 'invalid_api_key' : null));
+      return openAiError(
+        ctx,
+        401,
+        invalid(key ? `Incorrect API key provided: ${shown}.` : `You didn't provide an API key. Provide it in ${how}.`, null, key ? 'invalid_api_key' : null),
+      );
     }
     const method = req.method ?? 'GET';
     const route = routes.matchSegments(method, segments);

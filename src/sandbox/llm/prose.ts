@@ -7,7 +7,7 @@ const STOP_WORDS = new Set(
   (
     'the and for you are how why what when where which who whom can could would should will shall may might must ' +
     'this that these those with from into onto about above below over under than then them they their there here ' +
-    'have has had does did doing done was were been being its it’s it\'s not but all any some more most much many ' +
+    "have has had does did doing done was were been being its it’s it's not but all any some more most much many " +
     'very just also only even such your yours our ours his her hers him she he we me my mine out off too use using ' +
     'please tell give make show explain write let get got one two way like want need know say said'
   ).split(' '),

@@ -117,7 +117,13 @@ export const responsesRequestSchema = z.object({
         z.union([
           z.object({ type: z.literal('text') }),
           z.object({ type: z.literal('json_object') }),
-          z.object({ type: z.literal('json_schema'), name: z.string(), description: z.optional(z.string()), schema: z.optional(jsonObject), strict: z.optional(z.nullable(z.boolean())) }),
+          z.object({
+            type: z.literal('json_schema'),
+            name: z.string(),
+            description: z.optional(z.string()),
+            schema: z.optional(jsonObject),
+            strict: z.optional(z.nullable(z.boolean())),
+          }),
         ]),
       ),
     }),
@@ -168,7 +174,11 @@ export function invalidRequest(issues: readonly Issue[]): OpenAiErrorBody {
   }
   if (issue.code === 'invalid_type' || issue.code === 'invalid_union') {
     const alternatives = issue.errors?.map((branch) => branch[0]?.expected).filter((e): e is string => !!e) ?? [];
-    const expected = issue.expected ? `expected ${issue.expected}` : alternatives.length ? `expected one of ${[...new Set(alternatives)].join(', ')}` : 'unexpected type';
+    const expected = issue.expected
+      ? `expected ${issue.expected}`
+      : alternatives.length
+        ? `expected one of ${[...new Set(alternatives)].join(', ')}`
+        : 'unexpected type';
     return {
       message: `Invalid type for '${param}': ${expected}, but got ${describeValue(issue.input)} instead.`,
       type: 'invalid_request_error',
@@ -177,11 +187,21 @@ export function invalidRequest(issues: readonly Issue[]): OpenAiErrorBody {
     };
   }
   if (issue.code === 'too_small' && Array.isArray(issue.input) && issue.input.length === 0) {
-    return { message: `Invalid '${param}': empty array. Expected an array with minimum length ${String(issue.minimum)}, but got an empty array instead.`, type: 'invalid_request_error', param, code: 'empty_array' };
+    return {
+      message: `Invalid '${param}': empty array. Expected an array with minimum length ${String(issue.minimum)}, but got an empty array instead.`,
+      type: 'invalid_request_error',
+      param,
+      code: 'empty_array',
+    };
   }
   if (issue.code === 'too_small' || issue.code === 'too_big') {
     const bound = issue.code === 'too_small' ? `greater than or equal to ${String(issue.minimum)}` : `less than or equal to ${String(issue.maximum)}`;
-    return { message: `Invalid '${param}': expected a value ${bound}, but got ${JSON.stringify(issue.input)} instead.`, type: 'invalid_request_error', param, code: 'invalid_value' };
+    return {
+      message: `Invalid '${param}': expected a value ${bound}, but got ${JSON.stringify(issue.input)} instead.`,
+      type: 'invalid_request_error',
+      param,
+      code: 'invalid_value',
+    };
   }
   if (issue.code === 'invalid_value' && issue.values) {
     return {

@@ -32,7 +32,13 @@ export function responsesMessages(body: ResponsesRequestBody): SandboxMessage[] 
 }
 
 type OutputItem =
-  | { id: string; type: 'message'; status: string; role: 'assistant'; content: { type: 'output_text'; text: string; annotations: never[]; logprobs: never[] }[] }
+  | {
+      id: string;
+      type: 'message';
+      status: string;
+      role: 'assistant';
+      content: { type: 'output_text'; text: string; annotations: never[]; logprobs: never[] }[];
+    }
   | { id: string; type: 'function_call'; status: string; call_id: string; name: string; arguments: string };
 
 interface Planned {
@@ -44,7 +50,9 @@ interface Planned {
 }
 
 function functionTools(body: ResponsesRequestBody): ToolSpec[] {
-  return (body.tools ?? []).filter((t) => t.type === 'function' && t.name).map((t) => ({ name: t.name ?? '', description: t.description, parameters: t.parameters, strict: t.strict }));
+  return (body.tools ?? [])
+    .filter((t) => t.type === 'function' && t.name)
+    .map((t) => ({ name: t.name ?? '', description: t.description, parameters: t.parameters, strict: t.strict }));
 }
 
 function plan(body: ResponsesRequestBody, messages: SandboxMessage[], modelId: string): Planned {
@@ -53,15 +61,29 @@ function plan(body: ResponsesRequestBody, messages: SandboxMessage[], modelId: s
   const choice: ToolChoiceSpec = c === undefined ? 'auto' : typeof c === 'string' ? c : { name: c.name };
   const calls = planToolCalls(messages, tools, choice, true);
   if (calls.length > 0) {
-    const items: OutputItem[] = calls.map((call) => ({ id: newId('fc_'), type: 'function_call', status: 'completed', call_id: newId('call_'), name: call.name, arguments: call.arguments }));
-    return { items, pieces: calls.map((call) => jsonFragments(call.arguments)), incomplete: false, outputTokens: calls.reduce((n, call) => n + 4 + estimateTokens(call.arguments), 0) };
+    const items: OutputItem[] = calls.map((call) => ({
+      id: newId('fc_'),
+      type: 'function_call',
+      status: 'completed',
+      call_id: newId('call_'),
+      name: call.name,
+      arguments: call.arguments,
+    }));
+    return {
+      items,
+      pieces: calls.map((call) => jsonFragments(call.arguments)),
+      incomplete: false,
+      outputTokens: calls.reduce((n, call) => n + 4 + estimateTokens(call.arguments), 0),
+    };
   }
   const maxTokens = body.max_output_tokens ?? undefined;
   const format = body.text?.format;
   let tokens: string[];
   let incomplete: boolean;
   if (format && format.type !== 'text') {
-    const all = jsonFragments(structuredAnswer(messages, format.type === 'json_schema' ? format.schema : undefined, format.type === 'json_schema' && format.strict === true));
+    const all = jsonFragments(
+      structuredAnswer(messages, format.type === 'json_schema' ? format.schema : undefined, format.type === 'json_schema' && format.strict === true),
+    );
     tokens = maxTokens === undefined ? all : all.slice(0, maxTokens);
     incomplete = tokens.length < all.length;
   } else {
@@ -69,7 +91,13 @@ function plan(body: ResponsesRequestBody, messages: SandboxMessage[], modelId: s
     incomplete = sandboxFinishReason(messages, modelId, { maxTokens }) === 'length';
   }
   const text = tokens.join('');
-  const item: OutputItem = { id: newId('msg_'), type: 'message', status: incomplete ? 'incomplete' : 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [], logprobs: [] }] };
+  const item: OutputItem = {
+    id: newId('msg_'),
+    type: 'message',
+    status: incomplete ? 'incomplete' : 'completed',
+    role: 'assistant',
+    content: [{ type: 'output_text', text, annotations: [], logprobs: [] }],
+  };
   return { items: [item], pieces: [tokens], incomplete, outputTokens: tokens.length };
 }
 
@@ -84,7 +112,12 @@ export async function responses(svc: LlmService, ctx: Ctx): Promise<void> {
   if (rate === 'invalid') return openAiError(ctx, 400, invalid(`Invalid ${SANDBOX_HEADERS.tokenRate}: expected tokens per second (0 = unthrottled).`));
   const format = body.text?.format?.type === 'json_schema' ? body.text.format : undefined;
   const refusal = schemaRefusal(functionTools(body), (i) => `tools[${i}].parameters`, format);
-  if (refusal) return openAiError(ctx, 400, invalid(refusal.message.replace("response_format '", "text.format '"), refusal.param === 'response_format' ? 'text.format.schema' : refusal.param));
+  if (refusal)
+    return openAiError(
+      ctx,
+      400,
+      invalid(refusal.message.replace("response_format '", "text.format '"), refusal.param === 'response_format' ? 'text.format.schema' : refusal.param),
+    );
   const messages = responsesMessages(body);
   let planned: Planned;
   try {
@@ -145,10 +178,25 @@ function streamEvents(response: ResponseObject, planned: Planned): { head: strin
     if (item.type === 'message') {
       const text = item.content[0].text;
       target.push(ev('response.output_item.added', { output_index: outputIndex, item: { ...item, status: 'in_progress', content: [] } }));
-      target.push(ev('response.content_part.added', { item_id: item.id, output_index: outputIndex, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } }));
-      for (const delta of pieces) paced.push(ev('response.output_text.delta', { item_id: item.id, output_index: outputIndex, content_index: 0, delta, logprobs: [] }));
+      target.push(
+        ev('response.content_part.added', {
+          item_id: item.id,
+          output_index: outputIndex,
+          content_index: 0,
+          part: { type: 'output_text', text: '', annotations: [] },
+        }),
+      );
+      for (const delta of pieces)
+        paced.push(ev('response.output_text.delta', { item_id: item.id, output_index: outputIndex, content_index: 0, delta, logprobs: [] }));
       paced.push(ev('response.output_text.done', { item_id: item.id, output_index: outputIndex, content_index: 0, text, logprobs: [] }));
-      paced.push(ev('response.content_part.done', { item_id: item.id, output_index: outputIndex, content_index: 0, part: { type: 'output_text', text, annotations: [] } }));
+      paced.push(
+        ev('response.content_part.done', {
+          item_id: item.id,
+          output_index: outputIndex,
+          content_index: 0,
+          part: { type: 'output_text', text, annotations: [] },
+        }),
+      );
     } else {
       target.push(ev('response.output_item.added', { output_index: outputIndex, item: { ...item, status: 'in_progress', arguments: '' } }));
       for (const delta of pieces) paced.push(ev('response.function_call_arguments.delta', { item_id: item.id, output_index: outputIndex, delta }));
@@ -161,7 +209,13 @@ function streamEvents(response: ResponseObject, planned: Planned): { head: strin
 }
 
 /** Writes the head at once and the paced events at `rate` per second (0 = all at once). */
-function writeEvents(res: ServerResponse, events: { head: string[]; paced: string[]; tail: string[] }, rate: number, headers: Record<string, string>, clock: Clock): void {
+function writeEvents(
+  res: ServerResponse,
+  events: { head: string[]; paced: string[]; tail: string[] },
+  rate: number,
+  headers: Record<string, string>,
+  clock: Clock,
+): void {
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...headers });
   const { head, paced, tail } = events;
   if (rate <= 0) {

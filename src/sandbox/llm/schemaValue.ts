@@ -233,7 +233,8 @@ export function strictSchemaProblem(schema: unknown): string | undefined {
       const props = isSchema(node.properties) ? Object.keys(node.properties) : [];
       const required = Array.isArray(node.required) ? node.required : [];
       const missing = props.find((p) => !required.includes(p));
-      if (missing !== undefined) return `${where}, 'required' is required to be supplied and to be an array including every key in properties. Missing '${missing}'.`;
+      if (missing !== undefined)
+        return `${where}, 'required' is required to be supplied and to be an array including every key in properties. Missing '${missing}'.`;
     }
     const children: [string[], unknown][] = [];
     if (isSchema(node.properties)) for (const [k, v] of Object.entries(node.properties)) children.push([[...context, 'properties', k], v]);

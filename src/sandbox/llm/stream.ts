@@ -102,7 +102,15 @@ export function buildFrames(plan: StreamPlan): { head: string; tokens: string[];
     const length = plan.tokens.reduce((n, t) => n + t.length, 0);
     tail += frame(
       JSON.stringify({
-        choices: [{ index: 0, finish_reason: null, delta: {}, content_filter_results: AZURE_FILTER_RESULTS, content_filter_offsets: { check_offset: 0, start_offset: 0, end_offset: length } }],
+        choices: [
+          {
+            index: 0,
+            finish_reason: null,
+            delta: {},
+            content_filter_results: AZURE_FILTER_RESULTS,
+            content_filter_offsets: { check_offset: 0, start_offset: 0, end_offset: length },
+          },
+        ],
         created: 0,
         id: '',
         model: '',
@@ -112,7 +120,9 @@ export function buildFrames(plan: StreamPlan): { head: string; tokens: string[];
   }
   tail += frame(`${prefix}"delta":{},"logprobs":null,"finish_reason":${JSON.stringify(plan.finishReason)}}]${usageField}}`);
   if (plan.usage) {
-    tail += frame(`{"id":${JSON.stringify(plan.id)},"object":"chat.completion.chunk","created":${plan.created},"model":${JSON.stringify(plan.model)},"system_fingerprint":"fp_sandbox","choices":[],"usage":${JSON.stringify(plan.usage)}}`);
+    tail += frame(
+      `{"id":${JSON.stringify(plan.id)},"object":"chat.completion.chunk","created":${plan.created},"model":${JSON.stringify(plan.model)},"system_fingerprint":"fp_sandbox","choices":[],"usage":${JSON.stringify(plan.usage)}}`,
+    );
   }
   tail += 'data: [DONE]\n\n';
   return { head, tokens, tail };

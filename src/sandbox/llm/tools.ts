@@ -32,7 +32,10 @@ function lastUserText(messages: readonly SandboxMessage[]): string {
 }
 
 function words(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2);
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 2);
 }
 
 /** The tool whose name and description share most words with the prompt (the first on a tie). */
@@ -62,7 +65,10 @@ export function planToolCalls(messages: readonly SandboxMessage[], tools: readon
     const named = tools.filter((t) => prompt.includes(t.name));
     chosen = parallel && named.length > 1 ? named : [named[0] ?? bestTool(tools, prompt)];
   }
-  return chosen.map((t) => ({ name: t.name, arguments: JSON.stringify(valueForSchema(t.parameters ?? { type: 'object', properties: {} }, prompt, { allProperties: t.strict === true })) }));
+  return chosen.map((t) => ({
+    name: t.name,
+    arguments: JSON.stringify(valueForSchema(t.parameters ?? { type: 'object', properties: {} }, prompt, { allProperties: t.strict === true })),
+  }));
 }
 
 /** The JSON a structured-output request answers with (`json_schema`, or `json_object` without a schema). */

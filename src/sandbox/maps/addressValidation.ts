@@ -64,8 +64,16 @@ interface Parsed {
 
 export function parse(addr: NonNullable<ValidateAddressRequest['address']>): Parsed {
   const g = gazetteer();
-  const p: Parsed = { unresolved: [], locality: addr.locality?.trim() || undefined, state: addr.administrativeArea?.trim() || undefined, postalCode: addr.postalCode?.trim() || undefined };
-  const tokens = (addr.addressLines ?? []).flatMap((l) => l.split(',')).map((t) => t.trim()).filter(Boolean);
+  const p: Parsed = {
+    unresolved: [],
+    locality: addr.locality?.trim() || undefined,
+    state: addr.administrativeArea?.trim() || undefined,
+    postalCode: addr.postalCode?.trim() || undefined,
+  };
+  const tokens = (addr.addressLines ?? [])
+    .flatMap((l) => l.split(','))
+    .map((t) => t.trim())
+    .filter(Boolean);
   const rest: string[] = [];
   for (const token of tokens) {
     let m: RegExpExecArray | null;
@@ -135,13 +143,22 @@ export function validateAddress(req: ValidateAddressRequest): Record<string, unk
 
   const { city, spellCorrected } = findCity(p, region);
   const components: Component[] = [];
-  const plausible = (text: string, type: string): Component => ({ componentName: { text, languageCode: 'en' }, componentType: type, confirmationLevel: 'UNCONFIRMED_BUT_PLAUSIBLE' });
+  const plausible = (text: string, type: string): Component => ({
+    componentName: { text, languageCode: 'en' },
+    componentType: type,
+    confirmationLevel: 'UNCONFIRMED_BUT_PLAUSIBLE',
+  });
   if (p.subpremise) components.push(plausible(p.subpremise, 'subpremise'));
   if (p.streetNumber) components.push(plausible(p.streetNumber, 'street_number'));
   if (p.route) components.push(plausible(p.route, 'route'));
   if (p.postalCode) components.push(plausible(p.postalCode, 'postal_code'));
   if (city) {
-    components.push({ componentName: { text: city.name, languageCode: 'en' }, componentType: 'locality', confirmationLevel: 'CONFIRMED', ...(spellCorrected ? { spellCorrected: true } : {}) });
+    components.push({
+      componentName: { text: city.name, languageCode: 'en' },
+      componentType: 'locality',
+      confirmationLevel: 'CONFIRMED',
+      ...(spellCorrected ? { spellCorrected: true } : {}),
+    });
   } else if (p.locality) {
     components.push({ componentName: { text: p.locality, languageCode: 'en' }, componentType: 'locality', confirmationLevel: 'UNCONFIRMED_AND_SUSPICIOUS' });
   }
@@ -149,13 +166,28 @@ export function validateAddress(req: ValidateAddressRequest): Record<string, unk
     const given = stateCode(p.state);
     if (city) {
       const replaced = given !== undefined && given !== city.adminCode;
-      components.push({ componentName: { text: city.adminCode, languageCode: 'en' }, componentType: 'administrative_area_level_1', confirmationLevel: 'CONFIRMED', ...(given === undefined ? { inferred: true } : {}), ...(replaced ? { replaced: true } : {}) });
+      components.push({
+        componentName: { text: city.adminCode, languageCode: 'en' },
+        componentType: 'administrative_area_level_1',
+        confirmationLevel: 'CONFIRMED',
+        ...(given === undefined ? { inferred: true } : {}),
+        ...(replaced ? { replaced: true } : {}),
+      });
     } else if (p.state) {
-      components.push({ componentName: { text: p.state, languageCode: 'en' }, componentType: 'administrative_area_level_1', confirmationLevel: given ? 'UNCONFIRMED_BUT_PLAUSIBLE' : 'UNCONFIRMED_AND_SUSPICIOUS' });
+      components.push({
+        componentName: { text: p.state, languageCode: 'en' },
+        componentType: 'administrative_area_level_1',
+        confirmationLevel: given ? 'UNCONFIRMED_BUT_PLAUSIBLE' : 'UNCONFIRMED_AND_SUSPICIOUS',
+      });
     }
   }
   const countryGiven = p.country !== undefined;
-  components.push({ componentName: { text: countryName(region), languageCode: 'en' }, componentType: 'country', confirmationLevel: 'CONFIRMED', ...(countryGiven ? {} : { inferred: true }) });
+  components.push({
+    componentName: { text: countryName(region), languageCode: 'en' },
+    componentType: 'country',
+    confirmationLevel: 'CONFIRMED',
+    ...(countryGiven ? {} : { inferred: true }),
+  });
 
   const missing: string[] = [];
   if (p.route && !p.streetNumber) missing.push('street_number');
@@ -169,13 +201,17 @@ export function validateAddress(req: ValidateAddressRequest): Record<string, unk
   const replaced = components.some((c) => c.replaced);
   const inputGranularity = p.subpremise ? 'SUB_PREMISE' : p.streetNumber && p.route ? 'PREMISE' : p.route ? 'ROUTE' : 'OTHER';
   const addressComplete = !p.unresolved.length && !missing.length && !suspicious;
-  const possibleNextAction = suspicious || !city || p.unresolved.length ? 'FIX' : unconfirmed.length || inferred || replaced || spellCorrected ? 'CONFIRM' : 'ACCEPT';
+  const possibleNextAction =
+    suspicious || !city || p.unresolved.length ? 'FIX' : unconfirmed.length || inferred || replaced || spellCorrected ? 'CONFIRM' : 'ACCEPT';
 
   const premise = p.streetNumber && p.route ? (p.numberFirst ? `${p.streetNumber} ${p.route}` : `${p.route} ${p.streetNumber}`) : p.route;
   const street = [premise, p.subpremise].filter(Boolean).join(' ');
   const localityText = city?.name ?? p.locality;
   const stateText = region === 'US' ? (city?.adminCode ?? stateCode(p.state) ?? p.state) : undefined;
-  const cityLine = region === 'US' ? [localityText, [stateText, p.postalCode].filter(Boolean).join(' ')].filter(Boolean).join(', ') : [p.postalCode, localityText].filter(Boolean).join(' ');
+  const cityLine =
+    region === 'US'
+      ? [localityText, [stateText, p.postalCode].filter(Boolean).join(' ')].filter(Boolean).join(', ')
+      : [p.postalCode, localityText].filter(Boolean).join(' ');
   const formatted = [street, cityLine, countryInAddress(region)].filter(Boolean).join(', ');
   const addressLines = street ? [street] : [];
 

@@ -36,13 +36,16 @@ const MAX_REGIONS = 15;
 /** Session tokens are URL-safe base64 of at most 36 characters (a UUID fits). */
 export function checkSessionToken(token: string | undefined): void {
   if (token !== undefined && !/^[A-Za-z0-9_-]{1,36}$/.test(token)) {
-    throw badRequest([{ field: 'session_token', description: 'Invalid session_token: it must be a URL- and filename-safe base64 string of at most 36 characters.' }]);
+    throw badRequest([
+      { field: 'session_token', description: 'Invalid session_token: it must be a URL- and filename-safe base64 string of at most 36 characters.' },
+    ]);
   }
 }
 
 function point(v: { latitude?: number; longitude?: number } | undefined, field: string): LatLng {
   const p = { latitude: v?.latitude ?? 0, longitude: v?.longitude ?? 0 };
-  if (Math.abs(p.latitude) > 90 || Math.abs(p.longitude) > 180) throw invalidArgument(`Invalid ${field}: latitude must be in [-90, 90] and longitude in [-180, 180].`);
+  if (Math.abs(p.latitude) > 90 || Math.abs(p.longitude) > 180)
+    throw invalidArgument(`Invalid ${field}: latitude must be in [-90, 90] and longitude in [-180, 180].`);
   return p;
 }
 
@@ -68,7 +71,10 @@ const inside = (a: Area, p: LatLng) => ('center' in a ? distanceMeters(a.center,
 function matchesIn(text: string, typed: string): Array<{ startOffset?: number; endOffset: number }> {
   const lower = text.toLowerCase();
   const out: Array<{ startOffset?: number; endOffset: number }> = [];
-  for (const word of typed.toLowerCase().split(/[\s,]+/).filter(Boolean)) {
+  for (const word of typed
+    .toLowerCase()
+    .split(/[\s,]+/)
+    .filter(Boolean)) {
     const re = new RegExp(`(^|[^\\p{L}\\p{N}])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'u');
     const m = re.exec(lower);
     if (!m) continue;
@@ -143,7 +149,12 @@ export function autocomplete(req: AutocompleteRequest): Record<string, unknown> 
       for (const p of pois.filter((x) => allowed(x.location, x.city.country)).slice(0, MAX_SUGGESTIONS)) suggestions.push(poiPrediction(p, typed, origin));
       if (req.includeQueryPredictions && suggestions.length) {
         const text = `${kindQuery.kind.words[0]}${city ? ` in ${formattedAddress(city)}` : ' near me'}`;
-        suggestions.push({ queryPrediction: { text: { text, matches: matchesIn(text, typed) }, structuredFormat: { mainText: { text: kindQuery.kind.words[0] }, ...(city ? { secondaryText: { text: formattedAddress(city) } } : {}) } } });
+        suggestions.push({
+          queryPrediction: {
+            text: { text, matches: matchesIn(text, typed) },
+            structuredFormat: { mainText: { text: kindQuery.kind.words[0] }, ...(city ? { secondaryText: { text: formattedAddress(city) } } : {}) },
+          },
+        });
       }
     }
   } else if (!types.length || citiesOnly || types.includes('locality')) {

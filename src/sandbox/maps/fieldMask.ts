@@ -61,7 +61,10 @@ export function maskPaths(text: string): string[] {
 }
 
 function maskError(text: string) {
-  return badRequest([{ field: 'fields', description: `Error expanding 'fields' parameter. Invalid field selector '${text}'.` }], 'Request contains an invalid argument.');
+  return badRequest(
+    [{ field: 'fields', description: `Error expanding 'fields' parameter. Invalid field selector '${text}'.` }],
+    'Request contains an invalid argument.',
+  );
 }
 
 /** Parses `text` and checks every path against `tree`; unknown paths are Google's 400. */
@@ -71,7 +74,10 @@ export function parseMask(text: string, tree: FieldTree): FieldMask {
   for (const path of maskPaths(text)) {
     const segments = path.split('.');
     if (!known(tree, segments)) {
-      throw badRequest([{ field: 'fields', description: `Error expanding 'fields' parameter. Cannot find matching fields for path '${path}'.` }], 'Request contains an invalid argument.');
+      throw badRequest(
+        [{ field: 'fields', description: `Error expanding 'fields' parameter. Cannot find matching fields for path '${path}'.` }],
+        'Request contains an invalid argument.',
+      );
     }
     if (segments[0] === '*') {
       all = true;
@@ -130,22 +136,82 @@ const PLUS_CODE: FieldTree = { globalCode: 'leaf', compoundCode: 'leaf' };
 
 /** google.maps.places.v1.Place (every field of the real message, so real masks are accepted). */
 export const PLACE: FieldTree = {
-  name: 'leaf', id: 'leaf', displayName: LOCALIZED_TEXT, types: 'leaf', primaryType: 'leaf', primaryTypeDisplayName: LOCALIZED_TEXT,
-  nationalPhoneNumber: 'leaf', internationalPhoneNumber: 'leaf', formattedAddress: 'leaf', shortFormattedAddress: 'leaf',
-  postalAddress: 'opaque', addressComponents: ADDRESS_COMPONENT, plusCode: PLUS_CODE, location: LAT_LNG, viewport: VIEWPORT,
-  rating: 'leaf', googleMapsUri: 'leaf', websiteUri: 'leaf', reviews: 'opaque', regularOpeningHours: 'opaque',
-  utcOffsetMinutes: 'leaf', timeZone: 'opaque', photos: 'opaque', adrFormatAddress: 'leaf', businessStatus: 'leaf', priceLevel: 'leaf',
-  attributions: 'opaque', userRatingCount: 'leaf', iconMaskBaseUri: 'leaf', iconBackgroundColor: 'leaf', takeout: 'leaf',
-  delivery: 'leaf', dineIn: 'leaf', curbsidePickup: 'leaf', reservable: 'leaf', servesBreakfast: 'leaf', servesLunch: 'leaf',
-  servesDinner: 'leaf', servesBeer: 'leaf', servesWine: 'leaf', servesBrunch: 'leaf', servesVegetarianFood: 'leaf',
-  currentOpeningHours: 'opaque', currentSecondaryOpeningHours: 'opaque', regularSecondaryOpeningHours: 'opaque',
-  editorialSummary: LOCALIZED_TEXT, outdoorSeating: 'leaf', liveMusic: 'leaf', menuForChildren: 'leaf', servesCocktails: 'leaf',
-  servesDessert: 'leaf', servesCoffee: 'leaf', goodForChildren: 'leaf', allowsDogs: 'leaf', restroom: 'leaf', goodForGroups: 'leaf',
-  goodForWatchingSports: 'leaf', paymentOptions: 'opaque', parkingOptions: 'opaque', subDestinations: 'opaque',
-  accessibilityOptions: 'opaque', fuelOptions: 'opaque', evChargeOptions: 'opaque', generativeSummary: 'opaque',
-  containingPlaces: 'opaque', pureServiceAreaBusiness: 'leaf', addressDescriptor: 'opaque', googleMapsLinks: 'opaque',
-  priceRange: 'opaque', reviewSummary: 'opaque', evChargeAmenitySummary: 'opaque', neighborhoodSummary: 'opaque',
-  consumerAlert: 'opaque', movedPlace: 'leaf', movedPlaceId: 'leaf', openingDate: 'opaque',
+  name: 'leaf',
+  id: 'leaf',
+  displayName: LOCALIZED_TEXT,
+  types: 'leaf',
+  primaryType: 'leaf',
+  primaryTypeDisplayName: LOCALIZED_TEXT,
+  nationalPhoneNumber: 'leaf',
+  internationalPhoneNumber: 'leaf',
+  formattedAddress: 'leaf',
+  shortFormattedAddress: 'leaf',
+  postalAddress: 'opaque',
+  addressComponents: ADDRESS_COMPONENT,
+  plusCode: PLUS_CODE,
+  location: LAT_LNG,
+  viewport: VIEWPORT,
+  rating: 'leaf',
+  googleMapsUri: 'leaf',
+  websiteUri: 'leaf',
+  reviews: 'opaque',
+  regularOpeningHours: 'opaque',
+  utcOffsetMinutes: 'leaf',
+  timeZone: 'opaque',
+  photos: 'opaque',
+  adrFormatAddress: 'leaf',
+  businessStatus: 'leaf',
+  priceLevel: 'leaf',
+  attributions: 'opaque',
+  userRatingCount: 'leaf',
+  iconMaskBaseUri: 'leaf',
+  iconBackgroundColor: 'leaf',
+  takeout: 'leaf',
+  delivery: 'leaf',
+  dineIn: 'leaf',
+  curbsidePickup: 'leaf',
+  reservable: 'leaf',
+  servesBreakfast: 'leaf',
+  servesLunch: 'leaf',
+  servesDinner: 'leaf',
+  servesBeer: 'leaf',
+  servesWine: 'leaf',
+  servesBrunch: 'leaf',
+  servesVegetarianFood: 'leaf',
+  currentOpeningHours: 'opaque',
+  currentSecondaryOpeningHours: 'opaque',
+  regularSecondaryOpeningHours: 'opaque',
+  editorialSummary: LOCALIZED_TEXT,
+  outdoorSeating: 'leaf',
+  liveMusic: 'leaf',
+  menuForChildren: 'leaf',
+  servesCocktails: 'leaf',
+  servesDessert: 'leaf',
+  servesCoffee: 'leaf',
+  goodForChildren: 'leaf',
+  allowsDogs: 'leaf',
+  restroom: 'leaf',
+  goodForGroups: 'leaf',
+  goodForWatchingSports: 'leaf',
+  paymentOptions: 'opaque',
+  parkingOptions: 'opaque',
+  subDestinations: 'opaque',
+  accessibilityOptions: 'opaque',
+  fuelOptions: 'opaque',
+  evChargeOptions: 'opaque',
+  generativeSummary: 'opaque',
+  containingPlaces: 'opaque',
+  pureServiceAreaBusiness: 'leaf',
+  addressDescriptor: 'opaque',
+  googleMapsLinks: 'opaque',
+  priceRange: 'opaque',
+  reviewSummary: 'opaque',
+  evChargeAmenitySummary: 'opaque',
+  neighborhoodSummary: 'opaque',
+  consumerAlert: 'opaque',
+  movedPlace: 'leaf',
+  movedPlaceId: 'leaf',
+  openingDate: 'opaque',
 };
 
 const FORMATTABLE_TEXT: FieldTree = { text: 'leaf', matches: { startOffset: 'leaf', endOffset: 'leaf' } };
@@ -157,43 +223,97 @@ export const AUTOCOMPLETE_RESPONSE: FieldTree = {
   },
 };
 
-export const SEARCH_PLACES_RESPONSE: FieldTree = { places: PLACE, nextPageToken: 'leaf', routingSummaries: 'opaque', contextualContents: 'opaque', searchUri: 'leaf' };
+export const SEARCH_PLACES_RESPONSE: FieldTree = {
+  places: PLACE,
+  nextPageToken: 'leaf',
+  routingSummaries: 'opaque',
+  contextualContents: 'opaque',
+  searchUri: 'leaf',
+};
 
 const LOCATION: FieldTree = { latLng: LAT_LNG, heading: 'leaf' };
 const POLYLINE: FieldTree = { encodedPolyline: 'leaf', geoJsonLinestring: 'opaque' };
 const LOCALIZED_VALUES: FieldTree = { distance: LOCALIZED_TEXT, duration: LOCALIZED_TEXT, staticDuration: LOCALIZED_TEXT, transitFare: 'opaque' };
 const STEP: FieldTree = {
-  distanceMeters: 'leaf', staticDuration: 'leaf', polyline: POLYLINE, startLocation: LOCATION, endLocation: LOCATION,
-  navigationInstruction: { maneuver: 'leaf', instructions: 'leaf' }, travelAdvisory: 'opaque', localizedValues: LOCALIZED_VALUES,
-  transitDetails: 'opaque', travelMode: 'leaf',
+  distanceMeters: 'leaf',
+  staticDuration: 'leaf',
+  polyline: POLYLINE,
+  startLocation: LOCATION,
+  endLocation: LOCATION,
+  navigationInstruction: { maneuver: 'leaf', instructions: 'leaf' },
+  travelAdvisory: 'opaque',
+  localizedValues: LOCALIZED_VALUES,
+  transitDetails: 'opaque',
+  travelMode: 'leaf',
 };
 const LEG: FieldTree = {
-  distanceMeters: 'leaf', duration: 'leaf', staticDuration: 'leaf', polyline: POLYLINE, startLocation: LOCATION, endLocation: LOCATION,
-  steps: STEP, travelAdvisory: 'opaque', localizedValues: LOCALIZED_VALUES, stepsOverview: 'opaque',
+  distanceMeters: 'leaf',
+  duration: 'leaf',
+  staticDuration: 'leaf',
+  polyline: POLYLINE,
+  startLocation: LOCATION,
+  endLocation: LOCATION,
+  steps: STEP,
+  travelAdvisory: 'opaque',
+  localizedValues: LOCALIZED_VALUES,
+  stepsOverview: 'opaque',
 };
 export const ROUTE: FieldTree = {
-  routeLabels: 'leaf', legs: LEG, distanceMeters: 'leaf', duration: 'leaf', staticDuration: 'leaf', polyline: POLYLINE,
-  description: 'leaf', warnings: 'leaf', viewport: VIEWPORT, travelAdvisory: 'opaque', optimizedIntermediateWaypointIndex: 'leaf',
-  localizedValues: LOCALIZED_VALUES, routeToken: 'leaf', polylineDetails: 'opaque',
+  routeLabels: 'leaf',
+  legs: LEG,
+  distanceMeters: 'leaf',
+  duration: 'leaf',
+  staticDuration: 'leaf',
+  polyline: POLYLINE,
+  description: 'leaf',
+  warnings: 'leaf',
+  viewport: VIEWPORT,
+  travelAdvisory: 'opaque',
+  optimizedIntermediateWaypointIndex: 'leaf',
+  localizedValues: LOCALIZED_VALUES,
+  routeToken: 'leaf',
+  polylineDetails: 'opaque',
 };
 export const COMPUTE_ROUTES_RESPONSE: FieldTree = { routes: ROUTE, fallbackInfo: 'opaque', geocodingResults: 'opaque' };
 
 export const ROUTE_MATRIX_ELEMENT: FieldTree = {
-  originIndex: 'leaf', destinationIndex: 'leaf', status: { code: 'leaf', message: 'leaf', details: 'opaque' }, condition: 'leaf',
-  distanceMeters: 'leaf', duration: 'leaf', staticDuration: 'leaf', travelAdvisory: 'opaque', fallbackInfo: 'opaque',
+  originIndex: 'leaf',
+  destinationIndex: 'leaf',
+  status: { code: 'leaf', message: 'leaf', details: 'opaque' },
+  condition: 'leaf',
+  distanceMeters: 'leaf',
+  duration: 'leaf',
+  staticDuration: 'leaf',
+  travelAdvisory: 'opaque',
+  fallbackInfo: 'opaque',
   localizedValues: LOCALIZED_VALUES,
 };
 
 export const VALIDATE_ADDRESS_RESPONSE: FieldTree = {
   result: {
-    verdict: 'opaque', address: 'opaque', geocode: 'opaque', metadata: 'opaque', uspsData: 'opaque', englishLatinAddress: 'opaque',
+    verdict: 'opaque',
+    address: 'opaque',
+    geocode: 'opaque',
+    metadata: 'opaque',
+    uspsData: 'opaque',
+    englishLatinAddress: 'opaque',
   },
   responseId: 'leaf',
 };
 
 const GEOCODE_RESULT: FieldTree = {
-  place: 'leaf', placeId: 'leaf', location: LAT_LNG, granularity: 'leaf', viewport: VIEWPORT, bounds: VIEWPORT, formattedAddress: 'leaf',
-  postalAddress: 'opaque', addressComponents: ADDRESS_COMPONENT, postalCodeLocalities: LOCALIZED_TEXT, types: 'leaf', plusCode: PLUS_CODE,
+  place: 'leaf',
+  placeId: 'leaf',
+  location: LAT_LNG,
+  granularity: 'leaf',
+  viewport: VIEWPORT,
+  bounds: VIEWPORT,
+  formattedAddress: 'leaf',
+  postalAddress: 'opaque',
+  addressComponents: ADDRESS_COMPONENT,
+  postalCodeLocalities: LOCALIZED_TEXT,
+  types: 'leaf',
+  plusCode: PLUS_CODE,
 };
 export const GEOCODE_RESPONSE: FieldTree = { results: GEOCODE_RESULT, plusCode: PLUS_CODE };
 export const GEOCODE_PLACE_RESPONSE: FieldTree = GEOCODE_RESULT;

@@ -18,7 +18,8 @@ export function distanceMeters(a: LatLng, b: LatLng): number {
 /** Initial bearing from a to b, degrees clockwise from north in [0, 360). */
 export function bearing(a: LatLng, b: LatLng): number {
   const y = Math.sin(rad(b.longitude - a.longitude)) * Math.cos(rad(b.latitude));
-  const x = Math.cos(rad(a.latitude)) * Math.sin(rad(b.latitude)) - Math.sin(rad(a.latitude)) * Math.cos(rad(b.latitude)) * Math.cos(rad(b.longitude - a.longitude));
+  const x =
+    Math.cos(rad(a.latitude)) * Math.sin(rad(b.latitude)) - Math.sin(rad(a.latitude)) * Math.cos(rad(b.latitude)) * Math.cos(rad(b.longitude - a.longitude));
   return (deg(Math.atan2(y, x)) + 360) % 360;
 }
 
@@ -103,7 +104,10 @@ export function viewportAround(p: LatLng, radiusMeters: number): Viewport {
 export function inViewport(p: LatLng, v: Viewport): boolean {
   const inLat = p.latitude >= v.low.latitude && p.latitude <= v.high.latitude;
   // A viewport whose low longitude is east of its high one crosses the antimeridian.
-  const inLng = v.low.longitude <= v.high.longitude ? p.longitude >= v.low.longitude && p.longitude <= v.high.longitude : p.longitude >= v.low.longitude || p.longitude <= v.high.longitude;
+  const inLng =
+    v.low.longitude <= v.high.longitude
+      ? p.longitude >= v.low.longitude && p.longitude <= v.high.longitude
+      : p.longitude >= v.low.longitude || p.longitude <= v.high.longitude;
   return inLat && inLng;
 }
 
@@ -125,7 +129,7 @@ export function plusCode(p: LatLng): string {
   // Work in integer units of the finest step so float error cannot push a digit to 20.
   const unit = 8000;
   let lat = Math.floor((Math.min(Math.max(p.latitude, -90), 90) + 90) * unit);
-  let lng = Math.floor((((p.longitude + 180) % 360) + 360) % 360 * unit);
+  let lng = Math.floor(((((p.longitude + 180) % 360) + 360) % 360) * unit);
   lat = Math.min(lat, 180 * unit - 1);
   let code = '';
   for (let i = 0; i < OLC_RESOLUTIONS.length; i++) {

@@ -62,7 +62,12 @@ export function geocodeAddress(pathQuery: string | undefined, params: URLSearchP
   if (!found.length) {
     // A full address ("1600 Amphitheatre Pkwy, Mountain View, CA"): geocode its locality.
     const lines = query !== undefined ? [query] : structuredLines;
-    const parsed = parse({ addressLines: lines, locality: params.get('address.locality') ?? undefined, administrativeArea: params.get('address.administrativeArea') ?? undefined, postalCode: params.get('address.postalCode') ?? undefined });
+    const parsed = parse({
+      addressLines: lines,
+      locality: params.get('address.locality') ?? undefined,
+      administrativeArea: params.get('address.administrativeArea') ?? undefined,
+      postalCode: params.get('address.postalCode') ?? undefined,
+    });
     const country = region ?? (parsed.country ? g.countryCode(parsed.country) : undefined);
     const { city } = findCity(parsed, country);
     if (city) found = [city];
@@ -91,7 +96,8 @@ export function geocodeLocation(pathQuery: string | undefined, params: URLSearch
     if (lat !== undefined || lng !== undefined) p = { latitude: lat ?? 0, longitude: lng ?? 0 };
   }
   if (!p) throw invalidArgument('location_query or location must be set.');
-  if (Math.abs(p.latitude) > 90 || Math.abs(p.longitude) > 180) throw invalidArgument('Invalid location: latitude must be in [-90, 90] and longitude in [-180, 180].');
+  if (Math.abs(p.latitude) > 90 || Math.abs(p.longitude) > 180)
+    throw invalidArgument('Invalid location: latitude must be in [-90, 90] and longitude in [-180, 180].');
 
   const types = params.getAll('types');
   const granularity = params.getAll('granularity');

@@ -129,7 +129,8 @@ const ENDPOINTS: Endpoint[] = [
     paths: ['/directions/v2:computeRoutes'],
     service: 'routes.googleapis.com',
     maskRequired: true,
-    maskExample: "'routes.distanceMeters,routes.duration,routes.polyline.encodedPolyline' to ask for the route distance, duration, and polyline in the response",
+    maskExample:
+      "'routes.distanceMeters,routes.duration,routes.polyline.encodedPolyline' to ask for the route distance, duration, and polyline in the response",
     tree: COMPUTE_ROUTES_RESPONSE,
     handle: async (c) => computeRoutes(parseBody(ComputeRoutesRequest, await c.body())),
   },
@@ -138,7 +139,8 @@ const ENDPOINTS: Endpoint[] = [
     paths: ['/distanceMatrix/v2:computeRouteMatrix'],
     service: 'routes.googleapis.com',
     maskRequired: true,
-    maskExample: "'originIndex,destinationIndex,status,condition,distanceMeters,duration' to ask for the route distance and duration of each element in the response",
+    maskExample:
+      "'originIndex,destinationIndex,status,condition,distanceMeters,duration' to ask for the route distance and duration of each element in the response",
     tree: ROUTE_MATRIX_ELEMENT,
     streamed: true,
     handle: async (c) => computeRouteMatrix(parseBody(ComputeRouteMatrixRequest, await c.body())),
@@ -188,23 +190,30 @@ function maskRequiredError(example: string | undefined): RpcError {
 function quotaError(service: GoogleService, quota: MapsQuota, retryAfterMs: number): RpcError {
   const perMinute = quota.windowMs === 60_000;
   const limitName = perMinute ? 'Requests per minute' : `Requests per ${quota.windowMs / 1000} seconds`;
-  return new RpcError('RESOURCE_EXHAUSTED', `Quota exceeded for quota metric 'Requests' and limit '${limitName}' of service '${service}' for consumer 'project_number:000000000000'.`, [
-    {
-      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
-      reason: 'RATE_LIMIT_EXCEEDED',
-      domain: 'googleapis.com',
-      metadata: {
-        service,
-        quota_metric: `${service}/requests`,
-        quota_limit: perMinute ? 'RequestsPerMinutePerProject' : 'RequestsPerWindowPerProject',
-        quota_limit_value: String(quota.limit),
-        quota_location: 'global',
-        consumer: 'projects/000000000000',
+  return new RpcError(
+    'RESOURCE_EXHAUSTED',
+    `Quota exceeded for quota metric 'Requests' and limit '${limitName}' of service '${service}' for consumer 'project_number:000000000000'.`,
+    [
+      {
+        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+        reason: 'RATE_LIMIT_EXCEEDED',
+        domain: 'googleapis.com',
+        metadata: {
+          service,
+          quota_metric: `${service}/requests`,
+          quota_limit: perMinute ? 'RequestsPerMinutePerProject' : 'RequestsPerWindowPerProject',
+          quota_limit_value: String(quota.limit),
+          quota_location: 'global',
+          consumer: 'projects/000000000000',
+        },
       },
-    },
-    { '@type': 'type.googleapis.com/google.rpc.Help', links: [{ description: 'Request a higher quota limit.', url: 'https://cloud.google.com/docs/quotas/help/request_increase' }] },
-    { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: durationString(Math.max(0.001, retryAfterMs / 1000)) },
-  ]);
+      {
+        '@type': 'type.googleapis.com/google.rpc.Help',
+        links: [{ description: 'Request a higher quota limit.', url: 'https://cloud.google.com/docs/quotas/help/request_increase' }],
+      },
+      { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: durationString(Math.max(0.001, retryAfterMs / 1000)) },
+    ],
+  );
 }
 
 export async function startMapsSandbox(opts: MapsSandboxOptions): Promise<RunningService> {

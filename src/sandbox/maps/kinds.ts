@@ -38,29 +38,206 @@ const DAY: Hours = { open: 9, close: 18, closed: [0] };
 
 // Name templates: {s} a surname, {st} a street name, {c} the city.
 export const PLACE_KINDS: readonly PlaceKind[] = [
-  { primaryType: 'pizza_restaurant', words: ['pizza', 'pizzeria', 'pizzas', 'pizza place'], displayName: 'Pizza Restaurant', types: ['pizza_restaurant', 'italian_restaurant', 'restaurant', ...FOOD], density: 1.6, hours: { open: 11, close: 23, closed: [] }, prices: P.slice(0, 2), names: ["{s}'s Pizza", 'Pizzeria {s}', '{st} Pizza Co.', '{c} Slice House', 'Forno Napoletano', 'Crust & Co.', 'Pizza Rustica', 'The Pie Shop'], dining: true },
-  { primaryType: 'restaurant', words: ['restaurant', 'restaurants', 'food', 'dinner', 'lunch'], displayName: 'Restaurant', types: ['restaurant', ...FOOD], density: 2.4, hours: { open: 11, close: 22, closed: [1] }, prices: P, names: ['The {st} Kitchen', "{s}'s Bistro", 'Table {s}', 'The Copper Pot', '{c} Grill', 'Olive & Thyme', 'The Green Fork', 'Harvest Table'], dining: true },
-  { primaryType: 'cafe', words: ['cafe', 'cafes', 'café', 'coffee', 'coffee shop', 'espresso'], displayName: 'Cafe', types: ['cafe', 'coffee_shop', ...FOOD], density: 2, hours: { open: 7, close: 18, closed: [] }, prices: P.slice(0, 2), names: ['{st} Coffee', 'Café {s}', 'The Daily Grind', 'Bean There', '{c} Roasters', 'Morning Ritual', 'Little Cup', 'Third Wave Café'], dining: true },
-  { primaryType: 'bakery', words: ['bakery', 'bakeries', 'bread', 'patisserie'], displayName: 'Bakery', types: ['bakery', 'food_store', ...STORE, 'food'], density: 1.2, hours: { open: 6, close: 17, closed: [1] }, prices: P.slice(0, 2), names: ["{s}'s Bakery", '{st} Bread Co.', 'Golden Crust', 'Le Fournil', 'Rise & Shine Bakery', 'The Flour Mill'], dining: true },
-  { primaryType: 'bar', words: ['bar', 'bars', 'pub', 'pubs', 'drinks'], displayName: 'Bar', types: ['bar', ...FOOD], density: 1.5, hours: { open: 17, close: 2, closed: [] }, prices: P.slice(0, 3), names: ['The {st} Tap', "{s}'s Pub", 'The Local', 'Night Owl', '{c} Social Club', 'The Anchor'], dining: true },
-  { primaryType: 'museum', words: ['museum', 'museums', 'gallery', 'art gallery'], displayName: 'Museum', types: ['museum', 'tourist_attraction', ...POI], density: 0.5, hours: { open: 10, close: 17, closed: [1] }, names: ['{c} Museum of History', '{c} Art Museum', '{s} Gallery', 'Museum of Science', '{c} Heritage Center'] },
-  { primaryType: 'hotel', words: ['hotel', 'hotels', 'lodging', 'motel', 'accommodation'], displayName: 'Hotel', types: ['hotel', 'lodging', ...POI], density: 1, prices: P.slice(1), names: ['Hotel {c}', 'The {st} Inn', 'Grand Hotel {s}', '{c} Suites', 'Parkside Hotel', 'The Station Hotel'] },
-  { primaryType: 'pharmacy', words: ['pharmacy', 'pharmacies', 'drugstore', 'chemist'], displayName: 'Pharmacy', types: ['pharmacy', 'health', ...STORE], density: 1, hours: { open: 8, close: 21, closed: [] }, names: ['{st} Pharmacy', '{c} Drug', "{s}'s Pharmacy", 'Care Pharmacy', 'Family Pharmacy'] },
-  { primaryType: 'supermarket', words: ['supermarket', 'supermarkets', 'grocery', 'groceries', 'grocery store'], displayName: 'Supermarket', types: ['supermarket', 'grocery_store', 'food_store', ...STORE, 'food'], density: 1, hours: { open: 7, close: 22, closed: [] }, prices: P.slice(0, 2), names: ['{c} Market', 'Fresh Foods {st}', "{s}'s Grocery", 'Corner Market', 'Green Basket'] },
-  { primaryType: 'gas_station', words: ['gas station', 'gas', 'petrol', 'petrol station', 'fuel'], displayName: 'Gas Station', types: ['gas_station', ...POI], density: 0.8, hours: { open: 0, close: 24, closed: [] }, names: ['{st} Fuel', '{c} Gas & Go', 'QuickFill', 'Highway Fuel Stop'] },
-  { primaryType: 'park', words: ['park', 'parks', 'playground'], displayName: 'Park', types: ['park', 'tourist_attraction', ...POI], density: 1.2, hours: { open: 6, close: 22, closed: [] }, names: ['{s} Park', '{st} Park', '{c} Central Park', 'Riverside Park', 'Memorial Park', 'Oak Grove Park'] },
-  { primaryType: 'hospital', words: ['hospital', 'hospitals', 'emergency room', 'clinic'], displayName: 'Hospital', types: ['hospital', 'health', ...POI], density: 0.3, hours: { open: 0, close: 24, closed: [] }, names: ['{c} General Hospital', "St. {s}'s Hospital", '{c} Medical Center'] },
-  { primaryType: 'bank', words: ['bank', 'banks', 'atm'], displayName: 'Bank', types: ['bank', 'finance', ...POI], density: 0.8, hours: { ...DAY, close: 17, closed: [0, 6] }, names: ['{c} Savings Bank', 'First {c} Bank', 'Credit Union of {c}', 'Main Street Bank'] },
-  { primaryType: 'gym', words: ['gym', 'gyms', 'fitness', 'fitness center'], displayName: 'Gym', types: ['gym', 'sports_activity_location', 'health', ...POI], density: 0.8, hours: { open: 5, close: 23, closed: [] }, prices: P.slice(0, 2), names: ['{c} Fitness', 'Iron {st} Gym', 'Peak Performance', 'CoreFit Studio'] },
-  { primaryType: 'library', words: ['library', 'libraries'], displayName: 'Library', types: ['library', ...POI], density: 0.4, hours: { ...DAY, open: 10, close: 19 }, names: ['{c} Public Library', '{st} Branch Library', '{s} Memorial Library'] },
-  { primaryType: 'book_store', words: ['bookstore', 'book store', 'bookshop', 'books'], displayName: 'Book Store', types: ['book_store', ...STORE], density: 0.6, hours: { open: 10, close: 20, closed: [] }, prices: P.slice(0, 2), names: ['{st} Books', "{s}'s Bookshop", 'Chapter & Verse', 'The Reading Room'] },
+  {
+    primaryType: 'pizza_restaurant',
+    words: ['pizza', 'pizzeria', 'pizzas', 'pizza place'],
+    displayName: 'Pizza Restaurant',
+    types: ['pizza_restaurant', 'italian_restaurant', 'restaurant', ...FOOD],
+    density: 1.6,
+    hours: { open: 11, close: 23, closed: [] },
+    prices: P.slice(0, 2),
+    names: ["{s}'s Pizza", 'Pizzeria {s}', '{st} Pizza Co.', '{c} Slice House', 'Forno Napoletano', 'Crust & Co.', 'Pizza Rustica', 'The Pie Shop'],
+    dining: true,
+  },
+  {
+    primaryType: 'restaurant',
+    words: ['restaurant', 'restaurants', 'food', 'dinner', 'lunch'],
+    displayName: 'Restaurant',
+    types: ['restaurant', ...FOOD],
+    density: 2.4,
+    hours: { open: 11, close: 22, closed: [1] },
+    prices: P,
+    names: ['The {st} Kitchen', "{s}'s Bistro", 'Table {s}', 'The Copper Pot', '{c} Grill', 'Olive & Thyme', 'The Green Fork', 'Harvest Table'],
+    dining: true,
+  },
+  {
+    primaryType: 'cafe',
+    words: ['cafe', 'cafes', 'café', 'coffee', 'coffee shop', 'espresso'],
+    displayName: 'Cafe',
+    types: ['cafe', 'coffee_shop', ...FOOD],
+    density: 2,
+    hours: { open: 7, close: 18, closed: [] },
+    prices: P.slice(0, 2),
+    names: ['{st} Coffee', 'Café {s}', 'The Daily Grind', 'Bean There', '{c} Roasters', 'Morning Ritual', 'Little Cup', 'Third Wave Café'],
+    dining: true,
+  },
+  {
+    primaryType: 'bakery',
+    words: ['bakery', 'bakeries', 'bread', 'patisserie'],
+    displayName: 'Bakery',
+    types: ['bakery', 'food_store', ...STORE, 'food'],
+    density: 1.2,
+    hours: { open: 6, close: 17, closed: [1] },
+    prices: P.slice(0, 2),
+    names: ["{s}'s Bakery", '{st} Bread Co.', 'Golden Crust', 'Le Fournil', 'Rise & Shine Bakery', 'The Flour Mill'],
+    dining: true,
+  },
+  {
+    primaryType: 'bar',
+    words: ['bar', 'bars', 'pub', 'pubs', 'drinks'],
+    displayName: 'Bar',
+    types: ['bar', ...FOOD],
+    density: 1.5,
+    hours: { open: 17, close: 2, closed: [] },
+    prices: P.slice(0, 3),
+    names: ['The {st} Tap', "{s}'s Pub", 'The Local', 'Night Owl', '{c} Social Club', 'The Anchor'],
+    dining: true,
+  },
+  {
+    primaryType: 'museum',
+    words: ['museum', 'museums', 'gallery', 'art gallery'],
+    displayName: 'Museum',
+    types: ['museum', 'tourist_attraction', ...POI],
+    density: 0.5,
+    hours: { open: 10, close: 17, closed: [1] },
+    names: ['{c} Museum of History', '{c} Art Museum', '{s} Gallery', 'Museum of Science', '{c} Heritage Center'],
+  },
+  {
+    primaryType: 'hotel',
+    words: ['hotel', 'hotels', 'lodging', 'motel', 'accommodation'],
+    displayName: 'Hotel',
+    types: ['hotel', 'lodging', ...POI],
+    density: 1,
+    prices: P.slice(1),
+    names: ['Hotel {c}', 'The {st} Inn', 'Grand Hotel {s}', '{c} Suites', 'Parkside Hotel', 'The Station Hotel'],
+  },
+  {
+    primaryType: 'pharmacy',
+    words: ['pharmacy', 'pharmacies', 'drugstore', 'chemist'],
+    displayName: 'Pharmacy',
+    types: ['pharmacy', 'health', ...STORE],
+    density: 1,
+    hours: { open: 8, close: 21, closed: [] },
+    names: ['{st} Pharmacy', '{c} Drug', "{s}'s Pharmacy", 'Care Pharmacy', 'Family Pharmacy'],
+  },
+  {
+    primaryType: 'supermarket',
+    words: ['supermarket', 'supermarkets', 'grocery', 'groceries', 'grocery store'],
+    displayName: 'Supermarket',
+    types: ['supermarket', 'grocery_store', 'food_store', ...STORE, 'food'],
+    density: 1,
+    hours: { open: 7, close: 22, closed: [] },
+    prices: P.slice(0, 2),
+    names: ['{c} Market', 'Fresh Foods {st}', "{s}'s Grocery", 'Corner Market', 'Green Basket'],
+  },
+  {
+    primaryType: 'gas_station',
+    words: ['gas station', 'gas', 'petrol', 'petrol station', 'fuel'],
+    displayName: 'Gas Station',
+    types: ['gas_station', ...POI],
+    density: 0.8,
+    hours: { open: 0, close: 24, closed: [] },
+    names: ['{st} Fuel', '{c} Gas & Go', 'QuickFill', 'Highway Fuel Stop'],
+  },
+  {
+    primaryType: 'park',
+    words: ['park', 'parks', 'playground'],
+    displayName: 'Park',
+    types: ['park', 'tourist_attraction', ...POI],
+    density: 1.2,
+    hours: { open: 6, close: 22, closed: [] },
+    names: ['{s} Park', '{st} Park', '{c} Central Park', 'Riverside Park', 'Memorial Park', 'Oak Grove Park'],
+  },
+  {
+    primaryType: 'hospital',
+    words: ['hospital', 'hospitals', 'emergency room', 'clinic'],
+    displayName: 'Hospital',
+    types: ['hospital', 'health', ...POI],
+    density: 0.3,
+    hours: { open: 0, close: 24, closed: [] },
+    names: ['{c} General Hospital', "St. {s}'s Hospital", '{c} Medical Center'],
+  },
+  {
+    primaryType: 'bank',
+    words: ['bank', 'banks', 'atm'],
+    displayName: 'Bank',
+    types: ['bank', 'finance', ...POI],
+    density: 0.8,
+    hours: { ...DAY, close: 17, closed: [0, 6] },
+    names: ['{c} Savings Bank', 'First {c} Bank', 'Credit Union of {c}', 'Main Street Bank'],
+  },
+  {
+    primaryType: 'gym',
+    words: ['gym', 'gyms', 'fitness', 'fitness center'],
+    displayName: 'Gym',
+    types: ['gym', 'sports_activity_location', 'health', ...POI],
+    density: 0.8,
+    hours: { open: 5, close: 23, closed: [] },
+    prices: P.slice(0, 2),
+    names: ['{c} Fitness', 'Iron {st} Gym', 'Peak Performance', 'CoreFit Studio'],
+  },
+  {
+    primaryType: 'library',
+    words: ['library', 'libraries'],
+    displayName: 'Library',
+    types: ['library', ...POI],
+    density: 0.4,
+    hours: { ...DAY, open: 10, close: 19 },
+    names: ['{c} Public Library', '{st} Branch Library', '{s} Memorial Library'],
+  },
+  {
+    primaryType: 'book_store',
+    words: ['bookstore', 'book store', 'bookshop', 'books'],
+    displayName: 'Book Store',
+    types: ['book_store', ...STORE],
+    density: 0.6,
+    hours: { open: 10, close: 20, closed: [] },
+    prices: P.slice(0, 2),
+    names: ['{st} Books', "{s}'s Bookshop", 'Chapter & Verse', 'The Reading Room'],
+  },
 ];
 
 /** What the editor can tell users: the kinds the sandbox knows and words that name them. */
 export const KNOWN_PLACE_KINDS: ReadonlyArray<{ type: string; words: readonly string[] }> = PLACE_KINDS.map((k) => ({ type: k.primaryType, words: k.words }));
 
-const SURNAMES = ['Rossi', 'Miller', 'Garcia', 'Nguyen', 'Okafor', 'Larsen', 'Dubois', 'Kowalski', 'Tanaka', 'Silva', 'Murphy', 'Schmidt', 'Patel', 'Moreau', 'Bianchi', 'Cohen'];
-const STREETS = ['Main', 'Oak', 'Castro', 'Elm', 'Market', 'Park', 'Church', 'Maple', 'Washington', 'Lake', 'Hill', 'Station', 'Mill', 'River', 'Bridge', 'Cedar', 'King', 'Union'];
+const SURNAMES = [
+  'Rossi',
+  'Miller',
+  'Garcia',
+  'Nguyen',
+  'Okafor',
+  'Larsen',
+  'Dubois',
+  'Kowalski',
+  'Tanaka',
+  'Silva',
+  'Murphy',
+  'Schmidt',
+  'Patel',
+  'Moreau',
+  'Bianchi',
+  'Cohen',
+];
+const STREETS = [
+  'Main',
+  'Oak',
+  'Castro',
+  'Elm',
+  'Market',
+  'Park',
+  'Church',
+  'Maple',
+  'Washington',
+  'Lake',
+  'Hill',
+  'Station',
+  'Mill',
+  'River',
+  'Bridge',
+  'Cedar',
+  'King',
+  'Union',
+];
 const STREET_KINDS = ['St', 'Ave', 'Blvd', 'Rd', 'Way', 'Ln'];
 
 /** The same small integer hash as places.ts, over a string. */
@@ -160,7 +337,14 @@ export function poisOf(city: City, kind: PlaceKind): Poi[] {
     const h = hashOf(`${city.geonameId}:${kind.primaryType}:${index}`);
     const meters = reach * Math.sqrt(((h >>> 8) % 1000) / 1000);
     const location = round5(offset(city.location, meters, (h % 360) + index * 37));
-    out.push({ kind, city, index, location, rating: Math.round(32 + ((h >>> 4) % 18)) / 10, userRatingCount: 8 + ((h >>> 12) % Math.round(40 + city.population / 200)) });
+    out.push({
+      kind,
+      city,
+      index,
+      location,
+      rating: Math.round(32 + ((h >>> 4) % 18)) / 10,
+      userRatingCount: 8 + ((h >>> 12) % Math.round(40 + city.population / 200)),
+    });
   }
   return out;
 }
@@ -209,9 +393,14 @@ function openingHours(hours: Hours, offsetMinutes: number, now: Date): Record<st
     ? [{ open: { day: 0, hour: 0, minute: 0 } }]
     : DAYS.map((_, day) => day)
         .filter((day) => !hours.closed.includes(day))
-        .map((day) => ({ open: { day, hour: hours.open, minute: 0 }, close: { day: hours.close <= hours.open ? (day + 1) % 7 : day, hour: hours.close % 24, minute: 0 } }));
+        .map((day) => ({
+          open: { day, hour: hours.open, minute: 0 },
+          close: { day: hours.close <= hours.open ? (day + 1) % 7 : day, hour: hours.close % 24, minute: 0 },
+        }));
   // weekdayDescriptions start on Monday, as Google's do.
-  const weekdayDescriptions = [1, 2, 3, 4, 5, 6, 0].map((d) => `${DAYS[d]}: ${allDay ? 'Open 24 hours' : hours.closed.includes(d) ? 'Closed' : `${clock(hours.open)} – ${clock(hours.close)}`}`);
+  const weekdayDescriptions = [1, 2, 3, 4, 5, 6, 0].map(
+    (d) => `${DAYS[d]}: ${allDay ? 'Open 24 hours' : hours.closed.includes(d) ? 'Closed' : `${clock(hours.open)} – ${clock(hours.close)}`}`,
+  );
   return { openNow: isOpen(hours, offsetMinutes, now), periods, weekdayDescriptions };
 }
 
@@ -249,7 +438,16 @@ export function poiJson(p: Poi, now = new Date()): Record<string, unknown> {
   const h = hashOf(`${id}:attrs`);
   const price = poiPriceLevel(p);
   const dining = p.kind.dining
-    ? { takeout: (h & 1) === 1, delivery: (h & 2) === 2, dineIn: true, reservable: (h & 4) === 4, servesBeer: p.kind.primaryType !== 'cafe' && (h & 8) === 8, servesVegetarianFood: (h & 16) === 16, outdoorSeating: (h & 32) === 32, goodForGroups: (h & 64) === 64 }
+    ? {
+        takeout: (h & 1) === 1,
+        delivery: (h & 2) === 2,
+        dineIn: true,
+        reservable: (h & 4) === 4,
+        servesBeer: p.kind.primaryType !== 'cafe' && (h & 8) === 8,
+        servesVegetarianFood: (h & 16) === 16,
+        outdoorSeating: (h & 32) === 32,
+        goodForGroups: (h & 64) === 64,
+      }
     : {};
   return {
     name: `places/${id}`,
@@ -274,10 +472,14 @@ export function poiJson(p: Poi, now = new Date()): Record<string, unknown> {
     userRatingCount: p.userRatingCount,
     googleMapsUri: `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(name)}&query_place_id=${id}`,
     // 555-01xx numbers are reserved for fiction in North America; elsewhere the sandbox gives none.
-    ...(us ? { nationalPhoneNumber: `(555) 555-01${String(h % 100).padStart(2, '0')}`, internationalPhoneNumber: `+1 555-555-01${String(h % 100).padStart(2, '0')}` } : {}),
+    ...(us
+      ? { nationalPhoneNumber: `(555) 555-01${String(h % 100).padStart(2, '0')}`, internationalPhoneNumber: `+1 555-555-01${String(h % 100).padStart(2, '0')}` }
+      : {}),
     businessStatus: 'OPERATIONAL',
     ...(price ? { priceLevel: price } : {}),
-    ...(p.kind.hours ? { regularOpeningHours: openingHours(p.kind.hours, offsetMinutes, now), currentOpeningHours: openingHours(p.kind.hours, offsetMinutes, now) } : {}),
+    ...(p.kind.hours
+      ? { regularOpeningHours: openingHours(p.kind.hours, offsetMinutes, now), currentOpeningHours: openingHours(p.kind.hours, offsetMinutes, now) }
+      : {}),
     utcOffsetMinutes: offsetMinutes,
     iconMaskBaseUri: `https://maps.gstatic.com/mapfiles/place_api/icons/v2/${p.kind.dining ? 'restaurant' : 'generic'}_pinlet`,
     iconBackgroundColor: p.kind.dining ? '#FF9E67' : '#7B9EB0',

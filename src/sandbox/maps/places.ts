@@ -3,7 +3,20 @@
 import * as z from 'zod/mini';
 import { countryInAddress, countryName, formattedAddress, gazetteer, placeIdOf, stateName, type City, type SearchFilter } from './gazetteer';
 import { distanceMeters, inViewport, plusCode, viewportAround, type LatLng, type Viewport } from './geo';
-import { kindOfPrimaryType, kindsOfType, parseKindQuery, poiByPlaceId, poiJson, poiOpenNow, poiPriceLevel, poisNear, poisOf, reachOf, type KindQuery, type Poi } from './kinds';
+import {
+  kindOfPrimaryType,
+  kindsOfType,
+  parseKindQuery,
+  poiByPlaceId,
+  poiJson,
+  poiOpenNow,
+  poiPriceLevel,
+  poisNear,
+  poisOf,
+  reachOf,
+  type KindQuery,
+  type Poi,
+} from './kinds';
 import { invalidArgument, RpcError } from './rpc';
 
 const latLng = z.strictObject({ latitude: z.optional(z.number()), longitude: z.optional(z.number()) });
@@ -164,10 +177,16 @@ export function searchText(req: SearchTextRequest): Record<string, unknown> {
     near = { latitude: (v.low.latitude + v.high.latitude) / 2, longitude: (v.low.longitude + v.high.longitude) / 2 };
   }
   const restriction = req.locationRestriction?.rectangle ? rect(req.locationRestriction.rectangle, 'location_restriction.rectangle') : undefined;
-  if (req.rankPreference === 'DISTANCE' && !near && !restriction) throw invalidArgument('rank_preference DISTANCE requires location_bias or location_restriction.');
+  if (req.rankPreference === 'DISTANCE' && !near && !restriction)
+    throw invalidArgument('rank_preference DISTANCE requires location_bias or location_restriction.');
 
   const kindQuery = parseKindQuery(query) ?? kindByIncludedType(req.includedType, query);
-  const center = near ?? (restriction && { latitude: (restriction.low.latitude + restriction.high.latitude) / 2, longitude: (restriction.low.longitude + restriction.high.longitude) / 2 });
+  const center =
+    near ??
+    (restriction && {
+      latitude: (restriction.low.latitude + restriction.high.latitude) / 2,
+      longitude: (restriction.low.longitude + restriction.high.longitude) / 2,
+    });
   let found: Array<() => Record<string, unknown>>;
   if (kindQuery) {
     const now = new Date();
@@ -242,7 +261,8 @@ export function searchNearby(req: SearchNearbyRequest): Record<string, unknown> 
   if (!c) throw invalidArgument('location_restriction must be set (a circle with center and radius).');
   const center = point(c.center, 'location_restriction.circle.center');
   const radius = c.radius ?? 0;
-  if (!(radius > 0 && radius <= MAX_RADIUS_M)) throw invalidArgument(`Invalid radius: must be greater than 0 and at most ${MAX_RADIUS_M} meters, got ${radius}.`);
+  if (!(radius > 0 && radius <= MAX_RADIUS_M))
+    throw invalidArgument(`Invalid radius: must be greater than 0 and at most ${MAX_RADIUS_M} meters, got ${radius}.`);
   const max = resultCount(req.maxResultCount, 'max_result_count');
   const has = (list: readonly string[] | undefined, ts: readonly string[]) => list?.some((t) => ts.includes(t));
   const kinds = [...new Set([...(req.includedTypes ?? []), ...(req.includedPrimaryTypes ?? [])].flatMap(kindsOfType))];

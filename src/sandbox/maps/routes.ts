@@ -125,7 +125,8 @@ function resolve(w: Waypoint | undefined, field: string): Resolution {
   }
   if (w.address !== undefined) {
     const m = LAT_LNG_TEXT.exec(w.address);
-    if (m && Math.abs(Number(m[1])) <= 90 && Math.abs(Number(m[2])) <= 180) return { ok: true, value: { point: { latitude: Number(m[1]), longitude: Number(m[2]) } } };
+    if (m && Math.abs(Number(m[1])) <= 90 && Math.abs(Number(m[2])) <= 180)
+      return { ok: true, value: { point: { latitude: Number(m[1]), longitude: Number(m[2]) } } };
     const city = g.search(w.address, {}, 1)[0];
     if (!city) return { ok: false, message: `Address "${w.address}" could not be geocoded.` };
     return { ok: true, value: { point: city.location, name: city.name, geocoded: { placeId: placeIdOf(city), types: ['locality', 'political'] } } };
@@ -227,7 +228,10 @@ function steps(l: Leg, toName: string | undefined, mode: TravelMode, encoding: E
     if (prevBearing !== undefined) {
       const turn = ((b - prevBearing + 540) % 360) - 180;
       maneuver = MANEUVER_BY_TURN.find(([limit]) => turn < limit)?.[1] ?? 'STRAIGHT';
-      instructions = maneuver === 'STRAIGHT' ? `Continue ${compassWord(b)}` : `${maneuver.startsWith('UTURN') ? 'Make a U-turn' : maneuver.includes('SLIGHT') ? 'Slight ' + (turn < 0 ? 'left' : 'right') : 'Turn ' + (turn < 0 ? 'left' : 'right')} to head ${compassWord(b)}`;
+      instructions =
+        maneuver === 'STRAIGHT'
+          ? `Continue ${compassWord(b)}`
+          : `${maneuver.startsWith('UTURN') ? 'Make a U-turn' : maneuver.includes('SLIGHT') ? 'Slight ' + (turn < 0 ? 'left' : 'right') : 'Turn ' + (turn < 0 ? 'left' : 'right')} to head ${compassWord(b)}`;
     }
     if (i === unique.length - 1 && toName) instructions += `\nDestination will be near ${toName}`;
     prevBearing = b;
@@ -309,7 +313,10 @@ export function computeRoutes(req: ComputeRoutesRequest): Record<string, unknown
       staticDuration: durationString(staticSeconds),
       polyline: polylineJson(points, req.polylineEncoding, overview),
       description: mid ? `via ${mid.city.name}` : `${compassWord(bearing(resolved[0].point, resolved[resolved.length - 1].point))}bound`,
-      warnings: mode === 'WALK' || mode === 'BICYCLE' ? [`${mode === 'WALK' ? 'Walking' : 'Bicycling'} routes may be missing sidewalks or paths (sandbox route: no road network).`] : [],
+      warnings:
+        mode === 'WALK' || mode === 'BICYCLE'
+          ? [`${mode === 'WALK' ? 'Walking' : 'Bicycling'} routes may be missing sidewalks or paths (sandbox route: no road network).`]
+          : [],
       viewport: boundsOf(points),
       travelAdvisory: {},
       localizedValues: localized(distance, seconds, staticSeconds, imperial),
@@ -337,7 +344,12 @@ export function computeRouteMatrix(req: ComputeRouteMatrixRequest): unknown[] {
   const named = [...origins, ...destinations].some((o) => o.waypoint?.address !== undefined || o.waypoint?.placeId !== undefined);
   const max = named ? MAX_MATRIX_ELEMENTS_WITH_ADDRESSES : MAX_MATRIX_ELEMENTS;
   if (elements > max) {
-    throw badRequest([{ field: 'origins', description: `The request has ${elements} elements (origins × destinations); at most ${max} are allowed${named ? ' when any waypoint is a place ID or an address' : ''}.` }]);
+    throw badRequest([
+      {
+        field: 'origins',
+        description: `The request has ${elements} elements (origins × destinations); at most ${max} are allowed${named ? ' when any waypoint is a place ID or an address' : ''}.`,
+      },
+    ]);
   }
   const from = origins.map((o, i) => resolve(o.waypoint, `origins[${i}].waypoint`));
   const to = destinations.map((d, i) => resolve(d.waypoint, `destinations[${i}].waypoint`));

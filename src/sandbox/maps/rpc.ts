@@ -42,7 +42,10 @@ export function invalidArgument(message: string): RpcError {
 }
 
 /** The generic 400 with a google.rpc.BadRequest naming each offending field. */
-export function badRequest(violations: Array<{ field?: string; description: string }>, message = violations[0]?.description ?? 'Request contains an invalid argument.'): RpcError {
+export function badRequest(
+  violations: Array<{ field?: string; description: string }>,
+  message = violations[0]?.description ?? 'Request contains an invalid argument.',
+): RpcError {
   return new RpcError('INVALID_ARGUMENT', message, [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: violations }]);
 }
 

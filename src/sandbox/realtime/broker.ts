@@ -115,7 +115,16 @@ export class Broker {
     let socketId: string;
     do socketId = `${randomInt(1, 2 ** 31)}.${randomInt(1, 2 ** 31)}`;
     while (this.connections.has(socketId));
-    const conn: Connection = { socketId, ws, channels: new Set(), presence: new Map(), lastSeen: Date.now(), pingSentAt: undefined, clientEventTimes: [], userId: undefined };
+    const conn: Connection = {
+      socketId,
+      ws,
+      channels: new Set(),
+      presence: new Map(),
+      lastSeen: Date.now(),
+      pingSentAt: undefined,
+      clientEventTimes: [],
+      userId: undefined,
+    };
     this.connections.set(socketId, conn);
     ws.on('message', (data, isBinary) => {
       // A listener that throws would end the process: a frame the broker cannot handle closes its socket instead.
@@ -272,7 +281,8 @@ export class Broker {
     if (problem) return this.send(conn, errorFrame(`Invalid channel name '${name}': ${problem}`, null, name));
     if (conn.channels.has(name)) return this.succeeded(conn, this.channel(name));
     const owner = serverToUserId(name);
-    if (owner !== undefined && conn.userId !== owner) return this.authFailed(conn, name, `Cannot subscribe to ${name}: sign in as that user first (pusher:signin)`);
+    if (owner !== undefined && conn.userId !== owner)
+      return this.authFailed(conn, name, `Cannot subscribe to ${name}: sign in as that user first (pusher:signin)`);
 
     const check = checkSubscribe(this.opts, {
       socketId: conn.socketId,
@@ -339,7 +349,8 @@ export class Broker {
   private signin(conn: Connection, data: unknown): void {
     const v = validate(signinDataSchema, data);
     if (!v.ok) return this.send(conn, errorFrame(`Invalid signin: ${v.problem}`, null));
-    if (!verifyUserAuth(this.opts, conn.socketId, v.value.auth, v.value.user_data)) return this.send(conn, errorFrame('Invalid signature for pusher:signin', null));
+    if (!verifyUserAuth(this.opts, conn.socketId, v.value.auth, v.value.user_data))
+      return this.send(conn, errorFrame('Invalid signature for pusher:signin', null));
     let user: unknown;
     try {
       user = JSON.parse(v.value.user_data);
@@ -359,7 +370,8 @@ export class Broker {
     if (problem) return this.send(conn, errorFrame(`Client event rejected: ${problem}`, null, channel));
     if (!conn.channels.has(channel)) return this.send(conn, errorFrame(`Client event rejected: not subscribed to ${channel}`, null, channel));
     const data = typeof f.data === 'string' ? f.data : JSON.stringify(f.data ?? null);
-    if (byteLength(data) > LIMITS.maxEventDataBytes) return this.send(conn, errorFrame(`Client event rejected: data is larger than ${LIMITS.maxEventDataBytes} bytes`, null, channel));
+    if (byteLength(data) > LIMITS.maxEventDataBytes)
+      return this.send(conn, errorFrame(`Client event rejected: data is larger than ${LIMITS.maxEventDataBytes} bytes`, null, channel));
 
     const now = Date.now();
     const times = conn.clientEventTimes;
@@ -377,7 +389,10 @@ export class Broker {
       const bytes = Buffer.from(frame(f.event, data, channel, userId));
       for (const c of ch.subscribers) if (c !== conn) c.ws.send(bytes, { binary: false });
     }
-    this.opts.onWebhook({ name: 'client_event', channel, event: f.event, data, socket_id: conn.socketId, ...(userId !== undefined ? { user_id: userId } : {}) }, false);
+    this.opts.onWebhook(
+      { name: 'client_event', channel, event: f.event, data, socket_id: conn.socketId, ...(userId !== undefined ? { user_id: userId } : {}) },
+      false,
+    );
   }
 
   // --- membership and housekeeping ----------------------------------------------------------------

@@ -13,7 +13,9 @@ export function frame(event: string, data: unknown, channel?: string, userId?: s
 
 /** pusher:error frames carry an object (not a string) in `data`, like the hosted service. */
 export function errorFrame(message: string, code: number | null, channel?: string): string {
-  return JSON.stringify(channel === undefined ? { event: 'pusher:error', data: { code, message } } : { event: 'pusher:error', channel, data: { code, message } });
+  return JSON.stringify(
+    channel === undefined ? { event: 'pusher:error', data: { code, message } } : { event: 'pusher:error', channel, data: { code, message } },
+  );
 }
 
 /** WebSocket close reasons are at most 123 bytes (RFC 6455 §5.5); ws throws on a longer one. */

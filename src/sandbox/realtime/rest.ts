@@ -52,7 +52,12 @@ function parseBody<T>(body: string, schema: z.ZodMiniType<T>): T {
 }
 
 function infoList(raw: string | null | undefined): Set<string> {
-  return new Set((raw ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+  return new Set(
+    (raw ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 }
 
 function attributes(snap: ChannelSnapshot, info: Set<string>): ChannelAttributes {
@@ -66,15 +71,18 @@ function attributes(snap: ChannelSnapshot, info: Set<string>): ChannelAttributes
 function checkEvent(e: { name: string; data: string; channels?: string[]; channel?: string; socket_id?: string }): string[] {
   const channels = e.channels ?? (e.channel !== undefined ? [e.channel] : []);
   if (channels.length === 0) throw new HttpProblem(400, 'Missing channels: give "channels" (an array) or "channel"');
-  if (channels.length > LIMITS.maxChannelsPerEvent) throw new HttpProblem(400, `Too many channels: at most ${LIMITS.maxChannelsPerEvent} per event, got ${channels.length}`);
+  if (channels.length > LIMITS.maxChannelsPerEvent)
+    throw new HttpProblem(400, `Too many channels: at most ${LIMITS.maxChannelsPerEvent} per event, got ${channels.length}`);
   for (const c of channels) {
     const p = channelNameProblem(c);
     if (p) throw new HttpProblem(400, `Invalid channel name '${c}': ${p}`);
   }
-  if (e.name.length === 0 || e.name.length > LIMITS.maxEventNameLength) throw new HttpProblem(400, `Invalid event name: must be 1 to ${LIMITS.maxEventNameLength} characters`);
+  if (e.name.length === 0 || e.name.length > LIMITS.maxEventNameLength)
+    throw new HttpProblem(400, `Invalid event name: must be 1 to ${LIMITS.maxEventNameLength} characters`);
   if (e.socket_id !== undefined && !SOCKET_ID_RE.test(e.socket_id)) throw new HttpProblem(400, `Invalid socket_id '${e.socket_id}'`);
   const size = byteLength(e.data);
-  if (size > LIMITS.maxEventDataBytes) throw new HttpProblem(413, `Payload too large: event data is ${size} bytes, the limit is ${LIMITS.maxEventDataBytes} bytes`);
+  if (size > LIMITS.maxEventDataBytes)
+    throw new HttpProblem(413, `Payload too large: event data is ${size} bytes, the limit is ${LIMITS.maxEventDataBytes} bytes`);
   return channels;
 }
 
@@ -141,7 +149,8 @@ function userEvent(ctx: RestContext, { body, params, res }: RestRequest): void {
 
 function batchEvents(ctx: RestContext, { body, res }: RestRequest): void {
   const { batch } = parseBody(body, batchBodySchema);
-  if (batch.length > LIMITS.maxBatchEvents) throw new HttpProblem(400, `Batch too large: at most ${LIMITS.maxBatchEvents} events per batch, got ${batch.length}`);
+  if (batch.length > LIMITS.maxBatchEvents)
+    throw new HttpProblem(400, `Batch too large: at most ${LIMITS.maxBatchEvents} events per batch, got ${batch.length}`);
   // All checked before any is sent: a bad entry rejects the whole batch.
   for (const e of batch) checkEvent(e);
   for (const e of batch) ctx.broker.publish([e.channel], e.name, e.data, e.socket_id);

@@ -29,7 +29,8 @@ export function checkSubscribe(app: AppCredentials, r: SubscribeRequest): Subscr
   const kind = channelKind(name);
   if (kind === 'public') return { ok: true };
   const authKey = auth?.split(':')[0];
-  if (auth === undefined || auth === '' || authKey === undefined) return refused(`Auth value for subscription to ${name} is invalid: should be of format 'key:signature'`);
+  if (auth === undefined || auth === '' || authKey === undefined)
+    return refused(`Auth value for subscription to ${name} is invalid: should be of format 'key:signature'`);
   if (authKey !== app.key) return refused(`Invalid key in subscription auth data: '${authKey}'`);
   if (kind === 'presence' && channelData === undefined) return refused(`Presence subscription to ${name} needs channel_data`);
   const signed = kind === 'presence' ? `${socketId}:${name}:${channelData ?? ''}` : `${socketId}:${name}`;
@@ -47,7 +48,8 @@ export function checkSubscribe(app: AppCredentials, r: SubscribeRequest): Subscr
   if (!cd.ok) return refused(`Invalid channel_data: ${cd.problem}`);
   const userId = String(cd.value.user_id);
   const info = cd.value.user_info;
-  if (info !== undefined && byteLength(JSON.stringify(info)) > LIMITS.maxUserInfoBytes) return refused(`user_info is larger than ${LIMITS.maxUserInfoBytes} bytes`);
+  if (info !== undefined && byteLength(JSON.stringify(info)) > LIMITS.maxUserInfoBytes)
+    return refused(`user_info is larger than ${LIMITS.maxUserInfoBytes} bytes`);
   if (!r.presenceHasRoomFor(userId)) {
     return { ok: false, message: `Cannot subscribe to ${name}: presence channels are limited to ${LIMITS.maxPresenceMembers} members`, authFailure: false };
   }

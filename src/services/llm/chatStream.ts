@@ -89,7 +89,7 @@ export class ChatStreamDecoder extends SseStreamDecoder<ChatStreamEvent> {
       return;
     }
     const value = parsed.value;
-    if (event === 'error' || (typeof value === 'object' && value !== null && 'error' in value && (value).error)) {
+    if (event === 'error' || (typeof value === 'object' && value !== null && 'error' in value && value.error)) {
       const body = validate(openAiErrorBodySchema, value);
       const info = body.ok ? errorInfo(body.value.error) : { message: snippet(data) };
       this.failure = this.error('stream', `${this.service} reported an error mid-stream: ${info.message ?? 'unknown error'}`, info.code, info.message);
@@ -125,7 +125,6 @@ export class ChatStreamDecoder extends SseStreamDecoder<ChatStreamEvent> {
       }
     }
   }
-
 }
 
 function snippet(text: string, max = 120): string {

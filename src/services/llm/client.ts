@@ -4,7 +4,15 @@
 import { CancelledError, toAbortSignal, type Cancel } from '../../core/cancellation';
 import type { HttpClient, RateLimit, RetryNotice } from '../../core/http';
 import { ChatStreamDecoder } from './chatStream';
-import { responseObjectSchema, responseRequestBody, responseResult, ResponsesStreamDecoder, type ResponseRequest, type ResponseResult, type ResponseStreamEvent } from './responses';
+import {
+  responseObjectSchema,
+  responseRequestBody,
+  responseResult,
+  ResponsesStreamDecoder,
+  type ResponseRequest,
+  type ResponseResult,
+  type ResponseStreamEvent,
+} from './responses';
 import { chatCompletionSchema, embeddingsSchema, modelListSchema, type ModelInfo, type TokenUsage } from './schemas';
 import { chatRequestBody, type ChatRequest, type ChatResult, type ChatStreamEvent, type StreamTimings } from './types';
 
@@ -126,7 +134,16 @@ export class LlmClient {
       start: (requestId, status) => ({ type: 'start', requestId, status }),
       done: (decoder, tail, requestId, timings) => {
         const end = decoder.end(tail);
-        return { type: 'done', finishReason: end.finishReason, id: end.id, model: end.model, requestId, usage: end.usage, ...(end.toolCalls ? { toolCalls: end.toolCalls } : {}), timings };
+        return {
+          type: 'done',
+          finishReason: end.finishReason,
+          id: end.id,
+          model: end.model,
+          requestId,
+          usage: end.usage,
+          ...(end.toolCalls ? { toolCalls: end.toolCalls } : {}),
+          timings,
+        };
       },
     });
   }
@@ -222,7 +239,9 @@ export class LlmClient {
       schema: embeddingsSchema,
       ...this.common(req.model, opts),
     });
-    const vectors = [...res.data.data].sort((a, b) => a.index - b.index).map((d) => (typeof d.embedding === 'string' ? decodeFloat32(d.embedding) : d.embedding));
+    const vectors = [...res.data.data]
+      .sort((a, b) => a.index - b.index)
+      .map((d) => (typeof d.embedding === 'string' ? decodeFloat32(d.embedding) : d.embedding));
     return { vectors, model: res.data.model, usage: res.data.usage ?? undefined, requestId: res.requestId };
   }
 
@@ -236,7 +255,6 @@ export class LlmClient {
       rateLimits: limit ? [limit] : undefined,
     };
   }
-
 }
 
 function decodeFloat32(base64: string): number[] {
@@ -245,4 +263,3 @@ function decodeFloat32(base64: string): number[] {
   for (let i = 0; i < out.length; i++) out[i] = bytes.readFloatLE(i * 4);
   return out;
 }
-

@@ -50,7 +50,13 @@ export type ColumnEvent = z.infer<typeof columnEventSchema>;
 /** Extension → webview. */
 export const hostToCompareSchema = z.union([
   /** The connection's chat models to pick from, and which are ticked. */
-  z.object({ type: z.literal('models'), connection: text, models: z.array(modelId).check(z.maxLength(2_000)), selected: z.array(modelId).check(z.maxLength(4)), error: z.optional(z.string().check(z.maxLength(2_000))) }),
+  z.object({
+    type: z.literal('models'),
+    connection: text,
+    models: z.array(modelId).check(z.maxLength(2_000)),
+    selected: z.array(modelId).check(z.maxLength(4)),
+    error: z.optional(z.string().check(z.maxLength(2_000))),
+  }),
   /** A run starts: one column per model. */
   z.object({ type: z.literal('run'), runId: count, prompt, models: z.array(modelId).check(z.minLength(2), z.maxLength(4)) }),
   z.object({ type: z.literal('column'), runId: count, event: columnEventSchema }),

@@ -17,7 +17,14 @@ export type {
   ToolChoice,
   ResponseFormat,
 } from './types';
-export { ResponsesStreamDecoder, type ResponseRequest, type ResponseResult, type ResponseStreamEvent, type ResponseInputItem, type ResponseSummary } from './responses';
+export {
+  ResponsesStreamDecoder,
+  type ResponseRequest,
+  type ResponseResult,
+  type ResponseStreamEvent,
+  type ResponseInputItem,
+  type ResponseSummary,
+} from './responses';
 export { costOf, priceOf, PRICES, type ModelPrice, type Cost } from './pricing';
 export { openAiErrorParser, errorInfo } from './errors';
 export { SseParser, SseError, type SseListener, type SseParserOptions } from './sse';

@@ -53,7 +53,10 @@ const FREE: ModelPrice = { input: 0, output: 0 };
  * (`gpt-4o-2024-08-06` → `gpt-4o`, never `gpt-4o-mini` → `gpt-4o`), else undefined.
  */
 export function priceOf(model: string, table: Readonly<Record<string, ModelPrice>> = PRICES): { price: ModelPrice; pricedAs: string } | undefined {
-  const id = model.trim().toLowerCase().replace(/^openai\//, '');
+  const id = model
+    .trim()
+    .toLowerCase()
+    .replace(/^openai\//, '');
   // An explicit entry wins, even for a sandbox model (to try the daily budget locally).
   if (Object.hasOwn(table, id)) return { price: table[id], pricedAs: id };
   if (id.startsWith('sandbox-')) return { price: FREE, pricedAs: model };

@@ -135,7 +135,8 @@ export class ResponsesStreamDecoder extends SseStreamDecoder<ResponseStreamEvent
   end(): ResponseSummary {
     this.throwIfFailed();
     const { truncated } = this.sse.end();
-    if (!this.final) throw this.error('stream', `${this.service} stream ended before the response was complete${truncated ? ' (in the middle of an event)' : ''}`);
+    if (!this.final)
+      throw this.error('stream', `${this.service} stream ended before the response was complete${truncated ? ' (in the middle of an event)' : ''}`);
     return this.final;
   }
 
@@ -150,7 +151,9 @@ export class ResponsesStreamDecoder extends SseStreamDecoder<ResponseStreamEvent
     const type = v.ok ? v.value.type : event;
     if (type === 'error' || event === 'error' || type === 'response.failed') {
       const body = validate(openAiErrorBodySchema, parsed.value);
-      const info = body.ok ? errorInfo(body.value.error) : { message: v.ok ? (v.value.message ?? undefined) : undefined, code: v.ok ? (v.value.code ?? undefined) : undefined };
+      const info = body.ok
+        ? errorInfo(body.value.error)
+        : { message: v.ok ? (v.value.message ?? undefined) : undefined, code: v.ok ? (v.value.code ?? undefined) : undefined };
       this.failure = this.error('stream', `${this.service} reported an error mid-stream: ${info.message ?? 'unknown error'}`, info.code, info.message);
       return;
     }
@@ -168,5 +171,4 @@ export class ResponsesStreamDecoder extends SseStreamDecoder<ResponseStreamEvent
       this.final = responseResult(e.response);
     }
   }
-
 }

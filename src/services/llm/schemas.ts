@@ -42,7 +42,9 @@ export const chatCompletionSchema = z.object({
         role: z.optional(z.string()),
         content: z.optional(z.nullable(z.string())),
         refusal: z.optional(z.nullable(z.string())),
-        tool_calls: z.optional(z.nullable(z.array(z.object({ id: z.string(), type: z.optional(z.string()), function: z.object({ name: z.string(), arguments: z.string() }) })))),
+        tool_calls: z.optional(
+          z.nullable(z.array(z.object({ id: z.string(), type: z.optional(z.string()), function: z.object({ name: z.string(), arguments: z.string() }) }))),
+        ),
       }),
       finish_reason: z.optional(z.nullable(z.string())),
     }),

@@ -112,7 +112,11 @@ export function chatRequestBody(req: ChatRequest): Record<string, unknown> {
   const messages = req.messages.map((m) => {
     if (m.role === 'tool') return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
     if ('toolCalls' in m) {
-      return { role: 'assistant', content: m.content, tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) };
+      return {
+        role: 'assistant',
+        content: m.content,
+        tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+      };
     }
     return m;
   });
@@ -126,10 +130,17 @@ export function chatRequestBody(req: ChatRequest): Record<string, unknown> {
     ...(req.stop?.length ? { stop: req.stop } : {}),
     ...(req.seed !== undefined ? { seed: req.seed } : {}),
     ...(req.tools?.length ? { tools: req.tools.map((t) => ({ type: 'function', function: t })) } : {}),
-    ...(req.toolChoice !== undefined ? { tool_choice: typeof req.toolChoice === 'string' ? req.toolChoice : { type: 'function', function: { name: req.toolChoice.name } } } : {}),
+    ...(req.toolChoice !== undefined
+      ? { tool_choice: typeof req.toolChoice === 'string' ? req.toolChoice : { type: 'function', function: { name: req.toolChoice.name } } }
+      : {}),
     ...(req.parallelToolCalls !== undefined ? { parallel_tool_calls: req.parallelToolCalls } : {}),
     ...(format
-      ? { response_format: format.type === 'json_schema' ? { type: 'json_schema', json_schema: { name: format.name, description: format.description, schema: format.schema, strict: format.strict } } : format }
+      ? {
+          response_format:
+            format.type === 'json_schema'
+              ? { type: 'json_schema', json_schema: { name: format.name, description: format.description, schema: format.schema, strict: format.strict } }
+              : format,
+        }
       : {}),
   };
 }

@@ -226,12 +226,21 @@ export class MapsClient {
   }
 
   computeRouteMatrix(req: ComputeRouteMatrixRequest, opts: MapsCallOptions = {}): Promise<MapsResult<RouteMatrixElement[]>> {
-    return this.call('routes', 'computeRouteMatrix', { method: 'POST', path: 'distanceMatrix/v2:computeRouteMatrix', body: req }, routeMatrixResponseSchema, opts);
+    return this.call(
+      'routes',
+      'computeRouteMatrix',
+      { method: 'POST', path: 'distanceMatrix/v2:computeRouteMatrix', body: req },
+      routeMatrixResponseSchema,
+      opts,
+    );
   }
 
   /** Address Validation takes no mask unless one is given: its full answer is small. */
   validateAddress(req: ValidateAddressRequest, opts: MapsCallOptions = {}): Promise<MapsResult<ValidateAddressResponse>> {
-    return this.call('addressValidation', 'validateAddress', { method: 'POST', path: 'v1:validateAddress', body: req }, validateAddressResponseSchema, { preset: 'everything', ...opts });
+    return this.call('addressValidation', 'validateAddress', { method: 'POST', path: 'v1:validateAddress', body: req }, validateAddressResponseSchema, {
+      preset: 'everything',
+      ...opts,
+    });
   }
 
   async geocodeAddress(req: GeocodeAddressRequest, opts: MapsCallOptions = {}): Promise<MapsResult<GeocodeResponse>> {
@@ -239,7 +248,11 @@ export class MapsClient {
     return this.call(
       'geocoding',
       'geocode',
-      { method: 'GET', path: `v4/geocode/address/${encodeURIComponent(req.address.trim())}`, query: { regionCode: req.regionCode, languageCode: req.languageCode } },
+      {
+        method: 'GET',
+        path: `v4/geocode/address/${encodeURIComponent(req.address.trim())}`,
+        query: { regionCode: req.regionCode, languageCode: req.languageCode },
+      },
       geocodeResponseSchema,
       opts,
     );
@@ -300,7 +313,8 @@ export function routePath(route: Route): LatLngLiteral[] {
   const geo = p?.geoJsonLinestring as { coordinates?: unknown } | undefined;
   if (geo && Array.isArray(geo.coordinates)) {
     return geo.coordinates.map((c) => {
-      if (!Array.isArray(c) || typeof c[0] !== 'number' || typeof c[1] !== 'number' || !isLatLng(c[1], c[0])) throw new PolylineError('GeoJSON line has an invalid coordinate');
+      if (!Array.isArray(c) || typeof c[0] !== 'number' || typeof c[1] !== 'number' || !isLatLng(c[1], c[0]))
+        throw new PolylineError('GeoJSON line has an invalid coordinate');
       return { latitude: c[1], longitude: c[0] };
     });
   }

@@ -2,7 +2,8 @@
 // "everything" (or types their own mask). Places and Routes require a mask; a smaller one is
 // cheaper (Google bills by the fields requested) and faster.
 
-export type MapsOperation = 'autocomplete' | 'searchText' | 'searchNearby' | 'getPlace' | 'computeRoutes' | 'computeRouteMatrix' | 'validateAddress' | 'geocode';
+export type MapsOperation =
+  'autocomplete' | 'searchText' | 'searchNearby' | 'getPlace' | 'computeRoutes' | 'computeRouteMatrix' | 'validateAddress' | 'geocode';
 export type MaskPreset = 'basic' | 'contact' | 'everything';
 export const MASK_PRESETS: readonly MaskPreset[] = ['basic', 'contact', 'everything'];
 
@@ -42,12 +43,30 @@ const PRESET_FIELDS: Record<MapsOperation, Record<'basic' | 'contact', readonly 
     contact: ['originIndex', 'destinationIndex', 'status', 'condition', 'distanceMeters', 'duration'],
   },
   validateAddress: {
-    basic: ['result.verdict', 'result.address.formattedAddress', 'result.address.addressComponents', 'result.address.missingComponentTypes', 'result.address.unresolvedTokens', 'result.geocode.location', 'result.geocode.placeId', 'responseId'],
+    basic: [
+      'result.verdict',
+      'result.address.formattedAddress',
+      'result.address.addressComponents',
+      'result.address.missingComponentTypes',
+      'result.address.unresolvedTokens',
+      'result.geocode.location',
+      'result.geocode.placeId',
+      'responseId',
+    ],
     contact: ['result.verdict', 'result.address', 'result.geocode', 'responseId'],
   },
   geocode: {
     basic: ['results.placeId', 'results.formattedAddress', 'results.location', 'results.granularity', 'results.types', 'results.viewport', 'plusCode'],
-    contact: ['results.placeId', 'results.formattedAddress', 'results.location', 'results.granularity', 'results.types', 'results.viewport', 'results.addressComponents', 'plusCode'],
+    contact: [
+      'results.placeId',
+      'results.formattedAddress',
+      'results.location',
+      'results.granularity',
+      'results.types',
+      'results.viewport',
+      'results.addressComponents',
+      'plusCode',
+    ],
   },
 };
 

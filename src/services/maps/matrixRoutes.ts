@@ -44,7 +44,12 @@ export interface PairRoutesOptions {
  * whose request fails keeps its error and the others go on; cancelling stops new requests and
  * rejects as cancelled (the routes already computed are then not drawn).
  */
-export async function routesForPairs(client: Pick<MapsClient, 'computeRoutes'>, pairs: readonly RoutePair[], travelMode: TravelMode, opts: PairRoutesOptions = {}): Promise<PairRoute[]> {
+export async function routesForPairs(
+  client: Pick<MapsClient, 'computeRoutes'>,
+  pairs: readonly RoutePair[],
+  travelMode: TravelMode,
+  opts: PairRoutesOptions = {},
+): Promise<PairRoute[]> {
   const out = new Array<PairRoute>(pairs.length);
   let next = 0;
   let done = 0;

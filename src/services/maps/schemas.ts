@@ -10,7 +10,12 @@ export type LatLng = z.infer<typeof latLngSchema>;
 
 export const viewportSchema = z.looseObject({ low: opt(latLngSchema), high: opt(latLngSchema) });
 const localizedText = z.looseObject({ text: opt(z.string()), languageCode: opt(z.string()) });
-const addressComponent = z.looseObject({ longText: opt(z.string()), shortText: opt(z.string()), types: opt(z.array(z.string())), languageCode: opt(z.string()) });
+const addressComponent = z.looseObject({
+  longText: opt(z.string()),
+  shortText: opt(z.string()),
+  types: opt(z.array(z.string())),
+  languageCode: opt(z.string()),
+});
 const plusCode = z.looseObject({ globalCode: opt(z.string()), compoundCode: opt(z.string()) });
 
 export const placeSchema = z.looseObject({
@@ -37,7 +42,10 @@ export const placeSchema = z.looseObject({
 });
 export type Place = z.infer<typeof placeSchema>;
 
-const formattableText = z.looseObject({ text: opt(z.string()), matches: opt(z.array(z.looseObject({ startOffset: opt(z.number()), endOffset: opt(z.number()) }))) });
+const formattableText = z.looseObject({
+  text: opt(z.string()),
+  matches: opt(z.array(z.looseObject({ startOffset: opt(z.number()), endOffset: opt(z.number()) }))),
+});
 const structuredFormat = z.looseObject({ mainText: opt(formattableText), secondaryText: opt(formattableText) });
 export const placePredictionSchema = z.looseObject({
   place: opt(z.string()),
@@ -49,7 +57,14 @@ export const placePredictionSchema = z.looseObject({
 });
 export type PlacePrediction = z.infer<typeof placePredictionSchema>;
 export const autocompleteResponseSchema = z.looseObject({
-  suggestions: opt(z.array(z.looseObject({ placePrediction: opt(placePredictionSchema), queryPrediction: opt(z.looseObject({ text: opt(formattableText), structuredFormat: opt(structuredFormat) })) }))),
+  suggestions: opt(
+    z.array(
+      z.looseObject({
+        placePrediction: opt(placePredictionSchema),
+        queryPrediction: opt(z.looseObject({ text: opt(formattableText), structuredFormat: opt(structuredFormat) })),
+      }),
+    ),
+  ),
 });
 export type AutocompleteResponse = z.infer<typeof autocompleteResponseSchema>;
 
@@ -88,7 +103,12 @@ export const routeSchema = z.looseObject({
 export type Route = z.infer<typeof routeSchema>;
 
 const status = z.looseObject({ code: opt(z.number()), message: opt(z.string()) });
-const geocodedWaypoint = z.looseObject({ geocoderStatus: opt(status), type: opt(z.array(z.string())), placeId: opt(z.string()), intermediateWaypointRequestIndex: opt(z.number()) });
+const geocodedWaypoint = z.looseObject({
+  geocoderStatus: opt(status),
+  type: opt(z.array(z.string())),
+  placeId: opt(z.string()),
+  intermediateWaypointRequestIndex: opt(z.number()),
+});
 
 export const computeRoutesResponseSchema = z.looseObject({
   routes: opt(z.array(routeSchema)),

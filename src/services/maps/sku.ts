@@ -44,21 +44,83 @@ export const DEFAULT_SKU_PRICES: Readonly<Record<string, number>> = {
 /** The Place fields of each Place Details SKU (the Place Details page's lists). */
 export const PLACE_FIELD_TIERS: Readonly<Record<SkuTier, readonly string[]>> = {
   'Essentials (IDs Only)': ['attributions', 'id', 'movedPlace', 'movedPlaceId', 'name', 'photos'],
-  Essentials: ['addressComponents', 'addressDescriptor', 'adrFormatAddress', 'formattedAddress', 'location', 'plusCode', 'postalAddress', 'shortFormattedAddress', 'types', 'viewport'],
+  Essentials: [
+    'addressComponents',
+    'addressDescriptor',
+    'adrFormatAddress',
+    'formattedAddress',
+    'location',
+    'plusCode',
+    'postalAddress',
+    'shortFormattedAddress',
+    'types',
+    'viewport',
+  ],
   Pro: [
-    'accessibilityOptions', 'businessStatus', 'containingPlaces', 'displayName', 'googleMapsLinks', 'googleMapsUri', 'iconBackgroundColor',
-    'iconMaskBaseUri', 'openingDate', 'primaryType', 'primaryTypeDisplayName', 'pureServiceAreaBusiness', 'subDestinations', 'timeZone', 'utcOffsetMinutes',
+    'accessibilityOptions',
+    'businessStatus',
+    'containingPlaces',
+    'displayName',
+    'googleMapsLinks',
+    'googleMapsUri',
+    'iconBackgroundColor',
+    'iconMaskBaseUri',
+    'openingDate',
+    'primaryType',
+    'primaryTypeDisplayName',
+    'pureServiceAreaBusiness',
+    'subDestinations',
+    'timeZone',
+    'utcOffsetMinutes',
   ],
   Enterprise: [
-    'currentOpeningHours', 'currentSecondaryOpeningHours', 'internationalPhoneNumber', 'nationalPhoneNumber', 'priceLevel', 'priceRange', 'rating',
-    'regularOpeningHours', 'regularSecondaryOpeningHours', 'userRatingCount', 'websiteUri',
+    'currentOpeningHours',
+    'currentSecondaryOpeningHours',
+    'internationalPhoneNumber',
+    'nationalPhoneNumber',
+    'priceLevel',
+    'priceRange',
+    'rating',
+    'regularOpeningHours',
+    'regularSecondaryOpeningHours',
+    'userRatingCount',
+    'websiteUri',
   ],
   'Enterprise + Atmosphere': [
-    'allowsDogs', 'curbsidePickup', 'delivery', 'dineIn', 'editorialSummary', 'evChargeAmenitySummary', 'evChargeOptions', 'fuelOptions',
-    'generativeSummary', 'goodForChildren', 'goodForGroups', 'goodForWatchingSports', 'liveMusic', 'menuForChildren', 'neighborhoodSummary',
-    'outdoorSeating', 'parkingOptions', 'paymentOptions', 'reservable', 'restroom', 'reviews', 'reviewSummary', 'routingSummaries', 'servesBeer',
-    'servesBreakfast', 'servesBrunch', 'servesCocktails', 'servesCoffee', 'servesDessert', 'servesDinner', 'servesLunch', 'servesVegetarianFood',
-    'servesWine', 'takeout',
+    'allowsDogs',
+    'curbsidePickup',
+    'delivery',
+    'dineIn',
+    'editorialSummary',
+    'evChargeAmenitySummary',
+    'evChargeOptions',
+    'fuelOptions',
+    'generativeSummary',
+    'goodForChildren',
+    'goodForGroups',
+    'goodForWatchingSports',
+    'liveMusic',
+    'menuForChildren',
+    'neighborhoodSummary',
+    'outdoorSeating',
+    'parkingOptions',
+    'paymentOptions',
+    'reservable',
+    'restroom',
+    'reviews',
+    'reviewSummary',
+    'routingSummaries',
+    'servesBeer',
+    'servesBreakfast',
+    'servesBrunch',
+    'servesCocktails',
+    'servesCoffee',
+    'servesDessert',
+    'servesDinner',
+    'servesLunch',
+    'servesVegetarianFood',
+    'servesWine',
+    'takeout',
   ],
 };
 const DETAILS_TIER = new Map<string, SkuTier>(TIER_ORDER.flatMap((t) => PLACE_FIELD_TIERS[t].map((f) => [f, t] as const)));
@@ -81,7 +143,13 @@ function placeFieldTier(op: 'getPlace' | 'searchText' | 'searchNearby', field: s
   return tier;
 }
 
-const SKU_NAME_PREFIX = { getPlace: 'Place Details', searchText: 'Text Search', searchNearby: 'Nearby Search', computeRoutes: 'Compute Routes', computeRouteMatrix: 'Compute Route Matrix' } as const;
+const SKU_NAME_PREFIX = {
+  getPlace: 'Place Details',
+  searchText: 'Text Search',
+  searchNearby: 'Nearby Search',
+  computeRoutes: 'Compute Routes',
+  computeRouteMatrix: 'Compute Route Matrix',
+} as const;
 
 /** The parts of a request that decide a Routes SKU (pass the request body itself). */
 export interface RouteSkuOptions {
@@ -224,5 +292,12 @@ export function compareSku(maskA: string | readonly string[], maskB: string | re
   const to = skuOf(context.operation, maskB, context);
   const deltaPer1000 = Math.round((to.pricePer1000 - from.pricePer1000) * 100) / 100;
   const before = new Set(maskFields(context.operation, maskA));
-  return { from, to, dearer: deltaPer1000 > 0, cheaper: deltaPer1000 < 0, deltaPer1000, raisedBy: deltaPer1000 > 0 ? to.because.filter((f) => !before.has(f)) : [] };
+  return {
+    from,
+    to,
+    dearer: deltaPer1000 > 0,
+    cheaper: deltaPer1000 < 0,
+    deltaPer1000,
+    raisedBy: deltaPer1000 > 0 ? to.because.filter((f) => !before.has(f)) : [],
+  };
 }

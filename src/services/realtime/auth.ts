@@ -36,7 +36,12 @@ export function localAuthorizer(opts: LocalAuthorizerOptions): ChannelAuthorizer
   return async ({ socketId, channel }) => {
     const secret = await opts.secret();
     if (!secret) {
-      throw new ApiError({ kind: 'auth', service: opts.service, code: 'no_secret', message: `Subscribing to ${channel} needs the app secret (or an auth endpoint): none is stored.` });
+      throw new ApiError({
+        kind: 'auth',
+        service: opts.service,
+        code: 'no_secret',
+        message: `Subscribing to ${channel} needs the app secret (or an auth endpoint): none is stored.`,
+      });
     }
     const app = { key: opts.key, secret };
     const kind = channelKind(channel);
@@ -44,10 +49,16 @@ export function localAuthorizer(opts: LocalAuthorizerOptions): ChannelAuthorizer
     if (kind !== 'private-encrypted') return signChannel(app, socketId, channel);
     const master = await opts.encryptionMasterKey?.();
     if (!master) {
-      throw new ApiError({ kind: 'auth', service: opts.service, code: 'no_encryption_key', message: `Subscribing to ${channel} needs the encryption master key (or an auth endpoint): none is stored.` });
+      throw new ApiError({
+        kind: 'auth',
+        service: opts.service,
+        code: 'no_encryption_key',
+        message: `Subscribing to ${channel} needs the encryption master key (or an auth endpoint): none is stored.`,
+      });
     }
     const problem = masterKeyProblem(master);
-    if (problem) throw new ApiError({ kind: 'auth', service: opts.service, code: 'bad_encryption_key', message: `Cannot subscribe to ${channel}: ${problem}.` });
+    if (problem)
+      throw new ApiError({ kind: 'auth', service: opts.service, code: 'bad_encryption_key', message: `Cannot subscribe to ${channel}: ${problem}.` });
     return { ...signChannel(app, socketId, channel), shared_secret: Buffer.from(channelSharedSecret(channel, master)).toString('base64') };
   };
 }

@@ -7,10 +7,31 @@ import { validate } from '../../core/validate';
 import { ClientEvents, dispatchFrame, snippet, type FrameHandlers, type Listener } from './dispatch';
 import { Connection } from './connection';
 import { socketUrl } from './endpoints';
-import { LIMITS, byteLength, channelKind, channelNameProblem, clientEventProblem, decodeData, pusherErrorSchema, serverToUserId, type WireFrame } from './protocol';
+import {
+  LIMITS,
+  byteLength,
+  channelKind,
+  channelNameProblem,
+  clientEventProblem,
+  decodeData,
+  pusherErrorSchema,
+  serverToUserId,
+  type WireFrame,
+} from './protocol';
 import { Subscriptions } from './subscriptions';
 import { UserSession } from './user';
-import { DEFAULT_BACKOFF, DEFAULT_QUICK_BACKOFF, type CloseInfo, type ConnectionState, type Disposable, type RealtimeClientEvents, type RealtimeClientOptions, type RealtimeMessage, type SignedInUser, type SubscriptionSnapshot } from './types';
+import {
+  DEFAULT_BACKOFF,
+  DEFAULT_QUICK_BACKOFF,
+  type CloseInfo,
+  type ConnectionState,
+  type Disposable,
+  type RealtimeClientEvents,
+  type RealtimeClientOptions,
+  type RealtimeMessage,
+  type SignedInUser,
+  type SubscriptionSnapshot,
+} from './types';
 
 export type {
   BackoffPolicy,
@@ -160,10 +181,12 @@ export class RealtimeClient {
    * on every reconnect until unsubscribe().
    */
   subscribe(channel: string): Promise<SubscriptionSnapshot> {
-    const problem = serverToUserId(channel) !== undefined ? 'a user\'s own channel is joined by signin()' : channelNameProblem(channel);
+    const problem = serverToUserId(channel) !== undefined ? "a user's own channel is joined by signin()" : channelNameProblem(channel);
     if (problem) return Promise.reject(this.events.error('protocol', `Cannot subscribe to "${channel}": ${problem}`, 'invalid_channel'));
     if (channelKind(channel) !== 'public' && !this.opts.authorize) {
-      return Promise.reject(this.events.error('auth', `Subscribing to ${channel} needs channel auth: store the app secret or configure an auth endpoint.`, 'no_authorizer'));
+      return Promise.reject(
+        this.events.error('auth', `Subscribing to ${channel} needs channel auth: store the app secret or configure an auth endpoint.`, 'no_authorizer'),
+      );
     }
     return this.subs.subscribe(channel);
   }
@@ -205,7 +228,8 @@ export class RealtimeClient {
     if (this.connection.state !== 'connected') throw this.events.error('network', `Not connected: cannot send ${event}`, 'not_connected');
     if (!this.subs.isSubscribed(channel)) throw this.events.error('protocol', `Subscribe to ${channel} before sending client events on it`, 'not_subscribed');
     const encoded = JSON.stringify(data ?? null);
-    if (byteLength(encoded) > LIMITS.maxEventDataBytes) throw this.events.error('protocol', `Client event data is larger than ${LIMITS.maxEventDataBytes} bytes`, 'too_large');
+    if (byteLength(encoded) > LIMITS.maxEventDataBytes)
+      throw this.events.error('protocol', `Client event data is larger than ${LIMITS.maxEventDataBytes} bytes`, 'too_large');
     const now = this.clock.now();
     const times = this.clientEventTimes;
     while (times.length > 0 && now - times[0] >= 1000) times.shift();
@@ -230,7 +254,7 @@ export class RealtimeClient {
    */
   private onServerError(f: WireFrame): void {
     const v = validate(pusherErrorSchema, decodeData(f.data));
-    const message = v.ok ? v.value.message ?? 'unknown error' : `unreadable error ${snippet(JSON.stringify(f.data) ?? '')}`;
+    const message = v.ok ? (v.value.message ?? 'unknown error') : `unreadable error ${snippet(JSON.stringify(f.data) ?? '')}`;
     const code = v.ok ? v.value.code : undefined;
     if (endsConnection(code)) return this.connection.closedByServer(code, message);
     if (f.channel === undefined && this.user.onServerError(message)) return;

@@ -136,7 +136,12 @@ export class Connection {
     let sock: Ws.WebSocket;
     try {
       const W = ws().WebSocket;
-      sock = new W(this.settings.url, { perMessageDeflate: false, skipUTF8Validation: true, handshakeTimeout: this.settings.connectTimeoutMs, ...this.settings.socketOptions });
+      sock = new W(this.settings.url, {
+        perMessageDeflate: false,
+        skipUTF8Validation: true,
+        handshakeTimeout: this.settings.connectTimeoutMs,
+        ...this.settings.socketOptions,
+      });
     } catch (e) {
       // A URL the ws library rejects outright: retrying cannot help.
       this.stop(1015, errorText(e));
@@ -190,7 +195,7 @@ export class Connection {
     this.stopActivity();
     if (!this._wanted) return;
     // ws reports 1006 for a refused or dropped connection; the socket error says why.
-    const why = reason || (code === 1006 ? this.lastSocketError ?? '' : '');
+    const why = reason || (code === 1006 ? (this.lastSocketError ?? '') : '');
     this.lastSocketError = undefined;
     this.afterClose(code, why);
   }
@@ -292,7 +297,8 @@ export class Connection {
   private startUnavailableTimer(): void {
     this.clock.clearTimer(this.unavailableTimer);
     this.unavailableTimer = this.clock.setTimer(() => {
-      if (this._wanted && this._state === 'connecting') this.setState('unavailable', this._lastClose?.explanation ?? this.lastSocketError ?? 'the server could not be reached');
+      if (this._wanted && this._state === 'connecting')
+        this.setState('unavailable', this._lastClose?.explanation ?? this.lastSocketError ?? 'the server could not be reached');
     }, this.settings.unavailableTimeoutMs);
   }
 

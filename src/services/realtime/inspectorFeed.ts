@@ -83,7 +83,9 @@ export class InspectorFeed {
     if (this.disposed) return;
     const counts = this.store.counts();
     const count = Math.min(MAX_VIEWPORT_ROWS, Math.max(0, Math.floor(this.viewport.count)));
-    const start = this.viewport.follow ? Math.max(0, counts.shown - count) : Math.min(Math.max(0, Math.floor(this.viewport.start)), Math.max(0, counts.shown - 1));
+    const start = this.viewport.follow
+      ? Math.max(0, counts.shown - count)
+      : Math.min(Math.max(0, Math.floor(this.viewport.start)), Math.max(0, counts.shown - 1));
     this.lastPostAt = this.clock.now();
     this.posts++;
     this.post({ type: 'update', counts, start, rows: this.store.rows(start, count), follow: this.viewport.follow });

@@ -130,7 +130,10 @@ export class InspectorStore {
   private matches: number[] = [];
   private matchHead = 0;
 
-  constructor(capacity = DEFAULT_CAPACITY, private readonly now: () => number = Date.now) {
+  constructor(
+    capacity = DEFAULT_CAPACITY,
+    private readonly now: () => number = Date.now,
+  ) {
     this.capacity = Math.max(1, Math.floor(capacity));
     this.times = new Float64Array(this.capacity);
     this.connections = new Int32Array(this.capacity);
@@ -301,7 +304,16 @@ export class InspectorStore {
 }
 
 function toRow(e: InspectorEntry): InspectorRow {
-  const row: InspectorRow = { seq: e.seq, time: e.time, connection: e.connection, channel: e.channel, event: e.event, size: e.size, decrypted: e.decrypted, preview: e.data.length > PREVIEW_CHARS ? `${e.data.slice(0, PREVIEW_CHARS)}…` : e.data };
+  const row: InspectorRow = {
+    seq: e.seq,
+    time: e.time,
+    connection: e.connection,
+    channel: e.channel,
+    event: e.event,
+    size: e.size,
+    decrypted: e.decrypted,
+    preview: e.data.length > PREVIEW_CHARS ? `${e.data.slice(0, PREVIEW_CHARS)}…` : e.data,
+  };
   if (e.userId !== undefined) row.userId = e.userId;
   return row;
 }

@@ -147,10 +147,22 @@ export class RealtimeRest {
 
   // --- internals -----------------------------------------------------------------------------------
 
-  private async request<T>(method: 'GET' | 'POST' | 'PUT', sub: string, params: Record<string, string>, body: unknown, schema: Schema<T>, cancel?: Cancel): Promise<T> {
+  private async request<T>(
+    method: 'GET' | 'POST' | 'PUT',
+    sub: string,
+    params: Record<string, string>,
+    body: unknown,
+    schema: Schema<T>,
+    cancel?: Cancel,
+  ): Promise<T> {
     const secret = await this.opts.secret();
     if (!secret) {
-      throw new ApiError({ kind: 'auth', service: this.service, code: 'no_secret', message: `No app secret is stored: the REST API needs it to sign requests.` });
+      throw new ApiError({
+        kind: 'auth',
+        service: this.service,
+        code: 'no_secret',
+        message: `No app secret is stored: the REST API needs it to sign requests.`,
+      });
     }
     const path = `apps/${encodeURIComponent(this.opts.appId)}${sub}`;
     const rawBody = body === undefined ? undefined : JSON.stringify(body);
@@ -176,7 +188,13 @@ export class RealtimeRest {
     if (channels.length > 1) throw this.invalid(`An event for an encrypted channel (${encrypted[0]}) must go to that channel alone`);
     if (data === undefined) throw this.invalid('Event data cannot be undefined');
     const master = await this.opts.encryptionMasterKey?.();
-    if (!master) throw new ApiError({ kind: 'auth', service: this.service, code: 'no_encryption_key', message: `Publishing to ${channels[0]} needs the encryption master key: none is stored.` });
+    if (!master)
+      throw new ApiError({
+        kind: 'auth',
+        service: this.service,
+        code: 'no_encryption_key',
+        message: `Publishing to ${channels[0]} needs the encryption master key: none is stored.`,
+      });
     const problem = masterKeyProblem(master);
     if (problem) throw this.invalid(`Cannot publish to ${channels[0]}: ${problem}`);
     return this.checkSize(encryptEventData(channels[0], master, data));
@@ -196,7 +214,8 @@ export class RealtimeRest {
 
   private checkChannels(channels: string[]): void {
     if (channels.length === 0) throw this.invalid('Give at least one channel');
-    if (channels.length > LIMITS.maxChannelsPerEvent) throw this.invalid(`An event goes to at most ${LIMITS.maxChannelsPerEvent} channels, got ${channels.length}`);
+    if (channels.length > LIMITS.maxChannelsPerEvent)
+      throw this.invalid(`An event goes to at most ${LIMITS.maxChannelsPerEvent} channels, got ${channels.length}`);
     for (const c of channels) {
       const p = channelNameProblem(c);
       if (p) throw this.invalid(`Invalid channel "${c}": ${p}`);

@@ -69,13 +69,7 @@ export type VerifyResult = { ok: true } | { ok: false; status: number; message: 
  * ±600 s, body_md5 of the raw body, and the HMAC over method, path and the other parameters.
  * Messages are the plain-text bodies the service answers with.
  */
-export function verifyRestRequest(
-  app: AppCredentials,
-  method: string,
-  url: URL,
-  body: string,
-  nowSeconds = Math.floor(Date.now() / 1000),
-): VerifyResult {
+export function verifyRestRequest(app: AppCredentials, method: string, url: URL, body: string, nowSeconds = Math.floor(Date.now() / 1000)): VerifyResult {
   const q = url.searchParams;
   const key = q.get('auth_key');
   if (key === null) return { ok: false, status: 401, message: 'Missing auth_key\n' };

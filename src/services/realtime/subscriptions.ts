@@ -71,11 +71,21 @@ export class Subscriptions {
       const waiter: Waiter = {
         resolve,
         reject,
-        timer: this.clock.setTimer(() => {
-          s.waiters.splice(s.waiters.indexOf(waiter), 1);
-          reject(this.events.error('timeout', `The server did not confirm the subscription to ${channel} within ${Math.round(this.subscribeTimeoutMs / 1000)} s; it is retried on reconnect.`, 'subscribe_timeout'));
-          // Awaited: the caller's promise must settle even if nothing else keeps the process running.
-        }, this.subscribeTimeoutMs, { awaited: true }),
+        timer: this.clock.setTimer(
+          () => {
+            s.waiters.splice(s.waiters.indexOf(waiter), 1);
+            reject(
+              this.events.error(
+                'timeout',
+                `The server did not confirm the subscription to ${channel} within ${Math.round(this.subscribeTimeoutMs / 1000)} s; it is retried on reconnect.`,
+                'subscribe_timeout',
+              ),
+            );
+            // Awaited: the caller's promise must settle even if nothing else keeps the process running.
+          },
+          this.subscribeTimeoutMs,
+          { awaited: true },
+        ),
       };
       s.waiters.push(waiter);
     });
@@ -148,7 +158,15 @@ export class Subscriptions {
         // The socket may have been replaced while auth was fetched: the new one re-subscribes itself.
         if (gen !== this.link.generation || this.subs.get(sub.channel) !== sub) return;
         if (channelKind(sub.channel) === 'private-encrypted') {
-          if (auth.shared_secret === undefined) return this.fail(sub, this.events.error('auth', `The auth for ${sub.channel} has no shared_secret: an encrypted channel needs one to decrypt its events.`, 'no_shared_secret'));
+          if (auth.shared_secret === undefined)
+            return this.fail(
+              sub,
+              this.events.error(
+                'auth',
+                `The auth for ${sub.channel} has no shared_secret: an encrypted channel needs one to decrypt its events.`,
+                'no_shared_secret',
+              ),
+            );
           sub.key = Buffer.from(auth.shared_secret, 'base64');
         }
         const data: Record<string, string> = { channel: sub.channel, auth: auth.auth };
@@ -176,8 +194,12 @@ export class Subscriptions {
     const channel = f.channel ?? '';
     const key = this.subs.get(channel)?.key;
     const opened = key ? decryptEventData(key, f.data) : { ok: false as const, problem: 'no key for this channel yet (not subscribed)' };
-    if (!opened.ok) return this.events.emit('error', this.events.error('protocol', `Could not decrypt ${f.event} on ${channel}: ${opened.problem}`, 'decrypt_failed'));
-    const msg: RealtimeMessage = f.user_id === undefined ? { event: f.event, channel, data: opened.plaintext, decrypted: true } : { event: f.event, channel, data: opened.plaintext, user_id: f.user_id, decrypted: true };
+    if (!opened.ok)
+      return this.events.emit('error', this.events.error('protocol', `Could not decrypt ${f.event} on ${channel}: ${opened.problem}`, 'decrypt_failed'));
+    const msg: RealtimeMessage =
+      f.user_id === undefined
+        ? { event: f.event, channel, data: opened.plaintext, decrypted: true }
+        : { event: f.event, channel, data: opened.plaintext, user_id: f.user_id, decrypted: true };
     this.events.emit('message', msg);
   }
 
@@ -240,7 +262,9 @@ export class Subscriptions {
    * way a pending subscription named there fails; any other error is reported as is.
    */
   onServerError(f: WireFrame, message: string, code: string | undefined): void {
-    const target = (f.channel !== undefined ? this.subs.get(f.channel) : undefined) ?? [...this.subs.values()].find((s) => s.state === 'pending' && message.includes(s.channel));
+    const target =
+      (f.channel !== undefined ? this.subs.get(f.channel) : undefined) ??
+      [...this.subs.values()].find((s) => s.state === 'pending' && message.includes(s.channel));
     const err = this.events.error(target ? 'auth' : 'protocol', `${this.events.service} error${code ? ` ${code}` : ''}: ${message}`, code);
     if (target && target.state === 'pending') return this.fail(target, err);
     this.events.emit('error', err);
@@ -250,7 +274,10 @@ export class Subscriptions {
   onSubscriptionError(f: WireFrame): void {
     const sub = this.of(f);
     const d = decodeData(f.data);
-    const text = typeof d === 'object' && d !== null && typeof (d as { error?: unknown }).error === 'string' ? (d as { error: string }).error : snippet(JSON.stringify(d) ?? '');
+    const text =
+      typeof d === 'object' && d !== null && typeof (d as { error?: unknown }).error === 'string'
+        ? (d as { error: string }).error
+        : snippet(JSON.stringify(d) ?? '');
     const err = this.events.error('auth', `Subscription to ${f.channel ?? 'a channel'} rejected: ${text}`, 'subscription_error');
     if (sub) this.fail(sub, err);
     else this.events.emit('error', err);

@@ -33,7 +33,13 @@ export interface LocalUserAuthenticatorOptions {
 export function localUserAuthenticator(opts: LocalUserAuthenticatorOptions): UserAuthenticator {
   return async ({ socketId }) => {
     const secret = await opts.secret();
-    if (!secret) throw new ApiError({ kind: 'auth', service: opts.service, code: 'no_secret', message: 'Signing in needs the app secret (or a user auth endpoint): none is stored.' });
+    if (!secret)
+      throw new ApiError({
+        kind: 'auth',
+        service: opts.service,
+        code: 'no_secret',
+        message: 'Signing in needs the app secret (or a user auth endpoint): none is stored.',
+      });
     // Serialised like the server library (JSON.stringify of the object as given).
     return signUser({ key: opts.key, secret }, socketId, JSON.stringify(opts.user));
   };
@@ -83,7 +89,10 @@ export class UserSession {
 
   /** Signs in now if connected, else as soon as a socket is up; again after every reconnect. */
   signin(): Promise<SignedInUser> {
-    if (!this.authenticate) return Promise.reject(this.events.error('auth', 'Signing in needs user auth: store the app secret or configure a user auth endpoint.', 'no_authenticator'));
+    if (!this.authenticate)
+      return Promise.reject(
+        this.events.error('auth', 'Signing in needs user auth: store the app secret or configure a user auth endpoint.', 'no_authenticator'),
+      );
     if (this.user) return Promise.resolve(this.user);
     this.wanted = true;
     if (!this.link.wanted) return Promise.reject(this.events.error('network', 'Not connected: you will be signed in when you connect.', 'not_connected'));
@@ -92,11 +101,21 @@ export class UserSession {
       const waiter: Waiter = {
         resolve,
         reject,
-        timer: this.clock.setTimer(() => {
-          this.waiters.splice(this.waiters.indexOf(waiter), 1);
-          reject(this.events.error('timeout', `The server did not confirm the sign-in within ${Math.round(this.timeoutMs / 1000)} s; it is retried on reconnect.`, 'signin_timeout'));
-          // Awaited: the caller's promise must settle even if nothing else keeps the process running.
-        }, this.timeoutMs, { awaited: true }),
+        timer: this.clock.setTimer(
+          () => {
+            this.waiters.splice(this.waiters.indexOf(waiter), 1);
+            reject(
+              this.events.error(
+                'timeout',
+                `The server did not confirm the sign-in within ${Math.round(this.timeoutMs / 1000)} s; it is retried on reconnect.`,
+                'signin_timeout',
+              ),
+            );
+            // Awaited: the caller's promise must settle even if nothing else keeps the process running.
+          },
+          this.timeoutMs,
+          { awaited: true },
+        ),
       };
       this.waiters.push(waiter);
     });
@@ -122,7 +141,8 @@ export class UserSession {
     const v = validate(signinSuccessSchema, decodeData(f.data));
     const parsed = v.ok ? parseJson(v.value.user_data) : undefined;
     const data = parsed?.ok ? validate(userDataSchema, parsed.value) : undefined;
-    if (!v.ok || !parsed?.ok || !data?.ok) return this.fail(this.events.error('protocol', 'The server confirmed the sign-in with unreadable user_data', 'bad_frame'));
+    if (!v.ok || !parsed?.ok || !data?.ok)
+      return this.fail(this.events.error('protocol', 'The server confirmed the sign-in with unreadable user_data', 'bad_frame'));
     const user: SignedInUser = { id: data.value.id, userData: parsed.value };
     this.user = user;
     // As pusher-js does: the user's own channel needs no further auth, the sign-in is the proof.

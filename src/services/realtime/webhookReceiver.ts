@@ -100,7 +100,10 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions): Promis
     const at = now();
     const offMs = at - v.value.time_ms;
     if (Math.abs(offMs) > STALE_AFTER_MS) {
-      return reject(403, `replay: signed correctly, but its time_ms is ${Math.round(Math.abs(offMs) / 1000)} s ${offMs > 0 ? 'old' : 'in the future'} (more than ${STALE_AFTER_MS / 60_000} min off)`);
+      return reject(
+        403,
+        `replay: signed correctly, but its time_ms is ${Math.round(Math.abs(offMs) / 1000)} s ${offMs > 0 ? 'old' : 'in the future'} (more than ${STALE_AFTER_MS / 60_000} min off)`,
+      );
     }
     for (const [sig, when] of seen) if (at - when > STALE_AFTER_MS) seen.delete(sig);
     if (seen.has(signature)) return reject(409, 'replay: this exact signed delivery was already received');

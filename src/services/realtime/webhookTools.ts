@@ -8,7 +8,15 @@ import { webhookBodySchema, type WebhookBody, type WebhookEvent } from './protoc
 import { signWebhook, verifyWebhookSignature, type AppCredentials } from './signing';
 import { errorText } from '../../core/errors';
 
-export const TEST_WEBHOOK_KINDS = ['channel_occupied', 'channel_vacated', 'member_added', 'member_removed', 'client_event', 'cache_miss', 'subscription_count'] as const;
+export const TEST_WEBHOOK_KINDS = [
+  'channel_occupied',
+  'channel_vacated',
+  'member_added',
+  'member_removed',
+  'client_event',
+  'cache_miss',
+  'subscription_count',
+] as const;
 export type TestWebhookKind = (typeof TEST_WEBHOOK_KINDS)[number];
 
 /**
@@ -33,7 +41,12 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
 }
 
 /** The verdict on a received webhook; `app` undefined = no secret stored, so nothing can be verified. */
-export function judgeWebhook(app: AppCredentials | undefined, headers: Record<string, string | string[] | undefined>, rawBody: string, receivedAtMs: number): Judged {
+export function judgeWebhook(
+  app: AppCredentials | undefined,
+  headers: Record<string, string | string[] | undefined>,
+  rawBody: string,
+  receivedAtMs: number,
+): Judged {
   const parsed = parseJson(rawBody);
   const v = parsed.ok ? validate(webhookBodySchema, parsed.value) : undefined;
   const body = v?.ok ? v.value : undefined;
@@ -42,11 +55,17 @@ export function judgeWebhook(app: AppCredentials | undefined, headers: Record<st
   const signature = header(headers, 'x-pusher-signature');
   if (key === undefined || signature === undefined) return { verdict: 'forged', reason: 'X-Pusher-Key or X-Pusher-Signature is missing', body };
   if (key !== app.key) return { verdict: 'forged', reason: `X-Pusher-Key "${key}" is not this app's key`, body };
-  if (!verifyWebhookSignature(app, key, signature, rawBody)) return { verdict: 'forged', reason: 'X-Pusher-Signature does not match the body (wrong secret or altered body)', body };
+  if (!verifyWebhookSignature(app, key, signature, rawBody))
+    return { verdict: 'forged', reason: 'X-Pusher-Signature does not match the body (wrong secret or altered body)', body };
   if (!body) return { verdict: 'forged', reason: `signed, but not a webhook body${v && !v.ok ? ` (${v.problem})` : ' (not JSON)'}` };
   const age = receivedAtMs - body.time_ms;
-  if (age > STALE_AFTER_MS) return { verdict: 'stale', reason: `signed correctly, but time_ms is ${Math.round(age / 1000)} s before it arrived (more than ${STALE_AFTER_MS / 60_000} min)`, body };
-  return { verdict: 'valid', reason: 'signed with this app\'s secret', body };
+  if (age > STALE_AFTER_MS)
+    return {
+      verdict: 'stale',
+      reason: `signed correctly, but time_ms is ${Math.round(age / 1000)} s before it arrived (more than ${STALE_AFTER_MS / 60_000} min)`,
+      body,
+    };
+  return { verdict: 'valid', reason: "signed with this app's secret", body };
 }
 
 export interface TestWebhookInput {
@@ -74,7 +93,13 @@ export function testWebhookEvent(kind: TestWebhookKind, input: TestWebhookInput 
     case 'member_removed':
       return { name: kind, channel, user_id: input.userId ?? 'test-user' };
     case 'client_event': {
-      const e: WebhookEvent = { name: kind, channel, event: input.event ?? 'client-test', data: input.data ?? '{"hello":"world"}', socket_id: input.socketId ?? '123.456' };
+      const e: WebhookEvent = {
+        name: kind,
+        channel,
+        event: input.event ?? 'client-test',
+        data: input.data ?? '{"hello":"world"}',
+        socket_id: input.socketId ?? '123.456',
+      };
       if (channel.startsWith('presence-')) e.user_id = input.userId ?? 'test-user';
       return e;
     }
@@ -140,11 +165,22 @@ function networkProblem(url: string, e: unknown): string {
 }
 
 /** POSTs `rawBody` to `url`, signed for `app`; never throws: a target that is down is a result too. */
-export async function deliverWebhook(url: string, app: AppCredentials, rawBody: string, opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<DeliveryResult> {
+export async function deliverWebhook(
+  url: string,
+  app: AppCredentials,
+  rawBody: string,
+  opts: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<DeliveryResult> {
   const started = performance.now();
   const signals = [AbortSignal.timeout(opts.timeoutMs ?? 10_000), ...(opts.signal ? [opts.signal] : [])];
   try {
-    const res = await fetch(url, { method: 'POST', body: rawBody, headers: signedWebhookHeaders(app, rawBody), signal: AbortSignal.any(signals), redirect: 'manual' });
+    const res = await fetch(url, {
+      method: 'POST',
+      body: rawBody,
+      headers: signedWebhookHeaders(app, rawBody),
+      signal: AbortSignal.any(signals),
+      redirect: 'manual',
+    });
     const text = await res.text().catch(() => '');
     return {
       url,

@@ -82,7 +82,11 @@ export function addBasemap(map: L.Map, basemap: Basemap): BasemapHandle {
  * With no data the offline view fits the world; a view zoomed closer than the outlines can
  * show is brought back to OFFLINE_MAX_ZOOM around its centre.
  */
-export function offlineBasemap(map: L.Map, scriptUrl: string, onState?: (state: 'drawn' | 'failed', error?: unknown) => void): { update(wanted: boolean): void } {
+export function offlineBasemap(
+  map: L.Map,
+  scriptUrl: string,
+  onState?: (state: 'drawn' | 'failed', error?: unknown) => void,
+): { update(wanted: boolean): void } {
   let handle: BasemapHandle | undefined;
   let want = false;
   return {

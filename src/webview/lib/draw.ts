@@ -14,7 +14,13 @@ export function escapeHtml(s: string): string {
  * Replaces what `group` shows with these markers and lines, fitting the view to them (no closer
  * than `maxZoom`, when given); returns the drawn bounds (or null).
  */
-export function drawGeometry(map: L.Map, group: L.FeatureGroup, markers: readonly MapMarker[], lines: readonly MapLine[], fit: { maxZoom?: number } = {}): [[number, number], [number, number]] | null {
+export function drawGeometry(
+  map: L.Map,
+  group: L.FeatureGroup,
+  markers: readonly MapMarker[],
+  lines: readonly MapLine[],
+  fit: { maxZoom?: number } = {},
+): [[number, number], [number, number]] | null {
   group.clearLayers();
   lines.forEach((line, i) => {
     L.polyline(line.points, { color: LINE_COLORS[i % LINE_COLORS.length], weight: 5, opacity: 0.85 })

@@ -73,7 +73,13 @@ function findMatches(root: unknown, query: string): { open: Set<Path>; count: nu
   return { open, count, capped: count >= MAX_MATCHES };
 }
 
-function node(key: string | number | undefined, v: unknown, path: Path, depth: number, ctx: { query: string; open: Set<Path> | undefined; openDepth: number }): HTMLElement {
+function node(
+  key: string | number | undefined,
+  v: unknown,
+  path: Path,
+  depth: number,
+  ctx: { query: string; open: Set<Path> | undefined; openDepth: number },
+): HTMLElement {
   const row = el('div', 'json-row');
   const keyEl = () => {
     const k = el('span', 'json-key');
@@ -90,7 +96,10 @@ function node(key: string | number | undefined, v: unknown, path: Path, depth: n
   const summary = el('summary');
   if (key !== undefined) summary.append(keyEl(), ': ');
   const [open, close] = Array.isArray(v) ? ['[', ']'] : ['{', '}'];
-  summary.append(el('span', 'json-brace', `${open}${entries.length ? '…' : ''}${close}`), el('span', 'json-count', ` ${entries.length} ${Array.isArray(v) ? 'item' : 'key'}${entries.length === 1 ? '' : 's'}`));
+  summary.append(
+    el('span', 'json-brace', `${open}${entries.length ? '…' : ''}${close}`),
+    el('span', 'json-count', ` ${entries.length} ${Array.isArray(v) ? 'item' : 'key'}${entries.length === 1 ? '' : 's'}`),
+  );
   details.append(summary);
   let built = false;
   const build = () => {
@@ -178,7 +187,9 @@ export function bodyView(json: unknown, text: string, looksJson: boolean): HTMLE
     if (json !== undefined) {
       const matches = query ? findMatches(json, query) : undefined;
       info.textContent = matches ? `${matches.count}${matches.capped ? '+' : ''} match${matches.count === 1 ? '' : 'es'}` : '';
-      content.append(node(undefined, json, '', 0, { query, open: matches?.open, openDepth: text.length <= SMALL_BODY_CHARS ? SMALL_BODY_OPEN_DEPTH : AUTO_OPEN_DEPTH }));
+      content.append(
+        node(undefined, json, '', 0, { query, open: matches?.open, openDepth: text.length <= SMALL_BODY_CHARS ? SMALL_BODY_OPEN_DEPTH : AUTO_OPEN_DEPTH }),
+      );
       return;
     }
     const shown = pretty ?? { text, capped: false };

@@ -96,16 +96,21 @@ const LISTENING = /HTTP server listening on (http:\/\/[^\s/]+)/;
 
 export function codeServerArgs(opts: CodeServerOptions): string[] {
   return [
-    '--auth', 'none',
-    '--bind-addr', `${opts.host ?? '127.0.0.1'}:${opts.port ?? 0}`,
-    '--config', opts.configFile,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `${opts.host ?? '127.0.0.1'}:${opts.port ?? 0}`,
+    '--config',
+    opts.configFile,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-getting-started-override',
     ...(opts.trusted ? ['--disable-workspace-trust'] : []),
     ...(opts.extensionTests ? opts.editor.testArgs : []),
-    '--user-data-dir', opts.userDataDir,
-    '--extensions-dir', opts.extensionsDir,
+    '--user-data-dir',
+    opts.userDataDir,
+    '--extensions-dir',
+    opts.extensionsDir,
     ...(opts.workspace ? [opts.workspace] : []),
   ];
 }
@@ -174,14 +179,34 @@ export function startCodeServer(opts: CodeServerOptions): Promise<RunningCodeSer
 }
 
 /** `code-server --install-extension <vsix|id>` into the given dirs (the installed-.vsix test run). */
-export function installExtension(editor: EditorHost, extension: string, dirs: { userDataDir: string; extensionsDir: string; configFile: string }): Promise<void> {
+export function installExtension(
+  editor: EditorHost,
+  extension: string,
+  dirs: { userDataDir: string; extensionsDir: string; configFile: string },
+): Promise<void> {
   ensureConfig(dirs.configFile);
-  const args = ['--config', dirs.configFile, '--user-data-dir', dirs.userDataDir, '--extensions-dir', dirs.extensionsDir, '--install-extension', path.resolve(extension), '--force'];
+  const args = [
+    '--config',
+    dirs.configFile,
+    '--user-data-dir',
+    dirs.userDataDir,
+    '--extensions-dir',
+    dirs.extensionsDir,
+    '--install-extension',
+    path.resolve(extension),
+    '--force',
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn(hostNode(editor), [codeServerEntry(editor), ...args], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const out: string[] = [];
-    child.stdout?.on('data', lineSplitter((l) => out.push(l)));
-    child.stderr?.on('data', lineSplitter((l) => out.push(l)));
+    child.stdout?.on(
+      'data',
+      lineSplitter((l) => out.push(l)),
+    );
+    child.stderr?.on(
+      'data',
+      lineSplitter((l) => out.push(l)),
+    );
     const timer = setTimeout(() => {
       if (child.pid) killGroup(child.pid, 'SIGKILL');
       reject(new Error(`installing ${extension} took over 120 s:\n${out.join('\n')}`));
@@ -198,10 +223,7 @@ export function installExtension(editor: EditorHost, extension: string, dirs: { 
 }
 
 /** The workbench URL that opens `folder` and, for tests, loads an extension from source and runs a suite. */
-export function workbenchUrl(
-  base: string,
-  opts: { folder?: string; extensionDevelopmentPath?: string; extensionTestsPath?: string },
-): string {
+export function workbenchUrl(base: string, opts: { folder?: string; extensionDevelopmentPath?: string; extensionTestsPath?: string }): string {
   const authority = new URL(base).host;
   const remote = (p: string) => `vscode-remote://${authority}${path.resolve(p)}`;
   const payload: [string, string][] = [];

@@ -30,7 +30,15 @@ export function runMochaSuite(dir: string, opts: MochaSuiteOptions = {}): Promis
   const resultsFile = env[ENV.results];
   const logFile = env[ENV.log];
   const consoleLog = console.log.bind(console);
-  const results: ResultsFile = { started: true, done: false, passed: 0, failed: 0, pending: 0, failures: [], ...(opts.editorVersion ? { editorVersion: opts.editorVersion } : {}) };
+  const results: ResultsFile = {
+    started: true,
+    done: false,
+    passed: 0,
+    failed: 0,
+    pending: 0,
+    failures: [],
+    ...(opts.editorVersion ? { editorVersion: opts.editorVersion } : {}),
+  };
   const save = () => {
     if (!resultsFile) return;
     try {

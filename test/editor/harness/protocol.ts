@@ -63,10 +63,7 @@ export const screenshotRequestSchema = z.object({ name: z.string() });
  */
 export const webviewActionSchema = z.object({ selector: z.string(), action: z.enum(['click', 'fill']), text: z.optional(z.string()) });
 export type WebviewAction = z.infer<typeof webviewActionSchema>;
-export const screenshotReplySchema = z.union([
-  z.object({ ok: z.literal(true), path: z.string() }),
-  z.object({ ok: z.literal(false), error: z.string() }),
-]);
+export const screenshotReplySchema = z.union([z.object({ ok: z.literal(true), path: z.string() }), z.object({ ok: z.literal(false), error: z.string() })]);
 export type ScreenshotReply = z.infer<typeof screenshotReplySchema>;
 
 /** Screenshot names become file names: keep them to a safe alphabet. */

@@ -101,7 +101,10 @@ export function prepareRun(label: string, opts: PrepareOptions = {}): RunDirs {
 }
 
 /** The environment that connects the suite (protocol.ts) to this run. */
-export function suiteEnv(dirs: RunDirs, opts: { trusted: boolean; host: 'code-server' | 'electron'; screenshotUrl?: string; screenshots?: boolean; grep?: string }): Record<string, string> {
+export function suiteEnv(
+  dirs: RunDirs,
+  opts: { trusted: boolean; host: 'code-server' | 'electron'; screenshotUrl?: string; screenshots?: boolean; grep?: string },
+): Record<string, string> {
   return {
     [ENV.results]: dirs.files.results,
     [ENV.log]: dirs.files.mochaLog,
@@ -125,7 +128,11 @@ export function readResults(file: string): ResultsFile | undefined {
  * the workspace and (code-server) the browser profile, where the web workbench keeps globalState and
  * the window and extension-host logs. Run it only after the editor has exited, so all is on disk.
  */
-export async function scanRunForSecrets(dirs: RunDirs, log: (line: string) => void, exclude: string[] = []): Promise<{ scan?: SecretScanResult; failure?: SuiteFailure }> {
+export async function scanRunForSecrets(
+  dirs: RunDirs,
+  log: (line: string) => void,
+  exclude: string[] = [],
+): Promise<{ scan?: SecretScanResult; failure?: SuiteFailure }> {
   const values = readSecretsFile(dirs.files.secrets);
   if (values.length === 0) return {};
   const roots = [dirs.userDataDir, dirs.extensionsDir, dirs.workspace, dirs.browserDir];
@@ -172,7 +179,14 @@ function editorOf(started: SuiteOutcome['editor'], results: ResultsFile | undefi
 /** Adds up the suite's results and the harness's findings; the secret scan counts as one test. */
 export function composeOutcome(
   dirs: RunDirs,
-  parts: { editor?: SuiteOutcome['editor']; results?: ResultsFile; harnessFailures: SuiteFailure[]; scan?: SecretScanResult; screenshots: string[]; startedAt: number },
+  parts: {
+    editor?: SuiteOutcome['editor'];
+    results?: ResultsFile;
+    harnessFailures: SuiteFailure[];
+    scan?: SecretScanResult;
+    screenshots: string[];
+    startedAt: number;
+  },
 ): SuiteOutcome {
   const { results, harnessFailures, scan } = parts;
   return {

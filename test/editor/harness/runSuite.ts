@@ -134,8 +134,12 @@ export async function runSuite(opts: RunSuiteOptions = {}): Promise<SuiteOutcome
   const scanExclude: string[] = [];
   const screenshotsDir = path.resolve(opts.screenshotsDir ?? path.join(root, 'out', 'screenshots'));
   const failuresDir = path.resolve(opts.failuresDir ?? path.join(root, 'out', 'test-failures'));
-  const dirs = prepareRun(label, { ...(opts.workspace ? { workspace: opts.workspace } : {}), ...(opts.userSettings ? { userSettings: opts.userSettings } : {}) });
-  const extensionPath = opts.extensionPath === null ? createEmptyExtension(path.join(dirs.runDir, 'empty-extension')) : path.resolve(opts.extensionPath ?? root);
+  const dirs = prepareRun(label, {
+    ...(opts.workspace ? { workspace: opts.workspace } : {}),
+    ...(opts.userSettings ? { userSettings: opts.userSettings } : {}),
+  });
+  const extensionPath =
+    opts.extensionPath === null ? createEmptyExtension(path.join(dirs.runDir, 'empty-extension')) : path.resolve(opts.extensionPath ?? root);
 
   const failures: SuiteFailure[] = [];
   const workbenchLog: string[] = [];
@@ -179,7 +183,11 @@ export async function runSuite(opts: RunSuiteOptions = {}): Promise<SuiteOutcome
       stage = `installing ${ext}`;
       const before = new Set(readdirSync(dirs.extensionsDir));
       await installExtension(editor, ext, dirOpts);
-      installedDirs.push(...readdirSync(dirs.extensionsDir).filter((f) => !before.has(f) && statSync(path.join(dirs.extensionsDir, f)).isDirectory()).map((f) => path.join(dirs.extensionsDir, f)));
+      installedDirs.push(
+        ...readdirSync(dirs.extensionsDir)
+          .filter((f) => !before.has(f) && statSync(path.join(dirs.extensionsDir, f)).isDirectory())
+          .map((f) => path.join(dirs.extensionsDir, f)),
+      );
       log(`[${label}] installed ${ext}`);
     }
     if (opts.extensionPath === null && installedDirs.length > 0) {
@@ -191,8 +199,27 @@ export async function runSuite(opts: RunSuiteOptions = {}): Promise<SuiteOutcome
 
     stage = 'starting code-server';
     const installed: Record<string, string> = opts.extensionPath === null && installedDirs.length > 0 ? { [ENV.installedDir]: installedDirs[0] } : {};
-    const env = { ...opts.env, ...installed, ...suiteEnv(dirs, { trusted, host: 'code-server', screenshotUrl: shots.url, screenshots: opts.screenshots ?? process.env.SCREENSHOTS === '1', ...(opts.grep ? { grep: opts.grep } : {}) }) };
-    server = await startCodeServer({ ...dirOpts, editor, extensionTests: true, workspace: dirs.workspace, trusted, env, logFile: dirs.files.codeServerLog, root });
+    const env = {
+      ...opts.env,
+      ...installed,
+      ...suiteEnv(dirs, {
+        trusted,
+        host: 'code-server',
+        screenshotUrl: shots.url,
+        screenshots: opts.screenshots ?? process.env.SCREENSHOTS === '1',
+        ...(opts.grep ? { grep: opts.grep } : {}),
+      }),
+    };
+    server = await startCodeServer({
+      ...dirOpts,
+      editor,
+      extensionTests: true,
+      workspace: dirs.workspace,
+      trusted,
+      env,
+      logFile: dirs.files.codeServerLog,
+      root,
+    });
     log(`[${label}] ${describeHost(editor)} at ${server.url} ready after ${secs(Date.now() - startedAt)}; workspace ${trusted ? 'trusted' : 'NOT trusted'}`);
 
     stage = 'launching Chromium';
@@ -236,12 +263,18 @@ export async function runSuite(opts: RunSuiteOptions = {}): Promise<SuiteOutcome
         break;
       }
       if (!existsSync(path.dirname(dirs.files.results))) {
-        await reportStuck('run folder deleted', `something deleted ${dirs.runDir} while the suite ran (a cleanup of ${path.join(path.dirname(dirs.runDir), 'awb-*')}?)`);
+        await reportStuck(
+          'run folder deleted',
+          `something deleted ${dirs.runDir} while the suite ran (a cleanup of ${path.join(path.dirname(dirs.runDir), 'awb-*')}?)`,
+        );
         break;
       }
       if (stage.startsWith('waiting') && readResults(dirs.files.results)?.started) stage = 'running tests';
       if (stage.startsWith('waiting') && Date.now() - loaded > suiteStartTimeoutMs) {
-        await reportStuck('suite never started', `the extension host did not start ${path.relative(root, suitePath)} within ${secs(suiteStartTimeoutMs)} of the page loading`);
+        await reportStuck(
+          'suite never started',
+          `the extension host did not start ${path.relative(root, suitePath)} within ${secs(suiteStartTimeoutMs)} of the page loading`,
+        );
         break;
       }
       if (Date.now() - startedAt > timeoutMs) {
@@ -254,12 +287,16 @@ export async function runSuite(opts: RunSuiteOptions = {}): Promise<SuiteOutcome
     results = readResults(dirs.files.results);
     if (results?.editorVersion && results.editorVersion !== editor.vscode) {
       // The summary names the versions that ran: a different install must not pass for the listed one.
-      failures.push({ title: 'editor version', message: `expected VS Code ${editor.vscode} (code-server ${editor.codeServer}), the extension host reports ${results.editorVersion}` });
+      failures.push({
+        title: 'editor version',
+        message: `expected VS Code ${editor.vscode} (code-server ${editor.codeServer}), the extension host reports ${results.editorVersion}`,
+      });
     }
     if (exitCode !== undefined) {
       stage = 'finished';
       if (!results?.done) failures.push({ title: 'editor suite', message: `the workbench reported exit code ${exitCode} but the suite wrote no results` });
-      else if (exitCode !== 0 && results.failed === 0) failures.push({ title: 'editor suite', message: `run() rejected (exit code ${exitCode}) with no failed test; see the output above` });
+      else if (exitCode !== 0 && results.failed === 0)
+        failures.push({ title: 'editor suite', message: `run() rejected (exit code ${exitCode}) with no failed test; see the output above` });
     }
   } catch (e) {
     await reportStuck('editor harness', e instanceof Error ? e.message : String(e));
@@ -273,7 +310,14 @@ export async function runSuite(opts: RunSuiteOptions = {}): Promise<SuiteOutcome
   // Only now: the browser and server are gone, so everything they buffered is on disk.
   const { scan, failure } = await scanRunForSecrets(dirs, log, scanExclude);
   if (failure) failures.push(failure);
-  const outcome = composeOutcome(dirs, { editor: { vscode: editor.vscode, codeServer: editor.codeServer }, ...(results ? { results } : {}), harnessFailures: failures, ...(scan ? { scan } : {}), screenshots: shots?.taken ?? [], startedAt });
+  const outcome = composeOutcome(dirs, {
+    editor: { vscode: editor.vscode, codeServer: editor.codeServer },
+    ...(results ? { results } : {}),
+    harnessFailures: failures,
+    ...(scan ? { scan } : {}),
+    screenshots: shots?.taken ?? [],
+    startedAt,
+  });
   finishRun(dirs, outcome, opts.keepDirs ?? false, log);
   return outcome;
 }

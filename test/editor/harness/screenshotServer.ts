@@ -43,7 +43,9 @@ export async function startScreenshotServer(dir: string, log: (line: string) => 
   const act = async (a: WebviewAction): Promise<ScreenshotReply> => {
     if (!page) return { ok: false, error: 'the workbench page is not open yet' };
     try {
-      const where = await actInFrames(page, a.selector, (el) => (a.action === 'fill' ? el.fill(a.text ?? '', { timeout: 10_000 }) : el.click({ timeout: 10_000 })));
+      const where = await actInFrames(page, a.selector, (el) =>
+        a.action === 'fill' ? el.fill(a.text ?? '', { timeout: 10_000 }) : el.click({ timeout: 10_000 }),
+      );
       log(`    [webview] ${a.action} ${a.selector}`);
       return { ok: true, path: where };
     } catch (e) {
@@ -73,7 +75,8 @@ export async function startScreenshotServer(dir: string, log: (line: string) => 
         return;
       }
       const body = json.ok ? validate(screenshotRequestSchema, json.value) : undefined;
-      if (size > MAX_BODY || !body?.ok) return reply(400, { ok: false, error: 'expected {"name": string} or {"selector": string, "action": "click" | "fill"}' });
+      if (size > MAX_BODY || !body?.ok)
+        return reply(400, { ok: false, error: 'expected {"name": string} or {"selector": string, "action": "click" | "fill"}' });
       const name = body.value.name;
       if (!SCREENSHOT_NAME.test(name)) return reply(400, { ok: false, error: `name must match ${SCREENSHOT_NAME}` });
       const done = queue.then(() => take(name));

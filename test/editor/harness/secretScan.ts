@@ -49,7 +49,9 @@ function encodings(value: string): { form: string; bytes: Buffer }[] {
   if (url !== value) forms.push({ form: 'url-encoded', bytes: Buffer.from(url, 'utf8') });
   for (let shift = 0; shift < 3; shift++) {
     // Base64 of the value inside a larger buffer: drop the 4-character groups it shares with its neighbours.
-    const b64 = Buffer.concat([Buffer.alloc(shift), Buffer.from(value, 'utf8')]).toString('base64').replace(/=+$/, '');
+    const b64 = Buffer.concat([Buffer.alloc(shift), Buffer.from(value, 'utf8')])
+      .toString('base64')
+      .replace(/=+$/, '');
     const core = b64.slice(shift ? 4 : 0, b64.length - 4);
     if (core.length >= MIN_SECRET_LENGTH) forms.push({ form: `base64+${shift}`, bytes: Buffer.from(core, 'ascii') });
   }

@@ -116,7 +116,17 @@ export async function startSession(opts: SessionOptions): Promise<number> {
 
     // The extension opens the example notebook (a workbench opens files before notebook types are known).
     const env: Record<string, string> = { API_WORKBENCH_SANDBOX: sandbox.line, ...(notebook ? { API_WORKBENCH_OPEN_NOTEBOOK: notebook } : {}) };
-    const common = { editor, userDataDir, extensionsDir, workspace, trusted: true, configFile: path.join(base, 'config.yaml'), logFile: path.join(base, 'code-server.log'), root, env };
+    const common = {
+      editor,
+      userDataDir,
+      extensionsDir,
+      workspace,
+      trusted: true,
+      configFile: path.join(base, 'config.yaml'),
+      logFile: path.join(base, 'code-server.log'),
+      root,
+      env,
+    };
     try {
       server = await startCodeServer({ ...common, port: opts.port });
     } catch (e) {
@@ -129,7 +139,9 @@ export async function startSession(opts: SessionOptions): Promise<number> {
 
     if (opts.screenshot) return await screenshotSession(url, opts.screenshot, log);
 
-    log(`\n  Open ${url}\n  in your browser. It opens on the example notebook (${EXAMPLE_NOTEBOOK}): press Run All.\n  The API Workbench views (activity bar) show the "Local Sandbox" connections.\n  Ctrl-C stops the editor and the sandbox.\n`);
+    log(
+      `\n  Open ${url}\n  in your browser. It opens on the example notebook (${EXAMPLE_NOTEBOOK}): press Run All.\n  The API Workbench views (activity bar) show the "Local Sandbox" connections.\n  Ctrl-C stops the editor and the sandbox.\n`,
+    );
     const running = server;
     const ended = await new Promise<string>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));
@@ -195,7 +207,11 @@ async function screenshotSession(url: string, file: string, log: (l: string) => 
     await container.click();
     await wb.page.mouse.move(700, 300); // no hover tooltip over the views
     // The views fill in after activation and the sandbox adoption; bounded, this is a snapshot for a person.
-    await wb.page.locator('.pane-header[aria-label*="Language Models"]').first().waitFor({ timeout: 30_000 }).catch(() => undefined);
+    await wb.page
+      .locator('.pane-header[aria-label*="Language Models"]')
+      .first()
+      .waitFor({ timeout: 30_000 })
+      .catch(() => undefined);
     await wb.page.waitForTimeout(4000);
     mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
     await wb.page.screenshot({ path: file });

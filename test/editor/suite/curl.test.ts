@@ -28,8 +28,11 @@ interface ShellResult {
 
 function sh(script: string, env: Record<string, string> = {}): Promise<ShellResult> {
   return new Promise((resolve) => {
-    execFile('bash', ['-c', script], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, timeout: SHELL_TIMEOUT_MS, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
+    execFile(
+      'bash',
+      ['-c', script],
+      { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, timeout: SHELL_TIMEOUT_MS, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
     );
   });
 }
@@ -192,7 +195,11 @@ describe('copy as cURL', function () {
 
   it('LLM: an Azure-style connection (api-key header) reads the key from "$AZURE_OPENAI_API_KEY"', async () => {
     const origin = new URL(info.llm.baseUrl).origin;
-    await userConfig().update('llm.connections', [{ name: 'Azure Style', baseUrl: `${origin}/openai/v1`, auth: { placement: 'header', name: 'api-key' } }], vscode.ConfigurationTarget.Global);
+    await userConfig().update(
+      'llm.connections',
+      [{ name: 'Azure Style', baseUrl: `${origin}/openai/v1`, auth: { placement: 'header', name: 'api-key' } }],
+      vscode.ConfigurationTarget.Global,
+    );
     const conn = await waitFor('the Azure-style connection', () => api.services.connections.get('llm', 'Azure Style') as HttpConnection | undefined);
     await api.services.secrets.set(conn, info.llm.apiKey, [origin]);
     try {
@@ -229,7 +236,9 @@ describe('copy as cURL', function () {
     await userConfig().update('maps.openResponsesIn', 'document', vscode.ConfigurationTarget.Global);
     let out: CommandOutcome<{ places?: { id?: string }[] }> | undefined;
     try {
-      out = await vscode.commands.executeCommand<CommandOutcome<{ places?: { id?: string }[] }> | undefined>('apiWorkbench.maps.searchPlaces', { query: 'Lyon' });
+      out = await vscode.commands.executeCommand<CommandOutcome<{ places?: { id?: string }[] }> | undefined>('apiWorkbench.maps.searchPlaces', {
+        query: 'Lyon',
+      });
     } finally {
       await userConfig().update('maps.openResponsesIn', undefined, vscode.ConfigurationTarget.Global);
     }
@@ -241,7 +250,10 @@ describe('copy as cURL', function () {
     assert.match(text, /-H "X-Goog-Api-Key: \$GOOGLE_MAPS_API_KEY"/);
     const argv = await argvOf(text);
     assert.equal(argv[0], `${info.maps.baseUrl}/v1/places:searchText`);
-    assert.ok(valuesAfter(argv, '-H').some((h) => /^X-Goog-FieldMask: places\./.test(h)), 'the field mask is sent');
+    assert.ok(
+      valuesAfter(argv, '-H').some((h) => /^X-Goog-FieldMask: places\./.test(h)),
+      'the field mask is sent',
+    );
     assert.deepEqual(JSON.parse(valuesAfter(argv, '--data-raw')[0]), { textQuery: 'Lyon' });
     await vscode.commands.executeCommand('notifications.clearAll');
     await takeScreenshot('curl-maps-response-title', 500);
@@ -249,13 +261,20 @@ describe('copy as cURL', function () {
       const ok = await sh(`${text} --silent --show-error --fail`, { GOOGLE_MAPS_API_KEY: info.maps.apiKey });
       assert.equal(ok.code, 0, ok.stderr);
       const places = (JSON.parse(ok.stdout) as { places?: { id?: string }[] }).places ?? [];
-      assert.deepEqual(places.map((p) => p.id), (out.response.places ?? []).map((p) => p.id));
+      assert.deepEqual(
+        places.map((p) => p.id),
+        (out.response.places ?? []).map((p) => p.id),
+      );
     }
   });
 
   it('Maps: a key placed in the query becomes "?key=$GOOGLE_MAPS_API_KEY" after the single-quoted URL', async () => {
     const origin = new URL(info.maps.baseUrl).origin;
-    await userConfig().update('maps.connections', [{ name: 'Query Key', baseUrl: info.maps.baseUrl, auth: { placement: 'query', name: 'key' } }], vscode.ConfigurationTarget.Global);
+    await userConfig().update(
+      'maps.connections',
+      [{ name: 'Query Key', baseUrl: info.maps.baseUrl, auth: { placement: 'query', name: 'key' } }],
+      vscode.ConfigurationTarget.Global,
+    );
     const conn = await waitFor('the query-key connection', () => api.services.connections.get('maps', 'Query Key') as HttpConnection | undefined);
     await api.services.secrets.set(conn, info.maps.apiKey, [origin]);
     await api.services.connections.setActive('maps', 'Query Key');
@@ -281,7 +300,10 @@ describe('copy as cURL', function () {
   it('Maps: a refused request offers Copy as cURL, which copies that request', async () => {
     const errors = stubWindow('showErrorMessage', () => 'Copy as cURL');
     try {
-      const out = await vscode.commands.executeCommand<CommandOutcome | undefined>('apiWorkbench.maps.searchPlaces', { query: 'Nowhere-copy', fieldMask: 'places.bogus' });
+      const out = await vscode.commands.executeCommand<CommandOutcome | undefined>('apiWorkbench.maps.searchPlaces', {
+        query: 'Nowhere-copy',
+        fieldMask: 'places.bogus',
+      });
       assert.equal(out, undefined);
       const copied = await waitFor('the refused request on the clipboard', async () => {
         const t = await vscode.env.clipboard.readText();

@@ -85,7 +85,8 @@ describe('foundation', function () {
       assert.deepEqual(stored?.origins, [server.url]);
       // Settings and globalState carry no trace of it.
       assert.ok(!JSON.stringify(userConfig().inspect('llm.connections')).includes(secret));
-      for (const k of api.services.context.globalState.keys()) assert.ok(!JSON.stringify(api.services.context.globalState.get(k)).includes(secret), `globalState ${k}`);
+      for (const k of api.services.context.globalState.keys())
+        assert.ok(!JSON.stringify(api.services.context.globalState.get(k)).includes(secret), `globalState ${k}`);
       // A request sends it where it was entered for, and the log line for it is redacted (the secret scan checks the log files).
       const res = await api.services.http.create(conn).json({ path: 'models' });
       assert.equal(res.status, 200);
@@ -146,7 +147,10 @@ describe('foundation', function () {
       writeFileSync(
         settingsFile,
         JSON.stringify({
-          'apiWorkbench.llm.connections': [{ name: 'Local Sandbox', baseUrl: `${evil.url}/v1` }, { name: 'Evil', baseUrl: `${evil.url}/v1` }],
+          'apiWorkbench.llm.connections': [
+            { name: 'Local Sandbox', baseUrl: `${evil.url}/v1` },
+            { name: 'Evil', baseUrl: `${evil.url}/v1` },
+          ],
           'apiWorkbench.maps.connections': [{ name: 'Evil', baseUrl: evil.url }],
           // A window-scoped setting in the same file tells when the editor has read it (application-
           // scoped ones never show up as workspace values at all, which is the point).
@@ -196,7 +200,14 @@ describe('foundation', function () {
   it('reports a malformed connection setting and keeps the valid entries', async () => {
     const warn = stubWindow('showWarningMessage', () => undefined);
     try {
-      await userConfig().update('llm.connections', [{ name: 'Fine', baseUrl: 'https://api.openai.com/v1' }, { name: 'Broken', baseUrl: 'not a url' }], vscode.ConfigurationTarget.Global);
+      await userConfig().update(
+        'llm.connections',
+        [
+          { name: 'Fine', baseUrl: 'https://api.openai.com/v1' },
+          { name: 'Broken', baseUrl: 'not a url' },
+        ],
+        vscode.ConfigurationTarget.Global,
+      );
       await waitFor('Fine', () => api.services.connections.get('llm', 'Fine'));
       assert.equal(api.services.connections.get('llm', 'Broken'), undefined);
       await waitFor('a warning', () => warn.calls.find((c) => /Broken/.test(String(c[0]))));

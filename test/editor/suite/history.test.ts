@@ -132,7 +132,10 @@ describe('history', function () {
     const fileItem = await waitFor('the notebook in the Testing view', () => controller.items.get(uri.toString()));
     const items: vscode.TestItem[] = [];
     fileItem.children.forEach((c) => void items.push(c));
-    assert.deepEqual(items.map((i) => i.label), ['lyon: POST /v1/places:searchText', 'wrong: POST /v1/places:searchText']);
+    assert.deepEqual(
+      items.map((i) => i.label),
+      ['lyon: POST /v1/places:searchText', 'wrong: POST /v1/places:searchText'],
+    );
     assert.equal(items[1].range?.start.line, 12);
 
     // Watch what the run reports by wrapping the run the controller creates.
@@ -142,8 +145,14 @@ describe('history', function () {
       const run = create(request, name, persist);
       return Object.assign(Object.create(run) as vscode.TestRun, {
         passed: (t: vscode.TestItem, d?: number) => (outcomes.set(t.id, { state: 'passed', messages: [] }), run.passed(t, d)),
-        failed: (t: vscode.TestItem, m: vscode.TestMessage | readonly vscode.TestMessage[], d?: number) => (outcomes.set(t.id, { state: 'failed', messages: [m].flat() }), run.failed(t, m, d)),
-        errored: (t: vscode.TestItem, m: vscode.TestMessage | readonly vscode.TestMessage[], d?: number) => (outcomes.set(t.id, { state: 'errored', messages: [m].flat() }), run.errored(t, m, d)),
+        failed: (t: vscode.TestItem, m: vscode.TestMessage | readonly vscode.TestMessage[], d?: number) => (
+          outcomes.set(t.id, { state: 'failed', messages: [m].flat() }),
+          run.failed(t, m, d)
+        ),
+        errored: (t: vscode.TestItem, m: vscode.TestMessage | readonly vscode.TestMessage[], d?: number) => (
+          outcomes.set(t.id, { state: 'errored', messages: [m].flat() }),
+          run.errored(t, m, d)
+        ),
         skipped: (t: vscode.TestItem) => (outcomes.set(t.id, { state: 'skipped', messages: [] }), run.skipped(t)),
       });
     };

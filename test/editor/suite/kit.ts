@@ -138,7 +138,7 @@ export function treeLabels(nodes: readonly TreeNode[]): Promise<string[]> {
 
 /** The root node of connection `name` in a service view, if the view shows it now. */
 export async function findConnectionNode(api: ExtensionApi, service: ServiceId, name: string): Promise<ConnectionNode | undefined> {
-  const roots = ((await api.views[service].provider.getChildren()) ?? []);
+  const roots = (await api.views[service].provider.getChildren()) ?? [];
   return roots.find((r) => (r as ConnectionNode).conn?.name === name) as ConnectionNode | undefined;
 }
 
@@ -158,7 +158,10 @@ export function loadedChildren(node: TreeNode): Promise<TreeNode[]> {
  */
 export async function shownMapsResponse(out: { document: vscode.Uri }): Promise<Record<string, unknown>> {
   const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
-  assert.ok(tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('apiWorkbench.mapsResponse'), `the response should open in the response viewer (active tab: ${tab?.label})`);
+  assert.ok(
+    tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('apiWorkbench.mapsResponse'),
+    `the response should open in the response viewer (active tab: ${tab?.label})`,
+  );
   const viewer = await vscode.commands.executeCommand<{ shown?: { resultId: string } }>('apiWorkbench.maps.openInViewer', out.document);
   assert.equal(viewer.shown?.resultId, out.document.toString());
   const doc = await vscode.workspace.openTextDocument(out.document);

@@ -86,7 +86,10 @@ describe('llm', function () {
     const node = await connectionNode(api, SANDBOX);
     const kids = await loadedChildren(node);
     const sorted = [...LLM_MODELS].sort((a, b) => a.id.localeCompare(b.id));
-    assert.deepEqual(await treeLabels(kids), sorted.map((m) => m.id));
+    assert.deepEqual(
+      await treeLabels(kids),
+      sorted.map((m) => m.id),
+    );
     const item = await kids[0].toTreeItem();
     assert.match(String(item.description), new RegExp(`${sorted[0].owned_by} · ${new Date(sorted[0].created * 1000).toISOString().slice(0, 10)}`));
     assert.match(item.contextValue ?? '', /^llm\.model/);
@@ -94,7 +97,14 @@ describe('llm', function () {
 
   it('a connection shows signed-out, models after the key is set, and an error node when unreachable', async () => {
     const slowUrl = `http://127.0.0.1:${slow.port}/v1`;
-    await userConfig().update('llm.connections', [{ name: SLOW, baseUrl: slowUrl }, { name: 'Gone', baseUrl: 'http://127.0.0.1:9/v1' }], vscode.ConfigurationTarget.Global);
+    await userConfig().update(
+      'llm.connections',
+      [
+        { name: SLOW, baseUrl: slowUrl },
+        { name: 'Gone', baseUrl: 'http://127.0.0.1:9/v1' },
+      ],
+      vscode.ConfigurationTarget.Global,
+    );
     const conn = await waitFor('slow connection', () => llmConn(api, SLOW));
     const signedOut = await loadedChildren(await connectionNode(api, SLOW));
     assert.deepEqual(await treeLabels(signedOut), ['Set API Key…']);
@@ -136,7 +146,10 @@ describe('llm', function () {
     const doc = result.document;
     assert.equal(doc.uri.toString(), ANSWERS_URI.toString());
     assert.equal(doc.languageId, 'markdown');
-    assert.ok(vscode.window.visibleTextEditors.some((e) => e.document === doc), 'the answer is visible');
+    assert.ok(
+      vscode.window.visibleTextEditors.some((e) => e.document === doc),
+      'the answer is visible',
+    );
     assert.ok(vscode.window.visibleTextEditors.length >= 2, 'beside the editor, not instead of it');
     assert.ok(doc.getText().endsWith(result.text), 'the newest answer is the last one in the document');
     const header = answerHeader('sandbox-chat', SANDBOX, prompt);
@@ -198,7 +211,10 @@ describe('llm', function () {
     assert.ok(result.answer.length > 0 && result.answer.length < full.length, `kept ${result.answer.length} of ${full.length} characters`);
     assert.ok(full.startsWith(result.answer), 'what arrived is a prefix of the answer');
     assert.equal(answerPart(result.text, header), result.answer);
-    assert.match(result.text, /\n\n---\n\*Cancelled after \d+ ms: the answer above is what had arrived\. About \d+ tokens in \/ \d+ out · ≈\$0\.00 \(estimated: cancelled before the server reported usage\)\. Request id `req_[0-9a-f]+`\.\*\n$/);
+    assert.match(
+      result.text,
+      /\n\n---\n\*Cancelled after \d+ ms: the answer above is what had arrived\. About \d+ tokens in \/ \d+ out · ≈\$0\.00 \(estimated: cancelled before the server reported usage\)\. Request id `req_[0-9a-f]+`\.\*\n$/,
+    );
     cts.dispose();
   });
 
@@ -211,20 +227,23 @@ describe('llm', function () {
     const messages: string[] = [];
     let shot: Promise<unknown> | undefined;
     const original = vscode.window.withProgress;
-    const progress = stubWindow('withProgress', (opts: vscode.ProgressOptions, task: (p: vscode.Progress<{ message?: string }>, t: vscode.CancellationToken) => Thenable<unknown>) =>
-      original(opts, (p, t) =>
-        task(
-          {
-            report: (v) => {
-              if (v.message) messages.push(v.message);
-              // On the second tick: the notification has had a second to render.
-              if (v.message?.includes('HTTP 429') && messages.filter((m) => m.includes('HTTP 429')).length === 2) shot ??= takeScreenshot('llm-rate-limit-countdown');
-              p.report(v);
+    const progress = stubWindow(
+      'withProgress',
+      (opts: vscode.ProgressOptions, task: (p: vscode.Progress<{ message?: string }>, t: vscode.CancellationToken) => Thenable<unknown>) =>
+        original(opts, (p, t) =>
+          task(
+            {
+              report: (v) => {
+                if (v.message) messages.push(v.message);
+                // On the second tick: the notification has had a second to render.
+                if (v.message?.includes('HTTP 429') && messages.filter((m) => m.includes('HTTP 429')).length === 2)
+                  shot ??= takeScreenshot('llm-rate-limit-countdown');
+                p.report(v);
+              },
             },
-          },
-          t,
+            t,
+          ),
         ),
-      ),
     );
     const prompt = 'Am I rate limited?';
     let result: AskResult;
@@ -292,7 +311,10 @@ describe('llm', function () {
     assert.ok(editor, 'the answers are visible');
     const newest = second.document.positionAt(text.lastIndexOf(second.text));
     assert.equal(editor.selection.active.line, newest.line, "the cursor is on the newest answer's header");
-    assert.ok(editor.visibleRanges.some((r) => r.contains(newest)), 'the newest answer is in view');
+    assert.ok(
+      editor.visibleRanges.some((r) => r.contains(newest)),
+      'the newest answer is in view',
+    );
     // The Outline lists every answer by its header: how the user finds an older one.
     await vscode.window.showTextDocument(second.document, { viewColumn: editor.viewColumn });
     await vscode.commands.executeCommand('outline.focus');
@@ -341,7 +363,9 @@ describe('llm', function () {
     await api.services.secrets.set(conn, info.llm.apiKey, [new URL(info.llm.baseUrl).origin]);
     await api.services.connections.setActive('llm', COUNTED);
     // The view lists the new connection's models with requests of its own: let those finish first.
-    await waitFor('the models of the counted connection', async () => (await treeLabels(await loadedChildren(await connectionNode(api, COUNTED)))).includes('sandbox-chat'));
+    await waitFor('the models of the counted connection', async () =>
+      (await treeLabels(await loadedChildren(await connectionNode(api, COUNTED)))).includes('sandbox-chat'),
+    );
     const before = requestsLeft(api.services, conn, 'sandbox-chat');
     assert.equal(before.limit, conn.rateLimitPerMinute);
     const asked = await vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.ask', { prompt: 'count me', model: 'sandbox-chat', connection: COUNTED });

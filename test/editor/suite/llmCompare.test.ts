@@ -32,7 +32,10 @@ describe('llm compare, cost and presets', function () {
     const models = ['sandbox-chat', 'sandbox-chat-mini'];
     const outcome = await vscode.commands.executeCommand<CompareOutcome>('apiWorkbench.llm.compare', { prompt, models });
     assert.equal(outcome.connection, SANDBOX);
-    assert.deepEqual(outcome.results.map((r) => r.outcome), ['done', 'done']);
+    assert.deepEqual(
+      outcome.results.map((r) => r.outcome),
+      ['done', 'done'],
+    );
     const rendered = outcome.rendered;
     assert.ok(rendered, 'the webview reported what it shows');
     for (const [i, model] of models.entries()) {
@@ -48,13 +51,19 @@ describe('llm compare, cost and presets', function () {
 
   it('Compare: a failing column (unknown model, a stream that breaks off) shows why there; the others complete', async () => {
     const prompt = 'Keep going whatever happens.';
-    const outcome = await vscode.commands.executeCommand<CompareOutcome>('apiWorkbench.llm.compare', { prompt, models: ['no-such-model', 'sandbox-chat-faulty', 'sandbox-chat'] });
+    const outcome = await vscode.commands.executeCommand<CompareOutcome>('apiWorkbench.llm.compare', {
+      prompt,
+      models: ['no-such-model', 'sandbox-chat-faulty', 'sandbox-chat'],
+    });
     const [unknown, faulty, ok] = outcome.rendered ?? [];
     assert.equal(unknown.state, 'failed');
     assert.match(unknown.footer, /^Failed: HTTP 404 \(model_not_found\): .*no-such-model.* Request id \S+\.$/);
     assert.equal(faulty.state, 'failed');
     assert.ok(faulty.text.length > 0, 'the part that arrived stays in the column');
-    assert.match(faulty.footer, new RegExp(`^Stopped mid-answer after .*The ${faulty.text.length} characters that arrived are kept above\\. Request id \\S+\\.$`));
+    assert.match(
+      faulty.footer,
+      new RegExp(`^Stopped mid-answer after .*The ${faulty.text.length} characters that arrived are kept above\\. Request id \\S+\\.$`),
+    );
     assert.equal(ok.state, 'done');
     assert.equal(ok.text, sandboxAnswer(askMessages(prompt), 'sandbox-chat'));
     await vscode.commands.executeCommand('notifications.clearAll');
@@ -73,7 +82,9 @@ describe('llm compare, cost and presets', function () {
       const expected = (asked.usage.prompt_tokens * 1000 + (asked.usage.completion_tokens ?? 0) * 2000) / 1e6;
       assert.equal(asked.cost, formatUsd(expected));
       const note = ` out · ${formatUsd(expected)} · `;
-      await waitFor(`the cost beside the tokens in the answer ("${note}" in …${asked.document.getText().slice(-200)})`, () => asked.document.getText().includes(note));
+      await waitFor(`the cost beside the tokens in the answer ("${note}" in …${asked.document.getText().slice(-200)})`, () =>
+        asked.document.getText().includes(note),
+      );
       // Today's total (the status bar tooltip reads it) is persisted and includes this request.
       const day = dayOf(new Date());
       const total = await waitFor("today's total", () => {
@@ -85,11 +96,17 @@ describe('llm compare, cost and presets', function () {
 
       // Budget: today's spend is already past a tiny budget, so the next request asks first.
       await userConfig().update('llm.dailyBudget', 0.01, g);
-      const declined = await vscode.commands.executeCommand<AskResult | undefined>('apiWorkbench.llm.ask', { prompt: 'And this one?', model: 'sandbox-chat-mini' });
+      const declined = await vscode.commands.executeCommand<AskResult | undefined>('apiWorkbench.llm.ask', {
+        prompt: 'And this one?',
+        model: 'sandbox-chat-mini',
+      });
       assert.equal(declined, undefined, 'declined: nothing sent');
       const question = warnings.calls.find((c) => c[0] === 'This may pass your daily language-model budget.');
       assert.ok(question, `the budget question was asked: ${JSON.stringify(warnings.calls.map((c) => c[0]))}`);
-      assert.match(String((question[1] as { detail?: string }).detail), /This request may cost up to \$.*daily budget of \$0\.01 \(apiWorkbench\.llm\.dailyBudget\)/);
+      assert.match(
+        String((question[1] as { detail?: string }).detail),
+        /This request may cost up to \$.*daily budget of \$0\.01 \(apiWorkbench\.llm\.dailyBudget\)/,
+      );
       assert.deepEqual(question.slice(2), ['Send Anyway']);
 
       warnings.restore();
@@ -104,12 +121,21 @@ describe('llm compare, cost and presets', function () {
     }
   });
 
-  it('notebook LLM cells count in today\'s total, and the budget asks before one is sent (declined: the cell says why)', async () => {
+  it("notebook LLM cells count in today's total, and the budget asks before one is sent (declined: the cell says why)", async () => {
     const state = api.services.context.globalState;
     const savedLedger = state.get<unknown>(LEDGER_KEY);
     await userConfig().update('llm.prices', { 'sandbox-chat-mini': { input: 1000, output: 2000 } }, g);
-    const cell = ['POST /chat/completions', 'Content-Type: application/json', '', '{"model": "sandbox-chat-mini", "messages": [{"role": "user", "content": "Count me in today."}]}', ''].join('\n');
-    const nb = await vscode.workspace.openNotebookDocument('api-workbench-notebook', new vscode.NotebookData([new vscode.NotebookCellData(vscode.NotebookCellKind.Code, cell, 'llm')]));
+    const cell = [
+      'POST /chat/completions',
+      'Content-Type: application/json',
+      '',
+      '{"model": "sandbox-chat-mini", "messages": [{"role": "user", "content": "Count me in today."}]}',
+      '',
+    ].join('\n');
+    const nb = await vscode.workspace.openNotebookDocument(
+      'api-workbench-notebook',
+      new vscode.NotebookData([new vscode.NotebookCellData(vscode.NotebookCellKind.Code, cell, 'llm')]),
+    );
     await vscode.window.showNotebookDocument(nb);
     let warnings = stubWindow('showWarningMessage', () => undefined);
     try {
@@ -128,7 +154,10 @@ describe('llm compare, cost and presets', function () {
       assert.equal(refused?.ok, false);
       assert.equal(refused.response, undefined, 'nothing was sent');
       assert.match(refused.error ?? '', /not sent: it may pass your daily language-model budget \(apiWorkbench\.llm\.dailyBudget\)/);
-      assert.ok(warnings.calls.some((c) => c[0] === 'This may pass your daily language-model budget.'), 'the same question as Ask');
+      assert.ok(
+        warnings.calls.some((c) => c[0] === 'This may pass your daily language-model budget.'),
+        'the same question as Ask',
+      );
 
       warnings.restore();
       warnings = stubWindow('showWarningMessage', () => 'Send Anyway');
@@ -151,7 +180,10 @@ describe('llm compare, cost and presets', function () {
       const asked = await vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.ask', { prompt: 'Still free?', model: 'sandbox-chat' });
       assert.equal(asked.cost, '$0.00');
       const shown = warnings.calls.map((c) => String(c[0]));
-      assert.ok(shown.some((m) => /^Setting apiWorkbench\.llm\.prices, entry "gpt-4o": .*the default price is kept\.$/.test(m)), JSON.stringify(shown));
+      assert.ok(
+        shown.some((m) => /^Setting apiWorkbench\.llm\.prices, entry "gpt-4o": .*the default price is kept\.$/.test(m)),
+        JSON.stringify(shown),
+      );
     } finally {
       warnings.restore();
       await userConfig().update('llm.prices', undefined, g);
@@ -173,7 +205,8 @@ describe('llm compare, cost and presets', function () {
     const server: Server = createServer((req, res) => {
       seen.push(req.headers);
       res.setHeader('content-type', 'application/json');
-      if (req.url === '/v1/models') res.end(JSON.stringify({ object: 'list', data: [{ id: 'llama3.2:1b', object: 'model', owned_by: 'library', created: 1_700_000_000 }] }));
+      if (req.url === '/v1/models')
+        res.end(JSON.stringify({ object: 'list', data: [{ id: 'llama3.2:1b', object: 'model', owned_by: 'library', created: 1_700_000_000 }] }));
       else res.writeHead(404).end(JSON.stringify({ error: { message: 'not here', type: 'invalid_request_error' } }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -181,7 +214,8 @@ describe('llm compare, cost and presets', function () {
     const name = 'My Ollama';
     const picks = stubWindow('showQuickPick', (items: (vscode.QuickPickItem & { detail?: string })[]) => {
       const labels = items.map((i) => i.label);
-      for (const l of ['OpenAI', 'Azure OpenAI / AI Foundry (v1 API)', 'Ollama (local)', 'LM Studio (local)', 'vLLM (local)']) assert.ok(labels.includes(l), `preset ${l} offered`);
+      for (const l of ['OpenAI', 'Azure OpenAI / AI Foundry (v1 API)', 'Ollama (local)', 'LM Studio (local)', 'vLLM (local)'])
+        assert.ok(labels.includes(l), `preset ${l} offered`);
       assert.match(items.find((i) => i.label === 'LM Studio (local)')?.detail ?? '', /^http:\/\/localhost:1234\/v1 · no key/);
       assert.match(items.find((i) => i.label === 'vLLM (local)')?.detail ?? '', /^http:\/\/localhost:8000\/v1 · no key/);
       return items.find((i) => i.label === 'Ollama (local)');
@@ -207,7 +241,11 @@ describe('llm compare, cost and presets', function () {
       picks.restore();
       inputs.restore();
       infos.restore();
-      await userConfig().update('llm.connections', (userConfig().inspect<{ name: string }[]>('llm.connections')?.globalValue ?? []).filter((e) => e.name !== name), g);
+      await userConfig().update(
+        'llm.connections',
+        (userConfig().inspect<{ name: string }[]>('llm.connections')?.globalValue ?? []).filter((e) => e.name !== name),
+        g,
+      );
       await api.services.connections.setActive('llm', SANDBOX);
       server.close();
     }

@@ -10,7 +10,18 @@ import { ResultStore } from '../../../src/editor/maps/results';
 import type { ExtensionApi } from '../../../src/extension';
 import type { TreeNode } from '../../../src/editor/tree';
 import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, findConnectionNode, quickPickSent, SANDBOX, shownMapsResponse, startSandboxRecordingKeys, stubWindow, treeLabels, userConfig, waitFor } from './kit';
+import {
+  activateExtension,
+  findConnectionNode,
+  quickPickSent,
+  SANDBOX,
+  shownMapsResponse,
+  startSandboxRecordingKeys,
+  stubWindow,
+  treeLabels,
+  userConfig,
+  waitFor,
+} from './kit';
 
 describe('maps', function () {
   this.timeout(120_000);
@@ -59,7 +70,11 @@ describe('maps', function () {
     assert.ok(Array.isArray((await shownMapsResponse(out)).places));
     // The viewer's page drew the response (its own report, not the host's).
     const viewer = await vscode.commands.executeCommand<ResponseViewer>('apiWorkbench.maps.openInViewer', out.document);
-    await waitFor('the response viewer to draw the response', () => viewer.rendered.some((m) => m.resultId === viewer.shown?.resultId && m.tab === 'body'), 30_000);
+    await waitFor(
+      'the response viewer to draw the response',
+      () => viewer.rendered.some((m) => m.resultId === viewer.shown?.resultId && m.tab === 'body'),
+      30_000,
+    );
     assert.ok(out.results.length >= 1);
     assert.ok(out.map && out.map.markers >= 1, 'the places are on the map');
     const labels = await resultLabels('Places');
@@ -190,7 +205,10 @@ describe('maps', function () {
     const before = (await resultLabels('Places')).length;
     const errors = stubWindow('showErrorMessage', () => undefined);
     try {
-      const out = await vscode.commands.executeCommand<CommandOutcome | undefined>('apiWorkbench.maps.searchPlaces', { query: 'Lyon', fieldMask: 'places.bogus' });
+      const out = await vscode.commands.executeCommand<CommandOutcome | undefined>('apiWorkbench.maps.searchPlaces', {
+        query: 'Lyon',
+        fieldMask: 'places.bogus',
+      });
       assert.equal(out, undefined);
     } finally {
       errors.restore();

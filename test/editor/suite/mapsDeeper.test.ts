@@ -61,7 +61,9 @@ describe('maps, deeper', function () {
     try {
       const running = vscode.commands.executeCommand<CommandOutcome>('apiWorkbench.maps.placeDetails');
       const qp = await waitFor('the place picker', () => capture.picks[0]);
-      const shown = await typeInto(qp, 'pizza in Mountain V', (l) => l.some((x) => x.includes('Pizza') || x.includes('Pie') || x.includes('Crust') || x.includes('Forno')));
+      const shown = await typeInto(qp, 'pizza in Mountain V', (l) =>
+        l.some((x) => x.includes('Pizza') || x.includes('Pie') || x.includes('Crust') || x.includes('Forno')),
+      );
       assert.ok(shown.includes('$(edit) Use as typed'), `the typed text is offered too: ${shown.join(' | ')}`);
       await takeScreenshot('maps-autocomplete', 800);
       const first = qp.items.find((i) => i.label.startsWith('$(location)'));
@@ -116,9 +118,22 @@ describe('maps, deeper', function () {
     });
     assert.ok(out, 'no outcome');
     assert.equal(out.rows.length, 6);
-    assert.deepEqual(out.rows.map((r) => r.condition), Array(6).fill('ROUTE_EXISTS'));
-    assert.deepEqual(out.rows.slice(0, 3).map((r) => [r.origin, r.destination]), [['Lyon, France', 'Marseille, France'], ['Lyon, France', 'Grenoble, France'], ['Lyon, France', '43.7, 7.27']]);
-    assert.ok(out.rows.every((r) => / km$/.test(r.distance) && /min$/.test(r.duration)), out.markdown);
+    assert.deepEqual(
+      out.rows.map((r) => r.condition),
+      Array(6).fill('ROUTE_EXISTS'),
+    );
+    assert.deepEqual(
+      out.rows.slice(0, 3).map((r) => [r.origin, r.destination]),
+      [
+        ['Lyon, France', 'Marseille, France'],
+        ['Lyon, France', 'Grenoble, France'],
+        ['Lyon, France', '43.7, 7.27'],
+      ],
+    );
+    assert.ok(
+      out.rows.every((r) => / km$/.test(r.distance) && /min$/.test(r.duration)),
+      out.markdown,
+    );
     assert.equal(out.map?.lines, 6);
     assert.equal(out.map?.markers, 5);
     const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === 'Route Matrix: 6 pairs');
@@ -200,10 +215,13 @@ describe('maps, deeper', function () {
     ]);
     assert.equal(capture.picks.length, 3, 'two origins and one destination were asked for');
     assert.ok(out, 'no outcome');
-    assert.deepEqual(out.rows.map((r) => [r.origin, r.destination, r.condition]), [
-      ['Lyon, France', '43.7, 7.27', 'ROUTE_EXISTS'],
-      ['48.8566, 2.3522', '43.7, 7.27', 'ROUTE_EXISTS'],
-    ]);
+    assert.deepEqual(
+      out.rows.map((r) => [r.origin, r.destination, r.condition]),
+      [
+        ['Lyon, France', '43.7, 7.27', 'ROUTE_EXISTS'],
+        ['48.8566, 2.3522', '43.7, 7.27', 'ROUTE_EXISTS'],
+      ],
+    );
     assert.equal(out.map?.markers, 3);
   });
 
@@ -220,11 +238,23 @@ describe('maps, deeper', function () {
       await userConfig().update('maps.fieldMasks', { getPlace: 'id,formattedAddress,location' }, vscode.ConfigurationTarget.Global);
       out = await vscode.commands.executeCommand<MaskOutcome>('apiWorkbench.maps.chooseFieldMask');
       assert.ok(seen.includes('Place Details — Place Details Essentials · $5.00 / 1,000'), seen.join('\n'));
-      assert.ok(seen.some((s) => s.startsWith('Basic — Place Details Enterprise · $20.00')), seen.join('\n'));
-      assert.ok(seen.some((s) => s.startsWith('Everything (*) — Place Details Enterprise + Atmosphere · $25.00')), seen.join('\n'));
-      assert.ok(seen.some((s) => s.startsWith('Route Matrix — Compute Route Matrix Essentials · $5.00 / 1,000 elements')), seen.join('\n'));
+      assert.ok(
+        seen.some((s) => s.startsWith('Basic — Place Details Enterprise · $20.00')),
+        seen.join('\n'),
+      );
+      assert.ok(
+        seen.some((s) => s.startsWith('Everything (*) — Place Details Enterprise + Atmosphere · $25.00')),
+        seen.join('\n'),
+      );
+      assert.ok(
+        seen.some((s) => s.startsWith('Route Matrix — Compute Route Matrix Essentials · $5.00 / 1,000 elements')),
+        seen.join('\n'),
+      );
       assert.equal(warn.calls.length, 1);
-      assert.match(String(warn.calls[0][0]), /^This mask moves the request from Place Details Essentials \(\$5\.00 \/ 1,000\) to Place Details Enterprise \+ Atmosphere \(\$25\.00 \/ 1,000\) because of \*\.$/);
+      assert.match(
+        String(warn.calls[0][0]),
+        /^This mask moves the request from Place Details Essentials \(\$5\.00 \/ 1,000\) to Place Details Enterprise \+ Atmosphere \(\$25\.00 \/ 1,000\) because of \*\.$/,
+      );
       assert.deepEqual(out, { operation: 'getPlace', mask: '*', sku: 'Place Details Enterprise + Atmosphere', dearerThan: 'Place Details Essentials' });
       assert.equal(userConfig().get<Record<string, string>>('maps.fieldMasks')?.getPlace, '*');
     } finally {
@@ -238,7 +268,7 @@ describe('maps, deeper', function () {
     const conn = await findConnectionNode(api, 'maps', SANDBOX);
     assert.ok(conn);
     const cost = await waitFor('the cost node', async () => {
-      const kids = (await conn.children());
+      const kids = await conn.children();
       const node = kids[kids.length - 1];
       return node && (await treeLabel(node)) === 'This session' ? node : undefined;
     });
@@ -246,7 +276,8 @@ describe('maps, deeper', function () {
     assert.match(String(item.description), /^\d+ requests · ≈ \$\d+\.\d+/);
     const lines = await Promise.all(((await cost.children?.()) ?? []).map(treeLabel));
     // The picker's suggestions, Place Details (the basic preset asks for rating: Enterprise), the route, the matrix.
-    for (const sku of ['Autocomplete Requests', 'Place Details Enterprise', 'Compute Routes Essentials', 'Compute Route Matrix Essentials']) assert.ok(lines.includes(sku), `${sku} in ${lines.join(', ')}`);
+    for (const sku of ['Autocomplete Requests', 'Place Details Enterprise', 'Compute Routes Essentials', 'Compute Route Matrix Essentials'])
+      assert.ok(lines.includes(sku), `${sku} in ${lines.join(', ')}`);
   });
 
   it('an empty search says what was searched and what the sandbox knows', async () => {
@@ -258,7 +289,10 @@ describe('maps, deeper', function () {
       info.restore();
     }
     const text = String(info.calls[0]?.[0]);
-    assert.match(text, /^No places found for “Qwzxv Blorptown” \(Text Search\)\. The local sandbox knows .*at least 5,000 inhabitants.*pizza, restaurant, cafe/);
+    assert.match(
+      text,
+      /^No places found for “Qwzxv Blorptown” \(Text Search\)\. The local sandbox knows .*at least 5,000 inhabitants.*pizza, restaurant, cafe/,
+    );
   });
 
   it('Try the Local Sandbox repairs a sandbox connection whose stored key is wrong', async () => {
@@ -299,7 +333,19 @@ describe('maps, deeper', function () {
             return;
           }
           res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req-${got}` });
-          res.end(JSON.stringify({ places: [{ id: 'echo-1', displayName: { text: `echoed: ${got}` }, formattedAddress: `https://example.test/?key=${got}`, location: { latitude: 45.76, longitude: 4.83 }, [got]: 'as a property name' }] }));
+          res.end(
+            JSON.stringify({
+              places: [
+                {
+                  id: 'echo-1',
+                  displayName: { text: `echoed: ${got}` },
+                  formattedAddress: `https://example.test/?key=${got}`,
+                  location: { latitude: 45.76, longitude: 4.83 },
+                  [got]: 'as a property name',
+                },
+              ],
+            }),
+          );
         });
       });
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -344,12 +390,16 @@ describe('maps, deeper', function () {
       const folder = vscode.workspace.workspaceFolders?.[0];
       assert.ok(folder);
       const uri = vscode.Uri.joinPath(folder.uri, 'echo.awb.md');
-      const cell = (path: string) => `\`\`\`maps connection=EchoMaps\nPOST ${path}\nX-Goog-FieldMask: *\nContent-Type: application/json\n\n{"textQuery": "x"}\n\`\`\`\n`;
+      const cell = (path: string) =>
+        `\`\`\`maps connection=EchoMaps\nPOST ${path}\nX-Goog-FieldMask: *\nContent-Type: application/json\n\n{"textQuery": "x"}\n\`\`\`\n`;
       await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(`${cell('/v1/places:searchText')}\n${cell('/v1/places:searchNearby')}`));
       const nb = await vscode.workspace.openNotebookDocument(uri);
       await vscode.window.showNotebookDocument(nb);
       await api.notebook().controller.runAll(nb);
-      const outputs = nb.getCells().flatMap((c) => c.outputs.flatMap((o) => o.items.map((i) => decoder.decode(i.data)))).join('\n');
+      const outputs = nb
+        .getCells()
+        .flatMap((c) => c.outputs.flatMap((o) => o.items.map((i) => decoder.decode(i.data))))
+        .join('\n');
       assert.match(outputs, /echoed: /, 'the server did echo');
       assert.ok(!outputs.includes(key), 'the key is in a notebook output');
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');

@@ -79,7 +79,10 @@ describe('maps offline basemap', function () {
     await waitFor('the viewer to render', () => viewer.rendered.some((m) => m.tab === 'body'), 30_000);
     await viewer.selectTab('map');
     await waitFor('the viewer map basemap', () => viewer.rendered.some((m) => m.tab.startsWith('map-basemap-')), 30_000);
-    assert.ok(viewer.rendered.some((m) => m.tab === 'map-basemap-drawn'), JSON.stringify(viewer.rendered));
+    assert.ok(
+      viewer.rendered.some((m) => m.tab === 'map-basemap-drawn'),
+      JSON.stringify(viewer.rendered),
+    );
     await viewer.selectTab('headers');
     await waitFor('the headers tab', () => viewer.rendered.some((m) => m.tab === 'headers'), 30_000);
     await vscode.commands.executeCommand('notifications.clearAll');

@@ -60,7 +60,14 @@ describe('API notebook', function () {
     const doc = await openNotebook('tour-roundtrip.awb.md', bytes);
     assert.equal(doc.notebookType, NOTEBOOK_TYPE);
     assert.deepEqual(
-      [...new Set(doc.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code).map((c) => c.document.languageId))].sort(),
+      [
+        ...new Set(
+          doc
+            .getCells()
+            .filter((c) => c.kind === vscode.NotebookCellKind.Code)
+            .map((c) => c.document.languageId),
+        ),
+      ].sort(),
       ['llm', 'maps', 'realtime', 'vars'],
     );
     // Cells and metadata as VS Code hands them back on save.
@@ -118,7 +125,10 @@ describe('API notebook', function () {
     await feature.showTab('map', place.resultId);
     await waitFor('the map to draw', () => feature.rendered.some((m) => m.resultId === place.resultId && m.tab === 'map-drawn'), 15_000).catch(() => undefined);
     await takeScreenshot('notebook-map', 2000);
-    assert.ok(feature.rendered.some((m) => m.resultId === place.resultId && m.tab === 'map-drawn'), 'the map tab drew the geometry');
+    assert.ok(
+      feature.rendered.some((m) => m.resultId === place.resultId && m.tab === 'map-drawn'),
+      'the map tab drew the geometry',
+    );
   });
 
   it('a malformed cell shows its error (and a problem) while the other cells run', async () => {
@@ -169,7 +179,11 @@ describe('API notebook', function () {
     await waitFor('messages to arrive live', () => payloads(cell).some((p) => p.state === 'running' && (p.messages?.count ?? 0) >= 2), 20_000);
     await vscode.commands.executeCommand('notebook.cancelExecution');
     // Bounded: if VS Code's stop does not end the cell, stop it here so the failure below can say so.
-    const stoppedBy = await within(running.then(() => 'ui' as const), 'the cell to stop', 15_000).catch(() => undefined);
+    const stoppedBy = await within(
+      running.then(() => 'ui' as const),
+      'the cell to stop',
+      15_000,
+    ).catch(() => undefined);
     if (!stoppedBy) feature.controller.stop(doc);
     const result = await running;
     assert.ok(result, 'the cell ended');
@@ -187,16 +201,26 @@ describe('API notebook', function () {
       '```llm name=chat\nPOST /chat/completions\nContent-Type: application/json\n\n{"model": "sandbox-chat", "stream": true, "messages": [{"role": "user", "content": "Tell me a long story about Lisbon"}]}\n\n?? status == 200\n```\n',
     );
     const running = api.notebook().controller.runCell(doc, 0);
-    const live = await waitFor('part of the answer while it streams', () => payloads(doc.cellAt(0)).find((p) => p.state === 'running' && (p.answer?.length ?? 0) > 0), 20_000);
+    const live = await waitFor(
+      'part of the answer while it streams',
+      () => payloads(doc.cellAt(0)).find((p) => p.state === 'running' && (p.answer?.length ?? 0) > 0),
+      20_000,
+    );
     const result = await running;
     assert.ok(result?.ok);
     const final = payloads(doc.cellAt(0))[0];
     assert.equal(final.state, 'done');
-    assert.ok(final.answer && final.answer.length >= (live.answer ?? '').length && final.answer.startsWith(live.answer ?? ''), 'the final answer continues the streamed text');
+    assert.ok(
+      final.answer && final.answer.length >= (live.answer ?? '').length && final.answer.startsWith(live.answer ?? ''),
+      'the final answer continues the streamed text',
+    );
   });
 
   it('picks the environment from vars env=… cells and runs with it', async () => {
-    const doc = await openNotebook('envs.awb.md', '```vars\ncity = Lisbon\n```\n\n```vars env=north\ncity = Porto\n```\n\n```maps name=place\nPOST /v1/places:searchText\nX-Goog-FieldMask: places.displayName\n\n{"textQuery": "{{city}}"}\n\n?? json.places[0].displayName.text contains Porto\n```\n');
+    const doc = await openNotebook(
+      'envs.awb.md',
+      '```vars\ncity = Lisbon\n```\n\n```vars env=north\ncity = Porto\n```\n\n```maps name=place\nPOST /v1/places:searchText\nX-Goog-FieldMask: places.displayName\n\n{"textQuery": "{{city}}"}\n\n?? json.places[0].displayName.text contains Porto\n```\n',
+    );
     await vscode.commands.executeCommand('apiWorkbench.notebook.selectEnvironment', doc.uri, 'north');
     const results = await api.notebook().controller.runAll(doc);
     assert.equal(results.find((r) => r.name === 'place')?.ok, true, JSON.stringify(results.map((r) => [r.name, r.ok, r.skipped, r.error])));
@@ -266,7 +290,10 @@ describe('API notebook in restricted mode (untrusted workspace)', function () {
     if (isTrustedRun()) this.skip();
     const api = await activateExtension();
     await startSandboxRecordingKeys(api);
-    const doc = await openNotebook('restricted.awb.md', '```llm name=models\nGET /models\n\n?? status == 200\n```\n\n```realtime name=hello\nPUBLISH demo hi\n{}\n```\n');
+    const doc = await openNotebook(
+      'restricted.awb.md',
+      '```llm name=models\nGET /models\n\n?? status == 200\n```\n\n```realtime name=hello\nPUBLISH demo hi\n{}\n```\n',
+    );
     const results = await api.notebook().controller.runAll(doc);
     assert.equal(results.length, 2);
     for (const r of results) {

@@ -65,14 +65,19 @@ describe('API notebook: cURL in, cURL and .http out, command results as cells', 
     await cellEditor.edit((b) => b.insert(new vscode.Position(0, 0), curl));
     // The workbench's text model of the cell appears with its editor: asking before it exists is an "Illegal argument".
     const actions = await waitFor('the code actions of the cell', () =>
-      Promise.resolve(vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', cell.document.uri, new vscode.Selection(0, 0, 0, 4))).catch(() => undefined),
+      Promise.resolve(
+        vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', cell.document.uri, new vscode.Selection(0, 0, 0, 4)),
+      ).catch(() => undefined),
     );
     const convert = actions.find((a) => a.title === 'Convert cURL to request cell');
     assert.ok(convert?.command, `offered: ${actions.map((a) => a.title).join(', ')}`);
     const warn = stubWindow('showWarningMessage', () => undefined);
     let converted: vscode.NotebookCell | undefined;
     try {
-      converted = await vscode.commands.executeCommand<vscode.NotebookCell | undefined>(convert.command.command, ...((convert.command.arguments ?? []) as unknown[]));
+      converted = await vscode.commands.executeCommand<vscode.NotebookCell | undefined>(
+        convert.command.command,
+        ...((convert.command.arguments ?? []) as unknown[]),
+      );
     } finally {
       warn.restore();
     }
@@ -169,7 +174,10 @@ describe('API notebook: cURL in, cURL and .http out, command results as cells', 
   });
 
   it('Save as Notebook Cell… from an LLM answer, and from the notification after a realtime publish, into a new notebook', async () => {
-    const asked = await vscode.commands.executeCommand<AskResult | undefined>('apiWorkbench.llm.ask', { model: 'sandbox-chat', prompt: 'Name one bridge in Lisbon.' });
+    const asked = await vscode.commands.executeCommand<AskResult | undefined>('apiWorkbench.llm.ask', {
+      model: 'sandbox-chat',
+      prompt: 'Name one bridge in Lisbon.',
+    });
     assert.equal(asked?.outcome, 'done');
     const answer = asked.document;
     const fromAnswer = await vscode.commands.executeCommand<AddedCell | undefined>('apiWorkbench.history.saveAsCell', answer.uri, 'new');
@@ -179,12 +187,16 @@ describe('API notebook: cURL in, cURL and .http out, command results as cells', 
     assert.equal(chat.cellAt(0).document.languageId, 'llm');
     assert.match(chat.cellAt(0).document.getText(), /^POST \/chat\/completions\n[^]*Name one bridge in Lisbon\./);
 
-    const info2 = stubWindow('showInformationMessage', (message: string, ...actions: string[]) => (message.startsWith('Published') ? actions.find((a) => a.startsWith('Save as Notebook Cell')) : undefined));
+    const info2 = stubWindow('showInformationMessage', (message: string, ...actions: string[]) =>
+      message.startsWith('Published') ? actions.find((a) => a.startsWith('Save as Notebook Cell')) : undefined,
+    );
     const pick = stubWindow('showQuickPick', (items: readonly vscode.QuickPickItem[]) => items[0]);
     try {
       await vscode.commands.executeCommand('apiWorkbench.realtime.publish', { channel: 'saved-orders', event: 'order-placed', data: '{"id": 7}' });
       const published = await waitFor('the publish saved in a new notebook', () =>
-        vscode.window.activeNotebookEditor?.notebook.getCells().find((c) => c.document.languageId === 'realtime' && c.document.getText().startsWith('PUBLISH saved-orders order-placed')),
+        vscode.window.activeNotebookEditor?.notebook
+          .getCells()
+          .find((c) => c.document.languageId === 'realtime' && c.document.getText().startsWith('PUBLISH saved-orders order-placed')),
       );
       assert.match(published.document.getText(), /"id": 7/);
       assertNoKey(info, 'the saved realtime cell', published.document.getText());

@@ -52,7 +52,13 @@ describe('llm playground', function () {
   it('runs a turn whose tool call searches the maps sandbox, shows the call, its result and the answer @smoke', async () => {
     const panel = await open({ connection: SANDBOX, model: 'sandbox-chat' });
     assert.equal(panel.panel.title, `Playground: sandbox-chat (${SANDBOX})`);
-    const settings: PlaygroundSettings = { ...defaultSettings('sandbox-chat'), system: 'You help plan city trips. Use the tools.', temperature: 0.7, maxTokens: 400, tools: ['search_places', 'compute_route', 'publish_to_channel'] };
+    const settings: PlaygroundSettings = {
+      ...defaultSettings('sandbox-chat'),
+      system: 'You help plan city trips. Use the tools.',
+      temperature: 0.7,
+      maxTokens: 400,
+      tools: ['search_places', 'compute_route', 'publish_to_channel'],
+    };
     panel.load(settings, []);
 
     await panel.receive({ type: 'send', text: 'Search places to visit in Lisbon.', settings });
@@ -89,7 +95,9 @@ describe('llm playground', function () {
     assert.ok(declined?.kind === 'tool' && declined.status === 'declined', JSON.stringify(declined));
 
     await panel.receive({ type: 'saveAsCell', settings });
-    const nb = await waitFor('the new notebook', () => vscode.workspace.notebookDocuments.find((d) => d.notebookType === 'api-workbench-notebook' && d.isUntitled));
+    const nb = await waitFor('the new notebook', () =>
+      vscode.workspace.notebookDocuments.find((d) => d.notebookType === 'api-workbench-notebook' && d.isUntitled),
+    );
     const cell = nb.cellAt(nb.cellCount - 1);
     assert.equal(cell.document.languageId, 'llm');
     const text = cell.document.getText();
@@ -102,7 +110,12 @@ describe('llm playground', function () {
     assert.equal(kinds(reopened.conversation), kinds(panel.conversation.filter((t) => t.kind !== 'error')));
 
     // Edit the first message and resend it: the turns after it are dropped, the new one is answered.
-    await reopened.receive({ type: 'resend', index: 0, text: 'Search places to visit in Porto.', settings: { ...reopened.settings, tools: ['search_places'] } });
+    await reopened.receive({
+      type: 'resend',
+      index: 0,
+      text: 'Search places to visit in Porto.',
+      settings: { ...reopened.settings, tools: ['search_places'] },
+    });
     const resent = reopened.conversation;
     assert.equal(kinds(resent), 'user,assistant,tool,assistant', JSON.stringify(resent));
     assert.match((resent[2] as { result?: string }).result ?? '', /Porto/);
@@ -128,7 +141,17 @@ describe('llm playground', function () {
   }
 
   it('a tool of your own runs a notebook cell of the workspace with the arguments as {{args.…}}; a missing cell is a tool error', async () => {
-    const file = await workspaceNotebook('playground-tools.awb.md', ['```maps name=findPlace', 'POST /v1/places:searchText', 'X-Goog-FieldMask: places.id,places.displayName,places.formattedAddress', '', '{"textQuery": "{{args.city}}", "maxResultCount": 2}', '', '?? status == 200', '```', '']);
+    const file = await workspaceNotebook('playground-tools.awb.md', [
+      '```maps name=findPlace',
+      'POST /v1/places:searchText',
+      'X-Goog-FieldMask: places.id,places.displayName,places.formattedAddress',
+      '',
+      '{"textQuery": "{{args.city}}", "maxResultCount": 2}',
+      '',
+      '?? status == 200',
+      '```',
+      '',
+    ]);
     try {
       const panel = opened[0] ?? (await open({ connection: SANDBOX, model: 'sandbox-chat' }));
       const tool = (name: string) => findPlaceTool('playground-tools.awb.md', name);
@@ -152,7 +175,7 @@ describe('llm playground', function () {
     }
   });
 
-  it("a cell tool runs the notebook as the editor shows it: in its chosen environment, with unsaved edits", async () => {
+  it('a cell tool runs the notebook as the editor shows it: in its chosen environment, with unsaved edits', async () => {
     const file = await workspaceNotebook('playground-env-tools.awb.md', [
       '```vars',
       'mask = places.id,places.formattedAddress',
@@ -232,7 +255,11 @@ describe('llm playground', function () {
     await inWebview({ selector: '.turn.user button.link', action: 'click' });
     await inWebview({ selector: '.turn.user textarea.edit', action: 'fill', text: 'Tell me about Porto.' });
     await inWebview({ selector: '.turn.user .row button:not(.secondary)', action: 'click' });
-    await waitFor('the resent message to be answered', () => panel.conversation[0]?.kind === 'user' && (panel.conversation[0] as { text: string }).text === 'Tell me about Porto.' && words(answer()) >= 2, 30_000);
+    await waitFor(
+      'the resent message to be answered',
+      () => panel.conversation[0]?.kind === 'user' && (panel.conversation[0] as { text: string }).text === 'Tell me about Porto.' && words(answer()) >= 2,
+      30_000,
+    );
     await inWebview({ selector: '#stop', action: 'click' });
     await waitFor('the second answer to stop', () => answer()?.stopped, 15_000);
     assert.equal(kinds(panel.conversation), 'user,assistant', 'the old answer was dropped');

@@ -78,7 +78,11 @@ describe('realtime', function () {
   it('subscribe to a sandbox channel, publish from the command, and the log shows the event', async () => {
     const snap = await vscode.commands.executeCommand<SubscriptionSnapshot>('apiWorkbench.realtime.subscribe', 'test-orders');
     assert.equal(snap?.state, 'subscribed');
-    const out = await vscode.commands.executeCommand<Published>('apiWorkbench.realtime.publish', { channel: 'test-orders', event: 'order-placed', data: '{ "id": 42,\n  "items": ["tea"] }' });
+    const out = await vscode.commands.executeCommand<Published>('apiWorkbench.realtime.publish', {
+      channel: 'test-orders',
+      event: 'order-placed',
+      data: '{ "id": 42,\n  "items": ["tea"] }',
+    });
     assert.deepEqual(out, { connection: 'Local Sandbox', channel: 'test-orders', event: 'order-placed', data: '{"id":42,"items":["tea"]}' });
     const text = await logContains('test-orders  order-placed  {"id":42,"items":["tea"]}');
     assert.match(text, /\d\d:\d\d:\d\d\.\d{3} {2}test-orders {2}order-placed {2}/, 'time, channel, event, compact data');
@@ -165,7 +169,10 @@ describe('realtime', function () {
       return kids.length >= 3 ? kids : undefined;
     });
     const labels = (await Promise.all(members.map((m) => treeLabel(m)))).sort();
-    assert.deepEqual(labels.filter((l) => l === 'ada' || l === 'grace'), ['ada', 'grace']);
+    assert.deepEqual(
+      labels.filter((l) => l === 'ada' || l === 'grace'),
+      ['ada', 'grace'],
+    );
     const items = await Promise.all(members.map((m) => Promise.resolve(m.toTreeItem())));
     const me = items.find((i) => typeof i.description === 'string' && i.description.includes('(you)'));
     assert.ok(me, 'this editor is listed as a member');
@@ -179,7 +186,11 @@ describe('realtime', function () {
     await logContains('webhook channel_occupied  hooked-channel');
 
     const body = JSON.stringify({ time_ms: Date.now(), events: [{ name: 'channel_occupied', channel: 'forged-channel' }] });
-    const res = await fetch(info.url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-pusher-key': api.services.sandbox.info!.realtime.key, 'x-pusher-signature': '0'.repeat(64) } });
+    const res = await fetch(info.url, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', 'x-pusher-key': api.services.sandbox.info!.realtime.key, 'x-pusher-signature': '0'.repeat(64) },
+    });
     assert.equal(res.status, 401);
     const text = await logContains('webhook REJECTED (401, forged: X-Pusher-Signature does not match the body)');
     assert.ok(!text.includes('webhook channel_occupied  forged-channel'), 'the forged event was not logged as a webhook');
@@ -187,7 +198,11 @@ describe('realtime', function () {
 
   it('Send Client Event… sends on a private channel and refuses a public one with a clear message', async () => {
     await vscode.commands.executeCommand('apiWorkbench.realtime.subscribe', 'private-chat');
-    const sent = await vscode.commands.executeCommand('apiWorkbench.realtime.sendClientEvent', { channel: 'private-chat', event: 'client-typing', data: '{"typing":true}' });
+    const sent = await vscode.commands.executeCommand('apiWorkbench.realtime.sendClientEvent', {
+      channel: 'private-chat',
+      event: 'client-typing',
+      data: '{"typing":true}',
+    });
     assert.deepEqual(sent, { connection: 'Local Sandbox', channel: 'private-chat', event: 'client-typing' });
     await logContains('sent client-typing on private-chat');
 
@@ -203,7 +218,11 @@ describe('realtime', function () {
   it('a publish the service refuses (data over 10 KB) is reported clearly, without Retry', async () => {
     const errors = stubWindow('showErrorMessage', () => undefined);
     try {
-      const out = await vscode.commands.executeCommand('apiWorkbench.realtime.publish', { channel: 'test-orders', event: 'too-big', data: JSON.stringify({ blob: 'x'.repeat(11_000) }) });
+      const out = await vscode.commands.executeCommand('apiWorkbench.realtime.publish', {
+        channel: 'test-orders',
+        event: 'too-big',
+        data: JSON.stringify({ blob: 'x'.repeat(11_000) }),
+      });
       assert.equal(out, undefined);
     } finally {
       errors.restore();

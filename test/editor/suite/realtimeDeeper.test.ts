@@ -47,7 +47,9 @@ describe('realtime deeper: webhooks, encryption, users, batch, channel info', fu
         const valid = req.headers['x-pusher-key'] === appKey && req.headers['x-pusher-signature'] === createHmac('sha256', secret).update(body).digest('hex');
         seen.push({ valid, body });
         res.writeHead(valid ? 200 : 401, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(valid ? { handled: (JSON.parse(body) as { events: { name: string }[] }).events.map((e) => e.name) } : { error: 'bad signature' }));
+        res.end(
+          JSON.stringify(valid ? { handled: (JSON.parse(body) as { events: { name: string }[] }).events.map((e) => e.name) } : { error: 'bad signature' }),
+        );
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -83,7 +85,8 @@ describe('realtime deeper: webhooks, encryption, users, batch, channel info', fu
   it('lists webhooks with their verdicts; replays one and sends test webhooks to my endpoint; a down target is shown plainly @smoke', async () => {
     const info = await vscode.commands.executeCommand<ReceiverInfo>('apiWorkbench.realtime.startWebhookReceiver');
     assert.ok(info?.registered);
-    const post = (body: string, signature: string) => fetch(info.url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-pusher-key': appKey, 'x-pusher-signature': signature } });
+    const post = (body: string, signature: string) =>
+      fetch(info.url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-pusher-key': appKey, 'x-pusher-signature': signature } });
     const forgedBody = JSON.stringify({ time_ms: Date.now(), events: [{ name: 'channel_occupied', channel: 'forged-channel' }] });
     assert.equal((await post(forgedBody, '0'.repeat(64))).status, 401);
     const staleBody = JSON.stringify({ time_ms: Date.now() - 60 * 60_000, events: [{ name: 'channel_vacated', channel: 'stale-channel' }] });
@@ -118,7 +121,10 @@ describe('realtime deeper: webhooks, encryption, users, batch, channel info', fu
     const warnings = stubWindow('showWarningMessage', () => undefined);
     let down: DeliveryResult | undefined;
     try {
-      down = await vscode.commands.executeCommand<DeliveryResult>('apiWorkbench.realtime.sendTestWebhook', { kind: 'cache_miss', url: `http://127.0.0.1:${closedPort}/pusher/webhooks` });
+      down = await vscode.commands.executeCommand<DeliveryResult>('apiWorkbench.realtime.sendTestWebhook', {
+        kind: 'cache_miss',
+        url: `http://127.0.0.1:${closedPort}/pusher/webhooks`,
+      });
     } finally {
       warnings.restore();
     }
@@ -129,7 +135,9 @@ describe('realtime deeper: webhooks, encryption, users, batch, channel info', fu
     await vscode.commands.executeCommand('apiWorkbench.realtime.clearWebhooks');
     await post(forgedBody, '0'.repeat(64));
     await vscode.commands.executeCommand('apiWorkbench.realtime.subscribe', 'orders-webhooks');
-    await waitFor('the genuine webhook, newest', async () => ((await vscode.commands.executeCommand<Shown>('apiWorkbench.realtime.showWebhooks')).received >= 2 ? true : undefined));
+    await waitFor('the genuine webhook, newest', async () =>
+      (await vscode.commands.executeCommand<Shown>('apiWorkbench.realtime.showWebhooks')).received >= 2 ? true : undefined,
+    );
     await vscode.commands.executeCommand('apiWorkbench.realtime.replayWebhook', { url: endpoint.url });
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
     await vscode.commands.executeCommand('workbench.action.closePanel');
@@ -145,7 +153,11 @@ describe('realtime deeper: webhooks, encryption, users, batch, channel info', fu
     await vscode.commands.executeCommand('apiWorkbench.realtime.connect');
     const snap = await vscode.commands.executeCommand<{ state: string }>('apiWorkbench.realtime.subscribe', 'private-encrypted-deeper');
     assert.equal(snap?.state, 'subscribed');
-    await vscode.commands.executeCommand('apiWorkbench.realtime.publish', { channel: 'private-encrypted-deeper', event: 'sealed', data: '{"plan":"attack at dawn"}' });
+    await vscode.commands.executeCommand('apiWorkbench.realtime.publish', {
+      channel: 'private-encrypted-deeper',
+      event: 'sealed',
+      data: '{"plan":"attack at dawn"}',
+    });
     await logContains('private-encrypted-deeper  sealed [decrypted]  {"plan":"attack at dawn"}');
     // Another key for publishing: this subscription holds the old one, so it cannot open the box.
     await vscode.commands.executeCommand('apiWorkbench.realtime.setEncryptionMasterKey', { connection: SANDBOX, value: OTHER_MASTER_KEY });
@@ -162,7 +174,10 @@ describe('realtime deeper: webhooks, encryption, users, batch, channel info', fu
     await vscode.commands.executeCommand('apiWorkbench.realtime.connect');
     const user = await vscode.commands.executeCommand<SignedInUser>('apiWorkbench.realtime.signIn', { userId: 'deeper-user' });
     assert.equal(user?.id, 'deeper-user');
-    assert.deepEqual(await vscode.commands.executeCommand('apiWorkbench.realtime.sendToUser', { userId: 'deeper-user', event: 'note', data: '{"hi":1}' }), { userId: 'deeper-user', event: 'note' });
+    assert.deepEqual(await vscode.commands.executeCommand('apiWorkbench.realtime.sendToUser', { userId: 'deeper-user', event: 'note', data: '{"hi":1}' }), {
+      userId: 'deeper-user',
+      event: 'note',
+    });
     await logContains('#server-to-user-deeper-user  note  {"hi":1}');
     const conn = await findConnectionNode(api, 'realtime', SANDBOX);
     assert.ok(conn);
@@ -173,7 +188,10 @@ describe('realtime deeper: webhooks, encryption, users, batch, channel info', fu
     });
     const events = (await userNode.children?.()) ?? [];
     assert.equal(await treeLabel(events[0]), 'note');
-    assert.equal(await vscode.commands.executeCommand('apiWorkbench.realtime.terminateUserConnections', { userId: 'deeper-user', confirmed: true }), 'deeper-user');
+    assert.equal(
+      await vscode.commands.executeCommand('apiWorkbench.realtime.terminateUserConnections', { userId: 'deeper-user', confirmed: true }),
+      'deeper-user',
+    );
     await logContains('terminated the connections of user deeper-user');
     await logContains(/\[Local Sandbox\] disconnected/);
   });
@@ -188,7 +206,9 @@ describe('realtime deeper: webhooks, encryption, users, batch, channel info', fu
     assert.ok(at('b1') < at('b2') && at('b2') < at('b3'), 'in order');
     const errors = stubWindow('showErrorMessage', () => undefined);
     try {
-      const refused = await vscode.commands.executeCommand('apiWorkbench.realtime.publishBatch', { events: JSON.stringify(Array.from({ length: 11 }, (_, i) => ({ channel: 'deeper-batch', name: `x${i}` }))) });
+      const refused = await vscode.commands.executeCommand('apiWorkbench.realtime.publishBatch', {
+        events: JSON.stringify(Array.from({ length: 11 }, (_, i) => ({ channel: 'deeper-batch', name: `x${i}` }))),
+      });
       assert.equal(refused, undefined);
     } finally {
       errors.restore();
@@ -196,7 +216,14 @@ describe('realtime deeper: webhooks, encryption, users, batch, channel info', fu
     assert.match(String(errors.calls[0]?.[0]), /a batch holds at most 10 events, this has 11/);
 
     // From the palette: asked where the events come from (here the selection), then confirmed.
-    const batch = JSON.stringify([{ channel: 'deeper-batch', name: 'sel1', data: { n: 1 } }, { channel: 'deeper-batch', name: 'sel2' }], null, 2);
+    const batch = JSON.stringify(
+      [
+        { channel: 'deeper-batch', name: 'sel1', data: { n: 1 } },
+        { channel: 'deeper-batch', name: 'sel2' },
+      ],
+      null,
+      2,
+    );
     const doc = await vscode.workspace.openTextDocument({ language: 'json', content: `// notes\n${batch}\n` });
     const editor = await vscode.window.showTextDocument(doc);
     editor.selection = new vscode.Selection(doc.positionAt(doc.getText().indexOf('[')), doc.positionAt(doc.getText().lastIndexOf(']') + 1));

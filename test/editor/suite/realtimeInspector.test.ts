@@ -36,10 +36,14 @@ describe('realtime inspector and edges', function () {
   const inspectorUntil = async (what: string, ok: (s: InspectorSnapshot) => boolean) => {
     let last: InspectorSnapshot | undefined;
     try {
-      return await waitFor(what, async () => {
-        last = await inspector();
-        return ok(last) ? last : undefined;
-      }, 30_000);
+      return await waitFor(
+        what,
+        async () => {
+          last = await inspector();
+          return ok(last) ? last : undefined;
+        },
+        30_000,
+      );
     } catch (e) {
       throw new Error(`${e instanceof Error ? e.message : String(e)}; the inspector said ${JSON.stringify(last)}`, { cause: e });
     }
@@ -75,7 +79,11 @@ describe('realtime inspector and edges', function () {
     const labels = items.map((i) => i.label);
     assert.ok(labels.indexOf('Occupied now') < labels.indexOf('presence-demo'), `the demo presence channel is listed as occupied: ${labels.join(' | ')}`);
     assert.match(String(items.find((i) => i.label === 'presence-demo')?.description), /presence.*members/);
-    for (const prefix of ['private-', 'presence-', 'private-encrypted-', 'cache-']) assert.ok(items.some((i) => i.label.endsWith(`${prefix}…`) && i.description), `explains ${prefix}`);
+    for (const prefix of ['private-', 'presence-', 'private-encrypted-', 'cache-'])
+      assert.ok(
+        items.some((i) => i.label.endsWith(`${prefix}…`) && i.description),
+        `explains ${prefix}`,
+      );
 
     // A prefix starts the name; the channel typed is then offered under Recent.
     const prefixPick = stubWindow('showQuickPick', (given: vscode.QuickPickItem[]) => given.find((i) => i.label.endsWith(' cache-…')));
@@ -113,16 +121,28 @@ describe('realtime inspector and edges', function () {
     assert.ok((s.page?.header ?? '').includes(`${s.counts.received} received = 1 shown + ${s.counts.filteredOut} filtered out`), s.page?.header);
     assert.equal(s.counts.received, 1 + s.counts.filteredOut + s.counts.held + s.counts.dropped, 'the counts add up');
     // Asked again on each poll: one in a few isolated runs the first opening did not stick (see the report).
-    const opened = await waitFor('the message opened', async () => {
-      const x = await inspector({ select: s.page!.seqs[0] });
-      return x.detail?.seq === s.page!.seqs[0] ? x : undefined;
-    }, 30_000);
-    assert.deepEqual({ channel: opened.detail?.channel, event: opened.detail?.event, decrypted: opened.detail?.decrypted }, { channel: CHANNEL, event: 'order-placed', decrypted: false });
+    const opened = await waitFor(
+      'the message opened',
+      async () => {
+        const x = await inspector({ select: s.page!.seqs[0] });
+        return x.detail?.seq === s.page!.seqs[0] ? x : undefined;
+      },
+      30_000,
+    );
+    assert.deepEqual(
+      { channel: opened.detail?.channel, event: opened.detail?.event, decrypted: opened.detail?.decrypted },
+      { channel: CHANNEL, event: 'order-placed', decrypted: false },
+    );
     assert.equal(opened.detail?.data, '{\n  "id": 7,\n  "items": [\n    "tea",\n    "cake"\n  ]\n}');
   });
 
   it('filters by event and a regular expression over the data; a bad regex says so and keeps the last filter', async () => {
-    for (const [event, n] of [['order-shipped', 1], ['order-shipped', 2], ['order-refunded', 3]] as const) await publish(event, `{"n":${n},"note":"item ${n === 2 ? 'fragile' : 'plain'}"}`);
+    for (const [event, n] of [
+      ['order-shipped', 1],
+      ['order-shipped', 2],
+      ['order-refunded', 3],
+    ] as const)
+      await publish(event, `{"n":${n},"note":"item ${n === 2 ? 'fragile' : 'plain'}"}`);
     await inspector({ filter: { event: 'shipped' } });
     let s = await inspectorUntil('two shipped rows', (x) => x.page?.total === 2);
     assert.equal(s.counts.received, s.counts.shown + s.counts.filteredOut + s.counts.held + s.counts.dropped, 'the counts add up');
@@ -194,13 +214,17 @@ describe('realtime inspector and edges', function () {
     assert.deepEqual(s?.republished, { connection: SANDBOX, channel, event: 'sealed', data: '{"n":2}' });
     // The subscription opened it with the key: sent unboxed, it would be a decryption failure, not a row.
     const two = await inspectorUntil('the republished row', (x) => x.page?.total === 2);
-    const opened = await waitFor('the republished message opened', async () => {
-      for (const seq of two.page!.seqs) {
-        const x = await inspector({ select: seq });
-        if (x.detail?.seq === seq && x.detail.data === '{\n  "n": 2\n}') return x;
-      }
-      return undefined;
-    }, 30_000);
+    const opened = await waitFor(
+      'the republished message opened',
+      async () => {
+        for (const seq of two.page!.seqs) {
+          const x = await inspector({ select: seq });
+          if (x.detail?.seq === seq && x.detail.data === '{\n  "n": 2\n}') return x;
+        }
+        return undefined;
+      },
+      30_000,
+    );
     assert.equal(opened.detail?.decrypted, true);
 
     assert.equal(await vscode.commands.executeCommand('apiWorkbench.realtime.setEncryptionMasterKey', { connection: SANDBOX, value: '' }), 'removed');
@@ -237,7 +261,11 @@ describe('realtime inspector and edges', function () {
 
   it('screenshot: the inspector with a filter applied and a message opened', async () => {
     await vscode.commands.executeCommand('apiWorkbench.realtime.focus');
-    for (let i = 0; i < 12; i++) await publish(i % 3 ? 'order-updated' : 'order-placed', JSON.stringify({ id: `ord_${1000 + i}`, status: i % 2 ? 'shipped' : 'packed', total: 10 + i * 2.5, items: [{ sku: 'tea', qty: 1 + (i % 3) }] }));
+    for (let i = 0; i < 12; i++)
+      await publish(
+        i % 3 ? 'order-updated' : 'order-placed',
+        JSON.stringify({ id: `ord_${1000 + i}`, status: i % 2 ? 'shipped' : 'packed', total: 10 + i * 2.5, items: [{ sku: 'tea', qty: 1 + (i % 3) }] }),
+      );
     await inspector({ filter: { channel: 'orders', event: 'order', regex: '"status":"ship' } });
     const s = await inspectorUntil('the filtered rows', (x) => (x.page?.total ?? 0) >= 6);
     await inspector({ select: s.page!.seqs[s.page!.seqs.length - 2] });

@@ -26,7 +26,7 @@ describe('restricted mode (untrusted workspace)', function () {
     await startSandboxRecordingKeys(api);
     assert.equal(api.services.connections.list('llm').length, 1);
     for (const s of ['llm', 'maps', 'realtime'] as const) {
-      assert.deepEqual((await api.views[s].provider.getChildren()), [], s);
+      assert.deepEqual(await api.views[s].provider.getChildren(), [], s);
     }
     await vscode.commands.executeCommand('workbench.view.extension.apiWorkbench');
     await takeScreenshot('restricted-mode', 800);
@@ -46,7 +46,10 @@ describe('restricted mode (untrusted workspace)', function () {
       const secret = `sk-untrusted-${Date.now()}`;
       recordSecret(secret);
       await api.services.secrets.set(conn, secret, [url]);
-      await assert.rejects(api.services.http.create(conn).json({ path: 'models' }), (e: Error & { kind?: string }) => e.kind === 'auth' && /Restricted mode/.test(e.message));
+      await assert.rejects(
+        api.services.http.create(conn).json({ path: 'models' }),
+        (e: Error & { kind?: string }) => e.kind === 'auth' && /Restricted mode/.test(e.message),
+      );
       assert.equal(hits, 0);
     } finally {
       await userConfig().update('llm.connections', undefined, vscode.ConfigurationTarget.Global);

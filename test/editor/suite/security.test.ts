@@ -24,7 +24,33 @@ import { startSandbox, type Sandbox } from '../../../src/sandbox/host';
 import type { SubscriptionSnapshot } from '../../../src/services/realtime/client';
 import { isTrustedRun } from '../harness/suiteApi';
 import { activateExtension, findConnectionNode, loadedChildren, SANDBOX, treeLabels, userConfig, waitFor } from './kit';
-import { ConnectionSteps, assertClean, stamp, USER_LLM_KEY, USER_MAPS_KEY, USER_RT_SECRET, WRONG_LLM_KEY, WRONG_MAPS_KEY, USER_MASTER_KEY, WRONG_RT_SECRET, COUNTED_LLM_KEY, COUNTED_MAPS_KEY, sandboxSecrets, Dialogs, pick, Commands, contributedCommands, assertSettingsClean, filesUnder, countingServer, COUNTED, COUNTED_APP, configureCounted, removeCounted, runCountedScenario } from './securityKit';
+import {
+  ConnectionSteps,
+  assertClean,
+  stamp,
+  USER_LLM_KEY,
+  USER_MAPS_KEY,
+  USER_RT_SECRET,
+  WRONG_LLM_KEY,
+  WRONG_MAPS_KEY,
+  USER_MASTER_KEY,
+  WRONG_RT_SECRET,
+  COUNTED_LLM_KEY,
+  COUNTED_MAPS_KEY,
+  sandboxSecrets,
+  Dialogs,
+  pick,
+  Commands,
+  contributedCommands,
+  assertSettingsClean,
+  filesUnder,
+  countingServer,
+  COUNTED,
+  COUNTED_APP,
+  configureCounted,
+  removeCounted,
+  runCountedScenario,
+} from './securityKit';
 
 /**
  * Contributed commands this test does not run, each with the reason it cannot run here. Keep it
@@ -53,7 +79,13 @@ describe('security: every command, then no secret in settings, state, logs, docu
     assert.ok(info, 'the sandbox did not start');
     sandboxSecrets(info, 'first');
     // The "user's own" services: a second sandbox in this process with the keys the user types below.
-    user = await startSandbox({ port: 0, llmKey: USER_LLM_KEY, mapsKey: USER_MAPS_KEY, llm: { tokenRate: 0 }, realtime: { secret: USER_RT_SECRET, demo: false } });
+    user = await startSandbox({
+      port: 0,
+      llmKey: USER_LLM_KEY,
+      mapsKey: USER_MAPS_KEY,
+      llm: { tokenRate: 0 },
+      realtime: { secret: USER_RT_SECRET, demo: false },
+    });
   });
 
   after(async () => {
@@ -115,7 +147,10 @@ describe('security: every command, then no secret in settings, state, logs, docu
     const asked = await cmd.run<AskResult>('apiWorkbench.llm.askModel', models, { prompt: 'Hello, mini.' });
     assert.equal(asked?.outcome, 'done', asked?.error);
     const compared = await cmd.run<CompareOutcome>('apiWorkbench.llm.compare', { prompt: 'Compare, safely.', models: ['sandbox-chat', 'sandbox-chat-mini'] });
-    assert.deepEqual(compared?.results.map((r) => r.outcome), ['done', 'done']);
+    assert.deepEqual(
+      compared?.results.map((r) => r.outcome),
+      ['done', 'done'],
+    );
     await cmd.run('apiWorkbench.llm.setDefaultModel', models);
     await cmd.run('apiWorkbench.llm.copyModelId', models);
     assert.equal(await vscode.env.clipboard.readText(), 'sandbox-chat-mini');
@@ -125,8 +160,14 @@ describe('security: every command, then no secret in settings, state, logs, docu
     const playground = await cmd.run<Playground>('apiWorkbench.llm.openPlayground', models);
     assert.equal(playground.settings.model, 'sandbox-chat-mini');
     playground.dispose();
-    const fromCell = await cmd.run<Playground>('apiWorkbench.llm.openCellInPlayground', 'POST /chat/completions\n\n{"model": "sandbox-chat", "messages": [{"role": "user", "content": "Hi"}]}');
-    assert.deepEqual(fromCell.conversation.map((t) => t.kind), ['user']);
+    const fromCell = await cmd.run<Playground>(
+      'apiWorkbench.llm.openCellInPlayground',
+      'POST /chat/completions\n\n{"model": "sandbox-chat", "messages": [{"role": "user", "content": "Hi"}]}',
+    );
+    assert.deepEqual(
+      fromCell.conversation.map((t) => t.kind),
+      ['user'],
+    );
     fromCell.dispose();
 
     await steps.clearAndRemove('llm', name);
@@ -154,7 +195,11 @@ describe('security: every command, then no secret in settings, state, logs, docu
     // A key placed in the query string (?key=…) is in every URL: the riskiest placement for logs and copies.
     const queryName = 'User Maps (query key)';
     const listed = userConfig().inspect<unknown[]>('maps.connections')?.globalValue ?? [];
-    await userConfig().update('maps.connections', [...listed, { name: queryName, baseUrl: user.info.maps.baseUrl, auth: { placement: 'query', name: 'key' } }], vscode.ConfigurationTarget.Global);
+    await userConfig().update(
+      'maps.connections',
+      [...listed, { name: queryName, baseUrl: user.info.maps.baseUrl, auth: { placement: 'query', name: 'key' } }],
+      vscode.ConfigurationTarget.Global,
+    );
     await waitFor(queryName, () => api.services.connections.get('maps', queryName));
     await steps.setKey('maps', queryName, USER_MAPS_KEY);
     await steps.select('maps', queryName);
@@ -166,9 +211,16 @@ describe('security: every command, then no secret in settings, state, logs, docu
     await steps.select('maps', SANDBOX);
     const nearby = await cmd.run<CommandOutcome>('apiWorkbench.maps.searchNearby', { center: '48.8566, 2.3522', radius: 5000 });
     assert.ok(nearby && nearby.results.length > 0);
-    const route = await cmd.run<CommandOutcome>('apiWorkbench.maps.computeRoute', { origin: 'Lyon, France', destination: 'Paris, France', travelMode: 'DRIVE' });
+    const route = await cmd.run<CommandOutcome>('apiWorkbench.maps.computeRoute', {
+      origin: 'Lyon, France',
+      destination: 'Paris, France',
+      travelMode: 'DRIVE',
+    });
     assert.equal(route?.results.length, 1);
-    const valid = await cmd.run<CommandOutcome>('apiWorkbench.maps.validateAddress', { address: '1600 Amphitheatre Pkwy, Mountain View, CA 94043', regionCode: 'US' });
+    const valid = await cmd.run<CommandOutcome>('apiWorkbench.maps.validateAddress', {
+      address: '1600 Amphitheatre Pkwy, Mountain View, CA 94043',
+      regionCode: 'US',
+    });
     assert.equal(valid?.results.length, 1);
     const geo = await cmd.run<CommandOutcome>('apiWorkbench.maps.geocode', { address: 'Springfield, IL' });
     assert.ok(geo && geo.results.length > 0);
@@ -181,11 +233,21 @@ describe('security: every command, then no secret in settings, state, logs, docu
     // The answer just opened (the reverse geocode's document) in the response viewer, and a
     // notebook-style geometry on the map panel: what both show is among what is checked for keys.
     await cmd.run('apiWorkbench.maps.openInViewer');
-    const drawn = await cmd.run<MapRendered>('apiWorkbench.maps.showGeometry', { title: 'Eiffel Tower', markers: [{ latitude: 48.8584, longitude: 2.2945, label: 'Eiffel Tower' }], lines: [] });
+    const drawn = await cmd.run<MapRendered>('apiWorkbench.maps.showGeometry', {
+      title: 'Eiffel Tower',
+      markers: [{ latitude: 48.8584, longitude: 2.2945, label: 'Eiffel Tower' }],
+      lines: [],
+    });
     assert.equal(drawn?.markers, 1);
-    const details = await cmd.run<CommandOutcome>('apiWorkbench.maps.placeDetails', { placeId: `place:${String(nearby.results[0].id).replace(/^place\//, '')}` });
+    const details = await cmd.run<CommandOutcome>('apiWorkbench.maps.placeDetails', {
+      placeId: `place:${String(nearby.results[0].id).replace(/^place\//, '')}`,
+    });
     assert.equal(details?.results.length, 1);
-    const matrix = await cmd.run<CommandOutcome>('apiWorkbench.maps.routeMatrix', { origins: ['Lyon, France'], destinations: ['Paris, France', '45.76,4.83'], travelMode: 'DRIVE' });
+    const matrix = await cmd.run<CommandOutcome>('apiWorkbench.maps.routeMatrix', {
+      origins: ['Lyon, France'],
+      destinations: ['Paris, France', '45.76,4.83'],
+      travelMode: 'DRIVE',
+    });
     assert.ok(matrix && Array.isArray(matrix.response));
     // Each pair's road, one Compute Routes request per pair with the typed key.
     const roads = await cmd.run<{ routes: unknown[] }>('apiWorkbench.maps.drawMatrixRoutes');
@@ -240,7 +302,11 @@ describe('security: every command, then no secret in settings, state, logs, docu
     const here = await cmd.run<Published>('apiWorkbench.realtime.publishHere', node);
     dialogs.assertDrained('realtime.publishHere');
     assert.equal(here?.channel, channel);
-    assert.deepEqual(await cmd.run('apiWorkbench.realtime.sendClientEvent', { channel, event: 'client-security', data: '{"typing":true}', connection: name }), { connection: name, channel, event: 'client-security' });
+    assert.deepEqual(await cmd.run('apiWorkbench.realtime.sendClientEvent', { channel, event: 'client-security', data: '{"typing":true}', connection: name }), {
+      connection: name,
+      channel,
+      event: 'client-security',
+    });
     assert.equal(await cmd.run('apiWorkbench.realtime.copyChannelName', node), channel);
 
     await steps.setKey('realtime', name, WRONG_RT_SECRET);
@@ -300,8 +366,14 @@ describe('security: every command, then no secret in settings, state, logs, docu
       await waitFor('the WebSocket upgrade', () => server.upgrades > 0);
       await cmd.run('apiWorkbench.realtime.disconnect', COUNTED.realtime);
       const auth = server.requests.map((r) => `${String(r.headers.authorization ?? '')} ${String(r.headers['x-goog-api-key'] ?? '')}`);
-      assert.ok(auth.some((a) => a.includes(`Bearer ${COUNTED_LLM_KEY}`)), 'the LLM request carried its key');
-      assert.ok(auth.some((a) => a.includes(COUNTED_MAPS_KEY)), 'the maps requests carried their key');
+      assert.ok(
+        auth.some((a) => a.includes(`Bearer ${COUNTED_LLM_KEY}`)),
+        'the LLM request carried its key',
+      );
+      assert.ok(
+        auth.some((a) => a.includes(COUNTED_MAPS_KEY)),
+        'the maps requests carried their key',
+      );
       const publish = server.requests.find((r) => r.url.startsWith(`/apps/${COUNTED_APP.appId}/events?`));
       assert.ok(publish && /[?&]auth_signature=[0-9a-f]{64}/.test(publish.url), 'the publish was signed with the secret');
       assert.ok(server.upgrades > 0, 'the WebSocket connected');
@@ -357,8 +429,16 @@ describe('security: every command, then no secret in settings, state, logs, docu
     writeFileSync(file, `@base = ${info.llm.baseUrl}\n\n### Models\n# @name models\nGET {{base}}/models\nAuthorization: Bearer ${info.llm.apiKey}\n`);
     const imported = await cmd.run<vscode.NotebookDocument>('apiWorkbench.notebook.importFile', vscode.Uri.file(file));
     assert.equal(imported.isUntitled, true);
-    assert.equal(imported.getCells().find((c) => c.kind === vscode.NotebookCellKind.Code && c.document.languageId === 'llm')?.document.getText(), 'GET /models');
-    await vscode.env.clipboard.writeText(`curl -X POST ${info.maps.baseUrl}/v1/places:searchText \\\n  -H 'X-Goog-Api-Key: ${info.maps.apiKey}' -H 'X-Goog-FieldMask: places.id' \\\n  -d '{"textQuery": "Lisbon"}'`);
+    assert.equal(
+      imported
+        .getCells()
+        .find((c) => c.kind === vscode.NotebookCellKind.Code && c.document.languageId === 'llm')
+        ?.document.getText(),
+      'GET /models',
+    );
+    await vscode.env.clipboard.writeText(
+      `curl -X POST ${info.maps.baseUrl}/v1/places:searchText \\\n  -H 'X-Goog-Api-Key: ${info.maps.apiKey}' -H 'X-Goog-FieldMask: places.id' \\\n  -d '{"textQuery": "Lisbon"}'`,
+    );
     let pasted: vscode.NotebookCell;
     try {
       pasted = await cmd.run<vscode.NotebookCell>('apiWorkbench.notebook.pasteCurl');
@@ -368,7 +448,10 @@ describe('security: every command, then no secret in settings, state, logs, docu
     }
     assert.equal(pasted.document.languageId, 'maps');
     // A JSON body pasted without a Content-Type is sent as JSON.
-    assert.match(pasted.document.getText(), /^POST \/v1\/places:searchText\nX-Goog-FieldMask: places.id\nContent-Type: application\/json\n\n\{"textQuery": "Lisbon"\}$/);
+    assert.match(
+      pasted.document.getText(),
+      /^POST \/v1\/places:searchText\nX-Goog-FieldMask: places.id\nContent-Type: application\/json\n\n\{"textQuery": "Lisbon"\}$/,
+    );
     for (const cell of imported.getCells()) assertClean('an imported cell', cell.document.getText());
     const results = await api.notebook().controller.runAll(imported);
     assert.ok(results.length === 3 && results.every((r) => r.ok), JSON.stringify(results.map((r) => [r.name, r.ok, r.error])));
@@ -383,7 +466,11 @@ describe('security: every command, then no secret in settings, state, logs, docu
     const edit = new vscode.WorkspaceEdit();
     // A made-up key: cell text reaches the editor's backups, which the harness scans for the real ones.
     const pastedKey = `sk-pasted-into-a-cell-${stamp}`;
-    const curlCell = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, `curl ${info.llm.baseUrl}/models -H 'Authorization: Bearer ${pastedKey}'`, 'llm');
+    const curlCell = new vscode.NotebookCellData(
+      vscode.NotebookCellKind.Code,
+      `curl ${info.llm.baseUrl}/models -H 'Authorization: Bearer ${pastedKey}'`,
+      'llm',
+    );
     edit.set(imported.uri, [vscode.NotebookEdit.insertCells(imported.cellCount, [curlCell])]);
     await vscode.workspace.applyEdit(edit);
     const converted = await cmd.run<vscode.NotebookCell>('apiWorkbench.notebook.convertCurlCell', imported.cellAt(imported.cellCount - 1).document.uri);
@@ -399,7 +486,10 @@ describe('security: every command, then no secret in settings, state, logs, docu
   it('no secret in globalState or workspaceState', () => {
     const { globalState, workspaceState } = api.services.context;
     assert.ok(globalState.keys().length > 0, 'the extension keeps state (results, models, presence id)');
-    for (const [label, memento] of [['globalState', globalState], ['workspaceState', workspaceState]] as const) {
+    for (const [label, memento] of [
+      ['globalState', globalState],
+      ['workspaceState', workspaceState],
+    ] as const) {
       for (const key of memento.keys()) {
         assertClean(`${label} key ${key}`, key);
         assertClean(`${label} ${key}`, JSON.stringify(memento.get(key)) ?? '');
@@ -417,7 +507,9 @@ describe('security: every command, then no secret in settings, state, logs, docu
     const diagnostics = path.join(logDir, 'API Workbench.log');
     await waitFor(`${diagnostics} to hold the marker`, () => existsSync(diagnostics) && readFileSync(diagnostics, 'utf8').includes(marker));
     const realtime = await waitFor('the realtime output channel file', () =>
-      filesUnder(exthostDir).find((f) => /output_logging_[^/\\]+[/\\]\d+-API Workbench Realtime\.log$/.test(f) && readFileSync(f, 'utf8').includes('security-hooked')),
+      filesUnder(exthostDir).find(
+        (f) => /output_logging_[^/\\]+[/\\]\d+-API Workbench Realtime\.log$/.test(f) && readFileSync(f, 'utf8').includes('security-hooked'),
+      ),
     );
     const diagText = readFileSync(diagnostics, 'utf8');
     assert.match(diagText, /POST http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions → 401/, 'the diagnostics log has the failed requests');
@@ -429,9 +521,18 @@ describe('security: every command, then no secret in settings, state, logs, docu
 
   it('no secret in any open document (answers, JSON responses, the saved realtime log) or shown message', () => {
     const docs = vscode.workspace.textDocuments;
-    assert.ok(docs.some((d) => d.uri.scheme === ANSWER_SCHEME), 'answer documents are open');
-    assert.ok(docs.some((d) => d.languageId === 'json'), 'JSON responses are open');
-    assert.ok(docs.some((d) => d.uri.fsPath.endsWith('security-realtime.log')), 'the saved realtime log is open');
+    assert.ok(
+      docs.some((d) => d.uri.scheme === ANSWER_SCHEME),
+      'answer documents are open',
+    );
+    assert.ok(
+      docs.some((d) => d.languageId === 'json'),
+      'JSON responses are open',
+    );
+    assert.ok(
+      docs.some((d) => d.uri.fsPath.endsWith('security-realtime.log')),
+      'the saved realtime log is open',
+    );
     for (const d of docs) assertClean(`document ${d.uri.toString()}`, d.getText());
     assertClean('the saved realtime log', savedLog);
     assert.ok(dialogs.shown.length > 20, 'messages and prompts were shown');
@@ -457,7 +558,7 @@ describe('security: every command, then no secret in settings, state, logs, docu
       }
     };
     for (const service of ['llm', 'maps', 'realtime'] as const) {
-      await walk(((await api.views[service].provider.getChildren()) ?? []), 0, service);
+      await walk((await api.views[service].provider.getChildren()) ?? [], 0, service);
     }
     assert.ok(seen > 10, `tree items checked: ${seen}`);
     assertClean('the clipboard', await vscode.env.clipboard.readText());

@@ -26,7 +26,9 @@ export function secret(value: string, name: string): string {
 
 /** Which secrets occur in `text` (raw, URL- or JSON-escaped), by name: a failure message must not print the value. */
 export function secretsIn(text: string): string[] {
-  return secrets.filter(({ value: v }) => text.includes(v) || text.includes(encodeURIComponent(v)) || text.includes(JSON.stringify(v).slice(1, -1))).map((s) => s.name);
+  return secrets
+    .filter(({ value: v }) => text.includes(v) || text.includes(encodeURIComponent(v)) || text.includes(JSON.stringify(v).slice(1, -1)))
+    .map((s) => s.name);
 }
 
 export function assertClean(where: string, text: string): void {
@@ -98,7 +100,10 @@ export class Dialogs {
   }
 
   errorsSince(mark: number): string[] {
-    return this.shown.slice(mark).filter((d) => d.name === 'showErrorMessage').map((d) => String(d.args[0]));
+    return this.shown
+      .slice(mark)
+      .filter((d) => d.name === 'showErrorMessage')
+      .map((d) => String(d.args[0]));
   }
 }
 
@@ -219,7 +224,12 @@ export async function runCountedScenario(cmd: Commands): Promise<void> {
   await cmd.run<AskResult>('apiWorkbench.llm.ask', { prompt: 'Counted question', model: 'counted-model', connection: COUNTED.llm });
   await cmd.run<CommandOutcome>('apiWorkbench.maps.searchPlaces', { query: 'Lyon' });
   await cmd.run<CommandOutcome>('apiWorkbench.maps.geocode', { address: 'Lyon, France' });
-  await cmd.run('apiWorkbench.realtime.publish', { channel: 'counted-channel', event: 'counted-event', data: '{"counted":true}', connection: COUNTED.realtime });
+  await cmd.run('apiWorkbench.realtime.publish', {
+    channel: 'counted-channel',
+    event: 'counted-event',
+    data: '{"counted":true}',
+    connection: COUNTED.realtime,
+  });
   await cmd.run('apiWorkbench.realtime.connect', COUNTED.realtime);
 }
 

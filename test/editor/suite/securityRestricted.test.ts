@@ -54,7 +54,11 @@ describe('security: restricted mode (untrusted workspace) — no request with a 
       // Anything queued (reconnect timers, retries) has had its chance to go out. The one fixed wait
       // left in the suite: "nothing happens later" has no event to wait for (see quietPeriod).
       await quietPeriod(1_000);
-      assert.deepEqual(server.requests.map((r) => `${r.method} ${r.url}`), [], 'no HTTP request');
+      assert.deepEqual(
+        server.requests.map((r) => `${r.method} ${r.url}`),
+        [],
+        'no HTTP request',
+      );
       assert.equal(server.upgrades, 0, 'no WebSocket upgrade');
       const errors = dialogs.errorsSince(mark);
       assertRestricted('the counted scenario', errors);

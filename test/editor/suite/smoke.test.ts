@@ -35,7 +35,10 @@ describe('smoke @smoke', () => {
     const installed = process.env[ENV.installedDir];
     if (installed) {
       assert.equal(realpathSync(ext.extensionPath), realpathSync(installed), 'the suite must exercise the installed extension, not the source folder');
-      assert.ok(existsSync(path.join(ext.extensionPath, 'dist', 'extension.js')) && !existsSync(path.join(ext.extensionPath, 'src')), 'the installed extension holds bundles only');
+      assert.ok(
+        existsSync(path.join(ext.extensionPath, 'dist', 'extension.js')) && !existsSync(path.join(ext.extensionPath, 'src')),
+        'the installed extension holds bundles only',
+      );
     } else {
       assert.ok(existsSync(path.join(ext.extensionPath, 'src', 'extension.ts')), 'a development run loads the checkout');
     }
@@ -52,11 +55,18 @@ describe('smoke @smoke', () => {
   it('registers the commands of its foundation @vsix', async function () {
     const contributed = commandIds(vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON);
     const foundation = ['apiWorkbench.sandbox.start', 'apiWorkbench.sandbox.stop', 'apiWorkbench.showLog'];
-    assert.deepEqual(foundation.filter((c) => !contributed.includes(c)), [], 'missing from contributes.commands');
+    assert.deepEqual(
+      foundation.filter((c) => !contributed.includes(c)),
+      [],
+      'missing from contributes.commands',
+    );
     const registered = new Set(await vscode.commands.getCommands(true));
     // A stub extension registers nothing; the check applies once activate() registers any command.
     if (!contributed.some((c) => registered.has(c))) this.skip();
-    assert.deepEqual(foundation.filter((c) => !registered.has(c)), []);
+    assert.deepEqual(
+      foundation.filter((c) => !registered.has(c)),
+      [],
+    );
   });
 
   it('shows the API Workbench views in the sidebar', async () => {

@@ -35,7 +35,11 @@ describe('CLI (dist/cli.js run)', function () {
   });
 
   it('passes a notebook whose cells all hold: exit 0, one line per cell, "N passed, 0 failed" last', async () => {
-    const nb = write(dir, 'ok.awb.md', `# ok\n\n\`\`\`vars\ncity = Lisbon\n\`\`\`\n\n${MODELS('models')}\n${SEARCH('place', '{{city}}', '?? json.places[0].displayName.text contains {{city}}')}`);
+    const nb = write(
+      dir,
+      'ok.awb.md',
+      `# ok\n\n\`\`\`vars\ncity = Lisbon\n\`\`\`\n\n${MODELS('models')}\n${SEARCH('place', '{{city}}', '?? json.places[0].displayName.text contains {{city}}')}`,
+    );
     const r = await runCli(['run', nb, '--sandbox'], { cwd: dir });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /✓ models/);
@@ -92,14 +96,34 @@ describe('CLI (dist/cli.js run)', function () {
     const sandbox = await startSandbox({ port: 0, realtime: { ...rt, demo: false } });
     const master = Buffer.from('cli-encryption-master-key-32-by!').toString('base64');
     try {
-      const conns = write(dir, 'conns-encrypted.json', JSON.stringify({ realtime: [{ name: 'RT', appId: rt.appId, key: rt.key, host: sandbox.info.realtime.host, port: sandbox.info.realtime.port, useTLS: false, keyEnv: 'AWB_RT_SECRET', encryptionMasterKeyEnv: 'AWB_RT_MASTER' }] }));
+      const conns = write(
+        dir,
+        'conns-encrypted.json',
+        JSON.stringify({
+          realtime: [
+            {
+              name: 'RT',
+              appId: rt.appId,
+              key: rt.key,
+              host: sandbox.info.realtime.host,
+              port: sandbox.info.realtime.port,
+              useTLS: false,
+              keyEnv: 'AWB_RT_SECRET',
+              encryptionMasterKeyEnv: 'AWB_RT_MASTER',
+            },
+          ],
+        }),
+      );
       // A cache channel hands the last event to a later subscriber, so the cells can run one after the other.
       const nb = write(
         dir,
         'encrypted.awb.md',
         '```realtime name=pub\nPUBLISH private-encrypted-cache-cli sealed\n{"plan": "dawn"}\n\n?? status == 200\n```\n\n```realtime name=listen\nLISTEN private-encrypted-cache-cli 1500ms\n\n?? count == 1\n?? json[0].decrypted == true\n?? json[0].data.plan == dawn\n```\n',
       );
-      const ok = await runCli(['run', nb, '--connections', conns, '--reporter', 'json', '--output-failed'], { cwd: dir, env: { AWB_RT_SECRET: rt.secret, AWB_RT_MASTER: master } });
+      const ok = await runCli(['run', nb, '--connections', conns, '--reporter', 'json', '--output-failed'], {
+        cwd: dir,
+        env: { AWB_RT_SECRET: rt.secret, AWB_RT_MASTER: master },
+      });
       assert.equal(ok.code, 0, ok.stdout + ok.stderr);
       assert.ok(!(ok.stdout + ok.stderr).includes(master), 'the master key is never printed');
       const unset = await runCli(['run', nb, '--connections', conns], { cwd: dir, env: { AWB_RT_SECRET: rt.secret, AWB_RT_MASTER: undefined } });
@@ -116,7 +140,14 @@ describe('CLI (dist/cli.js run)', function () {
   });
 
   it('a connections file with a bad field or a key in it: exit 2 naming the file and the field', async () => {
-    const bad = write(dir, 'conns-bad.json', JSON.stringify({ llm: [{ name: 'Work', baseUrl: 'ftp://x', keyEnv: 'K' }], maps: [{ name: 'M', baseUrl: 'https://m.example', apiKey: 'AIzaInTheFile' }] }));
+    const bad = write(
+      dir,
+      'conns-bad.json',
+      JSON.stringify({
+        llm: [{ name: 'Work', baseUrl: 'ftp://x', keyEnv: 'K' }],
+        maps: [{ name: 'M', baseUrl: 'https://m.example', apiKey: 'AIzaInTheFile' }],
+      }),
+    );
     const nb = write(dir, 'any.awb.md', MODELS('m'));
     const r = await runCli(['run', nb, '--connections', bad], { cwd: dir });
     assert.equal(r.code, 2);
@@ -155,10 +186,26 @@ describe('CLI (dist/cli.js run)', function () {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      const conns = write(dir, 'conns.json', JSON.stringify({ llm: [{ name: 'A', baseUrl: `${base}/a`, keyEnv: 'AWB_KEY_A' }, { name: 'B', baseUrl: `${base}/b`, keyEnv: 'AWB_KEY_B' }] }));
-      const nb = write(dir, 'two.awb.md', '```llm name=first\nGET /models\n\n?? json.object == list\n```\n\n```llm name=second connection=B\nGET /models\n```\n');
+      const conns = write(
+        dir,
+        'conns.json',
+        JSON.stringify({
+          llm: [
+            { name: 'A', baseUrl: `${base}/a`, keyEnv: 'AWB_KEY_A' },
+            { name: 'B', baseUrl: `${base}/b`, keyEnv: 'AWB_KEY_B' },
+          ],
+        }),
+      );
+      const nb = write(
+        dir,
+        'two.awb.md',
+        '```llm name=first\nGET /models\n\n?? json.object == list\n```\n\n```llm name=second connection=B\nGET /models\n```\n',
+      );
       seen = [];
-      const r = await runCli(['run', nb, '--connections', conns, '--reporter', 'json'], { cwd: dir, env: { AWB_KEY_A: 'key-a-123456', AWB_KEY_B: 'key-b-123456' } });
+      const r = await runCli(['run', nb, '--connections', conns, '--reporter', 'json'], {
+        cwd: dir,
+        env: { AWB_KEY_A: 'key-a-123456', AWB_KEY_B: 'key-b-123456' },
+      });
       assert.equal(r.code, 0, r.stdout + r.stderr);
       assert.deepEqual(seen, ['/a/models Bearer key-a-123456', '/b/models Bearer key-b-123456']);
       assert.doesNotMatch(r.stdout + r.stderr, /key-[ab]-123456/);
@@ -206,7 +253,8 @@ describe('CLI (dist/cli.js run)', function () {
     const nb = write(
       dir,
       'env.awb.md',
-      '```vars\ncity = Lisbon\n```\n\n```vars env=staging\ncity = Porto\n```\n\n' + SEARCH('place', '{{city}}', '?? json.places[0].displayName.text == {{expected}}'),
+      '```vars\ncity = Lisbon\n```\n\n```vars env=staging\ncity = Porto\n```\n\n' +
+        SEARCH('place', '{{city}}', '?? json.places[0].displayName.text == {{expected}}'),
     );
     const plain = await runCli(['run', nb, '--sandbox', '--var', 'expected=Lisbon'], { cwd: dir });
     assert.equal(plain.code, 0, plain.stdout + plain.stderr);
@@ -219,7 +267,11 @@ describe('CLI (dist/cli.js run)', function () {
   });
 
   it('no key, signature or secret in any output (pretty with --output-failed, json, junit), also for failed cells', async () => {
-    const secrets = { SANDBOX_LLM_KEY: 'sk-cli-secret-llm-0123456789', SANDBOX_MAPS_KEY: 'AIzaCliSecretMaps0123456789', SANDBOX_REALTIME_SECRET: 'cli-realtime-secret-0123456789' };
+    const secrets = {
+      SANDBOX_LLM_KEY: 'sk-cli-secret-llm-0123456789',
+      SANDBOX_MAPS_KEY: 'AIzaCliSecretMaps0123456789',
+      SANDBOX_REALTIME_SECRET: 'cli-realtime-secret-0123456789',
+    };
     const nb = write(
       dir,
       'secrets.awb.md',

@@ -20,9 +20,15 @@ describe('CLI --data rows', () => {
   it('an unclosed quote, or a row with the wrong number of fields, is reported with file:line', () => {
     const dir = tempDir();
     const unclosed = write(dir, 'u.csv', 'a,b\n"x,y\n');
-    assert.throws(() => loadDataRows(unclosed), (e: unknown) => e instanceof CliError && /u\.csv: line 2: a quoted field is not closed/.test(e.message));
+    assert.throws(
+      () => loadDataRows(unclosed),
+      (e: unknown) => e instanceof CliError && /u\.csv: line 2: a quoted field is not closed/.test(e.message),
+    );
     const short = write(dir, 's.csv', 'a,b\n1,2\n3\n');
-    assert.throws(() => loadDataRows(short), (e: unknown) => e instanceof CliError && /s\.csv:3: 1 fields, but the header has 2/.test(e.message));
+    assert.throws(
+      () => loadDataRows(short),
+      (e: unknown) => e instanceof CliError && /s\.csv:3: 1 fields, but the header has 2/.test(e.message),
+    );
   });
 
   it('JSON rows: values become strings; nested values are refused', () => {

@@ -32,8 +32,16 @@ describe('CLI: --timeout holds for a stream that never ends', function () {
   it('a streamed answer of keep-alive comments fails at --timeout, saying it was the deadline', async () => {
     const dir = tempDir();
     const connections = write(dir, 'c.json', JSON.stringify({ llm: [{ name: 'Dripping', baseUrl: `http://127.0.0.1:${port}/v1`, keyEnv: 'DRIP_KEY' }] }));
-    const notebook = write(dir, 'n.awb.md', '# t\n\n```llm name=chat\nPOST /v1/chat/completions\n\n{"model": "m", "stream": true, "messages": [{"role": "user", "content": "hi"}]}\n```\n');
-    const r = await runCli(['run', notebook, '--connections', connections, '--timeout', '1500'], { cwd: dir, env: { DRIP_KEY: 'drip-key-0123456789' }, timeoutMs: 25_000 });
+    const notebook = write(
+      dir,
+      'n.awb.md',
+      '# t\n\n```llm name=chat\nPOST /v1/chat/completions\n\n{"model": "m", "stream": true, "messages": [{"role": "user", "content": "hi"}]}\n```\n',
+    );
+    const r = await runCli(['run', notebook, '--connections', connections, '--timeout', '1500'], {
+      cwd: dir,
+      env: { DRIP_KEY: 'drip-key-0123456789' },
+      timeoutMs: 25_000,
+    });
     const all = r.stdout + r.stderr;
     assert.equal(r.code, 1, all);
     assert.match(all, /stream did not finish within its deadline of 1\.5 s/);

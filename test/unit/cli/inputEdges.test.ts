@@ -26,7 +26,10 @@ describe('CLI: input files as other tools write them', function () {
   }
 
   it('a connections file with a UTF-8 byte-order mark is read, not rejected as bad JSON', async () => {
-    const connections = withBytes('bom.json', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ maps: [{ name: 'M', baseUrl: 'http://127.0.0.1:1' }] }))]));
+    const connections = withBytes(
+      'bom.json',
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ maps: [{ name: 'M', baseUrl: 'http://127.0.0.1:1' }] }))]),
+    );
     const notebook = write(dir, 'bom.awb.md', MAPS);
     const r = await runCli(['run', notebook, '--connections', connections], { cwd: dir });
     // Nothing listens at the connection's address, so the cell runs and fails (exit 1): the file was read.

@@ -27,7 +27,11 @@ describe('CLI: a run that cannot finish', function () {
   });
 
   async function runAgainst(host: string, port: number, label: string) {
-    const connections = write(dir, `${label}.json`, JSON.stringify({ realtime: [{ name: 'Down', appId: '1', key: 'app-key', host, port, useTLS: false, keyEnv: 'RT_SECRET' }] }));
+    const connections = write(
+      dir,
+      `${label}.json`,
+      JSON.stringify({ realtime: [{ name: 'Down', appId: '1', key: 'app-key', host, port, useTLS: false, keyEnv: 'RT_SECRET' }] }),
+    );
     const notebook = write(dir, `${label}.awb.md`, LISTEN);
     return runCli(['run', notebook, '--connections', connections], { cwd: dir, env: { RT_SECRET: 'not-used-secret' } });
   }

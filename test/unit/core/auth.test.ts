@@ -79,7 +79,12 @@ describe('core/auth: where the key goes on the wire', () => {
   });
 
   it('paths with a colon (Google custom methods) stay paths under the base URL', async () => {
-    const places = new HttpClient({ service: 'Maps', baseUrl: server.url('/v1'), auth: { placement: 'header', name: 'X-Goog-Api-Key' }, credentials: () => Promise.resolve(KEY) });
+    const places = new HttpClient({
+      service: 'Maps',
+      baseUrl: server.url('/v1'),
+      auth: { placement: 'header', name: 'X-Goog-Api-Key' },
+      credentials: () => Promise.resolve(KEY),
+    });
     await places.json({ path: 'places:searchText', body: { textQuery: 'x' } });
     const root = new HttpClient({ service: 'Maps', baseUrl: server.url(), auth: { placement: 'query', name: 'key' }, credentials: () => Promise.resolve(KEY) });
     await root.json({ path: '/v1:validateAddress', body: {} });

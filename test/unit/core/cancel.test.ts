@@ -185,7 +185,10 @@ describe('core/http: timeouts and cancellation', function () {
         assert.equal((await apiErrorOf(waiting)).kind, 'cancelled');
         await dispatcher.destroy(); // frees the one connection: a request still queued would go out now
         await holding;
-        assert.deepEqual(server.requests.map((r) => r.url), ['/holding']);
+        assert.deepEqual(
+          server.requests.map((r) => r.url),
+          ['/holding'],
+        );
       } finally {
         if (!dispatcher.destroyed) await dispatcher.destroy();
       }
@@ -207,7 +210,10 @@ describe('core/http: timeouts and cancellation', function () {
       assert.equal((await behind).kind, 'cancelled');
       clock.advance(60_000);
       await ahead;
-      assert.deepEqual(server.requests.map((r) => r.url), ['/first', '/ahead']);
+      assert.deepEqual(
+        server.requests.map((r) => r.url),
+        ['/first', '/ahead'],
+      );
     });
   });
 });

@@ -3,7 +3,15 @@ import { ApiError, errorText, requestIdSuffix } from '../../../src/core/errors';
 
 describe('core/errors: errorText(), the one text a user sees for a failure', () => {
   it('an ApiError shows its service, status, code, the service’s own words and the request id', () => {
-    const e = new ApiError({ kind: 'rate-limited', service: 'OpenAI', message: 'OpenAI HTTP 429', status: 429, code: 'rate_limit_exceeded', serviceMessage: 'Slow down', requestId: 'req_1' });
+    const e = new ApiError({
+      kind: 'rate-limited',
+      service: 'OpenAI',
+      message: 'OpenAI HTTP 429',
+      status: 429,
+      code: 'rate_limit_exceeded',
+      serviceMessage: 'Slow down',
+      requestId: 'req_1',
+    });
     assert.equal(errorText(e), 'OpenAI 429 rate_limit_exceeded: Slow down (request id req_1)');
   });
 

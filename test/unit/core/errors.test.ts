@@ -76,7 +76,10 @@ describe('core/http: errors a user can act on', () => {
   it('a valid body is returned typed, with status, headers and request id', async () => {
     server.script({ headers: { 'x-request-id': 'req_ok' }, body: { object: 'list', data: [{ id: 'm1' }] } });
     const res = await client().json({ path: 'models', schema: Models });
-    assert.deepEqual(res.data.data.map((m) => m.id), ['m1']);
+    assert.deepEqual(
+      res.data.data.map((m) => m.id),
+      ['m1'],
+    );
     assert.equal(res.status, 200);
     assert.equal(res.requestId, 'req_ok');
     assert.equal(res.headers['x-request-id'], 'req_ok');
@@ -169,7 +172,15 @@ describe('core/http: errors a user can act on', () => {
 describe('core/errors and core/validate: the pieces', () => {
   it('describe() leaves out what is unknown', () => {
     assert.equal(new ApiError({ kind: 'network', service: 'Maps', message: 'Maps could not be reached' }).describe(), 'Maps: Maps could not be reached');
-    const full = new ApiError({ kind: 'http', service: 'Maps', message: 'm', status: 403, code: 'PERMISSION_DENIED', serviceMessage: 'API not enabled', requestId: 'r1' });
+    const full = new ApiError({
+      kind: 'http',
+      service: 'Maps',
+      message: 'm',
+      status: 403,
+      code: 'PERMISSION_DENIED',
+      serviceMessage: 'API not enabled',
+      requestId: 'r1',
+    });
     assert.equal(full.describe(), 'Maps 403 PERMISSION_DENIED: API not enabled (request id r1)');
     assert.ok(isApiError(full));
     assert.ok(!isApiError(new Error('x')));

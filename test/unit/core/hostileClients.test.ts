@@ -89,7 +89,12 @@ async function outcomeOf(p: Promise<unknown>): Promise<Outcome> {
 const CLIENTS: Record<string, (server: FaultServer) => Promise<Outcome>> = {
   maps: (server) => outcomeOf(new MapsClient(http(server, { parseError: googleErrorParser })).geocodeAddress({ address: 'Rua Augusta, Lisboa' })),
   'realtime REST': (server) => {
-    const rest = new RealtimeRest({ http: http(server, { auth: { placement: 'none' } }), appId: '1', key: 'hostile-app-key', secret: () => Promise.resolve(KEY) });
+    const rest = new RealtimeRest({
+      http: http(server, { auth: { placement: 'none' } }),
+      appId: '1',
+      key: 'hostile-app-key',
+      secret: () => Promise.resolve(KEY),
+    });
     return outcomeOf(rest.publish({ channels: ['c'], name: 'e', data: { a: 1 } }));
   },
   resources: (server) => outcomeOf(new ResourcesClient(http(server, resourcesHttpOptions(server.url()))).list()),
@@ -97,7 +102,11 @@ const CLIENTS: Record<string, (server: FaultServer) => Promise<Outcome>> = {
 };
 
 async function notebookOutcome(server: FaultServer, timeoutMs: number): Promise<Outcome> {
-  const made = httpConnectionFromSetting('maps', { name: 'hostile', baseUrl: server.url(), auth: { placement: 'header', name: 'X-Goog-Api-Key' } }, 'settings') as HttpConnection;
+  const made = httpConnectionFromSetting(
+    'maps',
+    { name: 'hostile', baseUrl: server.url(), auth: { placement: 'header', name: 'X-Goog-Api-Key' } },
+    'settings',
+  ) as HttpConnection;
   const host = connectionsHost({ connections: [{ ...made, timeoutMs }], key: () => KEY });
   const report = await runNotebook('```maps\nGET /maps/api/geocode/json?address=x\n```\n', { host, file: 'hostile.awb.md', maxBodyBytes: 4096 });
   // A cell never throws: the failure is in its result, which the notebook and the CLI show.
@@ -119,7 +128,9 @@ describe('clients against hostile servers (table)', function () {
         let timer: NodeJS.Timeout | undefined;
         const outcome = await Promise.race([
           call(server),
-          new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${client} × ${fault}: still pending after ${SETTLE_MS} ms`)), SETTLE_MS))),
+          new Promise<never>(
+            (_, reject) => (timer = setTimeout(() => reject(new Error(`${client} × ${fault}: still pending after ${SETTLE_MS} ms`)), SETTLE_MS)),
+          ),
         ]).finally(() => clearTimeout(timer));
         if (client === 'notebook cell' && fault === 'wrong content type') {
           // A cell shows whatever answer came (a 200 HTML page is an answer); its assertions judge it.

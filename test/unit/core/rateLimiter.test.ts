@@ -69,7 +69,10 @@ describe('core/rateLimiter: SlidingWindowLimiter', () => {
         const grants = await simulate(arrivals, c.limit);
         assert.equal(grants.length, c.n);
         for (const key of c.keys) {
-          const times = grants.filter((g) => g.key === key).map((g) => g.grantedAt).sort((a, b) => a - b);
+          const times = grants
+            .filter((g) => g.key === key)
+            .map((g) => g.grantedAt)
+            .sort((a, b) => a - b);
           // Every window [x, x + 60 s) is checked by starting it at each grant (the windows with the most).
           for (let i = 0; i < times.length; i++) {
             let inWindow = 0;
@@ -85,12 +88,20 @@ describe('core/rateLimiter: SlidingWindowLimiter', () => {
         for (const key of c.keys) {
           const mine = arrivals.filter((a) => a.key === key).sort((a, b) => a.at - b.at || a.seq - b.seq);
           const granted = grants.filter((g) => g.key === key);
-          assert.deepEqual(granted.map((g) => g.seq), mine.map((a) => a.seq), `key ${key}: served out of order`);
+          assert.deepEqual(
+            granted.map((g) => g.seq),
+            mine.map((a) => a.seq),
+            `key ${key}: served out of order`,
+          );
           // The earliest each request could go: after its arrival, after the one ahead of it, and
           // 60 s after the grant `limit` places earlier.
           const expected: number[] = [];
           mine.forEach((a, i) => expected.push(Math.max(a.at, expected[i - 1] ?? 0, i >= c.limit ? expected[i - c.limit] + MINUTE : 0)));
-          assert.deepEqual(granted.map((g) => g.grantedAt), expected, `key ${key}: grant times`);
+          assert.deepEqual(
+            granted.map((g) => g.grantedAt),
+            expected,
+            `key ${key}: grant times`,
+          );
         }
       });
     }
@@ -104,9 +115,11 @@ describe('core/rateLimiter: SlidingWindowLimiter', () => {
         const limiter = new SlidingWindowLimiter(clock);
         const limits: Record<string, number> = { conn: 6, 'model-a': 2, 'model-b': 3, 'model-c': 1 };
         const models = ['model-a', 'model-b', 'model-c'];
-        const arrivals = Array.from({ length: 120 }, (_, seq) => ({ seq, at: Math.floor(rnd() * 4 * MINUTE), model: models[Math.floor(rnd() * models.length)] })).sort(
-          (a, b) => a.at - b.at || a.seq - b.seq,
-        );
+        const arrivals = Array.from({ length: 120 }, (_, seq) => ({
+          seq,
+          at: Math.floor(rnd() * 4 * MINUTE),
+          model: models[Math.floor(rnd() * models.length)],
+        })).sort((a, b) => a.at - b.at || a.seq - b.seq);
         const sent: { model: string; at: number }[] = [];
         let next = 0;
         for (let step = 0; sent.length < arrivals.length; step++) {
@@ -289,11 +302,17 @@ describe('core/http + rateLimiter: client-side quotas', () => {
     await c.json({ path: 'a1', rateLimits: modelA });
     const a2 = c.json({ path: 'a2', rateLimits: modelA });
     await c.json({ path: 'b1', rateLimits: [{ key: 'model-b', perMinute: 1 }] });
-    assert.deepEqual(server.requests.map((r) => r.url), ['/a1', '/b1']);
+    assert.deepEqual(
+      server.requests.map((r) => r.url),
+      ['/a1', '/b1'],
+    );
     assert.equal(limiter.remaining('conn', 10), 8);
     clock.advanceTo(MINUTE);
     await a2;
-    assert.deepEqual(server.requests.map((r) => r.url), ['/a1', '/b1', '/a2']);
+    assert.deepEqual(
+      server.requests.map((r) => r.url),
+      ['/a1', '/b1', '/a2'],
+    );
   });
 
   it('the connection quota holds even when a request first waited for its model quota', async () => {

@@ -22,7 +22,10 @@ describe('core/redact: Redactor', () => {
 
   it('still masks bearer tokens, key-like query parameters and JSON secret fields in any mix of them', () => {
     const r = new Redactor();
-    assert.equal(r.text('BEARER tok.en-1 then ?x=1&api_key=zzz&b=2 and {"secret": "s3"}'), `BEARER ${MASK} then ?x=1&api_key=${MASK}&b=2 and {"secret": "${MASK}"}`);
+    assert.equal(
+      r.text('BEARER tok.en-1 then ?x=1&api_key=zzz&b=2 and {"secret": "s3"}'),
+      `BEARER ${MASK} then ?x=1&api_key=${MASK}&b=2 and {"secret": "${MASK}"}`,
+    );
     assert.equal(r.text('plain text, nothing to mask'), 'plain text, nothing to mask');
   });
 
@@ -160,8 +163,14 @@ describe('core/http: the request log never contains the key', () => {
       const logged = JSON.stringify(entries);
       assert.ok(!logged.includes(KEY), `the key leaked into the log: ${logged}`);
       if (auth.placement === 'query') {
-        assert.ok(server.requests.every((r) => r.url.includes(KEY)), 'the key did go on the wire');
-        assert.ok(entries.every((e) => e.url.includes(`${auth.name}=${MASK}`)), 'the log shows where the key went');
+        assert.ok(
+          server.requests.every((r) => r.url.includes(KEY)),
+          'the key did go on the wire',
+        );
+        assert.ok(
+          entries.every((e) => e.url.includes(`${auth.name}=${MASK}`)),
+          'the log shows where the key went',
+        );
       }
     });
   }

@@ -29,7 +29,6 @@ function endlessBody(closed: { at?: number }, headers: Record<string, string> = 
   };
 }
 
-
 describe('core/http: hostile servers', function () {
   this.timeout(5000);
 
@@ -137,7 +136,9 @@ describe('core/http: hostile servers', function () {
   describe('a 200 that is not an event stream', () => {
     it('an HTML page is "invalid-response" with a snippet, not a broken stream, and not retried', async () => {
       server.script({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'x-request-id': 'req_html' }, body: PROXY_LOGIN });
-      const err = await apiErrorOf(client().stream({ path: 'chat', body: {}, headers: { accept: 'text/event-stream' }, expectContentType: 'text/event-stream' }));
+      const err = await apiErrorOf(
+        client().stream({ path: 'chat', body: {}, headers: { accept: 'text/event-stream' }, expectContentType: 'text/event-stream' }),
+      );
       assert.equal(err.kind, 'invalid-response');
       assert.equal(err.status, 200);
       assert.equal(err.requestId, 'req_html');
@@ -172,15 +173,28 @@ describe('core/http: hostile servers', function () {
     });
 
     it('a 503 and a 429 are still retried', async () => {
-      server.script({ status: 503 }, { status: 429, headers: { 'retry-after-ms': '1' } }, { status: 200, headers: { 'content-type': 'text/event-stream' }, body: 'data: ok\n\n' });
+      server.script(
+        { status: 503 },
+        { status: 429, headers: { 'retry-after-ms': '1' } },
+        { status: 200, headers: { 'content-type': 'text/event-stream' }, body: 'data: ok\n\n' },
+      );
       const res = await client().stream({ path: 'chat', body: {}, onRetry: (n) => notices.push(n) });
       assert.equal((await drain(res.body)).text, 'data: ok\n\n');
-      assert.deepEqual(notices.map((n) => n.error.status), [503, 429]);
+      assert.deepEqual(
+        notices.map((n) => n.error.status),
+        [503, 429],
+      );
     });
 
     it('a refused connection (nothing was sent) is retried', async () => {
       const port = await closedPort();
-      const c = new HttpClient({ service: 'Svc', baseUrl: `http://127.0.0.1:${port}/v1`, auth: { placement: 'none' }, clock: ManualClock.instant(), retry: { ...DEFAULT_RETRY, maxRetries: 2 } });
+      const c = new HttpClient({
+        service: 'Svc',
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        auth: { placement: 'none' },
+        clock: ManualClock.instant(),
+        retry: { ...DEFAULT_RETRY, maxRetries: 2 },
+      });
       const err = await apiErrorOf(c.stream({ path: 'chat', body: {}, onRetry: (n) => notices.push(n) }));
       assert.equal(err.kind, 'network');
       assert.equal(err.code, 'ECONNREFUSED');

@@ -46,7 +46,10 @@ describe('core/retry: waiting and trying again', () => {
     await get(client());
     assert.equal(server.count, 2);
     assert.deepEqual(clock.sleeps, [2000]);
-    assert.deepEqual(notices.map((n) => n.delayMs), [2000]);
+    assert.deepEqual(
+      notices.map((n) => n.delayMs),
+      [2000],
+    );
   });
 
   it('429 with retry-after as an HTTP date: waits until that time', async () => {
@@ -55,7 +58,10 @@ describe('core/retry: waiting and trying again', () => {
     await get(client());
     assert.equal(server.count, 2);
     assert.deepEqual(clock.sleeps, [3000]);
-    assert.deepEqual(notices.map((n) => n.delayMs), [3000]);
+    assert.deepEqual(
+      notices.map((n) => n.delayMs),
+      [3000],
+    );
   });
 
   it('429 without a hint: exponential backoff with jitter between 50% and 100% of each step', async () => {
@@ -68,7 +74,10 @@ describe('core/retry: waiting and trying again', () => {
       const step = 500 * 2 ** i;
       assert.ok(ms >= step / 2 && ms <= step, `wait ${i} = ${ms} outside [${step / 2}, ${step}]`);
     });
-    assert.deepEqual(notices.map((n) => n.delayMs), clock.sleeps);
+    assert.deepEqual(
+      notices.map((n) => n.delayMs),
+      clock.sleeps,
+    );
   });
 
   it('backoff uses the injected random source (no jitter at 0, half the step at 1)', async () => {
@@ -190,8 +199,14 @@ describe('core/retry: policy functions', () => {
 
   it('backoff doubles per attempt and is capped at maxDelayMs', () => {
     const p = { maxRetries: 9, baseDelayMs: 500, maxDelayMs: 8000, maxRetryAfterMs: 60_000 };
-    assert.deepEqual([0, 1, 2, 3, 4, 5].map((a) => backoffDelay(a, p, () => 0)), [500, 1000, 2000, 4000, 8000, 8000]);
-    assert.equal(backoffDelay(2, p, () => 1), 1000);
+    assert.deepEqual(
+      [0, 1, 2, 3, 4, 5].map((a) => backoffDelay(a, p, () => 0)),
+      [500, 1000, 2000, 4000, 8000, 8000],
+    );
+    assert.equal(
+      backoffDelay(2, p, () => 1),
+      1000,
+    );
   });
 
   it('retryable statuses: 408, 409, 429 and 5xx only', () => {

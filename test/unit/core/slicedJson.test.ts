@@ -26,10 +26,21 @@ async function sliced(text: string): Promise<unknown> {
 
 describe('core/slicedJson: parseJsonSliced', () => {
   it('gives what JSON.parse gives for big documents of every shape', async () => {
-    const place = (i: number) => ({ id: `p${i}`, name: `Place "${i}" \\ \u00e9\u{1F600}`, n: i * 1.5, e: -1e-7, t: true, f: false, z: null, a: [], o: {}, nested: { list: [1, [2, [3]]] } });
+    const place = (i: number) => ({
+      id: `p${i}`,
+      name: `Place "${i}" \\ \u00e9\u{1F600}`,
+      n: i * 1.5,
+      e: -1e-7,
+      t: true,
+      f: false,
+      z: null,
+      a: [],
+      o: {},
+      nested: { list: [1, [2, [3]]] },
+    });
     const docs = [
       { places: Array.from({ length: 5000 }, (_, i) => place(i)) },
-      Array.from({ length: 100_000 }, (_, i) => i % 3 === 0 ? `s${i}` : i % 3 === 1 ? i : { i }),
+      Array.from({ length: 100_000 }, (_, i) => (i % 3 === 0 ? `s${i}` : i % 3 === 1 ? i : { i })),
       { long: PAD, after: [PAD, { deeper: PAD }], '10': 'integer-like keys come first', __proto__x: 1 },
       Object.fromEntries(Array.from({ length: 30_000 }, (_, i) => [`k${i}`, { v: i }])),
       [[[[[Array.from({ length: 30_000 }, (_, i) => ({ d: i }))]]]]],
@@ -79,7 +90,9 @@ describe('core/slicedJson: parseJsonSliced', () => {
   });
 
   it('gives the event loop turns while it parses a big document', async () => {
-    const text = JSON.stringify({ places: Array.from({ length: 60_000 }, (_, i) => ({ id: `place_${i}`, tags: ['a', 'b', 'c'], at: { lat: i / 1e3, lng: -i / 1e3 } })) });
+    const text = JSON.stringify({
+      places: Array.from({ length: 60_000 }, (_, i) => ({ id: `place_${i}`, tags: ['a', 'b', 'c'], at: { lat: i / 1e3, lng: -i / 1e3 } })),
+    });
     let turns = 0;
     const timer = setInterval(() => turns++, 0);
     try {

@@ -31,7 +31,14 @@ describe('core/http: stream()', function () {
   afterEach(() => server.close());
 
   function client(extra: Partial<HttpClientOptions> = {}): HttpClient {
-    return new HttpClient({ service: 'LLM', baseUrl: server.url('/v1'), auth: { placement: 'bearer' }, credentials: () => Promise.resolve('sk-s'), clock: ManualClock.instant(), ...extra });
+    return new HttpClient({
+      service: 'LLM',
+      baseUrl: server.url('/v1'),
+      auth: { placement: 'bearer' },
+      credentials: () => Promise.resolve('sk-s'),
+      clock: ManualClock.instant(),
+      ...extra,
+    });
   }
 
   it('delivers the bytes as they arrive, with status, headers and request id', async () => {
@@ -53,7 +60,10 @@ describe('core/http: stream()', function () {
     const res = await client().stream({ path: 'chat/completions', body: {}, onRetry: (n) => notices.push(n) });
     assert.equal((await drain(res.body)).text, 'data: ok\n\n');
     assert.equal(server.count, 2);
-    assert.deepEqual(notices.map((n) => [n.error.status, n.delayMs]), [[503, 5]]);
+    assert.deepEqual(
+      notices.map((n) => [n.error.status, n.delayMs]),
+      [[503, 5]],
+    );
   });
 
   it('once bytes have flowed, a broken connection is an ApiError of kind "stream" and is not retried', async () => {
@@ -112,7 +122,12 @@ describe('core/http: stream()', function () {
   it('cancelling while waiting to retry a stream ends promptly', async () => {
     server.script({ status: 503, headers: { 'retry-after': '30' } });
     const cts = cancellationSource();
-    const p = client({ clock: new ManualClock(0) }).stream({ path: 'chat/completions', body: {}, cancel: cts.token, onRetry: () => setImmediate(() => cts.cancel()) });
+    const p = client({ clock: new ManualClock(0) }).stream({
+      path: 'chat/completions',
+      body: {},
+      cancel: cts.token,
+      onRetry: () => setImmediate(() => cts.cancel()),
+    });
     assert.equal((await apiErrorOf(p)).kind, 'cancelled');
     assert.equal(server.count, 1);
     assert.equal(cts.listeners(), 0);

@@ -29,7 +29,21 @@ describe('user-written patterns are bounded', () => {
   });
 
   it('answers as JavaScript RegExp does for the patterns people write (property)', () => {
-    const patterns = ['error', '.*error.*', '^ok', 'done$', '"status":"ship+ed"', '[0-9]{3}-[0-9]{4}', 'a.c', '(foo|bar)baz', '\\d+\\.\\d+', 'x*', '.*', '\\.*$', 'é+'];
+    const patterns = [
+      'error',
+      '.*error.*',
+      '^ok',
+      'done$',
+      '"status":"ship+ed"',
+      '[0-9]{3}-[0-9]{4}',
+      'a.c',
+      '(foo|bar)baz',
+      '\\d+\\.\\d+',
+      'x*',
+      '.*',
+      '\\.*$',
+      'é+',
+    ];
     const alphabet = fc.constantFrom('a', 'b', 'c', 'e', 'r', 'o', 'x', '.', '1', '2', '3', '-', '"', ':', 's', 't', 'é', '\n', ' ');
     fc.assert(
       fc.property(fc.constantFrom(...patterns), fc.constantFrom('', 'i', 'm', 's'), fc.array(alphabet, { maxLength: 40 }), (src, flags, chars) => {

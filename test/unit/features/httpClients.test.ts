@@ -58,19 +58,32 @@ describe('features/httpClients: clients per connection against the sandbox', fun
     const shown: OutgoingRequest[] = [];
     const client = llmClient(w, llm, (req) => shown.push(req));
     const [models, answer] = await runInCommand(ASK, async () => [await client.listModels(), await client.chat({ model: 'sandbox-chat', messages })] as const);
-    assert.deepEqual(models.map((m) => m.id), LLM_MODELS.map((m) => m.id).sort());
+    assert.deepEqual(
+      models.map((m) => m.id),
+      LLM_MODELS.map((m) => m.id).sort(),
+    );
     assert.equal(answer.text, sandboxAnswer(messages, 'sandbox-chat'));
-    assert.deepEqual(w.guard.asked, [`llm:Local Sandbox → ${llmOrigin()}`, `llm:Local Sandbox → ${llmOrigin()}`], 'the key is asked for each request, for the origin it goes to');
+    assert.deepEqual(
+      w.guard.asked,
+      [`llm:Local Sandbox → ${llmOrigin()}`, `llm:Local Sandbox → ${llmOrigin()}`],
+      'the key is asked for each request, for the origin it goes to',
+    );
 
     const base = sandbox.info.llm.baseUrl;
-    assert.deepEqual(w.log.entries.map((e) => [e.service, e.method, e.url, e.status]), [
-      ['Local Sandbox', 'GET', `${base}/models`, 200],
-      ['Local Sandbox', 'POST', `${base}/chat/completions`, 200],
-    ]);
-    assert.deepEqual(w.history.entries.map((e) => [e.command, e.service, e.connection, e.method, e.url, e.status]), [
-      [ASK, 'llm', 'Local Sandbox', 'GET', `${base}/models`, 200],
-      [ASK, 'llm', 'Local Sandbox', 'POST', `${base}/chat/completions`, 200],
-    ]);
+    assert.deepEqual(
+      w.log.entries.map((e) => [e.service, e.method, e.url, e.status]),
+      [
+        ['Local Sandbox', 'GET', `${base}/models`, 200],
+        ['Local Sandbox', 'POST', `${base}/chat/completions`, 200],
+      ],
+    );
+    assert.deepEqual(
+      w.history.entries.map((e) => [e.command, e.service, e.connection, e.method, e.url, e.status]),
+      [
+        [ASK, 'llm', 'Local Sandbox', 'GET', `${base}/models`, 200],
+        [ASK, 'llm', 'Local Sandbox', 'POST', `${base}/chat/completions`, 200],
+      ],
+    );
     const chat = w.history.entries[1];
     assert.equal((JSON.parse(chat.request.body ?? '{}') as { model?: string }).model, 'sandbox-chat');
     const kept = JSON.parse(chat.response?.body ?? '{}') as { choices: { message: { content: string } }[] };
@@ -78,8 +91,15 @@ describe('features/httpClients: clients per connection against the sandbox', fun
     assert.match(chat.requestId ?? '', /^req_/);
 
     // Copy as cURL sees the request as sent, without its key.
-    assert.deepEqual(shown.map((r) => [r.method, r.url]), [['GET', `${base}/models`], ['POST', `${base}/chat/completions`]]);
-    for (const r of shown) assert.ok(!Object.keys(r.headers).some((h) => h.toLowerCase() === 'authorization'), `no auth header in ${JSON.stringify(r.headers)}`);
+    assert.deepEqual(
+      shown.map((r) => [r.method, r.url]),
+      [
+        ['GET', `${base}/models`],
+        ['POST', `${base}/chat/completions`],
+      ],
+    );
+    for (const r of shown)
+      assert.ok(!Object.keys(r.headers).some((h) => h.toLowerCase() === 'authorization'), `no auth header in ${JSON.stringify(r.headers)}`);
     assert.ok(!recorded(w).includes(LLM_KEY), 'the key never appears in the log, the history or a copied request');
   });
 
@@ -119,13 +139,23 @@ describe('features/httpClients: clients per connection against the sandbox', fun
   it('a maps key sent in the query is masked in the log; per-API base URLs (baseUrlKey) are used, the default otherwise', async () => {
     const w = workbench(keyOf);
     // The default base URL is not the maps service: only the places client, built on baseUrls.places, reaches it.
-    const perApi: HttpConnection = { ...maps, name: 'Per API', baseUrl: sandbox.info.llm.baseUrl, baseUrls: { places: sandbox.info.maps.baseUrl }, auth: { placement: 'query', name: 'key' } };
+    const perApi: HttpConnection = {
+      ...maps,
+      name: 'Per API',
+      baseUrl: sandbox.info.llm.baseUrl,
+      baseUrls: { places: sandbox.info.maps.baseUrl },
+      auth: { placement: 'query', name: 'key' },
+    };
     const places = new MapsClient(w.http.create(perApi, { parseError: googleErrorParser, baseUrlKey: 'places' }));
     const found = await runInCommand('apiWorkbench.maps.searchPlaces', () => places.searchText({ textQuery: 'Lyon' }));
     assert.equal(found.data.places?.[0].displayName?.text, 'Lyon');
     const [line] = w.log.entries;
     assert.equal(line.url, `${sandbox.info.maps.baseUrl}/v1/places:searchText?key=***`);
-    assert.equal(w.history.entries[0].url, `${sandbox.info.maps.baseUrl}/v1/places:searchText`, 'the History keeps the request as the user wrote it, without the key');
+    assert.equal(
+      w.history.entries[0].url,
+      `${sandbox.info.maps.baseUrl}/v1/places:searchText`,
+      'the History keeps the request as the user wrote it, without the key',
+    );
     assert.equal(w.http.create(perApi, { baseUrlKey: 'routes' }).baseUrl, `${sandbox.info.llm.baseUrl}/`, 'an API without its own base URL uses the default');
     assert.ok(!recorded(w).includes(MAPS_KEY));
   });
@@ -185,10 +215,16 @@ describe('features/httpClients: clients per connection against the sandbox', fun
   it('resources(): the uniform listing of the maps and realtime connections, with the key (or app secret) as a bearer token, never shown', async () => {
     const w = workbench(keyOf);
     const listed = await w.http.resources(maps).list();
-    assert.deepEqual(listed.map((r) => r.id), MAPS_CAPABILITIES.map((r) => r.id));
+    assert.deepEqual(
+      listed.map((r) => r.id),
+      MAPS_CAPABILITIES.map((r) => r.id),
+    );
     assert.deepEqual(await w.http.resources(realtime).list(), [], 'no channel is occupied yet');
     assert.equal(w.http.limiter.remaining(w.http.rateLimitKey(maps), maps.rateLimitPerMinute), maps.rateLimitPerMinute - 1);
-    assert.deepEqual(w.log.entries.map((e) => e.status), [200, 200]);
+    assert.deepEqual(
+      w.log.entries.map((e) => e.status),
+      [200, 200],
+    );
     const wrong = workbench(() => 'not-the-app-secret');
     const err = await apiErrorOf(wrong.http.resources(realtime).list());
     assert.equal(err.status, 401);

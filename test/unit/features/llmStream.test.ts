@@ -42,7 +42,11 @@ describe('features/llm/llmStream: one answer stream for chat completions and the
 
   async function ask(api: LlmApi | undefined, req: AnswerRequest): Promise<Answer> {
     const sent: OutgoingRequest[] = [];
-    const client = llmClient(workbench(() => sandbox.info.llm.apiKey), llm, (r) => sent.push(r));
+    const client = llmClient(
+      workbench(() => sandbox.info.llm.apiKey),
+      llm,
+      (r) => sent.push(r),
+    );
     const events: AnswerEvent[] = [];
     for await (const e of answerStream(client, api, req)) events.push(e);
     const done = events.at(-1);
@@ -76,7 +80,7 @@ describe('features/llm/llmStream: one answer stream for chat completions and the
     }
   });
 
-  it('the connection\'s API decides the wire: chat completions by default, /responses with the system text as instructions', async () => {
+  it("the connection's API decides the wire: chat completions by default, /responses with the system text as instructions", async () => {
     const messages: ChatMessage[] = [
       { role: 'system', content: 'Be brief.' },
       { role: 'developer', content: 'Use metric units.' },
@@ -88,11 +92,28 @@ describe('features/llm/llmStream: one answer stream for chat completions and the
     const responses = await ask('responses', { model: 'sandbox-chat', messages, temperature: 0.2, topP: 0.9, maxTokens: 500 });
     assert.equal(responses.path, '/v1/responses');
     assert.deepEqual(
-      { instructions: responses.body.instructions, input: responses.body.input, max_output_tokens: responses.body.max_output_tokens, temperature: responses.body.temperature, top_p: responses.body.top_p, stream: responses.body.stream },
-      { instructions: 'Be brief.\n\nUse metric units.', input: [{ role: 'user', content: 'How far is the Moon?' }], max_output_tokens: 500, temperature: 0.2, top_p: 0.9, stream: true },
+      {
+        instructions: responses.body.instructions,
+        input: responses.body.input,
+        max_output_tokens: responses.body.max_output_tokens,
+        temperature: responses.body.temperature,
+        top_p: responses.body.top_p,
+        stream: responses.body.stream,
+      },
+      {
+        instructions: 'Be brief.\n\nUse metric units.',
+        input: [{ role: 'user', content: 'How far is the Moon?' }],
+        max_output_tokens: 500,
+        temperature: 0.2,
+        top_p: 0.9,
+        stream: true,
+      },
     );
     assert.equal(chat.text, sandboxAnswer(messages, 'sandbox-chat'));
-    const merged: ChatMessage[] = [{ role: 'system', content: 'Be brief.\n\nUse metric units.' }, { role: 'user', content: 'How far is the Moon?' }];
+    const merged: ChatMessage[] = [
+      { role: 'system', content: 'Be brief.\n\nUse metric units.' },
+      { role: 'user', content: 'How far is the Moon?' },
+    ];
     assert.equal(responses.text, sandboxAnswer(merged, 'sandbox-chat'), 'the service answered the conversation with the instructions first');
   });
 
@@ -117,11 +138,19 @@ describe('features/llm/llmStream: one answer stream for chat completions and the
       assert.equal(first.done.finishReason, 'tool_calls', api);
       assert.deepEqual(first.done.toolCalls, calls, api);
 
-      const followUp: ConversationMessage[] = [question, { role: 'assistant', content: null, toolCalls: calls }, { role: 'tool', toolCallId: calls[0].id, content: '{"celsius": 21}' }];
+      const followUp: ConversationMessage[] = [
+        question,
+        { role: 'assistant', content: null, toolCalls: calls },
+        { role: 'tool', toolCallId: calls[0].id, content: '{"celsius": 21}' },
+      ];
       const second = await ask(api, { model: 'sandbox-chat', messages: followUp, tools: [WEATHER] });
       assert.equal(second.done.finishReason, 'stop', api);
       assert.ok(second.text.length > 0, `${api}: an answer in text`);
-      assert.equal(second.events.some((e) => e.type === 'tool_call'), false, api);
+      assert.equal(
+        second.events.some((e) => e.type === 'tool_call'),
+        false,
+        api,
+      );
       if (api === 'responses') {
         assert.deepEqual(second.body.input, [
           { role: 'user', content: question.content },

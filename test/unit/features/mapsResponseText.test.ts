@@ -14,7 +14,13 @@ describe('maps response documents', () => {
   it('masks a key the server echoed anywhere in the answer: values, nested arrays, URLs, property names', () => {
     const echoed = {
       error: { code: 403, message: `API key ${KEY} is not valid for this API`, status: 'PERMISSION_DENIED' },
-      places: [{ displayName: { text: 'Café' }, photos: [{ uri: `https://maps.example/photo?maxwidth=400&key=${KEY}` }], location: { latitude: 38.7, longitude: -9.1 } }],
+      places: [
+        {
+          displayName: { text: 'Café' },
+          photos: [{ uri: `https://maps.example/photo?maxwidth=400&key=${KEY}` }],
+          location: { latitude: 38.7, longitude: -9.1 },
+        },
+      ],
       [KEY]: true,
       debug: { request: { headers: { 'X-Goog-Api-Key': KEY } } },
     };

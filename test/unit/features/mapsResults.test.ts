@@ -45,7 +45,10 @@ describe('features/maps: results from sandbox answers', function () {
       assert.ok(r.tooltip.includes(`Place id: \`${p.id}\``));
     }
     assert.equal(results[0].description.split(' · ')[0], 'Springfield, MO, USA', 'the best match first');
-    assert.ok(results.every((r, i) => i === 0 || r.at < results[i - 1].at), 'newest-first order keeps the order found');
+    assert.ok(
+      results.every((r, i) => i === 0 || r.at < results[i - 1].at),
+      'newest-first order keeps the order found',
+    );
     assertStorable(results);
   });
 
@@ -100,10 +103,16 @@ describe('features/maps: results from sandbox answers', function () {
     assert.equal(r.label, '1600 Amphitheatre Pkwy, Mountain View, CA 94043, USA');
     assert.equal(r.description, 'OTHER → CONFIRM · complete, unconfirmed parts, inferred parts');
     assert.equal(r.icon, 'warning');
-    assert.deepEqual(r.markers.map((mk) => [mk.latitude, mk.longitude, mk.label]), [[answer.result!.geocode!.location!.latitude, answer.result!.geocode!.location!.longitude, r.label]]);
+    assert.deepEqual(
+      r.markers.map((mk) => [mk.latitude, mk.longitude, mk.label]),
+      [[answer.result!.geocode!.location!.latitude, answer.result!.geocode!.location!.longitude, r.label]],
+    );
     assert.match(r.tooltip, /Input: 1600 Amphitheatre Pkwy, Mountain View, CA 94043/);
     // The same answer once the service accepts it.
-    const accepted = validationResult(input, { ...answer, result: { ...answer.result, verdict: { ...answer.result!.verdict, addressComplete: true, possibleNextAction: 'ACCEPT' } } });
+    const accepted = validationResult(input, {
+      ...answer,
+      result: { ...answer.result, verdict: { ...answer.result!.verdict, addressComplete: true, possibleNextAction: 'ACCEPT' } },
+    });
     assert.equal(accepted.icon, 'pass');
     // An address that needs fixing has no geocode: no marker.
     const fix = validationResult('asdkjh qwe', (await maps.validateAddress({ address: { addressLines: ['asdkjh qwe'], regionCode: 'US' } })).data);
@@ -123,7 +132,11 @@ describe('features/maps: results from sandbox answers', function () {
     assert.equal(reversed[0].label, 'Lyon, France');
     assert.match(reversed[0].description, /for “45\.76, 4\.84”$/);
     assert.notEqual(reversed[0].id, g.id, 'the same place found by another query is another result');
-    assert.deepEqual(geocodeResults(forward, 'Lyon').map((r) => r.id), [g.id], 'the same query again replaces its result (same id)');
+    assert.deepEqual(
+      geocodeResults(forward, 'Lyon').map((r) => r.id),
+      [g.id],
+      'the same query again replaces its result (same id)',
+    );
     assertStorable([g, ...reversed]);
   });
 
@@ -150,7 +163,10 @@ describe('features/maps: results from sandbox answers', function () {
     const route = (await maps.computeRoutes({ origin: { address: 'Lyon' }, destination: { address: 'Paris' } })).data.routes![0];
     const bent = { ...route, legs: [{ ...route.legs![0], startLocation: { latLng: { latitude: 45.7, longitude: 200 } } }] };
     const r = routeResult(bent, 'Lyon', 'Paris', 'DRIVE');
-    assert.deepEqual(r.markers.map((m) => m.detail), ['destination']);
+    assert.deepEqual(
+      r.markers.map((m) => m.detail),
+      ['destination'],
+    );
     assertStorable([place, r]);
   });
 
@@ -170,13 +186,22 @@ describe('features/maps: results from sandbox answers', function () {
   });
 
   it("the tree's capabilities are the ones the sandbox lists", () => {
-    assert.deepEqual(CAPABILITIES.map((c) => c.id), MAPS_CAPABILITIES.map((c) => c.id));
-    assert.deepEqual(CAPABILITIES.map((c) => c.label), MAPS_CAPABILITIES.map((c) => c.name));
+    assert.deepEqual(
+      CAPABILITIES.map((c) => c.id),
+      MAPS_CAPABILITIES.map((c) => c.id),
+    );
+    assert.deepEqual(
+      CAPABILITIES.map((c) => c.label),
+      MAPS_CAPABILITIES.map((c) => c.name),
+    );
   });
 
-  it('a script may pass any of the maps commands\' arguments; a wrong type or an unknown travel mode is refused (the command then asks)', () => {
+  it("a script may pass any of the maps commands' arguments; a wrong type or an unknown travel mode is refused (the command then asks)", () => {
     assert.deepEqual(validate(searchArgs, { query: 'Lyon', preset: 'contact' }), { ok: true, value: { query: 'Lyon', preset: 'contact' } });
-    assert.deepEqual(validate(nearbyArgs, { center: '45.76, 4.84', radius: 500, fieldMask: 'places.id' }), { ok: true, value: { center: '45.76, 4.84', radius: 500, fieldMask: 'places.id' } });
+    assert.deepEqual(validate(nearbyArgs, { center: '45.76, 4.84', radius: 500, fieldMask: 'places.id' }), {
+      ok: true,
+      value: { center: '45.76, 4.84', radius: 500, fieldMask: 'places.id' },
+    });
     const route = validate(routeArgs, { origin: 'Lyon', destination: 'Paris', intermediates: ['Dijon'], travelMode: 'BICYCLE' });
     assert.ok(route.ok && route.value.travelMode === 'BICYCLE');
     for (const mode of TRAVEL_MODES) assert.ok(validate(matrixArgs, { origins: ['a'], destinations: ['b'], travelMode: mode }).ok, mode);

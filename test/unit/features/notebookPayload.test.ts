@@ -12,7 +12,10 @@ describe('notebook output payload (what the response viewer gets)', () => {
   it('a 20 MB body becomes a capped text preview without a parsed tree, its real size kept', () => {
     const big = JSON.stringify({ rows: Array.from({ length: 200_000 }, (_, i) => ({ i, name: `row ${i} ${'x'.repeat(80)}` })) });
     assert.ok(big.length > 20_000_000);
-    const p = resultPayload('r1', result({ response: { status: 200, headers: {}, text: big, json: JSON.parse(big) as unknown, size: big.length, truncated: false, durationMs: 30 } }));
+    const p = resultPayload(
+      'r1',
+      result({ response: { status: 200, headers: {}, text: big, json: JSON.parse(big) as unknown, size: big.length, truncated: false, durationMs: 30 } }),
+    );
     assert.ok(p.body);
     assert.equal(p.body.text.length, PREVIEW_BYTES);
     assert.equal(p.body.json, undefined);
@@ -23,7 +26,14 @@ describe('notebook output payload (what the response viewer gets)', () => {
 
   it('a small JSON body keeps its tree; status, request id and assertions come through', () => {
     const text = '{"a":1}';
-    const p = resultPayload('r2', result({ response: { status: 404, headers: { 'x-request-id': 'req_1' }, text, json: { a: 1 }, size: 7, truncated: false, durationMs: 3, requestId: 'req_1' }, ok: false, assertions: [{ source: '?? status == 200', line: 3, passed: false, expected: '== 200', actual: '404' }] }));
+    const p = resultPayload(
+      'r2',
+      result({
+        response: { status: 404, headers: { 'x-request-id': 'req_1' }, text, json: { a: 1 }, size: 7, truncated: false, durationMs: 3, requestId: 'req_1' },
+        ok: false,
+        assertions: [{ source: '?? status == 200', line: 3, passed: false, expected: '== 200', actual: '404' }],
+      }),
+    );
     assert.deepEqual(p.body?.json, { a: 1 });
     assert.equal(p.status, 404);
     assert.equal(p.requestId, 'req_1');
@@ -33,17 +43,51 @@ describe('notebook output payload (what the response viewer gets)', () => {
   it('finds places and route lines for the map tab', () => {
     const places = { places: [{ id: 'p1', displayName: { text: 'Lisbon' }, location: { latitude: 38.72, longitude: -9.14 } }] };
     assert.deepEqual(geometryOf(places).markers, [{ latitude: 38.72, longitude: -9.14, label: 'Lisbon' }]);
-    const encoded = encodePolyline([{ latitude: 38.7, longitude: -9.1 }, { latitude: 41.1, longitude: -8.6 }]);
+    const encoded = encodePolyline([
+      { latitude: 38.7, longitude: -9.1 },
+      { latitude: 41.1, longitude: -8.6 },
+    ]);
     const routes = geometryOf({ routes: [{ polyline: { encodedPolyline: encoded } }] });
     assert.equal(routes.lines.length, 1);
-    assert.deepEqual(routes.lines[0].points, [[38.7, -9.1], [41.1, -8.6]]);
+    assert.deepEqual(routes.lines[0].points, [
+      [38.7, -9.1],
+      [41.1, -8.6],
+    ]);
     assert.deepEqual(geometryOf({ routes: [{ polyline: { encodedPolyline: '\u0000bad' } }] }).lines, []);
   });
 
   it('shows the answer of a streamed and of a plain chat completion', () => {
-    const streamed = resultPayload('r3', result({ service: 'llm', response: { status: 200, headers: {}, text: 'Hello', json: { content: 'Hello', finishReason: 'stop', model: 'm', events: 3 }, size: 99, truncated: false, durationMs: 9 } }));
+    const streamed = resultPayload(
+      'r3',
+      result({
+        service: 'llm',
+        response: {
+          status: 200,
+          headers: {},
+          text: 'Hello',
+          json: { content: 'Hello', finishReason: 'stop', model: 'm', events: 3 },
+          size: 99,
+          truncated: false,
+          durationMs: 9,
+        },
+      }),
+    );
     assert.equal(streamed.answer, 'Hello');
-    const plain = resultPayload('r4', result({ service: 'llm', response: { status: 200, headers: {}, text: '{}', json: { choices: [{ message: { content: 'Hi there' } }], usage: { total_tokens: 4 } }, size: 2, truncated: false, durationMs: 9 } }));
+    const plain = resultPayload(
+      'r4',
+      result({
+        service: 'llm',
+        response: {
+          status: 200,
+          headers: {},
+          text: '{}',
+          json: { choices: [{ message: { content: 'Hi there' } }], usage: { total_tokens: 4 } },
+          size: 2,
+          truncated: false,
+          durationMs: 9,
+        },
+      }),
+    );
     assert.equal(plain.answer, 'Hi there');
     assert.deepEqual(plain.usage, { totalTokens: 4 });
   });

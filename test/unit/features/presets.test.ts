@@ -47,17 +47,24 @@ describe('features/realtime/presets: Connect… for realtime', function () {
 
   it('offers Pusher Channels, soketi and any other Pusher-compatible server, each asking for the app secret (never sent)', () => {
     const all = realtimePresets();
-    assert.deepEqual(all.map((p) => p.label), ['Pusher Channels', 'soketi (self-hosted)', 'Other self-hosted Pusher-compatible server']);
+    assert.deepEqual(
+      all.map((p) => p.label),
+      ['Pusher Channels', 'soketi (self-hosted)', 'Other self-hosted Pusher-compatible server'],
+    );
     for (const p of all) {
       assert.match(p.keyPrompt, /App secret.*never sent/);
-      for (const f of p.fields) if (f.value !== undefined) assert.equal(f.validate?.(f.value), undefined, `${p.label}: the default of ${f.key} passes its check`);
+      for (const f of p.fields)
+        if (f.value !== undefined) assert.equal(f.validate?.(f.value), undefined, `${p.label}: the default of ${f.key} passes its check`);
     }
   });
 
   it('Pusher Channels by cluster: every listed cluster (default mt1) becomes ws-/api-<cluster>.pusher.com over TLS', () => {
     const pusher = preset(/^Pusher Channels$/);
     const cluster = pusher.fields.find((f) => f.key === 'cluster')!;
-    assert.deepEqual(cluster.choices?.map((c) => c.label), PUSHER_CLUSTERS.map((c) => c.id));
+    assert.deepEqual(
+      cluster.choices?.map((c) => c.label),
+      PUSHER_CLUSTERS.map((c) => c.id),
+    );
     const byDefault = connect(pusher, 'Prod', { appId: '1234', key: 'abcdef' });
     assert.equal(byDefault.restBaseUrl, 'https://api-mt1.pusher.com:443');
     assert.equal(byDefault.wsUrl, 'wss://ws-mt1.pusher.com:443/app/abcdef');
@@ -94,8 +101,10 @@ describe('features/realtime/presets: Connect… for realtime', function () {
 
   it('a host typed as a URL or with its port is refused with what to type instead (saved, it made URLs like http://[https://…]:6001 that nothing opens); IP addresses pass', () => {
     for (const p of [preset(/^soketi/), preset(/^Other/)]) {
-      for (const url of ['https://soketi.example.com', 'ws://localhost:6001/app', 'HTTP://host']) assert.match(check(p, 'host', url) ?? '', /without http:\/\/ or ws:\/\//, url);
-      for (const withPort of ['soketi.example.com:6001', 'localhost:', '[::1]:6001']) assert.match(check(p, 'host', withPort) ?? '', /port is asked next/, withPort);
+      for (const url of ['https://soketi.example.com', 'ws://localhost:6001/app', 'HTTP://host'])
+        assert.match(check(p, 'host', url) ?? '', /without http:\/\/ or ws:\/\//, url);
+      for (const withPort of ['soketi.example.com:6001', 'localhost:', '[::1]:6001'])
+        assert.match(check(p, 'host', withPort) ?? '', /port is asked next/, withPort);
       for (const odd of ['soketi.example.com/app', 'my host', 'user@host']) assert.match(check(p, 'host', odd) ?? '', /Only the host name or IP address/, odd);
       for (const host of ['127.0.0.1', 'soketi.example.com', 'localhost', '::1', '[::1]', 'fe80::1']) {
         const c = connect(p, `at ${host}`, { host, port: '6001', appId: APP.appId, key: APP.key });
@@ -120,8 +129,15 @@ describe('features/realtime/presets: Connect… for realtime', function () {
       rig.onCleanup(() => client.dispose());
       client.connect();
       await client.subscribe('private-orders');
-      const got = waitFor<RealtimeMessage>((cb) => client.on('message', cb), 'the published event', (m) => m.event === 'placed');
-      const rest = realtimeRestFor(workbench(() => APP.secret), conn);
+      const got = waitFor<RealtimeMessage>(
+        (cb) => client.on('message', cb),
+        'the published event',
+        (m) => m.event === 'placed',
+      );
+      const rest = realtimeRestFor(
+        workbench(() => APP.secret),
+        conn,
+      );
       await rest.publish({ channels: ['private-orders'], name: 'placed', data: { id: 7 } });
       assert.deepEqual(messageData(await got), { id: 7 });
       assert.deepEqual(await rest.channels(), { 'private-orders': {} });

@@ -19,7 +19,15 @@ describe('features/realtime/restClient: realtimeRestFor against the sandbox', fu
   let conn: RealtimeConnection;
   beforeEach(async () => {
     rig = await Rig.start();
-    const made = realtimeConnectionFromSetting({ name: 'Rig', appId: APP.appId, key: APP.key, host: '127.0.0.1', port: rig.port, useTLS: false, rateLimitPerMinute: 20 });
+    const made = realtimeConnectionFromSetting({
+      name: 'Rig',
+      appId: APP.appId,
+      key: APP.key,
+      host: '127.0.0.1',
+      port: rig.port,
+      useTLS: false,
+      rateLimitPerMinute: 20,
+    });
     assert.ok(typeof made !== 'string', made as string);
     conn = made;
   });
@@ -30,14 +38,22 @@ describe('features/realtime/restClient: realtimeRestFor against the sandbox', fu
     const c = rig.client();
     c.connect();
     await c.subscribe(channel);
-    return { message: waitFor<RealtimeMessage>((cb) => c.on('message', cb), `${event} on ${channel}`, (m) => m.event === event) };
+    return {
+      message: waitFor<RealtimeMessage>(
+        (cb) => c.on('message', cb),
+        `${event} on ${channel}`,
+        (m) => m.event === event,
+      ),
+    };
   }
 
   it('signed requests are accepted: a subscriber gets the published event and the channel shows its subscriber; the History holds the command, signature masked', async () => {
     const w = workbench(() => APP.secret);
     const rest = realtimeRestFor(w, conn);
     const got = await subscriber('news', 'flash');
-    const info = await runInCommand(PUBLISH, () => rest.publish({ channels: ['news', 'quiet'], name: 'flash', data: { n: 1, text: 'héllo' }, info: ['subscription_count'] }));
+    const info = await runInCommand(PUBLISH, () =>
+      rest.publish({ channels: ['news', 'quiet'], name: 'flash', data: { n: 1, text: 'héllo' }, info: ['subscription_count'] }),
+    );
     const m = await got.message;
     assert.deepEqual(messageData(m), { n: 1, text: 'héllo' });
     assert.deepEqual(info, { news: { subscription_count: 1 }, quiet: { subscription_count: 0 } });
@@ -46,18 +62,26 @@ describe('features/realtime/restClient: realtimeRestFor against the sandbox', fu
     assert.deepEqual(await rest.channel('news', ['subscription_count']), { occupied: true, subscription_count: 1 });
 
     assert.deepEqual(w.guard.asked, Array(3).fill(`realtime:Rig → ${conn.restBaseUrl}`), 'the secret is read for each request, for the REST origin');
-    assert.deepEqual(w.log.entries.map((e) => [e.service, e.method, e.status]), [
-      ['Realtime (Rig)', 'POST', 200],
-      ['Realtime (Rig)', 'GET', 200],
-      ['Realtime (Rig)', 'GET', 200],
-    ]);
+    assert.deepEqual(
+      w.log.entries.map((e) => [e.service, e.method, e.status]),
+      [
+        ['Realtime (Rig)', 'POST', 200],
+        ['Realtime (Rig)', 'GET', 200],
+        ['Realtime (Rig)', 'GET', 200],
+      ],
+    );
     for (const e of w.log.entries) assert.match(e.url, /[?&]auth_signature=\*\*\*(&|$)/, `the signature is masked in ${e.url}`);
     assert.equal(w.history.entries.length, 1);
     const [entry] = w.history.entries;
     assert.deepEqual([entry.command, entry.service, entry.connection, entry.method, entry.status], [PUBLISH, 'realtime', 'Rig', 'POST', 200]);
     assert.match(entry.url, new RegExp(`^${conn.restBaseUrl}/apps/${APP.appId}/events\\?`));
     assert.match(entry.url, /auth_signature=\*\*\*/);
-    assert.deepEqual(JSON.parse(entry.request.body ?? '{}'), { name: 'flash', data: '{"n":1,"text":"héllo"}', channels: ['news', 'quiet'], info: 'subscription_count' });
+    assert.deepEqual(JSON.parse(entry.request.body ?? '{}'), {
+      name: 'flash',
+      data: '{"n":1,"text":"héllo"}',
+      channels: ['news', 'quiet'],
+      info: 'subscription_count',
+    });
     assert.ok(!recorded(w).includes(APP.secret), 'the secret only signs: it is in no URL, header, body or log line');
     assert.equal(w.http.limiter.remaining(w.http.rateLimitKey(conn), conn.rateLimitPerMinute), 17, "three requests off the connection's quota");
   });
@@ -91,7 +115,9 @@ describe('features/realtime/restClient: realtimeRestFor against the sandbox', fu
     assert.deepEqual(w.log.entries, []);
 
     const got = await subscriber(channel, 'secret');
-    await runInCommand(PUBLISH, () => realtimeRestFor(w, conn, () => Promise.resolve(MASTER_KEY)).publish({ channels: [channel], name: 'secret', data: { pin: 1234 } }));
+    await runInCommand(PUBLISH, () =>
+      realtimeRestFor(w, conn, () => Promise.resolve(MASTER_KEY)).publish({ channels: [channel], name: 'secret', data: { pin: 1234 } }),
+    );
     const m = await got.message;
     assert.equal(m.decrypted, true);
     assert.deepEqual(messageData(m), { pin: 1234 });

@@ -2,7 +2,16 @@
 // back unchanged, holds no key, and run as is against the Local Sandbox every one of its checks
 // passes, in the default environment and in "staging".
 import * as assert from 'node:assert/strict';
-import { connectionsHost, createRunner, parseNotebook, runNotebook, sandboxConnections, serializeNotebook, type CellResult, type NotebookHost } from '../../../src/notebook/api';
+import {
+  connectionsHost,
+  createRunner,
+  parseNotebook,
+  runNotebook,
+  sandboxConnections,
+  serializeNotebook,
+  type CellResult,
+  type NotebookHost,
+} from '../../../src/notebook/api';
 import { NEW_NOTEBOOK_TEMPLATE } from '../../../src/features/notebook/template';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/host';
 
@@ -27,14 +36,17 @@ describe('features/notebook/template: a new API notebook', function () {
     const parsed = parseNotebook(NEW_NOTEBOOK_TEMPLATE, FILE);
     assert.deepEqual(parsed.problems, []);
     const code = parsed.cells.filter((c) => c.kind === 'code');
-    assert.deepEqual(code.map((c) => [c.language, c.metadata.attributes?.name ?? c.metadata.attributes?.env ?? '']), [
-      ['vars', ''],
-      ['vars', 'staging'],
-      ['llm', 'chat'],
-      ['maps', 'place'],
-      ['realtime', 'hello'],
-      ['realtime', 'listen'],
-    ]);
+    assert.deepEqual(
+      code.map((c) => [c.language, c.metadata.attributes?.name ?? c.metadata.attributes?.env ?? '']),
+      [
+        ['vars', ''],
+        ['vars', 'staging'],
+        ['llm', 'chat'],
+        ['maps', 'place'],
+        ['realtime', 'hello'],
+        ['realtime', 'listen'],
+      ],
+    );
     for (const c of code.filter((x) => x.language !== 'vars')) assert.match(c.value, /^\?\? /m, `${c.metadata.attributes?.name} has checks`);
     assert.equal(serializeNotebook(parsed), NEW_NOTEBOOK_TEMPLATE);
   });
@@ -46,7 +58,9 @@ describe('features/notebook/template: a new API notebook', function () {
 
   it('run as is against the Local Sandbox, every check passes: the chat, the place in {{city}}, the publish and the listen', async () => {
     const report = await runNotebook(NEW_NOTEBOOK_TEMPLATE, { host, file: FILE });
-    const failed = report.results.filter((r) => !r.ok).map((r) => `${r.name ?? r.service}: ${r.error ?? JSON.stringify(r.assertions.filter((a) => !a.passed))}`);
+    const failed = report.results
+      .filter((r) => !r.ok)
+      .map((r) => `${r.name ?? r.service}: ${r.error ?? JSON.stringify(r.assertions.filter((a) => !a.passed))}`);
     assert.deepEqual(failed, []);
     assert.equal(report.ok, true);
     const byName = new Map(report.results.map((r) => [r.name, r]));
@@ -67,7 +81,10 @@ describe('features/notebook/template: a new API notebook', function () {
       const index = (name: string) => parsed.cells.findIndex((c) => c.metadata.attributes?.name === name);
       const vars: CellResult[] = [];
       for (const [i, c] of parsed.cells.entries()) if (c.language === 'vars') vars.push(await runner.runCell(i));
-      assert.deepEqual(vars.map((v) => v.variables), [{ city: 'Lisbon' }, { city: 'Porto' }]);
+      assert.deepEqual(
+        vars.map((v) => v.variables),
+        [{ city: 'Lisbon' }, { city: 'Porto' }],
+      );
       const place = await runner.runCell(index('place'));
       assert.equal(place.ok, true, JSON.stringify(place.assertions));
       assert.match(place.request?.body ?? '', /"textQuery": "Porto"/);

@@ -39,7 +39,8 @@ function assertLockedDown(html: string, nonce: string, allowed: readonly string[
   const d = directives(policyOf(html));
   assert.deepEqual(d.get('default-src'), ["'none'"]);
   assert.deepEqual(d.get('script-src'), [`'nonce-${nonce}'`], 'scripts: the nonce and nothing else');
-  for (const widen of ['script-src-elem', 'script-src-attr', 'worker-src', 'connect-src', 'frame-src', 'child-src', 'object-src']) assert.ok(!d.has(widen), `no ${widen}`);
+  for (const widen of ['script-src-elem', 'script-src-attr', 'worker-src', 'connect-src', 'frame-src', 'child-src', 'object-src'])
+    assert.ok(!d.has(widen), `no ${widen}`);
   for (const [name, sources] of d) {
     for (const s of sources) {
       const ok = s === "'none'" || s === `'nonce-${nonce}'` || s === 'data:' || allowed.includes(s);
@@ -68,7 +69,11 @@ describe('features: webview pages (Compare, Playground) and their policy', funct
 
   it("Playground: the nonced script, the webview's own origin for styles, fonts and images, nothing remote", () => {
     const nonce = newNonce();
-    const html = playgroundHtml({ cspSource: WEBVIEW, css: `${WEBVIEW}/media/playground/playground.css`, script: `${WEBVIEW}/dist/webview/playground.js` }, 'Playground: sandbox-chat (Local Sandbox)', nonce);
+    const html = playgroundHtml(
+      { cspSource: WEBVIEW, css: `${WEBVIEW}/media/playground/playground.css`, script: `${WEBVIEW}/dist/webview/playground.js` },
+      'Playground: sandbox-chat (Local Sandbox)',
+      nonce,
+    );
     assertLockedDown(html, nonce, [WEBVIEW]);
     const origins = new Set((html.match(/\bhttps?:\/\/[^\s"'<>;]+/g) ?? []).map((u) => new URL(u).origin));
     assert.deepEqual([...origins], [WEBVIEW], 'every URL in the page is the webview resource origin');
@@ -96,7 +101,8 @@ describe('features: webview pages (Compare, Playground) and their policy', funct
         this.skip();
       }
       const root = repoRoot();
-      for (const f of ['dist/webview/compare.js', 'dist/webview/playground.js']) assert.ok(existsSync(path.join(root, f)), `${f} is missing: run \`node esbuild.mjs\` first`);
+      for (const f of ['dist/webview/compare.js', 'dist/webview/playground.js'])
+        assert.ok(existsSync(path.join(root, f)), `${f} is missing: run \`node esbuild.mjs\` first`);
       const types: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css' };
       server = http.createServer((req, res) => {
         const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -146,7 +152,9 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), 
       tab.on('pageerror', (e) => errors.push(e.message));
       try {
         await tab.goto(`${origin}/`, { waitUntil: 'load', timeout: PAGE_TIMEOUT_MS });
-        await tab.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'ready'), undefined, { timeout: PAGE_TIMEOUT_MS });
+        await tab.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'ready'), undefined, {
+          timeout: PAGE_TIMEOUT_MS,
+        });
         await tab.waitForFunction(() => (window as unknown as { __violations: unknown[] }).__violations.length >= 1, undefined, { timeout: PAGE_TIMEOUT_MS });
         assert.deepEqual(errors, [], 'no script errors on the page');
         return await tab.evaluate(() => {
@@ -178,7 +186,11 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), 
     it('Playground: a connection or model name full of markup is the title, as text; nothing in it runs', async () => {
       const nonce = newNonce();
       const title = `Playground: ${HOSTILE} (Local Sandbox)`;
-      const page = playgroundHtml({ cspSource: origin, css: `${origin}/media/playground/playground.css`, script: `${origin}/dist/webview/playground.js` }, title, nonce);
+      const page = playgroundHtml(
+        { cspSource: origin, css: `${origin}/media/playground/playground.css`, script: `${origin}/dist/webview/playground.js` },
+        title,
+        nonce,
+      );
       const p = await load(page, nonce);
       assert.deepEqual(p.posted[0], { type: 'ready' });
       assert.equal(p.title, title);

@@ -27,9 +27,17 @@ export class FixedKeys implements KeySource {
     const origin = new URL(String(url)).origin;
     this.asked.push(`${connectionId(conn)} → ${origin}`);
     const key = this.keys(conn);
-    if (key === undefined) return Promise.reject(new ApiError({ kind: 'auth', service: conn.name, code: 'no_key', message: `No key is stored for "${conn.name}".` }));
+    if (key === undefined)
+      return Promise.reject(new ApiError({ kind: 'auth', service: conn.name, code: 'no_key', message: `No key is stored for "${conn.name}".` }));
     if (!connectionOrigins(conn).includes(origin)) {
-      return Promise.reject(new ApiError({ kind: 'auth', service: conn.name, code: 'origin_not_approved', message: `Not sent: the key of "${conn.name}" is not approved for ${origin}.` }));
+      return Promise.reject(
+        new ApiError({
+          kind: 'auth',
+          service: conn.name,
+          code: 'origin_not_approved',
+          message: `Not sent: the key of "${conn.name}" is not approved for ${origin}.`,
+        }),
+      );
     }
     return Promise.resolve(key);
   }

@@ -51,7 +51,10 @@ describe('connection settings', () => {
       { name: 'Good', baseUrl: 'https://other.example/v1' },
       'not an object',
     ]);
-    assert.deepEqual(connections.map((c) => c.name), ['Good']);
+    assert.deepEqual(
+      connections.map((c) => c.name),
+      ['Good'],
+    );
     assert.equal(problems.length, 4);
     assert.match(problems[0], /entry 2 \("NoUrl"\): baseUrl/);
     assert.match(problems[1], /entry 3 \("Ftp"\): baseUrl: must be an http\(s\) URL/);
@@ -75,9 +78,18 @@ describe('connection settings', () => {
       { name: 'Listed', baseUrl: 'http://127.0.0.1:8787/v1', listing: 'resources' },
       { name: 'Bad', baseUrl: 'http://127.0.0.1:8787/v1', listing: 'everything' },
     ]);
-    assert.deepEqual(llm.connections.map((c) => [c.name, c.listing]), [['Default', 'service'], ['Listed', 'resources']]);
+    assert.deepEqual(
+      llm.connections.map((c) => [c.name, c.listing]),
+      [
+        ['Default', 'service'],
+        ['Listed', 'resources'],
+      ],
+    );
     assert.match(llm.problems[0], /entry 3 \("Bad"\): listing/);
     assert.equal(parseConnectionsSetting('maps', [{ name: 'M', baseUrl: 'http://127.0.0.1:8788', listing: 'resources' }]).connections[0].listing, 'resources');
-    assert.equal(parseConnectionsSetting('realtime', [{ name: 'R', appId: '1', key: 'k', host: '127.0.0.1', listing: 'resources' }]).connections[0].listing, 'resources');
+    assert.equal(
+      parseConnectionsSetting('realtime', [{ name: 'R', appId: '1', key: 'k', host: '127.0.0.1', listing: 'resources' }]).connections[0].listing,
+      'resources',
+    );
   });
 });

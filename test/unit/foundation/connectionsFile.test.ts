@@ -33,7 +33,14 @@ describe('Export Connections for CI: the editor writes the file the CLI reads', 
     writeFileSync(file, JSON.stringify(json));
     const loaded = loadConnectionsFile(file);
     assert.deepEqual(loaded.connections, user);
-    assert.deepEqual(keyVariables, ['OPENAI_API_KEY', 'AZURE_OPENAI_API_KEY', 'OPENAI_API_KEY_WORK', 'GOOGLE_MAPS_API_KEY', 'PUSHER_APP_SECRET', 'PUSHER_APP_SECRET_SELF_HOSTED']);
+    assert.deepEqual(keyVariables, [
+      'OPENAI_API_KEY',
+      'AZURE_OPENAI_API_KEY',
+      'OPENAI_API_KEY_WORK',
+      'GOOGLE_MAPS_API_KEY',
+      'PUSHER_APP_SECRET',
+      'PUSHER_APP_SECRET_SELF_HOSTED',
+    ]);
     assert.deepEqual([...loaded.keyEnv.values()], keyVariables);
   });
 

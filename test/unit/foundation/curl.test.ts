@@ -14,8 +14,11 @@ const SHELL_TIMEOUT_MS = 10_000;
 
 function run(shell: string, script: string, env: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(shell, ['-c', script], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, timeout: SHELL_TIMEOUT_MS, encoding: 'utf8' }, (err, stdout, stderr) =>
-      err ? reject(new Error(`${shell} failed: ${err.message}\n${stderr}`)) : resolve(stdout),
+    execFile(
+      shell,
+      ['-c', script],
+      { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, timeout: SHELL_TIMEOUT_MS, encoding: 'utf8' },
+      (err, stdout, stderr) => (err ? reject(new Error(`${shell} failed: ${err.message}\n${stderr}`)) : resolve(stdout)),
     );
   });
 }
@@ -45,7 +48,7 @@ const req = (over: Partial<CurlRequest>): CurlRequest => ({
 });
 
 describe('Copy as cURL: the formatter', () => {
-  it('single-quotes words and writes an embedded quote as \'\\\'\'', () => {
+  it("single-quotes words and writes an embedded quote as '\\''", () => {
     assert.equal(shellQuote("it's"), `'it'\\''s'`);
     assert.equal(shellQuote(''), `''`);
   });
@@ -75,18 +78,26 @@ describe('Copy as cURL: the formatter', () => {
   });
 
   it('header placement (Azure api-key): -H "api-key: $AZURE_OPENAI_API_KEY", any api-key value already there is dropped', async () => {
-    const text = toCurl(req({ auth: { placement: 'header', name: 'api-key' }, headers: { 'api-key': 'stale', 'content-type': 'application/json' } }), { envVar: 'AZURE_OPENAI_API_KEY' });
+    const text = toCurl(req({ auth: { placement: 'header', name: 'api-key' }, headers: { 'api-key': 'stale', 'content-type': 'application/json' } }), {
+      envVar: 'AZURE_OPENAI_API_KEY',
+    });
     assert.match(text, /-H "api-key: \$AZURE_OPENAI_API_KEY"/);
     assert.doesNotMatch(text, /stale/);
     const argv = await argvOf(text, { AZURE_OPENAI_API_KEY: KEY });
-    assert.deepEqual(argv.filter((a) => a.startsWith('api-key')), [`api-key: ${KEY}`]);
+    assert.deepEqual(
+      argv.filter((a) => a.startsWith('api-key')),
+      [`api-key: ${KEY}`],
+    );
   });
 
   it('query placement: the rest of the URL single-quoted, then "?key=$GOOGLE_MAPS_API_KEY" in double quotes', async () => {
     const auth: AuthPlacement = { placement: 'query', name: 'key' };
     const bare = toCurl(req({ method: 'GET', body: undefined, url: 'https://maps.example.com/v4/geocode/address', auth }), { envVar: 'GOOGLE_MAPS_API_KEY' });
     assert.match(bare, /^curl 'https:\/\/maps\.example\.com\/v4\/geocode\/address'"\?key=\$GOOGLE_MAPS_API_KEY"/);
-    const withQuery = toCurl(req({ method: 'GET', body: undefined, url: "https://maps.example.com/v4/geocode/address?address=O'Hare%20%26%20co&key=leaked", auth }), { envVar: 'GOOGLE_MAPS_API_KEY' });
+    const withQuery = toCurl(
+      req({ method: 'GET', body: undefined, url: "https://maps.example.com/v4/geocode/address?address=O'Hare%20%26%20co&key=leaked", auth }),
+      { envVar: 'GOOGLE_MAPS_API_KEY' },
+    );
     assert.doesNotMatch(withQuery, /leaked/);
     const [url] = await argvOf(withQuery, { GOOGLE_MAPS_API_KEY: KEY });
     const u = new URL(url);
@@ -96,7 +107,11 @@ describe('Copy as cURL: the formatter', () => {
 
   it('maps headers (X-Goog-FieldMask, X-Goog-Api-Key placement) and the method', async () => {
     const text = toCurl(
-      req({ url: 'http://127.0.0.1:8788/v1/places:searchText', headers: { 'X-Goog-FieldMask': 'places.id,places.displayName', 'content-type': 'application/json' }, auth: { placement: 'header', name: 'X-Goog-Api-Key' } }),
+      req({
+        url: 'http://127.0.0.1:8788/v1/places:searchText',
+        headers: { 'X-Goog-FieldMask': 'places.id,places.displayName', 'content-type': 'application/json' },
+        auth: { placement: 'header', name: 'X-Goog-Api-Key' },
+      }),
       { envVar: 'GOOGLE_MAPS_API_KEY' },
     );
     const argv = await argvOf(text, { GOOGLE_MAPS_API_KEY: KEY });
@@ -136,7 +151,10 @@ describe('Copy as cURL: the formatter', () => {
   it('the redactor guard keeps "?key=$VAR" intact (its own ?key= pattern would otherwise mask it)', () => {
     const redactor = new Redactor();
     redactor.addSecret(KEY);
-    const text = toCurl(req({ method: 'GET', body: undefined, url: 'http://h/v1:validate', auth: { placement: 'query', name: 'key' } }), { envVar: 'GOOGLE_MAPS_API_KEY', redactor });
+    const text = toCurl(req({ method: 'GET', body: undefined, url: 'http://h/v1:validate', auth: { placement: 'query', name: 'key' } }), {
+      envVar: 'GOOGLE_MAPS_API_KEY',
+      redactor,
+    });
     assert.match(text, /"\?key=\$GOOGLE_MAPS_API_KEY"/);
   });
 
@@ -193,7 +211,14 @@ describe('Copy as cURL: the HttpClient hook', () => {
   }
 
   it('an observer that throws does not fail the request', async () => {
-    const c = new HttpClient({ service: 'Test', baseUrl: server.url('/v1'), auth: { placement: 'none' }, onRequest: () => { throw new Error('observer bug'); } });
+    const c = new HttpClient({
+      service: 'Test',
+      baseUrl: server.url('/v1'),
+      auth: { placement: 'none' },
+      onRequest: () => {
+        throw new Error('observer bug');
+      },
+    });
     const res = await c.json({ path: 'models' });
     assert.equal(res.status, 200);
   });

@@ -17,7 +17,8 @@ const CLEAN: Record<string, string> = {
   'src/notebook/types.ts': 'export interface Cell { value: string }\n',
   'src/notebook/run.ts': "import type { Cell } from './types';\nexport const run = (c: Cell) => c.value;\n",
   'src/notebook/api.ts': "export * from './types';\nexport { run } from './run';\n",
-  'src/features/llm/model.ts': "import { client } from '../../services/llm/client';\nimport { run } from '../../notebook/api';\nexport const model = [client, run];\n",
+  'src/features/llm/model.ts':
+    "import { client } from '../../services/llm/client';\nimport { run } from '../../notebook/api';\nexport const model = [client, run];\n",
   'src/editor/view.ts': "import * as vscode from 'vscode';\nimport { model } from '../features/llm/model';\nexport const view = [vscode, model];\n",
   'src/extension.ts': "import * as vscode from 'vscode';\nimport { view } from './editor/view';\nexport const ext = [vscode, view];\n",
 };
@@ -42,12 +43,42 @@ describe('layer rules (lint): a planted violation fails', function () {
   });
 
   const planted: Array<[string, Record<string, string>, RegExp]> = [
-    ['vscode outside src/editor', { 'src/features/llm/model.ts': "import * as vscode from 'vscode';\nexport const model = vscode;\n" }, /vscode-only-in-editor: src\/features\/llm\/model\.ts/],
-    ['an arrow up a layer (core → editor)', { 'src/core/base.ts': "import { view } from '../editor/view';\nexport const base = view;\n" }, /layer-core: src\/core\/base\.ts → src\/editor\/view\.ts/],
-    ['an import circle', { 'src/features/llm/a.ts': "import { b } from './b';\nexport const a = b;\n", 'src/features/llm/b.ts': "import { a } from './a';\nexport const b = a;\n" }, /no-circular/],
-    ['a file in src/editor that does not need vscode', { 'src/editor/llm/pure.ts': 'export const pure = 1;\n' }, /editor-needs-vscode: src\/editor\/llm\/pure\.ts/],
-    ["a deep import into the notebook engine's internals", { 'src/features/llm/deep.ts': "import { run } from '../../notebook/run';\nexport const deep = run;\n" }, /notebook-public-module: src\/features\/llm\/deep\.ts → src\/notebook\/run\.ts/],
-    ['a lazy bundle imported for its values', { 'src/editor/other.ts': "import * as vscode from 'vscode';\nimport * as llm from './llm/index';\nexport const o = [vscode, llm];\n", 'src/editor/llm/index.ts': "import * as vscode from 'vscode';\nexport const i = vscode;\n" }, /bundle-llm-loaded-lazily: src\/editor\/other\.ts/],
+    [
+      'vscode outside src/editor',
+      { 'src/features/llm/model.ts': "import * as vscode from 'vscode';\nexport const model = vscode;\n" },
+      /vscode-only-in-editor: src\/features\/llm\/model\.ts/,
+    ],
+    [
+      'an arrow up a layer (core → editor)',
+      { 'src/core/base.ts': "import { view } from '../editor/view';\nexport const base = view;\n" },
+      /layer-core: src\/core\/base\.ts → src\/editor\/view\.ts/,
+    ],
+    [
+      'an import circle',
+      {
+        'src/features/llm/a.ts': "import { b } from './b';\nexport const a = b;\n",
+        'src/features/llm/b.ts': "import { a } from './a';\nexport const b = a;\n",
+      },
+      /no-circular/,
+    ],
+    [
+      'a file in src/editor that does not need vscode',
+      { 'src/editor/llm/pure.ts': 'export const pure = 1;\n' },
+      /editor-needs-vscode: src\/editor\/llm\/pure\.ts/,
+    ],
+    [
+      "a deep import into the notebook engine's internals",
+      { 'src/features/llm/deep.ts': "import { run } from '../../notebook/run';\nexport const deep = run;\n" },
+      /notebook-public-module: src\/features\/llm\/deep\.ts → src\/notebook\/run\.ts/,
+    ],
+    [
+      'a lazy bundle imported for its values',
+      {
+        'src/editor/other.ts': "import * as vscode from 'vscode';\nimport * as llm from './llm/index';\nexport const o = [vscode, llm];\n",
+        'src/editor/llm/index.ts': "import * as vscode from 'vscode';\nexport const i = vscode;\n",
+      },
+      /bundle-llm-loaded-lazily: src\/editor\/other\.ts/,
+    ],
   ];
   for (const [what, files, named] of planted) {
     it(what, () => {

@@ -2,7 +2,23 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { COMMAND_IDS } from '../../../src/features/commandIds';
-import { ALL_VIEW_IDS, CONFIG_SECTION, CONTEXT_HAS_ENVIRONMENTS, CONTEXT_KEYS, NOTEBOOK_CONTROLLER_ID, NOTEBOOK_FILE_PATTERN, NOTEBOOK_LANGUAGES, NOTEBOOK_TYPE, REALTIME_INSPECTOR_CONTAINER_ID, REALTIME_INSPECTOR_VIEW_ID, RESULT_MIME, RESULT_RENDERER_ID, SETTING_KEYS, STATE_KEYS, VIEW_CONTAINER_ID } from '../../../src/features/ids';
+import {
+  ALL_VIEW_IDS,
+  CONFIG_SECTION,
+  CONTEXT_HAS_ENVIRONMENTS,
+  CONTEXT_KEYS,
+  NOTEBOOK_CONTROLLER_ID,
+  NOTEBOOK_FILE_PATTERN,
+  NOTEBOOK_LANGUAGES,
+  NOTEBOOK_TYPE,
+  REALTIME_INSPECTOR_CONTAINER_ID,
+  REALTIME_INSPECTOR_VIEW_ID,
+  RESULT_MIME,
+  RESULT_RENDERER_ID,
+  SETTING_KEYS,
+  STATE_KEYS,
+  VIEW_CONTAINER_ID,
+} from '../../../src/features/ids';
 import { SETTINGS } from '../../../src/features/settings';
 import { CODE_LANGUAGES } from '../../../src/notebook/api';
 import { RESULT_MIME as VIEWER_MIME } from '../../../src/webview/result/protocol';
@@ -68,16 +84,27 @@ describe('package.json manifest', () => {
 
   it('declares exactly the view ids and setting keys the code knows (typed tables)', () => {
     assert.deepEqual(manifest.contributes.views[VIEW_CONTAINER_ID].map((v) => v.id).sort(), [...ALL_VIEW_IDS].sort());
-    assert.deepEqual(manifest.contributes.views[REALTIME_INSPECTOR_CONTAINER_ID].map((v) => v.id), [REALTIME_INSPECTOR_VIEW_ID]);
+    assert.deepEqual(
+      manifest.contributes.views[REALTIME_INSPECTOR_CONTAINER_ID].map((v) => v.id),
+      [REALTIME_INSPECTOR_VIEW_ID],
+    );
     const settings = Object.keys(manifest.contributes.configuration.properties).map((k) => k.slice(CONFIG_SECTION.length + 1));
     assert.deepEqual(settings.sort(), [...SETTING_KEYS].sort());
   });
 
   it('every apiWorkbench.* name in a `when` clause is a view id or a context key the code sets', () => {
-    const known = new Set<string>([...ALL_VIEW_IDS, CONTEXT_KEYS.restricted, ...Object.values(CONTEXT_KEYS.hasConnection), CONTEXT_KEYS.realtimeConnected, CONTEXT_KEYS.webhookReceiverRunning, CONTEXT_HAS_ENVIRONMENTS]);
+    const known = new Set<string>([
+      ...ALL_VIEW_IDS,
+      CONTEXT_KEYS.restricted,
+      ...Object.values(CONTEXT_KEYS.hasConnection),
+      CONTEXT_KEYS.realtimeConnected,
+      CONTEXT_KEYS.webhookReceiverRunning,
+      CONTEXT_HAS_ENVIRONMENTS,
+    ]);
     const whens = [...manifestText.matchAll(/"when":\s*"([^"]*)"/g)].map((m) => m[1]);
     assert.ok(whens.length > 10);
-    for (const when of whens) for (const [name] of when.matchAll(/apiWorkbench(?:\.[A-Za-z]+)+/g)) assert.ok(known.has(name), `unknown context key or view in when clause: ${name}`);
+    for (const when of whens)
+      for (const [name] of when.matchAll(/apiWorkbench(?:\.[A-Za-z]+)+/g)) assert.ok(known.has(name), `unknown context key or view in when clause: ${name}`);
   });
 
   it('builds no id from a template string: every id comes from a typed table (src/editor/ids.ts, commandIds.ts)', () => {
@@ -103,7 +130,14 @@ describe('package.json manifest', () => {
 
   it('hides tree-only commands from the palette', () => {
     const hidden = new Set(manifest.contributes.menus.commandPalette.filter((m) => m.when === 'false').map((m) => m.command));
-    for (const id of ['apiWorkbench.llm.askModel', 'apiWorkbench.llm.setDefaultModel', 'apiWorkbench.llm.copyModelId', 'apiWorkbench.maps.showResult', 'apiWorkbench.realtime.publishHere', 'apiWorkbench.realtime.copyChannelName']) {
+    for (const id of [
+      'apiWorkbench.llm.askModel',
+      'apiWorkbench.llm.setDefaultModel',
+      'apiWorkbench.llm.copyModelId',
+      'apiWorkbench.maps.showResult',
+      'apiWorkbench.realtime.publishHere',
+      'apiWorkbench.realtime.copyChannelName',
+    ]) {
       assert.ok(hidden.has(id), `${id} should be hidden from the palette`);
     }
   });
@@ -118,7 +152,11 @@ describe('package.json manifest', () => {
   it('keeps user-facing text in package.nls.json: every placeholder resolves, every entry is used', () => {
     const used = new Set([...manifestText.matchAll(/"%([\w.-]+)%"/g)].map((m) => m[1]));
     for (const key of used) assert.ok(nls[key] !== undefined, `package.nls.json has no "${key}"`);
-    assert.deepEqual(Object.keys(nls).filter((k) => !used.has(k)), [], 'unused package.nls.json entries');
+    assert.deepEqual(
+      Object.keys(nls).filter((k) => !used.has(k)),
+      [],
+      'unused package.nls.json entries',
+    );
     const raw = JSON.parse(manifestText) as Manifest;
     for (const c of raw.contributes.commands) {
       assert.match(c.title, PLACEHOLDER, `${c.command} title`);
@@ -134,8 +172,14 @@ describe('package.json manifest', () => {
     for (const svc of ['llm', 'maps']) {
       const id = `apiWorkbench.${svc}.copyAsCurl`;
       assert.equal(manifest.contributes.commands.find((c) => c.command === id)?.title, 'Copy Last Request as cURL');
-      assert.ok(manifest.contributes.menus['view/title'].some((m) => m.command === id && m.when === `view == apiWorkbench.${svc}`), `${id} in the view's menu`);
-      assert.ok(manifest.contributes.menus['editor/title'].some((m) => m.command === id && /resourceScheme == api-workbench-/.test(m.when ?? '')), `${id} in the editor title`);
+      assert.ok(
+        manifest.contributes.menus['view/title'].some((m) => m.command === id && m.when === `view == apiWorkbench.${svc}`),
+        `${id} in the view's menu`,
+      );
+      assert.ok(
+        manifest.contributes.menus['editor/title'].some((m) => m.command === id && /resourceScheme == api-workbench-/.test(m.when ?? '')),
+        `${id} in the editor title`,
+      );
     }
   });
 
@@ -153,7 +197,8 @@ describe('package.json manifest', () => {
       assert.ok(media && existsSync(path.join(root, media)), `${step.id}: media ${media} missing`);
       if (step.media.markdown) {
         const md = readFileSync(path.join(root, step.media.markdown), 'utf8');
-        for (const [, img] of md.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)) assert.ok(existsSync(path.join(root, path.dirname(step.media.markdown), img)), `${step.id}: image ${img} missing`);
+        for (const [, img] of md.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g))
+          assert.ok(existsSync(path.join(root, path.dirname(step.media.markdown), img)), `${step.id}: image ${img} missing`);
       }
       const links = [...step.description.matchAll(/\(command:([\w.]+)/g)].map((m) => m[1]);
       assert.ok(links.length > 0, `${step.id} has no command button`);
@@ -175,7 +220,10 @@ describe('package.json manifest', () => {
     assert.deepEqual(all, ['apiWorkbench.llm', 'apiWorkbench.maps', 'apiWorkbench.realtime', 'apiWorkbench.history']);
     const ids = all.slice(0, 3);
     for (const id of ids) {
-      const welcome = manifest.contributes.viewsWelcome.filter((w) => w.view === id).map((w) => w.contents).join('\n');
+      const welcome = manifest.contributes.viewsWelcome
+        .filter((w) => w.view === id)
+        .map((w) => w.contents)
+        .join('\n');
       assert.match(welcome, /\(command:apiWorkbench\.(llm|maps|realtime)\.addConnection\)/);
       assert.match(welcome, /\(command:apiWorkbench\.sandbox\.start\)/);
     }
@@ -188,7 +236,11 @@ describe('package.json manifest', () => {
       assert.ok(prop, `${key} is not contributed`);
       // llm.prices and llm.dailyBudget are parsed by their features; unset means "none", as {} and 0 do.
       if (spec.default !== undefined) assert.deepEqual(prop.default, spec.default, `${key}: package.json default`);
-      assert.equal(spec.userOnly, prop.scope === 'application' || prop.scope === 'machine', `${key}: read from user settings only exactly when a workspace may not set it`);
+      assert.equal(
+        spec.userOnly,
+        prop.scope === 'application' || prop.scope === 'machine',
+        `${key}: read from user settings only exactly when a workspace may not set it`,
+      );
     }
   });
 
@@ -215,7 +267,10 @@ describe('package.json manifest', () => {
     assert.equal(renderer.id, RESULT_RENDERER_ID);
     assert.deepEqual(renderer.mimeTypes, [RESULT_MIME]);
     assert.equal(renderer.entrypoint, './dist/webview/resultRenderer.js');
-    assert.deepEqual(manifest.contributes.languages.map((l) => l.id), [...NOTEBOOK_LANGUAGES]);
+    assert.deepEqual(
+      manifest.contributes.languages.map((l) => l.id),
+      [...NOTEBOOK_LANGUAGES],
+    );
     for (const g of manifest.contributes.grammars) {
       assert.ok(NOTEBOOK_LANGUAGES.includes(g.language as never), g.language);
       assert.ok(existsSync(path.join(root, g.path)), `${g.path} missing`);

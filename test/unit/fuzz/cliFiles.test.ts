@@ -42,7 +42,16 @@ const connectionEntry = fc.record(
   { requiredKeys: [] },
 );
 const connectionsText = fc.oneof(
-  fc.record({ llm: fc.array(connectionEntry, { maxLength: 3 }), maps: fc.array(connectionEntry, { maxLength: 2 }), realtime: fc.array(connectionEntry, { maxLength: 2 }) }, { requiredKeys: [] }).map((o) => JSON.stringify(o)),
+  fc
+    .record(
+      {
+        llm: fc.array(connectionEntry, { maxLength: 3 }),
+        maps: fc.array(connectionEntry, { maxLength: 2 }),
+        realtime: fc.array(connectionEntry, { maxLength: 2 }),
+      },
+      { requiredKeys: [] },
+    )
+    .map((o) => JSON.stringify(o)),
   fc.json(),
   hostileText,
 );
@@ -70,20 +79,36 @@ describe('fuzz: the CLI connections file and CSV/JSON data (src/cli)', () => {
   });
 
   it('parseCsv reads back any table a spreadsheet writes (quotes, commas, line breaks, CRLF, BOM)', () => {
-    const field = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('"', '""', ',', '\n', '\r\n', 'a "b" c', ' ', '\uFEFF'), fc.string({ unit: 'grapheme', maxLength: 8 }));
-    const table = fc.record({ rows: fc.array(fc.array(field, { minLength: 2, maxLength: 4 }), { minLength: 1, maxLength: 6 }), eol: fc.constantFrom('\n', '\r\n'), bom: fc.boolean(), trailing: fc.boolean() });
+    const field = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom('"', '""', ',', '\n', '\r\n', 'a "b" c', ' ', '\uFEFF'),
+      fc.string({ unit: 'grapheme', maxLength: 8 }),
+    );
+    const table = fc.record({
+      rows: fc.array(fc.array(field, { minLength: 2, maxLength: 4 }), { minLength: 1, maxLength: 6 }),
+      eol: fc.constantFrom('\n', '\r\n'),
+      bom: fc.boolean(),
+      trailing: fc.boolean(),
+    });
     check('cli csv round trip', table, 500, ({ rows, eol, bom, trailing }) => {
       const width = rows[0].length;
       const fixed = rows.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? 'x')).map((r) => (r.length === 1 && r[0] === '' ? ['x'] : r));
       const text = (bom ? '\uFEFF' : '') + fixed.map((r) => r.map(csvField).join(',')).join(eol) + (trailing ? eol : '');
-      assert.deepEqual(parseCsv(text).map((r) => r.fields), fixed);
+      assert.deepEqual(
+        parseCsv(text).map((r) => r.fields),
+        fixed,
+      );
     });
   });
 
   it('parseCsv and loadDataRows never throw anything but their documented errors on hostile text', () => {
     const csv = path.join(dir, 'data.csv');
     const json = path.join(dir, 'data.json');
-    const text = fc.oneof(hostileText, fc.array(fc.constantFrom('a', ',', '"', '\n', '\r', '""', 'x,y', 'name'), { maxLength: 40 }).map((p) => p.join('')), fc.json());
+    const text = fc.oneof(
+      hostileText,
+      fc.array(fc.constantFrom('a', ',', '"', '\n', '\r', '""', 'x,y', 'name'), { maxLength: 40 }).map((p) => p.join('')),
+      fc.json(),
+    );
     check('cli data files', text, 250, (t) => {
       try {
         const records = parseCsv(t);

@@ -7,12 +7,48 @@ import { HOSTILE_NOTEBOOKS } from './hostileNotebooks';
 
 /** Lines that matter to the notebook format: fences of every kind (balanced or not), cell bodies, assertions. */
 const notebookLine = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom('```llm', '```maps name=a', '~~~realtime', '````vars', '```', '~~~', '````', '   ```', '    ```llm', '```json', '``` llm', '```llm name="unclosed', '```llm name=a name=a', '```maps bogus=1 =x') },
-  { weight: 3, arbitrary: fc.constantFrom('POST /v1/chat/completions', 'GET /maps/api/geocode/json?address=x', 'PUBLISH feed ev', 'LISTEN feed 2s', '?? status == 200', '?? json.a[0].b == "x"', '?? header content-type contains json', '?? duration < 5s', 'x = {{y}}', '{"a":', '# heading', '') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      '```llm',
+      '```maps name=a',
+      '~~~realtime',
+      '````vars',
+      '```',
+      '~~~',
+      '````',
+      '   ```',
+      '    ```llm',
+      '```json',
+      '``` llm',
+      '```llm name="unclosed',
+      '```llm name=a name=a',
+      '```maps bogus=1 =x',
+    ),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      'POST /v1/chat/completions',
+      'GET /maps/api/geocode/json?address=x',
+      'PUBLISH feed ev',
+      'LISTEN feed 2s',
+      '?? status == 200',
+      '?? json.a[0].b == "x"',
+      '?? header content-type contains json',
+      '?? duration < 5s',
+      'x = {{y}}',
+      '{"a":',
+      '# heading',
+      '',
+    ),
+  },
   { weight: 2, arbitrary: hostileText },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 8 }).map((s) => s.repeat(1000)) },
 );
-const notebookText = fc.record({ lines: fc.array(notebookLine, { maxLength: 30 }), eol: fc.constantFrom('\n', '\r\n', '\r') }).map(({ lines, eol }) => lines.join(eol));
+const notebookText = fc
+  .record({ lines: fc.array(notebookLine, { maxLength: 30 }), eol: fc.constantFrom('\n', '\r\n', '\r') })
+  .map(({ lines, eol }) => lines.join(eol));
 
 function lineCount(text: string): number {
   return text.split(/\r\n|\r|\n/).length;
@@ -45,17 +81,31 @@ describe('fuzz: notebook files (src/notebook/format.ts, cells.ts)', () => {
   });
 
   it('cell parsing (analyseCell, assertions, paths, durations) never throws and problems stay inside the cell', () => {
-    const cellLines = fc.array(fc.oneof(notebookLine, fc.string({ maxLength: 40 }).map((s) => `?? ${s}`)), { maxLength: 12 });
-    check('notebook cells', fc.tuple(fc.constantFrom('llm', 'maps', 'realtime', 'vars', 'json'), cellLines, fc.integer({ min: 1, max: 10_000 })), 600, ([language, lines, fenceLine]) => {
-      const value = lines.join('\n');
-      const analysed = analyseCell({ kind: 'code', language, value, metadata: {} }, fenceLine);
-      const count = lineCount(value);
-      for (const p of analysed.problems) {
-        // The fence line itself (language, attributes, an empty cell) or one of the cell's own lines.
-        assert.ok(p.line >= fenceLine && p.line <= fenceLine + count, `problem at ${p.line}, fence ${fenceLine}, cell lines ${fenceLine + 1}..${fenceLine + count}`);
-        assert.ok(p.message.length > 0);
-      }
-    });
+    const cellLines = fc.array(
+      fc.oneof(
+        notebookLine,
+        fc.string({ maxLength: 40 }).map((s) => `?? ${s}`),
+      ),
+      { maxLength: 12 },
+    );
+    check(
+      'notebook cells',
+      fc.tuple(fc.constantFrom('llm', 'maps', 'realtime', 'vars', 'json'), cellLines, fc.integer({ min: 1, max: 10_000 })),
+      600,
+      ([language, lines, fenceLine]) => {
+        const value = lines.join('\n');
+        const analysed = analyseCell({ kind: 'code', language, value, metadata: {} }, fenceLine);
+        const count = lineCount(value);
+        for (const p of analysed.problems) {
+          // The fence line itself (language, attributes, an empty cell) or one of the cell's own lines.
+          assert.ok(
+            p.line >= fenceLine && p.line <= fenceLine + count,
+            `problem at ${p.line}, fence ${fenceLine}, cell lines ${fenceLine + 1}..${fenceLine + count}`,
+          );
+          assert.ok(p.message.length > 0);
+        }
+      },
+    );
     check('notebook assertion parts', fc.oneof(hostileText, fc.string({ maxLength: 60 })), 800, (text) => {
       const a = parseAssertion(text, 3);
       assert.ok(typeof a === 'string' ? a.length > 0 : typeof a === 'object');

@@ -8,15 +8,30 @@ import { check, checkAsync, hostileText } from './fuzzKit';
 const APP = { key: 'fuzz-app-key', secret: 'fuzz-app-secret-0123456789' };
 
 const webhookEvent = fc.record(
-  { name: fc.constantFrom('channel_occupied', 'channel_vacated', 'member_added', 'client_event', ''), channel: fc.string(), user_id: fc.string(), event: fc.string(), data: fc.string(), socket_id: fc.string(), subscription_count: fc.integer() },
+  {
+    name: fc.constantFrom('channel_occupied', 'channel_vacated', 'member_added', 'client_event', ''),
+    channel: fc.string(),
+    user_id: fc.string(),
+    event: fc.string(),
+    data: fc.string(),
+    socket_id: fc.string(),
+    subscription_count: fc.integer(),
+  },
   { requiredKeys: ['name', 'channel'] },
 );
 /** Bodies: genuine webhooks, near misses (wrong types), any JSON, and text that is not JSON at all. */
 const body = fc.oneof(
   fc.record({ time_ms: fc.integer(), events: fc.array(webhookEvent, { maxLength: 4 }) }).map((b) => JSON.stringify(b)),
   // Deliveries of now (within the 5 minutes the receiver allows), as Channels sends them.
-  fc.record({ time_ms: fc.integer({ min: -240_000, max: 240_000 }).map((d) => Date.now() + d), events: fc.array(webhookEvent, { maxLength: 4 }) }).map((b) => JSON.stringify(b)),
-  fc.record({ time_ms: fc.oneof(fc.string(), fc.integer()), events: fc.oneof(fc.jsonValue(), fc.array(fc.jsonValue(), { maxLength: 3 })) }, { requiredKeys: [] }).map((b) => JSON.stringify(b)),
+  fc
+    .record({ time_ms: fc.integer({ min: -240_000, max: 240_000 }).map((d) => Date.now() + d), events: fc.array(webhookEvent, { maxLength: 4 }) })
+    .map((b) => JSON.stringify(b)),
+  fc
+    .record(
+      { time_ms: fc.oneof(fc.string(), fc.integer()), events: fc.oneof(fc.jsonValue(), fc.array(fc.jsonValue(), { maxLength: 3 })) },
+      { requiredKeys: [] },
+    )
+    .map((b) => JSON.stringify(b)),
   fc.json(),
   hostileText,
 );
@@ -55,11 +70,16 @@ describe('fuzz: webhook bodies (src/services/realtime/webhookReceiver.ts)', func
   after(() => receiver.close());
 
   it('signature checks never throw, and only the genuine key and signature pass', () => {
-    check('webhook verify', fc.tuple(hostileText, fc.option(hostileText, { nil: undefined }), fc.option(hostileText, { nil: undefined }), signing), 800, ([text, key, signature, how]) => {
-      assert.equal(verifyWebhookSignature(APP, key, signature, text), key === APP.key && signature === signWebhook(APP.secret, text));
-      const h = headersFor(how, text);
-      assert.equal(verifyWebhookSignature(APP, h['x-pusher-key'], h['x-pusher-signature'], text), how === 'genuine');
-    });
+    check(
+      'webhook verify',
+      fc.tuple(hostileText, fc.option(hostileText, { nil: undefined }), fc.option(hostileText, { nil: undefined }), signing),
+      800,
+      ([text, key, signature, how]) => {
+        assert.equal(verifyWebhookSignature(APP, key, signature, text), key === APP.key && signature === signWebhook(APP.secret, text));
+        const h = headersFor(how, text);
+        assert.equal(verifyWebhookSignature(APP, h['x-pusher-key'], h['x-pusher-signature'], text), how === 'genuine');
+      },
+    );
   });
 
   it('the receiver answers every POST: 200 only to a signed, current, first delivery of a webhook body, 401 to any forgery, 400 to a signed non-webhook, 403/409 to a replay; the secret never appears in a rejection', async () => {
@@ -67,7 +87,12 @@ describe('fuzz: webhook bodies (src/services/realtime/webhookReceiver.ts)', func
     await checkAsync('webhook receiver', fc.tuple(body, signing), 150, async ([text, how]) => {
       got.length = 0;
       rejected.length = 0;
-      const res = await fetch(receiver.url, { method: 'POST', body: text, headers: { 'content-type': 'application/json', ...headersFor(how, text) }, signal: AbortSignal.timeout(5_000) });
+      const res = await fetch(receiver.url, {
+        method: 'POST',
+        body: text,
+        headers: { 'content-type': 'application/json', ...headersFor(how, text) },
+        signal: AbortSignal.timeout(5_000),
+      });
       const reply = await res.text();
       let shaped = false;
       let current = false;

@@ -28,7 +28,10 @@ export class ManualClock implements Clock {
    * @param instant when true, sleep advances time by `ms` and resolves at once; otherwise sleepers
    *   wait until `advance`/`advanceTo` reaches their deadline.
    */
-  constructor(start = 0, private readonly instant = false) {
+  constructor(
+    start = 0,
+    private readonly instant = false,
+  ) {
     this.t = start;
   }
 

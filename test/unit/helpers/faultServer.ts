@@ -29,7 +29,10 @@ export class FaultServer {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly arrivals: { n: number; resolve: (r: Received) => void }[] = [];
 
-  private constructor(private readonly server: Server, readonly port: number) {}
+  private constructor(
+    private readonly server: Server,
+    readonly port: number,
+  ) {}
 
   static async start(): Promise<FaultServer> {
     const server = createServer();

@@ -55,7 +55,6 @@ export async function drain(body: AsyncIterable<Uint8Array>): Promise<{ text: st
   }
 }
 
-
 /**
  * `p`, or a rejection naming `what` if it has not settled after `ms`: a bound on a hang that fails
  * with a clear message, not an assertion on speed.

@@ -38,7 +38,13 @@ describe('request history against the sandbox', function () {
   function mapsClient(sink: HistorySink): RecordingHttpClient {
     const redactor = new Redactor();
     return new RecordingHttpClient(
-      { service: 'Maps (Local Sandbox)', baseUrl: sandbox.info.maps.baseUrl, auth: { placement: 'header', name: 'X-Goog-Api-Key' }, credentials: () => Promise.resolve(MAPS_KEY), redactor },
+      {
+        service: 'Maps (Local Sandbox)',
+        baseUrl: sandbox.info.maps.baseUrl,
+        auth: { placement: 'header', name: 'X-Goog-Api-Key' },
+        credentials: () => Promise.resolve(MAPS_KEY),
+        redactor,
+      },
       { service: 'maps', connection: 'Local Sandbox' },
       sink,
     );
@@ -48,7 +54,9 @@ describe('request history against the sandbox', function () {
     const sink = new MemorySink();
     const http = mapsClient(sink);
     const cities = ['Lisbon', 'Porto', 'Paris'];
-    await Promise.all(cities.map((textQuery) => http.json({ path: 'v1/places:searchText', body: { textQuery }, headers: { 'X-Goog-FieldMask': 'places.displayName' } })));
+    await Promise.all(
+      cities.map((textQuery) => http.json({ path: 'v1/places:searchText', body: { textQuery }, headers: { 'X-Goog-FieldMask': 'places.displayName' } })),
+    );
     assert.equal(sink.entries.length, 3);
     for (const e of sink.entries) {
       const asked = (JSON.parse(e.request.body ?? '{}') as { textQuery: string }).textQuery;
@@ -69,13 +77,22 @@ describe('request history against the sandbox', function () {
     assert.equal(sink.entries[0].status, 400);
     assert.ok(sink.entries[0].error);
     assert.equal(sink.entries[1].status, 200);
-    assert.ok(sink.entries.every((e) => e.response === undefined), 'no response is kept');
+    assert.ok(
+      sink.entries.every((e) => e.response === undefined),
+      'no response is kept',
+    );
   });
 
-  it('records only what a command sent when asked to: a view\'s background load stays out', async () => {
+  it("records only what a command sent when asked to: a view's background load stays out", async () => {
     const sink = new MemorySink();
     const http = new RecordingHttpClient(
-      { service: 'LLM', baseUrl: sandbox.info.llm.baseUrl, auth: { placement: 'bearer' }, credentials: () => Promise.resolve(LLM_KEY), redactor: new Redactor() },
+      {
+        service: 'LLM',
+        baseUrl: sandbox.info.llm.baseUrl,
+        auth: { placement: 'bearer' },
+        credentials: () => Promise.resolve(LLM_KEY),
+        redactor: new Redactor(),
+      },
       { service: 'llm', connection: 'Local Sandbox', commandsOnly: true },
       sink,
     );
@@ -86,18 +103,30 @@ describe('request history against the sandbox', function () {
       await new Promise((r) => setImmediate(r));
       await http.json({ path: 'models' });
     });
-    assert.deepEqual(sink.entries.map((e) => e.command), ['apiWorkbench.llm.ask']);
+    assert.deepEqual(
+      sink.entries.map((e) => e.command),
+      ['apiWorkbench.llm.ask'],
+    );
   });
 
   it('tees a stream: the caller reads every byte, the history keeps the first ones', async () => {
     const sink = new MemorySink({ ...DEFAULT_HISTORY_LIMITS, maxBodyBytes: 200 });
     const http = new RecordingHttpClient(
-      { service: 'LLM', baseUrl: sandbox.info.llm.baseUrl, auth: { placement: 'bearer' }, credentials: () => Promise.resolve(LLM_KEY), redactor: new Redactor() },
+      {
+        service: 'LLM',
+        baseUrl: sandbox.info.llm.baseUrl,
+        auth: { placement: 'bearer' },
+        credentials: () => Promise.resolve(LLM_KEY),
+        redactor: new Redactor(),
+      },
       { service: 'llm', connection: 'Local Sandbox' },
       sink,
     );
     const models = await http.json<{ data: { id: string }[] }>({ path: 'models' });
-    const res = await http.stream({ path: 'chat/completions', body: { model: models.data.data[0].id, stream: true, messages: [{ role: 'user', content: 'Tell me about Lisbon' }] } });
+    const res = await http.stream({
+      path: 'chat/completions',
+      body: { model: models.data.data[0].id, stream: true, messages: [{ role: 'user', content: 'Tell me about Lisbon' }] },
+    });
     let read = 0;
     for await (const chunk of res.body) read += chunk.byteLength;
     assert.equal(sink.entries.length, 2);
@@ -121,7 +150,10 @@ describe('request history against the sandbox', function () {
     assert.deepEqual(nb.problems, []);
     const { connections, key } = sandboxConnections(sandbox.info);
     const results: ReturnType<typeof historyEntryFromCellResult>[] = [];
-    const report = await runNotebook(text, { file: 'history.awb.md', host: connectionsHost({ connections, key, onResult: (r) => results.push(historyEntryFromCellResult(r)) }) });
+    const report = await runNotebook(text, {
+      file: 'history.awb.md',
+      host: connectionsHost({ connections, key, onResult: (r) => results.push(historyEntryFromCellResult(r)) }),
+    });
     assert.equal(report.ok, true, JSON.stringify(report.results.map((r) => r.error ?? r.assertions)));
     const fromNotebook = results[0];
     assert.ok(fromNotebook);
@@ -149,7 +181,16 @@ describe('request history against the sandbox', function () {
 });
 
 describe('history list', () => {
-  const entry = (id: string, body = ''): HistoryEntry => ({ id, at: '', origin: 'command', service: 'llm', method: 'GET', url: 'http://x/', request: { headers: {} }, response: { headers: {}, body } });
+  const entry = (id: string, body = ''): HistoryEntry => ({
+    id,
+    at: '',
+    origin: 'command',
+    service: 'llm',
+    method: 'GET',
+    url: 'http://x/',
+    request: { headers: {} },
+    response: { headers: {}, body },
+  });
 
   it('drops the oldest past the cap and caps bodies at a character boundary', () => {
     const list = new HistoryList();
@@ -157,7 +198,10 @@ describe('history list', () => {
     list.add(entry('a'), limits);
     list.add(entry('b'), limits);
     list.add(entry('c', 'ééé'), limits);
-    assert.deepEqual(list.entries.map((e) => e.id), ['c', 'b']);
+    assert.deepEqual(
+      list.entries.map((e) => e.id),
+      ['c', 'b'],
+    );
     assert.equal(list.entries[0].response?.body, 'éé');
     assert.equal(list.entries[0].response?.truncated, true);
     assert.deepEqual(capText('abc', 3), { text: 'abc', truncated: false });

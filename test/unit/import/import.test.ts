@@ -1,7 +1,30 @@
 import * as assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/host';
-import { connectionsHost, importCurl, importHttpFile, importPostman, parseNotebook, runNotebook, sandboxConnections, type CellResult, type ImportResult } from '../../../src/notebook/api';
-import { ALL_SECRETS, GOOGLE_KEY, OPENAI_CHAT_CURL, OPENAI_CHAT_CURL_WITH_KEY, OPENAI_KEY, PLACES_TEXT_SEARCH_CURL, POSTMAN_COLLECTION, POSTMAN_TOKEN, PUSHER_PUBLISH_CURL, PUSHER_SIGNATURE, REST_CLIENT_FILE, ROUTES_CURL } from './samples';
+import {
+  connectionsHost,
+  importCurl,
+  importHttpFile,
+  importPostman,
+  parseNotebook,
+  runNotebook,
+  sandboxConnections,
+  type CellResult,
+  type ImportResult,
+} from '../../../src/notebook/api';
+import {
+  ALL_SECRETS,
+  GOOGLE_KEY,
+  OPENAI_CHAT_CURL,
+  OPENAI_CHAT_CURL_WITH_KEY,
+  OPENAI_KEY,
+  PLACES_TEXT_SEARCH_CURL,
+  POSTMAN_COLLECTION,
+  POSTMAN_TOKEN,
+  PUSHER_PUBLISH_CURL,
+  PUSHER_SIGNATURE,
+  REST_CLIENT_FILE,
+  ROUTES_CURL,
+} from './samples';
 
 /** The notebook parses without a problem and holds none of the keys (nor does the report). */
 function assertClean(result: ImportResult): void {
@@ -22,7 +45,13 @@ describe('import: cURL, .http and Postman into notebooks that run against the sa
   let sandbox: Sandbox;
 
   before(async () => {
-    sandbox = await startSandbox({ port: 0, llmKey: 'sk-sandbox-import-key-0123456789', mapsKey: 'AIzaSandboxImportKey0123456789', llm: { tokenRate: 0 }, realtime: { appId: '777', key: 'importpublickey', secret: 'import-app-secret-0123456789', demo: false } });
+    sandbox = await startSandbox({
+      port: 0,
+      llmKey: 'sk-sandbox-import-key-0123456789',
+      mapsKey: 'AIzaSandboxImportKey0123456789',
+      llm: { tokenRate: 0 },
+      realtime: { appId: '777', key: 'importpublickey', secret: 'import-app-secret-0123456789', demo: false },
+    });
   });
   after(async () => {
     await sandbox.close();
@@ -38,7 +67,8 @@ describe('import: cURL, .http and Postman into notebooks that run against the sa
 
   function assertAllPassed(results: CellResult[], count: number): void {
     assert.equal(results.length, count);
-    for (const r of results) assert.equal(r.ok, true, JSON.stringify({ error: r.error, status: r.response?.status, body: r.response?.text.slice(0, 300), request: r.request }));
+    for (const r of results)
+      assert.equal(r.ok, true, JSON.stringify({ error: r.error, status: r.response?.status, body: r.response?.text.slice(0, 300), request: r.request }));
   }
 
   it('OpenAI docs chat completion: an llm cell POST /chat/completions, key variable dropped, runs', async () => {

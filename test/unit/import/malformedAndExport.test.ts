@@ -29,8 +29,10 @@ describe('import: malformed input is a clear error naming the line or field', ()
     assert.match(importError(() => importCurl('wget https://api.openai.com/v1/models')).message, /starts with "curl", not "wget"/);
   });
 
-  it('cURL: both quoting styles, $\'…\', -G, -u and continuation lines', () => {
-    const r = importCurl(`curl -G https://places.googleapis.com/v1/places/ChIJ123 \\\n  -d "languageCode=pt" --data-urlencode 'regionCode=PT' \\\n  -H $'X-Goog-FieldMask: id,displayName' -u "user:hunter2-password"`);
+  it("cURL: both quoting styles, $'…', -G, -u and continuation lines", () => {
+    const r = importCurl(
+      `curl -G https://places.googleapis.com/v1/places/ChIJ123 \\\n  -d "languageCode=pt" --data-urlencode 'regionCode=PT' \\\n  -H $'X-Goog-FieldMask: id,displayName' -u "user:hunter2-password"`,
+    );
     assert.equal(parseNotebook(r.text).cells[0].value, 'GET /v1/places/ChIJ123?languageCode=pt&regionCode=PT\nX-Goog-FieldMask: id,displayName');
     assert.equal(r.secrets[0].header, 'Authorization');
     assert.ok(!r.text.includes('hunter2'));
@@ -39,7 +41,10 @@ describe('import: malformed input is a clear error naming the line or field', ()
   it('.http: a line that is no request names its line', () => {
     const e = importError(() => importHttpFile('@a = 1\n\n###\nthis is not a request\n', { source: 'x.http' }));
     assert.equal(e.message, 'x.http: line 4: "this is not a request" is not a request line: write METHOD URL, e.g. "GET https://api.openai.com/v1/models"');
-    assert.match(importError(() => importHttpFile('GET https://api.openai.com/v1/models\nnot a header\n')).message, /line 2: "not a header" is not a header line/);
+    assert.match(
+      importError(() => importHttpFile('GET https://api.openai.com/v1/models\nnot a header\n')).message,
+      /line 2: "not a header" is not a header line/,
+    );
   });
 
   it('Postman: invalid JSON, an unknown schema, a wrong field: each named', () => {
@@ -62,7 +67,10 @@ describe('export: a notebook as .http, a cell as cURL; keys as references', () =
     assert.match(http, /^@city = Lisbon\n@question = What should I see in\n/);
     assert.match(http, /# @name models\nGET https:\/\/api\.openai\.com\/v1\/models\nAuthorization: Bearer \{\{\$processEnv OPENAI_API_KEY\}\}\n/);
     assert.match(http, /"model": "\{\{models\.response\.body\.\$\.data\[0\]\.id\}\}"/);
-    assert.match(http, /POST https:\/\/routes\.googleapis\.com\/directions\/v2:computeRoutes\nX-Goog-FieldMask: routes\.distanceMeters,routes\.duration,routes\.polyline\.encodedPolyline\nX-Goog-Api-Key: \{\{\$processEnv GOOGLE_MAPS_API_KEY\}\}/);
+    assert.match(
+      http,
+      /POST https:\/\/routes\.googleapis\.com\/directions\/v2:computeRoutes\nX-Goog-FieldMask: routes\.distanceMeters,routes\.duration,routes\.polyline\.encodedPolyline\nX-Goog-Api-Key: \{\{\$processEnv GOOGLE_MAPS_API_KEY\}\}/,
+    );
     assert.match(http, /# realtime cell \d+ has no \.http form/);
     assert.match(exportHttpFile('```maps\ncurl https://example.com\n```\n'), /^# maps cell 1 is not a request yet:\n# curl https:\/\/example\.com\n$/);
     // And back: the same requests, names and references.

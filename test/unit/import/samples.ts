@@ -81,7 +81,11 @@ Accept: application/json
 
 /** Postman v2.1: a folder, collection variables, bearer auth on the collection, a test script. */
 export const POSTMAN_COLLECTION = JSON.stringify({
-  info: { _postman_id: 'b5f1c0de-0000-4000-8000-000000000001', name: 'Workbench sample', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+  info: {
+    _postman_id: 'b5f1c0de-0000-4000-8000-000000000001',
+    name: 'Workbench sample',
+    schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json',
+  },
   auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{openaiToken}}', type: 'string' }] },
   variable: [
     { key: 'baseUrl', value: 'https://api.openai.com/v1' },
@@ -102,7 +106,11 @@ export const POSTMAN_COLLECTION = JSON.stringify({
           request: {
             method: 'POST',
             header: [{ key: 'Content-Type', value: 'application/json' }],
-            body: { mode: 'raw', raw: '{"model": "sandbox-chat", "messages": [{"role": "user", "content": "{{question}}"}]}', options: { raw: { language: 'json' } } },
+            body: {
+              mode: 'raw',
+              raw: '{"model": "sandbox-chat", "messages": [{"role": "user", "content": "{{question}}"}]}',
+              options: { raw: { language: 'json' } },
+            },
             url: { raw: '{{baseUrl}}/chat/completions', host: ['{{baseUrl}}'], path: ['chat', 'completions'] },
           },
         },
@@ -111,9 +119,19 @@ export const POSTMAN_COLLECTION = JSON.stringify({
     {
       name: 'Places search',
       request: {
-        auth: { type: 'apikey', apikey: [{ key: 'key', value: 'X-Goog-Api-Key' }, { key: 'value', value: GOOGLE_KEY }, { key: 'in', value: 'header' }] },
+        auth: {
+          type: 'apikey',
+          apikey: [
+            { key: 'key', value: 'X-Goog-Api-Key' },
+            { key: 'value', value: GOOGLE_KEY },
+            { key: 'in', value: 'header' },
+          ],
+        },
         method: 'POST',
-        header: [{ key: 'X-Goog-FieldMask', value: 'places.id,places.displayName' }, { key: 'Content-Type', value: 'application/json' }],
+        header: [
+          { key: 'X-Goog-FieldMask', value: 'places.id,places.displayName' },
+          { key: 'Content-Type', value: 'application/json' },
+        ],
         body: { mode: 'raw', raw: '{"textQuery": "Porto"}' },
         url: 'https://places.googleapis.com/v1/places:searchText',
       },

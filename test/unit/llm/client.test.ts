@@ -137,7 +137,9 @@ describe('llm/client: LlmClient against the sandbox', function () {
     assert.equal(done.model, 'sandbox-chat');
     assert.match(done.id ?? '', /^chatcmpl-/);
     assert.equal(done.usage?.completion_tokens, sandboxAnswerTokens(messages, 'sandbox-chat').length);
-    assert.ok(done.timings.firstTokenMs !== undefined && done.timings.headersMs <= done.timings.firstTokenMs && done.timings.firstTokenMs <= done.timings.totalMs);
+    assert.ok(
+      done.timings.firstTokenMs !== undefined && done.timings.headersMs <= done.timings.firstTokenMs && done.timings.firstTokenMs <= done.timings.totalMs,
+    );
     assert.equal(events.filter((e) => e.type === 'usage').length, 1);
     assert.equal(events.filter((e) => e.type === 'delta').length, sandboxAnswerTokens(messages, 'sandbox-chat').length);
   });
@@ -159,7 +161,10 @@ describe('llm/client: LlmClient against the sandbox', function () {
 
   it('embeds: one deterministic vector per input, in order; dimensions honoured', async () => {
     const r = await client().embeddings({ model: EMBEDDING_MODEL, input: ['alpha', 'beta', 'gamma'] });
-    assert.deepEqual(r.vectors, ['alpha', 'beta', 'gamma'].map((t) => sandboxEmbedding(t, 256)));
+    assert.deepEqual(
+      r.vectors,
+      ['alpha', 'beta', 'gamma'].map((t) => sandboxEmbedding(t, 256)),
+    );
     assert.equal(r.model, EMBEDDING_MODEL);
     assert.match(r.requestId ?? '', /^req_/);
     const small = await client().embeddings({ model: EMBEDDING_MODEL, input: 'one', dimensions: 8 });
@@ -262,7 +267,10 @@ describe('llm/client: LlmClient against the sandbox', function () {
   it('cancelling mid-stream (CancellationToken) stops at once with kind "cancelled" and keeps a prefix', async () => {
     const source = cancellationSource();
     const messages = ask('cancel me');
-    const stream = client().chatStream({ model: 'sandbox-chat', messages }, { cancel: source.token, headers: { [SANDBOX_HEADERS.tokenRate]: '100', [SANDBOX_HEADERS.answerTokens]: '400' } });
+    const stream = client().chatStream(
+      { model: 'sandbox-chat', messages },
+      { cancel: source.token, headers: { [SANDBOX_HEADERS.tokenRate]: '100', [SANDBOX_HEADERS.answerTokens]: '400' } },
+    );
     let deltas = 0;
     const { text, error } = await collect(stream, (e) => {
       if (e.type === 'delta' && ++deltas === 3) source.cancel();
@@ -297,10 +305,15 @@ describe('llm/client: LlmClient against the sandbox', function () {
     const done = events[events.length - 1];
     assert.equal(done.type === 'done' && done.model, 'sandbox-chat');
     assert.equal(done.type === 'done' && done.id?.startsWith('chatcmpl-'), true, 'the empty id of filter chunks does not win');
-    assert.ok(log.every((l) => l.url.includes('/openai/v1/')), 'the base path is kept');
+    assert.ok(
+      log.every((l) => l.url.includes('/openai/v1/')),
+      'the base path is kept',
+    );
     const emb = await azure.embeddings({ model: EMBEDDING_MODEL, input: 'az' });
     assert.deepEqual(emb.vectors, [sandboxEmbedding('az', 256)]);
-    const wrongPlacement = await apiErrorOf(client({ baseUrl: `${base.replace(/\/v1$/, '')}/openai/v1`, auth: { placement: 'header', name: 'x-api-key' } }).listModels());
+    const wrongPlacement = await apiErrorOf(
+      client({ baseUrl: `${base.replace(/\/v1$/, '')}/openai/v1`, auth: { placement: 'header', name: 'x-api-key' } }).listModels(),
+    );
     assert.equal(wrongPlacement.status, 401);
   });
 
@@ -341,13 +354,10 @@ describe('llm/client: LlmClient against the sandbox', function () {
   it('answers of the wrong shape are invalid-response ApiErrors, not crashes (models list, stream chunk)', async () => {
     const server = await FaultServer.start();
     try {
-      server.script(
-        { body: { data: 'not a list' }, headers: { 'x-request-id': 'req_shape' } },
-        (_req, res) => {
-          res.writeHead(200, { 'content-type': 'text/event-stream', 'x-request-id': 'req_garbage' });
-          res.end('data: {"choices":[{"index":0,"delta":{"content":"ok"}}]}\n\ndata: {"choices":"nope"}\n\n');
-        },
-      );
+      server.script({ body: { data: 'not a list' }, headers: { 'x-request-id': 'req_shape' } }, (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'x-request-id': 'req_garbage' });
+        res.end('data: {"choices":[{"index":0,"delta":{"content":"ok"}}]}\n\ndata: {"choices":"nope"}\n\n');
+      });
       const wrong = client({ baseUrl: server.url('/v1') });
       const e = await apiErrorOf(wrong.listModels());
       assert.equal(e.kind, 'invalid-response');

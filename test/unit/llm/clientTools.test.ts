@@ -24,10 +24,18 @@ const MODEL = 'sandbox-chat';
 const WEATHER: ToolDefinition = {
   name: 'get_weather',
   description: 'Current weather in a city',
-  parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city', 'unit'], additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
+    required: ['city', 'unit'],
+    additionalProperties: false,
+  },
   strict: true,
 };
-const TIME: ToolDefinition = { name: 'get_time', parameters: { type: 'object', properties: { timezone: { type: 'string' } }, required: ['timezone'], additionalProperties: false } };
+const TIME: ToolDefinition = {
+  name: 'get_time',
+  parameters: { type: 'object', properties: { timezone: { type: 'string' } }, required: ['timezone'], additionalProperties: false },
+};
 
 async function all<E>(stream: AsyncIterable<E>): Promise<E[]> {
   const out: E[] = [];
@@ -44,7 +52,15 @@ describe('llm/client: tools, structured outputs and the Responses API', function
   before(async () => {
     sandbox = await startSandbox({ port: 0, llmKey: KEY, llm: { tokenRate: 0 } });
     const baseUrl = sandbox.info.llm.baseUrl;
-    llm = new LlmClient(new HttpClient({ service: 'Sandbox LLM', baseUrl, auth: { placement: 'bearer' }, credentials: () => Promise.resolve(KEY), parseError: openAiErrorParser }));
+    llm = new LlmClient(
+      new HttpClient({
+        service: 'Sandbox LLM',
+        baseUrl,
+        auth: { placement: 'bearer' },
+        credentials: () => Promise.resolve(KEY),
+        parseError: openAiErrorParser,
+      }),
+    );
     sdk = new OpenAI({ baseURL: baseUrl, apiKey: KEY, maxRetries: 0 });
   });
   after(() => sandbox.close());
@@ -58,12 +74,20 @@ describe('llm/client: tools, structured outputs and the Responses API', function
     const calls = r.toolCalls ?? [];
     assert.equal(calls.length, 1);
     assert.deepEqual(JSON.parse(calls[0].arguments), { city: 'Madrid', unit: 'fahrenheit' });
-    const theirs = await sdk.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: ask }], tools: [WEATHER, TIME].map((f) => ({ type: 'function' as const, function: f })) });
+    const theirs = await sdk.chat.completions.create({
+      model: MODEL,
+      messages: [{ role: 'user', content: ask }],
+      tools: [WEATHER, TIME].map((f) => ({ type: 'function' as const, function: f })),
+    });
     const theirCall = theirs.choices[0].message.tool_calls?.[0];
     assert.ok(theirCall?.type === 'function');
     assert.deepEqual([calls[0].name, calls[0].arguments], [theirCall.function.name, theirCall.function.arguments]);
 
-    const messages: ConversationMessage[] = [{ role: 'user', content: ask }, { role: 'assistant', content: null, toolCalls: calls }, { role: 'tool', toolCallId: calls[0].id, content: 'Sunny, 75F' }];
+    const messages: ConversationMessage[] = [
+      { role: 'user', content: ask },
+      { role: 'assistant', content: null, toolCalls: calls },
+      { role: 'tool', toolCallId: calls[0].id, content: 'Sunny, 75F' },
+    ];
     const answer = await llm.chat({ model: MODEL, messages, tools: [WEATHER] });
     assert.equal(answer.finishReason, 'stop');
     assert.ok(answer.text.includes('“Sunny, 75F”'), answer.text);
@@ -88,7 +112,10 @@ describe('llm/client: tools, structured outputs and the Responses API', function
     const done = events[events.length - 1];
     assert.ok(done.type === 'done');
     assert.equal(done.finishReason, 'tool_calls');
-    assert.deepEqual(done.toolCalls, calls.map((c) => c.call));
+    assert.deepEqual(
+      done.toolCalls,
+      calls.map((c) => c.call),
+    );
     assert.ok(done.usage);
   });
 
@@ -125,7 +152,18 @@ describe('llm/client: tools, structured outputs and the Responses API', function
     const value: unknown = JSON.parse(r.text);
     const validate = new Ajv({ strict: false }).compile(TRIP_SCHEMA);
     assert.ok(validate(value), JSON.stringify(validate.errors));
-    assert.deepEqual(value, JSON.parse((await sdk.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Plan 5 nights in Rome in autumn.' }], response_format: { type: 'json_schema', json_schema: responseFormat } })).choices[0].message.content ?? ''));
+    assert.deepEqual(
+      value,
+      JSON.parse(
+        (
+          await sdk.chat.completions.create({
+            model: MODEL,
+            messages: [{ role: 'user', content: 'Plan 5 nights in Rome in autumn.' }],
+            response_format: { type: 'json_schema', json_schema: responseFormat },
+          })
+        ).choices[0].message.content ?? '',
+      ),
+    );
     const events = await all(llm.chatStream({ model: MODEL, messages, responseFormat }));
     assert.equal(events.map((e) => (e.type === 'delta' ? e.text : '')).join(''), r.text);
   });
@@ -149,11 +187,20 @@ describe('llm/client: tools, structured outputs and the Responses API', function
     const tc = call.toolCalls?.[0];
     assert.ok(tc);
     assert.deepEqual(JSON.parse(tc.arguments), { city: 'Madrid', unit: 'fahrenheit' });
-    const streamed = (await all(llm.respondStream({ model: MODEL, input: ask, tools: [WEATHER] }))).filter((e): e is Extract<ResponseStreamEvent, { type: 'tool_call' }> => e.type === 'tool_call');
-    assert.deepEqual(streamed.map((e) => [e.call.name, e.call.arguments]), [[tc.name, tc.arguments]]);
+    const streamed = (await all(llm.respondStream({ model: MODEL, input: ask, tools: [WEATHER] }))).filter(
+      (e): e is Extract<ResponseStreamEvent, { type: 'tool_call' }> => e.type === 'tool_call',
+    );
+    assert.deepEqual(
+      streamed.map((e) => [e.call.name, e.call.arguments]),
+      [[tc.name, tc.arguments]],
+    );
     const answer = await llm.respond({
       model: MODEL,
-      input: [{ role: 'user', content: ask }, { type: 'function_call', callId: tc.id, name: tc.name, arguments: tc.arguments }, { type: 'function_call_output', callId: tc.id, output: 'Sunny, 75F' }],
+      input: [
+        { role: 'user', content: ask },
+        { type: 'function_call', callId: tc.id, name: tc.name, arguments: tc.arguments },
+        { type: 'function_call_output', callId: tc.id, output: 'Sunny, 75F' },
+      ],
     });
     assert.ok(answer.text.includes('“Sunny, 75F”'), answer.text);
   });
@@ -164,10 +211,16 @@ describe('llm/client: tools, structured outputs and the Responses API', function
     const out: ResponseStreamEvent[] = [];
     cut.push(Buffer.from(ev('response.output_text.delta', { delta: 'Hel', output_index: 0 })), out);
     assert.deepEqual(out, [{ type: 'delta', text: 'Hel', outputIndex: 0 }]);
-    assert.throws(() => cut.end(), (e: unknown) => e instanceof ApiError && e.kind === 'stream');
+    assert.throws(
+      () => cut.end(),
+      (e: unknown) => e instanceof ApiError && e.kind === 'stream',
+    );
     const failed = new ResponsesStreamDecoder('test');
     failed.push(Buffer.from(ev('error', { message: 'overloaded', code: 'server_error' })), []);
-    assert.throws(() => failed.throwIfFailed(), (e: unknown) => e instanceof ApiError && e.kind === 'stream' && /overloaded/.test(e.message));
+    assert.throws(
+      () => failed.throwIfFailed(),
+      (e: unknown) => e instanceof ApiError && e.kind === 'stream' && /overloaded/.test(e.message),
+    );
   });
 
   it('Stop works on the slow model: cancelling ends the stream after the first words', async () => {

@@ -18,7 +18,13 @@ describe('llm/compare: one prompt, several models, side by side', function () {
 
   before(async () => {
     sandbox = await startLlmSandbox({ host: '127.0.0.1', port: 0, apiKey: KEY, tokenRate: 200 });
-    const http = new HttpClient({ service: 'Sandbox', baseUrl: `http://127.0.0.1:${sandbox.port}/v1`, auth: { placement: 'bearer' }, credentials: () => Promise.resolve(KEY), parseError: openAiErrorParser });
+    const http = new HttpClient({
+      service: 'Sandbox',
+      baseUrl: `http://127.0.0.1:${sandbox.port}/v1`,
+      auth: { placement: 'bearer' },
+      credentials: () => Promise.resolve(KEY),
+      parseError: openAiErrorParser,
+    });
     client = new LlmClient(http);
   });
   after(() => sandbox.close());
@@ -28,11 +34,17 @@ describe('llm/compare: one prompt, several models, side by side', function () {
   it('two models stream together into their own columns, each with tokens, latency, first token and cost', async () => {
     const events: ColumnEvent[] = [];
     const results = await runCompare(client, { models: ['sandbox-chat', 'sandbox-chat-mini'], messages }, PRICES, (e) => events.push(e));
-    assert.deepEqual(results.map((r) => r.outcome), ['done', 'done']);
+    assert.deepEqual(
+      results.map((r) => r.outcome),
+      ['done', 'done'],
+    );
     for (const [column, model] of ['sandbox-chat', 'sandbox-chat-mini'].entries()) {
       const r = results[column];
       assert.equal(r.text, sandboxAnswer(messages, model), `${model}: the sandbox's answer`);
-      const streamed = events.filter((e) => e.column === column && e.type === 'delta').map((e) => (e.type === 'delta' ? e.text : '')).join('');
+      const streamed = events
+        .filter((e) => e.column === column && e.type === 'delta')
+        .map((e) => (e.type === 'delta' ? e.text : ''))
+        .join('');
       assert.equal(streamed, r.text, 'the deltas sent to the column add up to the answer');
       assert.ok(r.stats?.usage && r.stats.usage.completion_tokens === sandboxAnswerTokens(messages, model).length);
       assert.ok(r.stats.firstTokenMs !== undefined && r.stats.firstTokenMs <= r.stats.latencyMs);
@@ -41,7 +53,12 @@ describe('llm/compare: one prompt, several models, side by side', function () {
     }
     // Together, not one after the other: the second column's first delta arrives before the first column is done.
     const firstDone = events.findIndex((e) => e.type === 'done');
-    const deltasBefore = new Set(events.slice(0, firstDone).filter((e) => e.type === 'delta').map((e) => e.column));
+    const deltasBefore = new Set(
+      events
+        .slice(0, firstDone)
+        .filter((e) => e.type === 'delta')
+        .map((e) => e.column),
+    );
     assert.deepEqual([...deltasBefore].sort(), [0, 1], 'both columns streamed before either finished');
   });
 
@@ -76,13 +93,23 @@ describe('llm/compare: one prompt, several models, side by side', function () {
     let deltas = 0;
     const slow = await startLlmSandbox({ host: '127.0.0.1', port: 0, apiKey: KEY, tokenRate: 20 });
     try {
-      const http = new HttpClient({ service: 'Slow', baseUrl: `http://127.0.0.1:${slow.port}/v1`, auth: { placement: 'bearer' }, credentials: () => Promise.resolve(KEY), parseError: openAiErrorParser });
+      const http = new HttpClient({
+        service: 'Slow',
+        baseUrl: `http://127.0.0.1:${slow.port}/v1`,
+        auth: { placement: 'bearer' },
+        credentials: () => Promise.resolve(KEY),
+        parseError: openAiErrorParser,
+      });
       const results = await runCompare(new LlmClient(http), { models: ['sandbox-chat', 'sandbox-chat-mini'], messages, signal: abort.signal }, PRICES, (e) => {
         if (e.type === 'delta' && ++deltas === 4) abort.abort();
       });
-      assert.deepEqual(results.map((r) => r.outcome), ['cancelled', 'cancelled']);
+      assert.deepEqual(
+        results.map((r) => r.outcome),
+        ['cancelled', 'cancelled'],
+      );
       assert.ok(results.some((r) => r.text.length > 0));
-      for (const [i, r] of results.entries()) assert.ok(sandboxAnswer(messages, ['sandbox-chat', 'sandbox-chat-mini'][i]).startsWith(r.text), 'a prefix of the answer');
+      for (const [i, r] of results.entries())
+        assert.ok(sandboxAnswer(messages, ['sandbox-chat', 'sandbox-chat-mini'][i]).startsWith(r.text), 'a prefix of the answer');
     } finally {
       await slow.close();
     }
@@ -93,7 +120,10 @@ describe('llm/compare: one prompt, several models, side by side', function () {
     assert.match(compareModelsProblem(['a', 'b', 'c', 'd', 'e']) ?? '', /5 picked/);
     assert.match(compareModelsProblem(['a', 'a']) ?? '', /only once/);
     assert.equal(compareModelsProblem(['a', 'b']), undefined);
-    await assert.rejects(runCompare(client, { models: ['sandbox-chat'], messages }, PRICES, () => undefined), /Pick 2 to 4/);
+    await assert.rejects(
+      runCompare(client, { models: ['sandbox-chat'], messages }, PRICES, () => undefined),
+      /Pick 2 to 4/,
+    );
   });
 
   it('a mid-stream failure in words: what failed, that the text is kept, no bare "200 server_error"', async () => {

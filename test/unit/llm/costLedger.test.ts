@@ -40,7 +40,11 @@ describe('llm/costLedger: prices, estimate, budget, daily total', () => {
   });
 
   it('a malformed entry is named with the setting and skipped; the default price and the other entries are kept', () => {
-    const { table, problems } = parsePriceSetting({ 'gpt-4o': { input: 'cheap', output: 10 }, 'gpt-x': { input: -1, output: 1 }, mine: { input: 1, output: 1 } });
+    const { table, problems } = parsePriceSetting({
+      'gpt-4o': { input: 'cheap', output: 10 },
+      'gpt-x': { input: -1, output: 1 },
+      mine: { input: 1, output: 1 },
+    });
     assert.equal(problems.length, 2);
     assert.match(problems[0], new RegExp(`^Setting ${PRICES_SETTING.replace(/\./g, '\\.')}, entry "gpt-4o": .*input.*the default price is kept`));
     assert.match(problems[1], /entry "gpt-x": .*the entry is ignored/);
@@ -100,7 +104,10 @@ describe('llm/costLedger: prices, estimate, budget, daily total', () => {
     assert.equal(formatUsd(0.133), '$0.133');
     assert.equal(formatUsd(0.1), '$0.10');
     assert.equal(formatUsd(0.000042), '$0.000042');
-    assert.match(costText('llama3', { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }, PRICES), /cost unknown \(no price for llama3 in apiWorkbench\.llm\.prices\)/);
+    assert.match(
+      costText('llama3', { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }, PRICES),
+      /cost unknown \(no price for llama3 in apiWorkbench\.llm\.prices\)/,
+    );
   });
 
   it('the ledger adds each request to its local day, persists it, and keeps concurrent records', async () => {
@@ -111,7 +118,11 @@ describe('llm/costLedger: prices, estimate, budget, daily total', () => {
     ledger.onDidChange(() => changes++);
     const usage = { prompt_tokens: 1_000_000, completion_tokens: 100_000, total_tokens: 1_100_000 };
     // Compare records its columns at the same moment: no total may be lost.
-    const costs = await Promise.all([ledger.record('gpt-4o-mini', usage, PRICES), ledger.record('gpt-4o-mini', usage, PRICES), ledger.record('llama3', usage, PRICES)]);
+    const costs = await Promise.all([
+      ledger.record('gpt-4o-mini', usage, PRICES),
+      ledger.record('gpt-4o-mini', usage, PRICES),
+      ledger.record('llama3', usage, PRICES),
+    ]);
     assert.ok(costs[0] && Math.abs(costs[0].totalUsd - 0.21) < 1e-12);
     assert.equal(costs[2], undefined);
     assert.equal(changes, 3);
@@ -138,19 +149,35 @@ describe('llm/costLedger: prices, estimate, budget, daily total', () => {
     assert.deepEqual(new CostLedger(store, () => new Date(2026, 10, 23)).today(), { usd: 0, requests: 0 });
   });
 
-  it('a hand-written body (a notebook cell) is estimated like Ask, in both API shapes; its answer\'s usage is read back', () => {
-    assert.deepEqual(plannedFromBody('{"model": "gpt-4o", "max_tokens": 50, "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": [{"type": "text", "text": "Hi"}]}]}'), {
+  it("a hand-written body (a notebook cell) is estimated like Ask, in both API shapes; its answer's usage is read back", () => {
+    assert.deepEqual(
+      plannedFromBody(
+        '{"model": "gpt-4o", "max_tokens": 50, "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": [{"type": "text", "text": "Hi"}]}]}',
+      ),
+      {
+        model: 'gpt-4o',
+        messages: [{ content: 'Be brief.' }, { content: '[{"type":"text","text":"Hi"}]' }],
+        maxTokens: 50,
+      },
+    );
+    assert.deepEqual(plannedFromBody('{"model": "gpt-4o", "instructions": "Be brief.", "input": "Hi", "max_output_tokens": 20}'), {
       model: 'gpt-4o',
-      messages: [{ content: 'Be brief.' }, { content: '[{"type":"text","text":"Hi"}]' }],
-      maxTokens: 50,
+      messages: [{ content: 'Be brief.' }, { content: 'Hi' }],
+      maxTokens: 20,
     });
-    assert.deepEqual(plannedFromBody('{"model": "gpt-4o", "instructions": "Be brief.", "input": "Hi", "max_output_tokens": 20}'), { model: 'gpt-4o', messages: [{ content: 'Be brief.' }, { content: 'Hi' }], maxTokens: 20 });
     assert.deepEqual(plannedFromBody('{"model": "gpt-4o", "input": [{"role": "user", "content": "Hi"}]}'), { model: 'gpt-4o', messages: [{ content: 'Hi' }] });
     for (const bad of [undefined, '', 'not json', '[]', '{"messages": []}', '{"model": 4}']) assert.equal(plannedFromBody(bad), undefined, String(bad));
 
-    assert.deepEqual(usageFromAnswer({ model: 'gpt-4o', usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }), { model: 'gpt-4o', usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
-    assert.deepEqual(usageFromAnswer({ model: 'gpt-4o', usage: { input_tokens: 7, output_tokens: 3, total_tokens: 10 } }), { model: 'gpt-4o', usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 } });
+    assert.deepEqual(usageFromAnswer({ model: 'gpt-4o', usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }), {
+      model: 'gpt-4o',
+      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    });
+    assert.deepEqual(usageFromAnswer({ model: 'gpt-4o', usage: { input_tokens: 7, output_tokens: 3, total_tokens: 10 } }), {
+      model: 'gpt-4o',
+      usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 },
+    });
     assert.deepEqual(usageFromAnswer({ usage: { prompt_tokens: 4 } }), { usage: { prompt_tokens: 4, completion_tokens: 0, total_tokens: 4 } });
-    for (const none of [undefined, null, 'text', {}, { usage: {} }, { usage: { prompt_tokens: -1 } }]) assert.equal(usageFromAnswer(none), undefined, JSON.stringify(none));
+    for (const none of [undefined, null, 'text', {}, { usage: {} }, { usage: { prompt_tokens: -1 } }])
+      assert.equal(usageFromAnswer(none), undefined, JSON.stringify(none));
   });
 });

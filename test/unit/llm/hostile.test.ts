@@ -31,7 +31,6 @@ async function failureOf(stream: AsyncIterable<ChatStreamEvent>): Promise<{ erro
   assert.fail('the stream ended without an error');
 }
 
-
 describe('llm/client: chatStream against hostile servers', function () {
   this.timeout(5000);
 
@@ -60,7 +59,11 @@ describe('llm/client: chatStream against hostile servers', function () {
   const chat = (c: LlmClient) => c.chatStream({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
 
   it('a 200 HTML page (a captive portal) is an invalid response with a snippet, not a broken stream', async () => {
-    server.script({ status: 200, headers: { 'content-type': 'text/html', 'x-request-id': 'req_portal' }, body: '<html><title>Wi-Fi login</title><body>Accept the terms</body></html>' });
+    server.script({
+      status: 200,
+      headers: { 'content-type': 'text/html', 'x-request-id': 'req_portal' },
+      body: '<html><title>Wi-Fi login</title><body>Accept the terms</body></html>',
+    });
     const { error } = await failureOf(chat(llm()));
     assert.equal(error.kind, 'invalid-response');
     assert.equal(error.status, 200);

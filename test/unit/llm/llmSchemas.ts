@@ -10,11 +10,23 @@ export const TRIP_SCHEMA = {
     season: { type: 'string', enum: ['spring', 'summer', 'autumn', 'winter'] },
     stops: {
       type: 'array',
-      items: { type: 'object', properties: { name: { type: 'string' }, hours: { type: 'number' }, booked: { type: 'boolean' } }, required: ['name', 'hours', 'booked'], additionalProperties: false },
+      items: {
+        type: 'object',
+        properties: { name: { type: 'string' }, hours: { type: 'number' }, booked: { type: 'boolean' } },
+        required: ['name', 'hours', 'booked'],
+        additionalProperties: false,
+      },
     },
     traveller: { $ref: '#/$defs/person' },
   },
   required: ['destination', 'nights', 'budget', 'season', 'stops', 'traveller'],
   additionalProperties: false,
-  $defs: { person: { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer', minimum: 0 } }, required: ['name', 'age'], additionalProperties: false } },
+  $defs: {
+    person: {
+      type: 'object',
+      properties: { name: { type: 'string' }, age: { type: 'integer', minimum: 0 } },
+      required: ['name', 'age'],
+      additionalProperties: false,
+    },
+  },
 };

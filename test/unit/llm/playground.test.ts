@@ -35,11 +35,35 @@ describe('llm/playground: conversation, tool calls on our own APIs, structured o
     sandbox = await startSandbox({ port: 0, llmKey: KEY, mapsKey: MAPS_KEY, llm: { tokenRate: 0, limitedWindowMs: 120_000 } });
     // No retries: a 429 must reach the conversation at once instead of being waited out.
     llm = new LlmClient(
-      new HttpClient({ service: 'Sandbox LLM', baseUrl: sandbox.info.llm.baseUrl, auth: { placement: 'bearer' }, credentials: () => Promise.resolve(KEY), parseError: openAiErrorParser, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 0 } }),
+      new HttpClient({
+        service: 'Sandbox LLM',
+        baseUrl: sandbox.info.llm.baseUrl,
+        auth: { placement: 'bearer' },
+        credentials: () => Promise.resolve(KEY),
+        parseError: openAiErrorParser,
+        retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 0 },
+      }),
     );
-    const maps = new MapsClient(new HttpClient({ service: 'Maps', baseUrl: sandbox.info.maps.baseUrl, auth: { placement: 'header', name: 'X-Goog-Api-Key' }, credentials: () => Promise.resolve(MAPS_KEY), parseError: googleErrorParser }));
+    const maps = new MapsClient(
+      new HttpClient({
+        service: 'Maps',
+        baseUrl: sandbox.info.maps.baseUrl,
+        auth: { placement: 'header', name: 'X-Goog-Api-Key' },
+        credentials: () => Promise.resolve(MAPS_KEY),
+        parseError: googleErrorParser,
+      }),
+    );
     const rt = sandbox.info.realtime;
-    const rest = new RealtimeRest({ http: new HttpClient({ service: 'Realtime', baseUrl: restBaseUrl({ key: rt.key, host: rt.host, port: rt.port, useTLS: false }), auth: { placement: 'none' } }), appId: rt.appId, key: rt.key, secret: () => Promise.resolve(rt.secret) });
+    const rest = new RealtimeRest({
+      http: new HttpClient({
+        service: 'Realtime',
+        baseUrl: restBaseUrl({ key: rt.key, host: rt.host, port: rt.port, useTLS: false }),
+        auth: { placement: 'none' },
+      }),
+      appId: rt.appId,
+      key: rt.key,
+      secret: () => Promise.resolve(rt.secret),
+    });
     services = {
       maps: () => ({ client: maps, connection: 'Local Sandbox' }),
       realtime: () => Promise.resolve({ rest, connection: 'Local Sandbox' }),
@@ -62,14 +86,29 @@ describe('llm/playground: conversation, tool calls on our own APIs, structured o
   ): Promise<ExchangeOutcome> {
     const tools = extra.tools === null ? undefined : (extra.tools ?? (await ToolBox.create(settings.tools, settings.customTools, services, errorText)));
     const { price, onUsage } = extra;
-    return runExchange({ client: llm, api: settings.api, settings, turns, tools, signal: extra.signal ?? new AbortController().signal, onChange: extra.onChange ?? (() => {}), describeError: errorText, price, onUsage });
+    return runExchange({
+      client: llm,
+      api: settings.api,
+      settings,
+      turns,
+      tools,
+      signal: extra.signal ?? new AbortController().signal,
+      onChange: extra.onChange ?? (() => {}),
+      describeError: errorText,
+      price,
+      onUsage,
+    });
   }
 
   const kinds = (turns: Turn[]) => turns.map((t) => t.kind).join(',');
 
   for (const api of ['chat', 'responses'] as const) {
     it(`${api}: a maps tool call runs against the maps sandbox, its result goes back, and the model answers with it`, async () => {
-      const settings = { ...defaultSettings('sandbox-chat', api), system: 'You plan trips.', tools: ['search_places', 'list_channels'] as PlaygroundSettings['tools'] };
+      const settings = {
+        ...defaultSettings('sandbox-chat', api),
+        system: 'You plan trips.',
+        tools: ['search_places', 'list_channels'] as PlaygroundSettings['tools'],
+      };
       const turns: Turn[] = [{ kind: 'user', text: 'Search places to visit in Lisbon.' }];
       assert.equal(await exchange(settings, turns), 'answered');
       assert.equal(kinds(turns), 'user,assistant,tool,assistant');
@@ -127,7 +166,14 @@ describe('llm/playground: conversation, tool calls on our own APIs, structured o
   it('a user-defined tool answers with its fixed reply, which the model uses', async () => {
     const settings = {
       ...defaultSettings('sandbox-chat'),
-      customTools: [{ name: 'get_weather', description: 'Weather in a city', parameters: JSON.stringify({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false }), reply: '{"temperature": 21, "sky": "sunny"}' }],
+      customTools: [
+        {
+          name: 'get_weather',
+          description: 'Weather in a city',
+          parameters: JSON.stringify({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false }),
+          reply: '{"temperature": 21, "sky": "sunny"}',
+        },
+      ],
     };
     const turns: Turn[] = [{ kind: 'user', text: 'What is the weather in Madrid?' }];
     assert.equal(await exchange(settings, turns), 'answered');
@@ -138,7 +184,17 @@ describe('llm/playground: conversation, tool calls on our own APIs, structured o
   });
 
   it('bad tool calls become clear results (unknown tool, invalid JSON, arguments off the schema, a tool that throws) and the conversation goes on', async () => {
-    const box = await ToolBox.create(['search_places'], [], { ...services, maps: () => { throw new Error('there is no active maps connection'); } }, errorText);
+    const box = await ToolBox.create(
+      ['search_places'],
+      [],
+      {
+        ...services,
+        maps: () => {
+          throw new Error('there is no active maps connection');
+        },
+      },
+      errorText,
+    );
     const unknown = await box.run({ id: 'c1', name: 'delete_everything', arguments: '{}' });
     assert.equal(unknown.status, 'failed');
     const errorOf = (o: { result: string }) => (JSON.parse(o.result) as { error: string }).error;
@@ -158,7 +214,10 @@ describe('llm/playground: conversation, tool calls on our own APIs, structured o
     assert.equal(kinds(turns), 'user,assistant,tool,assistant');
     assert.equal((turns[2] as { status: string }).status, 'failed');
 
-    await assert.rejects(ToolBox.create([], [{ name: 'bad', description: '', parameters: '{"type": "objekt"}', reply: '' }], services, errorText), /parameters schema of tool "bad" is not a valid JSON Schema/);
+    await assert.rejects(
+      ToolBox.create([], [{ name: 'bad', description: '', parameters: '{"type": "objekt"}', reply: '' }], services, errorText),
+      /parameters schema of tool "bad" is not a valid JSON Schema/,
+    );
   });
 
   it('a 429 mid-conversation is an error turn; the turns before it are kept', async () => {
@@ -175,18 +234,41 @@ describe('llm/playground: conversation, tool calls on our own APIs, structured o
     assert.equal(turns[turns.length - 2].kind, 'user', 'the question is kept to resend');
   });
 
-  it('the daily budget is asked before each request: declined sends nothing and keeps the question; usage is reported for today\'s total', async () => {
+  it("the daily budget is asked before each request: declined sends nothing and keeps the question; usage is reported for today's total", async () => {
     const settings = defaultSettings('sandbox-chat');
     const turns: Turn[] = [{ kind: 'user', text: 'Hello?' }];
     let asked = 0;
-    const declined = await runExchange({ client: llm, api: 'chat', settings, turns, signal: new AbortController().signal, onChange: () => {}, describeError: errorText, maySend: () => Promise.resolve(++asked < 0) });
+    const declined = await runExchange({
+      client: llm,
+      api: 'chat',
+      settings,
+      turns,
+      signal: new AbortController().signal,
+      onChange: () => {},
+      describeError: errorText,
+      maySend: () => Promise.resolve(++asked < 0),
+    });
     assert.equal(declined, 'failed');
     assert.equal(asked, 1);
-    assert.deepEqual(turns.map((t) => t.kind), ['user', 'error']);
+    assert.deepEqual(
+      turns.map((t) => t.kind),
+      ['user', 'error'],
+    );
     assert.match(turns[1].kind === 'error' ? turns[1].text : '', /budget/);
     const used: string[] = [];
     const sent: Turn[] = [{ kind: 'user', text: 'Hello?' }];
-    const outcome = await runExchange({ client: llm, api: 'chat', settings, turns: sent, signal: new AbortController().signal, onChange: () => {}, describeError: errorText, maySend: () => Promise.resolve(true), onUsage: (model, usage) => used.push(`${model}:${usage.total_tokens}`), price: () => 0.5 });
+    const outcome = await runExchange({
+      client: llm,
+      api: 'chat',
+      settings,
+      turns: sent,
+      signal: new AbortController().signal,
+      onChange: () => {},
+      describeError: errorText,
+      maySend: () => Promise.resolve(true),
+      onUsage: (model, usage) => used.push(`${model}:${usage.total_tokens}`),
+      price: () => 0.5,
+    });
     assert.equal(outcome, 'answered');
     assert.equal(used.length, 1);
     assert.match(used[0], /^sandbox-chat:\d+$/);
@@ -204,7 +286,18 @@ describe('llm/playground: conversation, tool calls on our own APIs, structured o
 
     const check = await checkSchema(JSON.stringify(TRIP_SCHEMA));
     assert.ok(check.ok);
-    const problems = validateJsonText(check, JSON.stringify({ destination: 'Lisbon', nights: 0, budget: null, season: 'monsoon', stops: [{ name: 'x', hours: 'two', booked: true }], traveller: { name: 'A' }, extra: 1 }));
+    const problems = validateJsonText(
+      check,
+      JSON.stringify({
+        destination: 'Lisbon',
+        nights: 0,
+        budget: null,
+        season: 'monsoon',
+        stops: [{ name: 'x', hours: 'two', booked: true }],
+        traveller: { name: 'A' },
+        extra: 1,
+      }),
+    );
     const byPath = Object.fromEntries(problems.map((p) => [p.path, p.message]));
     assert.match(byPath['/nights'], />= 1/);
     assert.match(byPath['/season'], /must be one of "spring", "summer", "autumn", "winter"/);
@@ -223,7 +316,7 @@ describe('llm/playground: conversation, tool calls on our own APIs, structured o
     assert.match((bad[1] as { text: string }).text, /not a valid JSON Schema/);
   });
 
-  it('Stop keeps what arrived from the slow model, priced as an estimate and counted in today\'s total', async () => {
+  it("Stop keeps what arrived from the slow model, priced as an estimate and counted in today's total", async () => {
     const abort = new AbortController();
     const turns: Turn[] = [{ kind: 'user', text: 'Tell me a long story about the sea.' }];
     const recorded: TokenUsage[] = [];
@@ -246,7 +339,11 @@ describe('llm/playground: conversation, tool calls on our own APIs, structured o
     assert.equal(st.tokensOut, Math.ceil(a.text.length / 4), 'output estimated from the text that arrived');
     assert.ok((st.tokensIn ?? 0) > 0);
     assert.equal(st.costUsd, (st.tokensIn ?? 0) * 1e-6 + (st.tokensOut ?? 0) * 2e-6);
-    assert.deepEqual(recorded, [{ prompt_tokens: st.tokensIn, completion_tokens: st.tokensOut, total_tokens: (st.tokensIn ?? 0) + (st.tokensOut ?? 0) }], "added to today's total once");
+    assert.deepEqual(
+      recorded,
+      [{ prompt_tokens: st.tokensIn, completion_tokens: st.tokensOut, total_tokens: (st.tokensIn ?? 0) + (st.tokensOut ?? 0) }],
+      "added to today's total once",
+    );
   });
 
   it('saves as an llm cell and reopens from it (chat completions and the Responses API)', async () => {
@@ -258,7 +355,16 @@ describe('llm/playground: conversation, tool calls on our own APIs, structured o
       { kind: 'error', text: 'not sent' },
     ];
     for (const api of ['chat', 'responses'] as const) {
-      const settings: PlaygroundSettings = { ...defaultSettings('sandbox-chat', api), system: 'Be brief.', temperature: 0.3, topP: 0.9, maxTokens: 200, tools: ['search_places'], responseFormat: 'json_schema', schemaText: JSON.stringify(TRIP_SCHEMA, null, 2) };
+      const settings: PlaygroundSettings = {
+        ...defaultSettings('sandbox-chat', api),
+        system: 'Be brief.',
+        temperature: 0.3,
+        topP: 0.9,
+        maxTokens: 200,
+        tools: ['search_places'],
+        responseFormat: 'json_schema',
+        schemaText: JSON.stringify(TRIP_SCHEMA, null, 2),
+      };
       if (api === 'chat') Object.assign(settings, { stop: ['END'], seed: 7 });
       const cell = await conversationToCell(settings, turns);
       assert.match(cell, api === 'chat' ? /^POST \/chat\/completions\n/ : /^POST \/responses\n/);
@@ -274,7 +380,11 @@ describe('llm/playground: conversation, tool calls on our own APIs, structured o
   it('the saved cell is a request the sandbox answers', async () => {
     const cell = await conversationToCell({ ...defaultSettings('sandbox-chat'), system: 'Be brief.' }, [{ kind: 'user', text: 'Hello there.' }]);
     const body = cell.split('\n\n')[1].split('\n?? ')[0];
-    const res = await fetch(`${sandbox.info.llm.baseUrl}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body });
+    const res = await fetch(`${sandbox.info.llm.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body,
+    });
     assert.equal(res.status, 200);
   });
 });

@@ -53,7 +53,15 @@ describe('llm/playground: a user-defined tool that runs a notebook cell', functi
   before(async () => {
     sandbox = await startSandbox({ port: 0 });
     const { connections, key } = sandboxConnections(sandbox.info);
-    llm = new LlmClient(new HttpClient({ service: 'Sandbox LLM', baseUrl: sandbox.info.llm.baseUrl, auth: { placement: 'bearer' }, credentials: () => Promise.resolve(sandbox.info.llm.apiKey), parseError: openAiErrorParser }));
+    llm = new LlmClient(
+      new HttpClient({
+        service: 'Sandbox LLM',
+        baseUrl: sandbox.info.llm.baseUrl,
+        auth: { placement: 'bearer' },
+        credentials: () => Promise.resolve(sandbox.info.llm.apiKey),
+        parseError: openAiErrorParser,
+      }),
+    );
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'awb-celltool-'));
     await fs.writeFile(path.join(dir, 'tools.awb.md'), NOTEBOOK);
     const host = connectionsHost({
@@ -76,20 +84,38 @@ describe('llm/playground: a user-defined tool that runs a notebook cell', functi
     await fs.rm(dir, { recursive: true, force: true });
   });
 
-  const tool = (cell: CustomTool['cell']): CustomTool => ({ name: 'find_place', description: 'Finds places in a city', parameters: CITY_SCHEMA, reply: '', cell });
+  const tool = (cell: CustomTool['cell']): CustomTool => ({
+    name: 'find_place',
+    description: 'Finds places in a city',
+    parameters: CITY_SCHEMA,
+    reply: '',
+    cell,
+  });
 
   async function converse(customTools: CustomTool[], text: string): Promise<Turn[]> {
     const settings: PlaygroundSettings = { ...defaultSettings('sandbox-chat'), customTools };
     const turns: Turn[] = [{ kind: 'user', text }];
     const tools = await ToolBox.create([], customTools, services, errorText);
-    const outcome = await runExchange({ client: llm, api: 'chat', settings, turns, tools, signal: new AbortController().signal, onChange: () => {}, describeError: errorText });
+    const outcome = await runExchange({
+      client: llm,
+      api: 'chat',
+      settings,
+      turns,
+      tools,
+      signal: new AbortController().signal,
+      onChange: () => {},
+      describeError: errorText,
+    });
     assert.equal(outcome, 'answered');
     return turns;
   }
 
-  it('the arguments reach the cell as {{args.…}}, the cell runs on the maps sandbox with the connection\'s key, and the model answers with its result', async () => {
+  it("the arguments reach the cell as {{args.…}}, the cell runs on the maps sandbox with the connection's key, and the model answers with its result", async () => {
     const turns = await converse([tool({ notebook: 'tools.awb.md', name: 'findPlace' })], 'Find places in Lisbon.');
-    assert.deepEqual(turns.map((t) => t.kind), ['user', 'assistant', 'tool', 'assistant']);
+    assert.deepEqual(
+      turns.map((t) => t.kind),
+      ['user', 'assistant', 'tool', 'assistant'],
+    );
     const call = turns[2];
     assert.ok(call.kind === 'tool' && call.status === 'done', JSON.stringify(call));
     assert.deepEqual(JSON.parse(call.arguments), { city: 'Lisbon' });
@@ -111,7 +137,10 @@ describe('llm/playground: a user-defined tool that runs a notebook cell', functi
     ];
     for (const [cell, message] of cases) {
       const turns = await converse([tool(cell)], 'Find places in Porto.');
-      assert.deepEqual(turns.map((t) => t.kind), ['user', 'assistant', 'tool', 'assistant']);
+      assert.deepEqual(
+        turns.map((t) => t.kind),
+        ['user', 'assistant', 'tool', 'assistant'],
+      );
       const call = turns[2];
       assert.ok(call.kind === 'tool' && call.status === 'failed', JSON.stringify(call));
       assert.match((JSON.parse(call.result ?? '{}') as { error: string }).error, message);
@@ -126,17 +155,40 @@ describe('llm/playground: a user-defined tool that runs a notebook cell', functi
 
   it("the cell runs in the notebook's chosen environment (its vars env=… cells apply)", async () => {
     const cells = parseNotebook(
-      ['```vars', 'fields = places.id', '```', '', '```vars env=staging', 'fields = places.id,places.formattedAddress', '```', '', '```maps name=envPlace', 'POST /v1/places:searchText', 'X-Goog-FieldMask: {{fields}}', '', '{"textQuery": "{{args.city}}"}', '```', ''].join('\n'),
+      [
+        '```vars',
+        'fields = places.id',
+        '```',
+        '',
+        '```vars env=staging',
+        'fields = places.id,places.formattedAddress',
+        '```',
+        '',
+        '```maps name=envPlace',
+        'POST /v1/places:searchText',
+        'X-Goog-FieldMask: {{fields}}',
+        '',
+        '{"textQuery": "{{args.city}}"}',
+        '```',
+        '',
+      ].join('\n'),
       'env.awb.md',
     ).cells;
     const host = connectionsHost(sandboxConnections(sandbox.info));
-    const run = (environment?: string) => cellToolRunner({ host, readNotebook: () => Promise.resolve({ file: 'env.awb.md', cells, environment }) })({ notebook: 'env.awb.md', name: 'envPlace' }, { city: 'Lisbon' });
+    const run = (environment?: string) =>
+      cellToolRunner({ host, readNotebook: () => Promise.resolve({ file: 'env.awb.md', cells, environment }) })(
+        { notebook: 'env.awb.md', name: 'envPlace' },
+        { city: 'Lisbon' },
+      );
     const plain = await run();
     const staging = await run('staging');
     assert.ok(plain.ok && staging.ok, `${plain.result} ${staging.result}`);
     const places = (r: { result: string }) => (JSON.parse(r.result) as { places: Array<Record<string, unknown>> }).places;
     assert.ok(places(plain).length > 0 && places(plain).every((p) => p.formattedAddress === undefined), 'no environment: the plain field mask');
-    assert.ok(places(staging).every((p) => typeof p.formattedAddress === 'string'), "the staging environment's field mask");
+    assert.ok(
+      places(staging).every((p) => typeof p.formattedAddress === 'string'),
+      "the staging environment's field mask",
+    );
   });
 
   it('arguments become variables: every field, nested ones and the whole object', () => {
@@ -151,7 +203,7 @@ describe('llm/playground: a user-defined tool that runs a notebook cell', functi
     });
   });
 
-  it('the saved cell keeps each custom tool\'s fixed reply and cell, and is still a request the sandbox answers', async () => {
+  it("the saved cell keeps each custom tool's fixed reply and cell, and is still a request the sandbox answers", async () => {
     const customTools: CustomTool[] = [
       { name: 'get_weather', description: 'Weather', parameters: CITY_SCHEMA, reply: '{"temperature": 21, "sky": "sunny"}' },
       tool({ notebook: 'tools.awb.md', name: 'findPlace' }),
@@ -161,7 +213,11 @@ describe('llm/playground: a user-defined tool that runs a notebook cell', functi
     assert.deepEqual(cellToConversation(text).settings.customTools, customTools);
     const body = text.split('\n\n')[1].split('\n?? ')[0];
     assert.ok(!body.includes('sunny'), 'the reply stays out of what is sent');
-    const res = await fetch(`${sandbox.info.llm.baseUrl}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${sandbox.info.llm.apiKey}`, 'content-type': 'application/json' }, body });
+    const res = await fetch(`${sandbox.info.llm.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sandbox.info.llm.apiKey}`, 'content-type': 'application/json' },
+      body,
+    });
     assert.equal(res.status, 200, await res.clone().text());
   });
 });

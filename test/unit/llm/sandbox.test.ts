@@ -30,7 +30,11 @@ describe('llm sandbox: the official openai client works against it unchanged', f
 
   const recordingFetch: typeof fetch = async (input, init) => {
     const res = await fetch(input, init);
-    seen.push({ status: res.status, requestId: res.headers.get('x-request-id'), url: typeof input === 'string' ? input : input instanceof URL ? input.href : input.url });
+    seen.push({
+      status: res.status,
+      requestId: res.headers.get('x-request-id'),
+      url: typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+    });
     return res;
   };
 
@@ -71,7 +75,10 @@ describe('llm sandbox: the official openai client works against it unchanged', f
     assert.equal(c.choices[0].message.content, sandboxAnswer(messages, 'sandbox-chat'));
     assert.equal(c.choices[0].finish_reason, 'stop');
     const completion = sandboxAnswerTokens(messages, 'sandbox-chat').length;
-    assert.deepEqual([c.usage?.prompt_tokens, c.usage?.completion_tokens, c.usage?.total_tokens], [estimatePromptTokens(messages), completion, estimatePromptTokens(messages) + completion]);
+    assert.deepEqual(
+      [c.usage?.prompt_tokens, c.usage?.completion_tokens, c.usage?.total_tokens],
+      [estimatePromptTokens(messages), completion, estimatePromptTokens(messages) + completion],
+    );
     assert.match(c._request_id ?? '', /^req_/);
   });
 
@@ -103,7 +110,15 @@ describe('llm sandbox: the official openai client works against it unchanged', f
   });
 
   it('max_completion_tokens cuts the answer (finish_reason "length"); content parts are read as text', async () => {
-    const messages = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'Parts ' }, { type: 'text' as const, text: 'work' }] }];
+    const messages = [
+      {
+        role: 'user' as const,
+        content: [
+          { type: 'text' as const, text: 'Parts ' },
+          { type: 'text' as const, text: 'work' },
+        ],
+      },
+    ];
     const c = await sdk().chat.completions.create({ model: 'sandbox-chat-mini', messages, max_completion_tokens: 5 });
     assert.equal(c.choices[0].finish_reason, 'length');
     assert.equal(c.choices[0].message.content, sandboxAnswer([{ role: 'user', content: 'Parts work' }], 'sandbox-chat-mini', { maxTokens: 5 }));
@@ -155,32 +170,46 @@ describe('llm sandbox: the official openai client works against it unchanged', f
   });
 
   it('errors are OpenAI-shaped: 401 wrong key, 404 unknown model, 400 bad request', async () => {
-    const wrong = await sdk({ apiKey: 'sk-wrong-key-123' }).models.list().then(
-      () => assert.fail('expected 401'),
-      (e: unknown) => e,
-    );
+    const wrong = await sdk({ apiKey: 'sk-wrong-key-123' })
+      .models.list()
+      .then(
+        () => assert.fail('expected 401'),
+        (e: unknown) => e,
+      );
     assert.ok(wrong instanceof OpenAI.AuthenticationError);
     assert.equal(wrong.code, 'invalid_api_key');
     assert.match(wrong.message, /Incorrect API key provided: sk-…23/);
     assert.match(wrong.requestID ?? '', /^req_/);
 
-    const missing = await sdk().chat.completions.create({ model: 'gpt-nope', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    const missing = await sdk()
+      .chat.completions.create({ model: 'gpt-nope', messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e);
     assert.ok(missing instanceof OpenAI.NotFoundError);
     assert.equal(missing.code, 'model_not_found');
 
-    const bad = await sdk().chat.completions.create({ model: 'sandbox-chat', messages: [{ role: 'user', content: 'x' }], temperature: 7 }).catch((e: unknown) => e);
+    const bad = await sdk()
+      .chat.completions.create({ model: 'sandbox-chat', messages: [{ role: 'user', content: 'x' }], temperature: 7 })
+      .catch((e: unknown) => e);
     assert.ok(bad instanceof OpenAI.BadRequestError);
     assert.equal(bad.param, 'temperature');
     assert.equal(bad.type, 'invalid_request_error');
 
-    const empty = await sdk().chat.completions.create({ model: 'sandbox-chat', messages: [] }).catch((e: unknown) => e);
+    const empty = await sdk()
+      .chat.completions.create({ model: 'sandbox-chat', messages: [] })
+      .catch((e: unknown) => e);
     assert.ok(empty instanceof OpenAI.BadRequestError);
     assert.equal(empty.code, 'empty_array');
 
-    const wrongKind = await sdk().embeddings.create({ model: 'sandbox-chat', input: 'x' }).catch((e: unknown) => e);
+    const wrongKind = await sdk()
+      .embeddings.create({ model: 'sandbox-chat', input: 'x' })
+      .catch((e: unknown) => e);
     assert.ok(wrongKind instanceof OpenAI.BadRequestError);
 
-    const raw = await undici().request(`${base}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: '{not json' });
+    const raw = await undici().request(`${base}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: '{not json',
+    });
     assert.equal(raw.statusCode, 400);
     const body = (await raw.body.json()) as { error: { type: string; message: string } };
     assert.equal(body.error.type, 'invalid_request_error');

@@ -232,7 +232,24 @@ describe('llm/sse: parser and chat-stream decoder', function () {
       const buf = Buffer.alloc(len);
       for (let i = 0; i < len; i++) buf[i] = Math.floor(random() * 256);
       samples.push(buf);
-      const alphabet = ['data: ', 'data:', 'event: error\n', ': c\n', '\n', '\r', '\r\n', '{', '}', '"', '[DONE]', '{"error":', '{"choices":', 'null', '\uFFFD', 'é'];
+      const alphabet = [
+        'data: ',
+        'data:',
+        'event: error\n',
+        ': c\n',
+        '\n',
+        '\r',
+        '\r\n',
+        '{',
+        '}',
+        '"',
+        '[DONE]',
+        '{"error":',
+        '{"choices":',
+        'null',
+        '\uFFFD',
+        'é',
+      ];
       samples.push(bytes(Array.from({ length: 40 }, () => alphabet[Math.floor(random() * alphabet.length)]).join('')));
       const damaged = Buffer.from(recorded);
       for (let k = 0; k < 5; k++) damaged[Math.floor(random() * damaged.length)] = Math.floor(random() * 256);

@@ -22,10 +22,17 @@ const weatherParameters = {
   required: ['city', 'unit'],
   additionalProperties: false,
 };
-const WEATHER: ChatCompletionTool = { type: 'function', function: { name: 'get_weather', description: 'Current weather in a city', parameters: weatherParameters } };
+const WEATHER: ChatCompletionTool = {
+  type: 'function',
+  function: { name: 'get_weather', description: 'Current weather in a city', parameters: weatherParameters },
+};
 const TIME: ChatCompletionTool = {
   type: 'function',
-  function: { name: 'get_time', description: 'Local time in a timezone', parameters: { type: 'object', properties: { timezone: { type: 'string' } }, required: ['timezone'], additionalProperties: false } },
+  function: {
+    name: 'get_time',
+    description: 'Local time in a timezone',
+    parameters: { type: 'object', properties: { timezone: { type: 'string' } }, required: ['timezone'], additionalProperties: false },
+  },
 };
 
 const ajv = new Ajv({ strict: false, allErrors: true });
@@ -75,16 +82,24 @@ describe('llm sandbox: tools, structured outputs and the Responses API through t
     assert.equal(none.choices[0].message.content, sandboxAnswer(messages, MODEL));
     const required = await sdk.chat.completions.create({ model: MODEL, messages, tools: [WEATHER], tool_choice: 'required' });
     assert.equal(required.choices[0].finish_reason, 'tool_calls');
-    const named = await sdk.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: ask }], tools: [WEATHER, TIME], tool_choice: { type: 'function', function: { name: 'get_time' } } });
+    const named = await sdk.chat.completions.create({
+      model: MODEL,
+      messages: [{ role: 'user', content: ask }],
+      tools: [WEATHER, TIME],
+      tool_choice: { type: 'function', function: { name: 'get_time' } },
+    });
     const call = named.choices[0].message.tool_calls?.[0];
     assert.ok(call?.type === 'function');
     assert.equal(call.function.name, 'get_time');
     assertValid(TIME.type === 'function' ? (TIME.function.parameters ?? {}) : {}, JSON.parse(call.function.arguments));
-    await assert.rejects(sdk.chat.completions.create({ model: MODEL, messages, tools: [WEATHER], tool_choice: { type: 'function', function: { name: 'nope' } } }), (e: unknown) => {
-      assert.ok(e instanceof OpenAI.BadRequestError);
-      assert.equal(e.param, 'tool_choice');
-      return true;
-    });
+    await assert.rejects(
+      sdk.chat.completions.create({ model: MODEL, messages, tools: [WEATHER], tool_choice: { type: 'function', function: { name: 'nope' } } }),
+      (e: unknown) => {
+        assert.ok(e instanceof OpenAI.BadRequestError);
+        assert.equal(e.param, 'tool_choice');
+        return true;
+      },
+    );
   });
 
   it('answers in text after the tool result, quoting it', async () => {
@@ -102,7 +117,13 @@ describe('llm sandbox: tools, structured outputs and the Responses API through t
   });
 
   it('streams a tool call as OpenAI does: a header delta, then argument fragments', async () => {
-    const stream = await sdk.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: ask }], tools: [WEATHER], stream: true, stream_options: { include_usage: true } });
+    const stream = await sdk.chat.completions.create({
+      model: MODEL,
+      messages: [{ role: 'user', content: ask }],
+      tools: [WEATHER],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const deltas: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
     for await (const chunk of stream) deltas.push(chunk);
     const withCalls = deltas.filter((c) => c.choices[0]?.delta.tool_calls);
@@ -161,7 +182,16 @@ describe('llm sandbox: tools, structured outputs and the Responses API through t
     assert.equal(plain.object, 'response');
     assert.match(plain.id, /^resp_/);
     assert.equal(plain.status, 'completed');
-    assert.equal(plain.output_text, sandboxAnswer([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: input }], MODEL));
+    assert.equal(
+      plain.output_text,
+      sandboxAnswer(
+        [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: input },
+        ],
+        MODEL,
+      ),
+    );
     assert.equal(plain.output[0].type, 'message');
     assert.ok(plain.usage && plain.usage.total_tokens === plain.usage.input_tokens + plain.usage.output_tokens);
 
@@ -173,7 +203,11 @@ describe('llm sandbox: tools, structured outputs and the Responses API through t
       types.push(e.type);
       if (e.type === 'response.output_text.delta') deltas += e.delta;
       // Raw stream events carry no output_text getter: join the message parts as the SDK does.
-      if (e.type === 'response.completed') completedText = e.response.output.flatMap((o) => (o.type === 'message' ? o.content : [])).map((c) => (c.type === 'output_text' ? c.text : '')).join('');
+      if (e.type === 'response.completed')
+        completedText = e.response.output
+          .flatMap((o) => (o.type === 'message' ? o.content : []))
+          .map((c) => (c.type === 'output_text' ? c.text : ''))
+          .join('');
     }
     assert.equal(deltas, plain.output_text);
     assert.equal(completedText, plain.output_text);
@@ -208,12 +242,21 @@ describe('llm sandbox: tools, structured outputs and the Responses API through t
       input: [{ role: 'user', content: ask }, call, { type: 'function_call_output', call_id: call.call_id, output: 'Sunny, 24 degrees' }],
     });
     assert.ok(answer.output_text.includes('“Sunny, 24 degrees”'));
-    const structured = await sdk.responses.create({ model: MODEL, input: 'Plan 4 nights in Lisbon.', text: { format: { type: 'json_schema', name: 'trip', schema: TRIP_SCHEMA, strict: true } } });
+    const structured = await sdk.responses.create({
+      model: MODEL,
+      input: 'Plan 4 nights in Lisbon.',
+      text: { format: { type: 'json_schema', name: 'trip', schema: TRIP_SCHEMA, strict: true } },
+    });
     assertValid(TRIP_SCHEMA, JSON.parse(structured.output_text));
   });
 
   it('refuses strict schemas strict mode cannot enforce, and schemas asking for too much, with a 400', async () => {
-    const loose = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'object', properties: { c: { type: 'string' } }, required: ['c'] } }, required: ['a', 'b'], additionalProperties: false };
+    const loose = {
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'object', properties: { c: { type: 'string' } }, required: ['c'] } },
+      required: ['a', 'b'],
+      additionalProperties: false,
+    };
     const refusal = async (request: Promise<unknown>): Promise<InstanceType<typeof OpenAI.BadRequestError>> => {
       try {
         await request;
@@ -224,17 +267,43 @@ describe('llm sandbox: tools, structured outputs and the Responses API through t
       assert.fail('expected a 400');
     };
     const messages = [{ role: 'user' as const, content: 'hi' }];
-    const format = await refusal(sdk.chat.completions.create({ model: MODEL, messages, response_format: { type: 'json_schema', json_schema: { name: 'x', schema: loose, strict: true } } }));
+    const format = await refusal(
+      sdk.chat.completions.create({
+        model: MODEL,
+        messages,
+        response_format: { type: 'json_schema', json_schema: { name: 'x', schema: loose, strict: true } },
+      }),
+    );
     assert.equal(format.param, 'response_format');
-    assert.match(format.message, /^400 Invalid schema for response_format 'x': In context=\('properties', 'b'\), 'additionalProperties' is required to be supplied and to be false\.$/);
-    const tool = await refusal(sdk.chat.completions.create({ model: MODEL, messages, tools: [{ type: 'function', function: { name: 'get_weather', parameters: weatherParameters, strict: true } }] }));
+    assert.match(
+      format.message,
+      /^400 Invalid schema for response_format 'x': In context=\('properties', 'b'\), 'additionalProperties' is required to be supplied and to be false\.$/,
+    );
+    const tool = await refusal(
+      sdk.chat.completions.create({
+        model: MODEL,
+        messages,
+        tools: [{ type: 'function', function: { name: 'get_weather', parameters: weatherParameters, strict: true } }],
+      }),
+    );
     assert.equal(tool.param, 'tools[0].function.parameters');
     assert.match(tool.message, /Missing 'days'/);
     // Not strict: the same schema is accepted.
     await sdk.chat.completions.create({ model: MODEL, messages, response_format: { type: 'json_schema', json_schema: { name: 'x', schema: loose } } });
-    const huge = { type: 'object', properties: { xs: { type: 'array', minItems: 1_000_000_000, items: { type: 'string' } } }, required: ['xs'], additionalProperties: false };
+    const huge = {
+      type: 'object',
+      properties: { xs: { type: 'array', minItems: 1_000_000_000, items: { type: 'string' } } },
+      required: ['xs'],
+      additionalProperties: false,
+    };
     // Refused without building a billion-item array (which would not end before the test's timeout).
-    await refusal(sdk.chat.completions.create({ model: MODEL, messages, response_format: { type: 'json_schema', json_schema: { name: 'huge', schema: huge, strict: true } } }));
+    await refusal(
+      sdk.chat.completions.create({
+        model: MODEL,
+        messages,
+        response_format: { type: 'json_schema', json_schema: { name: 'huge', schema: huge, strict: true } },
+      }),
+    );
     await refusal(sdk.responses.create({ model: MODEL, input: 'hi', text: { format: { type: 'json_schema', name: 'huge', schema: huge, strict: true } } }));
   });
 
@@ -256,7 +325,11 @@ describe('llm sandbox: tools, structured outputs and the Responses API through t
     };
     const paced = await startSandbox({ port: 0, llmKey: KEY, llm: { tokenRate: 0 }, clock });
     try {
-      const stream = await new OpenAI({ baseURL: paced.info.llm.baseUrl, apiKey: KEY, maxRetries: 0 }).chat.completions.create({ model: SLOW_MODEL, messages, stream: true });
+      const stream = await new OpenAI({ baseURL: paced.info.llm.baseUrl, apiKey: KEY, maxRetries: 0 }).chat.completions.create({
+        model: SLOW_MODEL,
+        messages,
+        stream: true,
+      });
       const arrivedAt: number[] = [];
       let text = '';
       for await (const c of stream) {
@@ -269,7 +342,9 @@ describe('llm sandbox: tools, structured outputs and the Responses API through t
       }
       assert.equal(arrivedAt.length, 12);
       // Reading pace: under 20 chunks a second of the sandbox's time (the first one at once).
-      arrivedAt.forEach((t, i) => assert.ok(i <= (t * 20) / 1000, `chunk ${i + 1} arrived ${t} ms into the answer: faster than 20 a second (${arrivedAt.join(', ')})`));
+      arrivedAt.forEach((t, i) =>
+        assert.ok(i <= (t * 20) / 1000, `chunk ${i + 1} arrived ${t} ms into the answer: faster than 20 a second (${arrivedAt.join(', ')})`),
+      );
       assert.ok(expected.startsWith(text));
     } finally {
       await paced.close();

@@ -54,7 +54,11 @@ describe('maps/client: every operation against the sandbox', function () {
     const places = r.data.places ?? [];
     assert.equal(places.length, 5);
     assert.equal(places[0].displayName?.text, 'Paris');
-    const byDistance = await maps.searchNearby({ locationRestriction: { circle: { center: PARIS, radius: 10_000 } }, rankPreference: 'DISTANCE', maxResultCount: 1 });
+    const byDistance = await maps.searchNearby({
+      locationRestriction: { circle: { center: PARIS, radius: 10_000 } },
+      rankPreference: 'DISTANCE',
+      maxResultCount: 1,
+    });
     assert.equal(byDistance.data.places?.[0].displayName?.text, 'Paris');
     const e = await apiErrorOf(maps.searchNearby({ locationRestriction: { circle: { center: PARIS, radius: 60_000 } } }));
     assert.equal(e.status, 400);
@@ -92,7 +96,10 @@ describe('maps/client: every operation against the sandbox', function () {
     assert.deepEqual(path[0], { latitude: lyon.latitude, longitude: lyon.longitude });
     const paris = (await maps.searchText({ textQuery: 'Paris, France' })).data.places![0].location!;
     assert.deepEqual(path[path.length - 1], { latitude: paris.latitude, longitude: paris.longitude });
-    assert.ok(path.some((p) => Math.abs(p.latitude - DIJON.latitude) < 1e-5 && Math.abs(p.longitude - DIJON.longitude) < 1e-5), 'passes through the intermediate');
+    assert.ok(
+      path.some((p) => Math.abs(p.latitude - DIJON.latitude) < 1e-5 && Math.abs(p.longitude - DIJON.longitude) < 1e-5),
+      'passes through the intermediate',
+    );
     assert.equal(r.data.geocodingResults?.destination?.placeId !== undefined, true);
   });
 
@@ -141,7 +148,10 @@ describe('maps/client: every operation against the sandbox', function () {
     assert.equal(verdict?.hasSpellCorrectedComponents, true, 'Mountian → Mountain');
     assert.equal(verdict?.hasInferredComponents, true, 'country inferred');
     assert.equal(address?.formattedAddress, '1600 Amphitheatre Pkwy, Mountain View, CA 94043, USA');
-    const byType = Object.fromEntries((address?.addressComponents ?? []).map((c) => [c.componentType, c])) as Record<string, { confirmationLevel?: string; spellCorrected?: boolean; replaced?: boolean; inferred?: boolean }>;
+    const byType = Object.fromEntries((address?.addressComponents ?? []).map((c) => [c.componentType, c])) as Record<
+      string,
+      { confirmationLevel?: string; spellCorrected?: boolean; replaced?: boolean; inferred?: boolean }
+    >;
     assert.equal(byType.locality.confirmationLevel, 'CONFIRMED');
     assert.equal(byType.locality.spellCorrected, true);
     assert.equal(byType.administrative_area_level_1.replaced, true);
@@ -239,9 +249,18 @@ describe('maps/client: quota 429 and retry', function () {
 
 describe('maps/client: parsing helpers', () => {
   it('googleErrorParser reads status, message, field violations and RetryInfo', () => {
-    const info = googleErrorParser(429, {
-      error: { code: 429, message: 'Quota exceeded.', status: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1.500s' }] },
-    }, {});
+    const info = googleErrorParser(
+      429,
+      {
+        error: {
+          code: 429,
+          message: 'Quota exceeded.',
+          status: 'RESOURCE_EXHAUSTED',
+          details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1.500s' }],
+        },
+      },
+      {},
+    );
     assert.deepEqual(info, { code: 'RESOURCE_EXHAUSTED', message: 'Quota exceeded.', retryAfterMs: 1500 });
     assert.deepEqual(googleErrorParser(400, { nope: true }, {}), {});
     assert.equal(parseDuration('30s'), 30_000);

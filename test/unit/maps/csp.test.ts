@@ -86,7 +86,12 @@ async function servePage(root: string): Promise<{ origin: string; page: MapHtml;
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const page = mapHtml({ cspSource: origin, leafletCss: `${origin}/media/map/vendor/leaflet.css`, mapCss: `${origin}/media/map/map.css`, script: `${origin}/dist/webview/map.js` });
+  const page = mapHtml({
+    cspSource: origin,
+    leafletCss: `${origin}/media/map/vendor/leaflet.css`,
+    mapCss: `${origin}/media/map/map.css`,
+    script: `${origin}/dist/webview/map.js`,
+  });
   assert.equal((page.html.match(/<body>/g) ?? []).length, 1, 'the page has one <body> to inject after');
   html = page.html.replace('<body>', `<body>\n${probes(page.nonce)}`);
   return { origin, page, close: () => new Promise((r) => server.close(() => r())) };
@@ -147,11 +152,22 @@ describe('maps webview CSP (headless Chromium)', function () {
       // The violation events are queued tasks: wait (bounded) until the three have arrived.
       await page.waitForFunction(() => (window as unknown as { __violations: unknown[] }).__violations.length >= 3, undefined, { timeout: PAGE_TIMEOUT_MS });
       // Drive the real map script as the extension does: a show message, answered by "rendered".
-      const show: ShowMessage = { type: 'show', title: 'CSP test', markers: [{ latitude: 45.76, longitude: 4.84, label: 'Lyon' }], lines: [], tileUrl: null, attribution: '' };
+      const show: ShowMessage = {
+        type: 'show',
+        title: 'CSP test',
+        markers: [{ latitude: 45.76, longitude: 4.84, label: 'Lyon' }],
+        lines: [],
+        tileUrl: null,
+        attribution: '',
+      };
       await page.evaluate((m) => window.postMessage(m, '*'), show);
-      await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'rendered'), undefined, { timeout: PAGE_TIMEOUT_MS });
+      await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'rendered'), undefined, {
+        timeout: PAGE_TIMEOUT_MS,
+      });
       // No tiles in this page: the offline basemap is fetched (connect-src) and drawn under the marker.
-      await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'basemap'), undefined, { timeout: PAGE_TIMEOUT_MS });
+      await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'basemap'), undefined, {
+        timeout: PAGE_TIMEOUT_MS,
+      });
       if (process.env.AWB_CSP_SCREENSHOT) await page.screenshot({ path: process.env.AWB_CSP_SCREENSHOT });
 
       const probe = await page.evaluate(() => {
@@ -165,17 +181,44 @@ describe('maps webview CSP (headless Chromium)', function () {
 
       const scriptViolations = probe.violations.filter((v) => v.directive.startsWith('script-src'));
       const seen = JSON.stringify(probe.violations);
-      assert.ok(scriptViolations.some((v) => v.blockedURI === 'inline' && v.directive === 'script-src-elem'), `the inline <script> is reported: ${seen}`);
-      assert.ok(scriptViolations.some((v) => v.blockedURI === 'inline' && v.directive === 'script-src-attr'), `the inline handler is reported: ${seen}`);
-      assert.ok(scriptViolations.some((v) => v.blockedURI === 'eval'), `eval is reported: ${seen}`);
-      assert.ok(logged.some((l) => /inline script violates the following Content Security Policy directive 'script-src 'nonce-/.test(l)), `Chromium logged the refusal: ${JSON.stringify(logged)}`);
+      assert.ok(
+        scriptViolations.some((v) => v.blockedURI === 'inline' && v.directive === 'script-src-elem'),
+        `the inline <script> is reported: ${seen}`,
+      );
+      assert.ok(
+        scriptViolations.some((v) => v.blockedURI === 'inline' && v.directive === 'script-src-attr'),
+        `the inline handler is reported: ${seen}`,
+      );
+      assert.ok(
+        scriptViolations.some((v) => v.blockedURI === 'eval'),
+        `eval is reported: ${seen}`,
+      );
+      assert.ok(
+        logged.some((l) => /inline script violates the following Content Security Policy directive 'script-src 'nonce-/.test(l)),
+        `Chromium logged the refusal: ${JSON.stringify(logged)}`,
+      );
       // Nothing the page itself needs is blocked: the only violations are the three injected ones.
       assert.equal(probe.violations.length, 3, `unexpected violations: ${JSON.stringify(probe.violations)}`);
 
       // The page's own script (nonced, external) works under the policy.
       assert.deepEqual(probe.posted[0], { type: 'ready' });
-      assert.deepEqual(probe.posted.find((m) => m.type === 'rendered'), { type: 'rendered', markers: 1, lines: 0, bounds: [[45.76, 4.84], [45.76, 4.84]] });
-      assert.deepEqual(probe.posted.find((m) => m.type === 'basemap'), { type: 'basemap', state: 'drawn' }, 'the offline basemap loads under the policy');
+      assert.deepEqual(
+        probe.posted.find((m) => m.type === 'rendered'),
+        {
+          type: 'rendered',
+          markers: 1,
+          lines: 0,
+          bounds: [
+            [45.76, 4.84],
+            [45.76, 4.84],
+          ],
+        },
+      );
+      assert.deepEqual(
+        probe.posted.find((m) => m.type === 'basemap'),
+        { type: 'basemap', state: 'drawn' },
+        'the offline basemap loads under the policy',
+      );
       assert.equal(await page.locator('#status').textContent(), 'Offline basemap (Natural Earth)');
       assert.deepEqual(errors, [], 'no script errors on the page');
     } finally {

@@ -47,7 +47,8 @@ describe('maps editor: autocomplete session against the sandbox', function () {
   });
   after(() => sb.close());
 
-  const tokenOf = (r: OutgoingRequest) => (r.body ? (JSON.parse(r.body) as { sessionToken?: string }).sessionToken : new URL(r.url).searchParams.get('sessionToken'));
+  const tokenOf = (r: OutgoingRequest) =>
+    r.body ? (JSON.parse(r.body) as { sessionToken?: string }).sessionToken : new URL(r.url).searchParams.get('sessionToken');
 
   it('debounces keystrokes into one request and carries its token into the details call that ends the session', async () => {
     const heard: number[] = [];
@@ -148,7 +149,10 @@ describe('maps editor: a superseded autocomplete request is aborted', () => {
     if (!arrived.includes('Lyo')) await within(new Promise<void>((r) => (onArrival = () => arrived.includes('Lyo') && r())), 'the first request at the server');
     const latest = await within(session.suggest('Lyon'), 'the newer suggestion (answered once the first request has gone away)');
     assert.equal(await old, undefined, 'the superseded answer is dropped');
-    assert.deepEqual(latest?.map((s) => s.placeId), ['id-Lyon']);
+    assert.deepEqual(
+      latest?.map((s) => s.placeId),
+      ['id-Lyon'],
+    );
     assert.deepEqual(closedEarly, ['Lyo'], 'the server saw the older request go away unanswered');
     assert.equal(session.takeFailure(), undefined, 'an abort is no failure');
   });
@@ -223,7 +227,10 @@ describe('maps editor: route matrix table and empty results', () => {
     assert.ok(!/<script/i.test(html));
     assert.ok(!html.includes('command:'), 'no action unless one is given');
     const withAction = matrixHtml('Route matrix', '2 of 4', rows, 'n0nce', drawRoutesAction(2, 'Compute Routes Essentials'));
-    assert.match(withAction, /<a class="action" href="command:apiWorkbench\.maps\.drawMatrixRoutes" title="[^"]*\(Compute Routes Essentials each\)">Draw actual routes \(2 route requests, billed\)<\/a>/);
+    assert.match(
+      withAction,
+      /<a class="action" href="command:apiWorkbench\.maps\.drawMatrixRoutes" title="[^"]*\(Compute Routes Essentials each\)">Draw actual routes \(2 route requests, billed\)<\/a>/,
+    );
     assert.ok(!/<script/i.test(withAction));
     assert.match(matrixMarkdown(rows), /^\| Origin \| Destination \| Distance \| Duration \| Condition \|\n\|---\|/);
   });

@@ -43,7 +43,11 @@ export function mapsClient(sb: MapsSandbox, extra: Partial<HttpClientOptions> = 
 }
 
 /** A raw request with fetch (what any HTTP client sends), returning status and parsed JSON. */
-export async function raw(sb: MapsSandbox, path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<{ status: number; json: Record<string, unknown> & { error?: GoogleError } }> {
+export async function raw(
+  sb: MapsSandbox,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<{ status: number; json: Record<string, unknown> & { error?: GoogleError } }> {
   const res = await fetch(sb.url(path), {
     method: init.method ?? (init.body !== undefined ? 'POST' : 'GET'),
     headers: { 'content-type': 'application/json', ...init.headers },

@@ -12,7 +12,12 @@ const PARIS = { latitude: 48.85661, longitude: 2.35222 };
 const MARSEILLE = { latitude: 43.29695, longitude: 5.38107 };
 const NEW_YORK = { latitude: 40.71427, longitude: -74.00597 };
 
-const pair = (originIndex: number, destinationIndex: number, origin: RoutePair['origin'], destination: RoutePair['destination']): RoutePair => ({ originIndex, destinationIndex, origin, destination });
+const pair = (originIndex: number, destinationIndex: number, origin: RoutePair['origin'], destination: RoutePair['destination']): RoutePair => ({
+  originIndex,
+  destinationIndex,
+  origin,
+  destination,
+});
 
 describe('maps/matrixRoutes: the routes behind a matrix, against the sandbox', function () {
   this.timeout(20_000);
@@ -46,13 +51,24 @@ describe('maps/matrixRoutes: the routes behind a matrix, against the sandbox', f
     assert.ok(masks.every((m) => m === PAIR_ROUTE_MASK));
     assert.equal(most, 2);
     assert.deepEqual(progress, [1, 2, 3, 4]);
-    assert.deepEqual(routes.map((r) => [r.pair.originIndex, r.pair.destinationIndex]), [[0, 0], [0, 1], [1, 0], [1, 1]]);
+    assert.deepEqual(
+      routes.map((r) => [r.pair.originIndex, r.pair.destinationIndex]),
+      [
+        [0, 0],
+        [0, 1],
+        [1, 0],
+        [1, 1],
+      ],
+    );
     for (const r of routes) {
       assert.equal(r.problem, undefined);
       assert.ok(r.points.length >= 2, 'a road has points');
       // The road runs from the origin to the destination (within a few km of each).
       const [first, last] = [r.points[0], r.points[r.points.length - 1]];
-      assert.ok(Math.abs(first.latitude - r.pair.origin.latitude) < 0.1 && Math.abs(last.latitude - r.pair.destination.latitude) < 0.1, JSON.stringify([first, last]));
+      assert.ok(
+        Math.abs(first.latitude - r.pair.origin.latitude) < 0.1 && Math.abs(last.latitude - r.pair.destination.latitude) < 0.1,
+        JSON.stringify([first, last]),
+      );
       assert.ok((r.distanceMeters ?? 0) > 250_000);
       assert.match(r.duration ?? '', /^\d+s$/);
     }

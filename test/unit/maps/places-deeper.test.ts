@@ -65,7 +65,8 @@ describe('maps: autocomplete, kinds of places, route matrix', function () {
   });
 
   it('text search finds kinds of places in a city, deterministic, with hours, price and rating', async () => {
-    const mask = 'places.id,places.displayName,places.formattedAddress,places.types,places.primaryType,places.rating,places.userRatingCount,places.regularOpeningHours,places.priceLevel,places.location';
+    const mask =
+      'places.id,places.displayName,places.formattedAddress,places.types,places.primaryType,places.rating,places.userRatingCount,places.regularOpeningHours,places.priceLevel,places.location';
     const r = await maps.searchText({ textQuery: 'pizza in Mountain View' }, { fieldMask: mask });
     const places = r.data.places ?? [];
     assert.ok(places.length >= 3);
@@ -80,7 +81,11 @@ describe('maps: autocomplete, kinds of places, route matrix', function () {
     }
     assert.equal(new Set(inTown.map((p) => p.displayName?.text)).size, inTown.length, 'no two places share a name');
     const again = await maps.searchText({ textQuery: 'Mountain View pizzas' }, { fieldMask: 'places.id' });
-    assert.deepEqual(again.data.places?.map((p) => p.id), places.map((p) => p.id), '"<city> <kind>" finds the same');
+    assert.deepEqual(
+      again.data.places?.map((p) => p.id),
+      places.map((p) => p.id),
+      '"<city> <kind>" finds the same',
+    );
     const museum = await maps.searchText({ textQuery: 'museum in Paris' }, { fieldMask: 'places.primaryType,places.formattedAddress' });
     assert.equal(museum.data.places?.[0].primaryType, 'museum');
     assert.match(museum.data.places?.[0].formattedAddress ?? '', /Paris, France$/);
@@ -103,31 +108,55 @@ describe('maps: autocomplete, kinds of places, route matrix', function () {
   });
 
   it('nearby search with includedTypes answers places of that kind inside the circle', async () => {
-    const r = await maps.searchNearby({ locationRestriction: { circle: { center: MOUNTAIN_VIEW, radius: 3000 } }, includedTypes: ['cafe'], rankPreference: 'DISTANCE' }, { fieldMask: 'places.id,places.types,places.location' });
+    const r = await maps.searchNearby(
+      { locationRestriction: { circle: { center: MOUNTAIN_VIEW, radius: 3000 } }, includedTypes: ['cafe'], rankPreference: 'DISTANCE' },
+      { fieldMask: 'places.id,places.types,places.location' },
+    );
     const places = r.data.places ?? [];
     assert.ok(places.length >= 1);
     for (const p of places) assert.ok(p.types?.includes('cafe'));
-    const pharmacies = await maps.searchNearby({ locationRestriction: { circle: { center: MOUNTAIN_VIEW, radius: 5000 } }, includedTypes: ['pharmacy'] }, { fieldMask: 'places.primaryType' });
+    const pharmacies = await maps.searchNearby(
+      { locationRestriction: { circle: { center: MOUNTAIN_VIEW, radius: 5000 } }, includedTypes: ['pharmacy'] },
+      { fieldMask: 'places.primaryType' },
+    );
     assert.ok((pharmacies.data.places ?? []).every((p) => p.primaryType === 'pharmacy'));
-    const ocean = await maps.searchNearby({ locationRestriction: { circle: { center: { latitude: 0, longitude: -140 }, radius: 5000 } }, includedTypes: ['cafe'] });
+    const ocean = await maps.searchNearby({
+      locationRestriction: { circle: { center: { latitude: 0, longitude: -140 }, radius: 5000 } },
+      includedTypes: ['cafe'],
+    });
     assert.deepEqual(ocean.data, {});
   });
 
   it('route matrix: one element per origin/destination pair, streamed as a JSON array', async () => {
     const body = {
       origins: [{ waypoint: { location: { latLng: MOUNTAIN_VIEW } } }, { waypoint: { address: 'San Jose, CA' } }],
-      destinations: [{ waypoint: { address: 'San Francisco, CA' } }, { waypoint: { address: 'Oakland, CA' } }, { waypoint: { location: { latLng: MOUNTAIN_VIEW } } }],
+      destinations: [
+        { waypoint: { address: 'San Francisco, CA' } },
+        { waypoint: { address: 'Oakland, CA' } },
+        { waypoint: { location: { latLng: MOUNTAIN_VIEW } } },
+      ],
     };
     const res = await fetch(sb.url('/distanceMatrix/v2:computeRouteMatrix'), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'X-Goog-Api-Key': KEY, 'X-Goog-FieldMask': 'originIndex,destinationIndex,status,condition,distanceMeters,duration' },
+      headers: {
+        'content-type': 'application/json',
+        'X-Goog-Api-Key': KEY,
+        'X-Goog-FieldMask': 'originIndex,destinationIndex,status,condition,distanceMeters,duration',
+      },
       body: JSON.stringify(body),
     });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-length'), null, 'streamed, not one sized body');
     const text = await res.text();
     assert.match(text, /^\[\{.*\}\n,\{/s);
-    const elements = JSON.parse(text) as Array<{ originIndex?: number; destinationIndex?: number; condition?: string; duration?: string; distanceMeters?: number; status?: object }>;
+    const elements = JSON.parse(text) as Array<{
+      originIndex?: number;
+      destinationIndex?: number;
+      condition?: string;
+      duration?: string;
+      distanceMeters?: number;
+      status?: object;
+    }>;
     assert.equal(elements.length, 6);
     const pairs = new Set(elements.map((e) => `${e.originIndex ?? 0}:${e.destinationIndex ?? 0}`));
     assert.equal(pairs.size, 6);
@@ -140,7 +169,10 @@ describe('maps: autocomplete, kinds of places, route matrix', function () {
     assert.equal(viaClient.data.length, 6);
     // A place found by a kind search is a waypoint like any other.
     const museum = (await maps.searchText({ textQuery: 'museum in San Jose, CA', maxResultCount: 1 }, { fieldMask: 'places.id' })).data.places![0].id!;
-    const toMuseum = await maps.computeRouteMatrix({ origins: [{ waypoint: { location: { latLng: MOUNTAIN_VIEW } } }], destinations: [{ waypoint: { placeId: museum } }] });
+    const toMuseum = await maps.computeRouteMatrix({
+      origins: [{ waypoint: { location: { latLng: MOUNTAIN_VIEW } } }],
+      destinations: [{ waypoint: { placeId: museum } }],
+    });
     assert.equal(toMuseum.data[0].condition, 'ROUTE_EXISTS');
     assert.ok(toMuseum.data[0].distanceMeters! > 10_000);
     const e = await apiErrorOf(maps.computeRouteMatrix({ origins: [], destinations: body.destinations }));

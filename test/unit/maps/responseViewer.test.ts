@@ -18,7 +18,23 @@ const KEY = 'AIzaSyTEST-key-0123456789abcdefghijklm';
 const redact = (t: string) => t.split(KEY).join('***');
 
 const route = {
-  routes: [{ distanceMeters: 465_000, duration: '16200s', description: 'via A6', polyline: { encodedPolyline: encode([[45.76, 4.84], [47.32, 5.04], [48.85, 2.35]], 5) } }],
+  routes: [
+    {
+      distanceMeters: 465_000,
+      duration: '16200s',
+      description: 'via A6',
+      polyline: {
+        encodedPolyline: encode(
+          [
+            [45.76, 4.84],
+            [47.32, 5.04],
+            [48.85, 2.35],
+          ],
+          5,
+        ),
+      },
+    },
+  ],
   echoed: `https://example.test/?key=${KEY}`,
 };
 
@@ -26,14 +42,20 @@ describe('maps response viewer', function () {
   this.timeout(60_000);
 
   it('the payload: status, time, request id and line, headers, body as a JSON tree, the route as map geometry, no key', () => {
-    const p = responsePayload('api-workbench-maps:/1-computeRoutes.json', 'computeRoutes', JSON.parse(redact(JSON.stringify(route))), {
-      status: 200,
-      durationMs: 42,
-      requestId: `req-${KEY}`,
-      fieldMask: 'routes.distanceMeters,routes.polyline.encodedPolyline',
-      request: { method: 'POST', url: `http://127.0.0.1:1/directions/v2:computeRoutes?key=${KEY}` },
-      headers: { 'content-type': 'application/json', 'x-echo': `key ${KEY}` },
-    }, redact);
+    const p = responsePayload(
+      'api-workbench-maps:/1-computeRoutes.json',
+      'computeRoutes',
+      JSON.parse(redact(JSON.stringify(route))),
+      {
+        status: 200,
+        durationMs: 42,
+        requestId: `req-${KEY}`,
+        fieldMask: 'routes.distanceMeters,routes.polyline.encodedPolyline',
+        request: { method: 'POST', url: `http://127.0.0.1:1/directions/v2:computeRoutes?key=${KEY}` },
+        headers: { 'content-type': 'application/json', 'x-echo': `key ${KEY}` },
+      },
+      redact,
+    );
     assert.equal(p.status, 200);
     assert.equal(p.ok, true);
     assert.equal(p.durationMs, 42);
@@ -49,7 +71,13 @@ describe('maps response viewer', function () {
   });
 
   it('a body over the preview size is cut, with the whole size, and no tree', () => {
-    const big = { places: Array.from({ length: 4000 }, (_, i) => ({ id: `place-${i}`, displayName: { text: `Place number ${i} with a long name` }, location: { latitude: 45, longitude: 4 } })) };
+    const big = {
+      places: Array.from({ length: 4000 }, (_, i) => ({
+        id: `place-${i}`,
+        displayName: { text: `Place number ${i} with a long name` },
+        location: { latitude: 45, longitude: 4 },
+      })),
+    };
     const p = responsePayload('x', 'searchText', big, { status: 200, durationMs: 1 }, redact);
     assert.equal(p.body?.partial, true);
     assert.equal(p.body?.json, undefined);
@@ -88,7 +116,13 @@ describe('maps response viewer', function () {
       const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const page = await browser.newPage({ viewport: { width: 900, height: 800 } });
       try {
-        const payload = responsePayload('api-workbench-maps:/1-computeRoutes.json', 'computeRoutes', route, { status: 200, durationMs: 42, requestId: 'req-1', headers: { 'content-type': 'application/json' } }, redact);
+        const payload = responsePayload(
+          'api-workbench-maps:/1-computeRoutes.json',
+          'computeRoutes',
+          route,
+          { status: 200, durationMs: 42, requestId: 'req-1', headers: { 'content-type': 'application/json' } },
+          redact,
+        );
         // No tiles: the Map tab must fall back to the offline basemap at once.
         payload.geometry = { ...payload.geometry!, tiles: { url: null, attribution: '' } };
         const nonce = 'bm9uY2Utbm9uY2Utbm9uY2U=';
@@ -99,16 +133,24 @@ describe('maps response viewer', function () {
         const errors: string[] = [];
         page.on('pageerror', (e) => errors.push(e.message));
         await page.goto(`${origin}/`);
-        await page.waitForFunction(() => (window as unknown as { __posted: Array<{ tab?: string }> }).__posted.some((m) => m.tab === 'body'), undefined, { timeout: 15_000 });
+        await page.waitForFunction(() => (window as unknown as { __posted: Array<{ tab?: string }> }).__posted.some((m) => m.tab === 'body'), undefined, {
+          timeout: 15_000,
+        });
         assert.equal(await page.locator('.awb-badge').textContent(), '200');
         assert.match((await page.locator('.awb-head').textContent()) ?? '', /time 42 ms/);
         assert.deepEqual(await page.locator('.awb-tab').allTextContents(), ['Body', 'Headers (1)', 'Map']);
         // The raw JSON document (Copy as cURL, Save as Notebook Cell) is a click away.
         await page.getByRole('button', { name: 'Open Raw JSON Document' }).click();
-        const opened = await page.evaluate(() => (window as unknown as { __posted: Array<{ type: string; resultId?: string }> }).__posted.filter((m) => m.type === 'openBody'));
+        const opened = await page.evaluate(() =>
+          (window as unknown as { __posted: Array<{ type: string; resultId?: string }> }).__posted.filter((m) => m.type === 'openBody'),
+        );
         assert.deepEqual(opened, [{ type: 'openBody', resultId: 'api-workbench-maps:/1-computeRoutes.json' }]);
         await page.evaluate(() => window.postMessage({ type: 'selectTab', tab: 'map' }, '*'));
-        await page.waitForFunction(() => (window as unknown as { __posted: Array<{ tab?: string }> }).__posted.some((m) => m.tab?.startsWith('map-basemap-')), undefined, { timeout: 15_000 });
+        await page.waitForFunction(
+          () => (window as unknown as { __posted: Array<{ tab?: string }> }).__posted.some((m) => m.tab?.startsWith('map-basemap-')),
+          undefined,
+          { timeout: 15_000 },
+        );
         const posted = await page.evaluate(() => (window as unknown as { __posted: Array<{ tab?: string }> }).__posted.map((m) => m.tab));
         assert.ok(posted.includes('map-basemap-drawn'), `tabs reported: ${posted.join(', ')}`);
         if (process.env.AWB_VIEWER_SCREENSHOT) await page.screenshot({ path: process.env.AWB_VIEWER_SCREENSHOT });

@@ -46,9 +46,21 @@ describe('maps sandbox: Google-shaped wire behaviour', function () {
     it('Places and Routes refuse a request without a mask: 400 INVALID_ARGUMENT with Google’s message', async () => {
       const cases: Array<[string, unknown, string]> = [
         ['/v1/places:searchText', { textQuery: 'Lyon' }, "'places.displayName'"],
-        ['/v1/places:searchNearby', { locationRestriction: { circle: { center: { latitude: 45.75, longitude: 4.85 }, radius: 1000 } } }, "'places.displayName'"],
-        ['/directions/v2:computeRoutes', { origin: { address: 'Lyon' }, destination: { address: 'Paris' } }, "'routes.distanceMeters,routes.duration,routes.polyline.encodedPolyline'"],
-        ['/distanceMatrix/v2:computeRouteMatrix', { origins: [{ waypoint: { address: 'Lyon' } }], destinations: [{ waypoint: { address: 'Paris' } }] }, "'originIndex"],
+        [
+          '/v1/places:searchNearby',
+          { locationRestriction: { circle: { center: { latitude: 45.75, longitude: 4.85 }, radius: 1000 } } },
+          "'places.displayName'",
+        ],
+        [
+          '/directions/v2:computeRoutes',
+          { origin: { address: 'Lyon' }, destination: { address: 'Paris' } },
+          "'routes.distanceMeters,routes.duration,routes.polyline.encodedPolyline'",
+        ],
+        [
+          '/distanceMatrix/v2:computeRouteMatrix',
+          { origins: [{ waypoint: { address: 'Lyon' } }], destinations: [{ waypoint: { address: 'Paris' } }] },
+          "'originIndex",
+        ],
       ];
       for (const [path, body, example] of cases) {
         const r = await raw(sb, path, { body, headers: auth });
@@ -75,7 +87,10 @@ describe('maps sandbox: Google-shaped wire behaviour', function () {
     });
 
     it('filters the response to the mask, from the header, from ?fields= and in the parenthesis syntax', async () => {
-      const header = await raw(sb, '/v1/places:searchText', { body: { textQuery: 'Paris' }, headers: { ...auth, 'X-Goog-FieldMask': 'places.displayName,places.location' } });
+      const header = await raw(sb, '/v1/places:searchText', {
+        body: { textQuery: 'Paris' },
+        headers: { ...auth, 'X-Goog-FieldMask': 'places.displayName,places.location' },
+      });
       const places = header.json.places as Array<Record<string, unknown>>;
       assert.ok(places.length > 1);
       for (const p of places) assert.deepEqual(Object.keys(p).sort(), ['displayName', 'location']);
@@ -86,22 +101,34 @@ describe('maps sandbox: Google-shaped wire behaviour', function () {
         assert.deepEqual(Object.keys(p.displayName), ['text']);
       }
 
-      const parens = await raw(sb, `/v1/places:searchText?fields=${encodeURIComponent('places(id,rating)')}`, { body: { textQuery: 'Paris', pageSize: 2 }, headers: auth });
+      const parens = await raw(sb, `/v1/places:searchText?fields=${encodeURIComponent('places(id,rating)')}`, {
+        body: { textQuery: 'Paris', pageSize: 2 },
+        headers: auth,
+      });
       assert.deepEqual(Object.keys((parens.json.places as object[])[0]).sort(), ['id', 'rating']);
 
       const star = await raw(sb, '/v1/places:searchText', { body: { textQuery: 'Paris', pageSize: 1 }, headers: { ...auth, 'X-Goog-FieldMask': '*' } });
       const full = (star.json.places as Array<Record<string, unknown>>)[0];
-      for (const f of ['name', 'id', 'displayName', 'formattedAddress', 'location', 'viewport', 'types', 'rating', 'googleMapsUri', 'plusCode']) assert.ok(f in full, f);
+      for (const f of ['name', 'id', 'displayName', 'formattedAddress', 'location', 'viewport', 'types', 'rating', 'googleMapsUri', 'plusCode'])
+        assert.ok(f in full, f);
     });
 
     it('a mask naming a field the message does not have is Google’s 400 "Cannot find matching fields"', async () => {
-      const r = await raw(sb, '/v1/places:searchText', { body: { textQuery: 'Paris' }, headers: { ...auth, 'X-Goog-FieldMask': 'places.displayName,places.nonsense' } });
+      const r = await raw(sb, '/v1/places:searchText', {
+        body: { textQuery: 'Paris' },
+        headers: { ...auth, 'X-Goog-FieldMask': 'places.displayName,places.nonsense' },
+      });
       assert.equal(r.status, 400);
       assert.equal(r.json.error?.message, 'Request contains an invalid argument.');
-      const bad = r.json.error?.details?.find((d) => d['@type'] === 'type.googleapis.com/google.rpc.BadRequest') as { fieldViolations: Array<{ description: string }> };
+      const bad = r.json.error?.details?.find((d) => d['@type'] === 'type.googleapis.com/google.rpc.BadRequest') as {
+        fieldViolations: Array<{ description: string }>;
+      };
       assert.equal(bad.fieldViolations[0].description, "Error expanding 'fields' parameter. Cannot find matching fields for path 'places.nonsense'.");
       // A real field the sandbox never fills (phone numbers of a city) is accepted and simply absent.
-      const ok = await raw(sb, '/v1/places:searchText', { body: { textQuery: 'Paris', pageSize: 1 }, headers: { ...auth, 'X-Goog-FieldMask': 'places.nationalPhoneNumber,places.id' } });
+      const ok = await raw(sb, '/v1/places:searchText', {
+        body: { textQuery: 'Paris', pageSize: 1 },
+        headers: { ...auth, 'X-Goog-FieldMask': 'places.nationalPhoneNumber,places.id' },
+      });
       assert.equal(ok.status, 200);
       assert.deepEqual(Object.keys((ok.json.places as object[])[0]), ['id']);
     });
@@ -186,7 +213,10 @@ describe('maps sandbox: quota per API key', function () {
     assert.equal(r.status, 429);
     assert.equal(r.json.error?.code, 429);
     assert.equal(r.json.error?.status, 'RESOURCE_EXHAUSTED');
-    assert.match(r.json.error?.message ?? '', /^Quota exceeded for quota metric 'Requests' and limit 'Requests per minute' of service 'geocode\.googleapis\.com'/);
+    assert.match(
+      r.json.error?.message ?? '',
+      /^Quota exceeded for quota metric 'Requests' and limit 'Requests per minute' of service 'geocode\.googleapis\.com'/,
+    );
     const info = r.json.error?.details?.find((d) => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo');
     assert.equal(info?.reason, 'RATE_LIMIT_EXCEEDED');
     const retry = r.json.error?.details?.find((d) => d['@type'] === 'type.googleapis.com/google.rpc.RetryInfo');

@@ -8,10 +8,14 @@ const sku = (op: SkuOperation, mask: string) => skuOf(op, mask).sku;
 describe('maps/sku: which SKU a mask or a request is billed under', () => {
   it('Place Details: each documented field lands in its SKU', () => {
     for (const f of ['id', 'name', 'photos', 'attributions', 'movedPlaceId']) assert.equal(sku('getPlace', f), 'Place Details Essentials (IDs Only)', f);
-    for (const f of ['formattedAddress', 'location', 'viewport', 'types', 'addressComponents', 'plusCode', 'shortFormattedAddress']) assert.equal(sku('getPlace', `id,${f}`), 'Place Details Essentials', f);
-    for (const f of ['displayName', 'businessStatus', 'googleMapsUri', 'primaryType', 'utcOffsetMinutes', 'iconMaskBaseUri']) assert.equal(sku('getPlace', `location,${f}`), 'Place Details Pro', f);
-    for (const f of ['rating', 'userRatingCount', 'websiteUri', 'nationalPhoneNumber', 'regularOpeningHours', 'priceLevel']) assert.equal(sku('getPlace', `displayName,${f}`), 'Place Details Enterprise', f);
-    for (const f of ['reviews', 'takeout', 'servesCoffee', 'editorialSummary', 'parkingOptions', 'allowsDogs']) assert.equal(sku('getPlace', `rating,${f}`), 'Place Details Enterprise + Atmosphere', f);
+    for (const f of ['formattedAddress', 'location', 'viewport', 'types', 'addressComponents', 'plusCode', 'shortFormattedAddress'])
+      assert.equal(sku('getPlace', `id,${f}`), 'Place Details Essentials', f);
+    for (const f of ['displayName', 'businessStatus', 'googleMapsUri', 'primaryType', 'utcOffsetMinutes', 'iconMaskBaseUri'])
+      assert.equal(sku('getPlace', `location,${f}`), 'Place Details Pro', f);
+    for (const f of ['rating', 'userRatingCount', 'websiteUri', 'nationalPhoneNumber', 'regularOpeningHours', 'priceLevel'])
+      assert.equal(sku('getPlace', `displayName,${f}`), 'Place Details Enterprise', f);
+    for (const f of ['reviews', 'takeout', 'servesCoffee', 'editorialSummary', 'parkingOptions', 'allowsDogs'])
+      assert.equal(sku('getPlace', `rating,${f}`), 'Place Details Enterprise + Atmosphere', f);
   });
 
   it('names the fields that put a mask in its SKU, reads sub-paths and snake_case, and prices it', () => {
@@ -36,9 +40,11 @@ describe('maps/sku: which SKU a mask or a request is billed under', () => {
   it('Text Search: IDs only, then Pro for Essentials and Pro fields, then as Details', () => {
     assert.equal(sku('searchText', 'places.id,places.name,nextPageToken'), 'Text Search Essentials (IDs Only)');
     assert.equal(skuOf('searchText', 'places.id').pricePer1000, 0);
-    for (const f of ['formattedAddress', 'location', 'displayName', 'photos', 'primaryType']) assert.equal(sku('searchText', `places.id,places.${f}`), 'Text Search Pro', f);
+    for (const f of ['formattedAddress', 'location', 'displayName', 'photos', 'primaryType'])
+      assert.equal(sku('searchText', `places.id,places.${f}`), 'Text Search Pro', f);
     assert.equal(sku('searchText', 'places.id,searchUri'), 'Text Search Pro');
-    for (const f of ['rating', 'priceLevel', 'currentOpeningHours']) assert.equal(sku('searchText', `places.displayName,places.${f}`), 'Text Search Enterprise', f);
+    for (const f of ['rating', 'priceLevel', 'currentOpeningHours'])
+      assert.equal(sku('searchText', `places.displayName,places.${f}`), 'Text Search Enterprise', f);
     for (const f of ['reviews', 'dineIn', 'servesWine']) assert.equal(sku('searchText', `places.rating,places.${f}`), 'Text Search Enterprise + Atmosphere', f);
     assert.equal(sku('searchText', 'places.id,routingSummaries'), 'Text Search Enterprise + Atmosphere');
     assert.equal(skuOf('searchText', 'places.displayName').pricePer1000, 32);

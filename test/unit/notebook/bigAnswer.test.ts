@@ -53,7 +53,11 @@ describe('notebook engine: a 20 MB JSON answer', function () {
 
   it('assertions and variables read it, the key in it is masked, and the event loop keeps turning while it is parsed', async () => {
     assert.ok(body.length > 20 * 1024 * 1024 * 0.95, `${body.length} bytes`);
-    const conn = httpConnectionFromSetting('maps', { name: 'Big', baseUrl: `http://127.0.0.1:${port}`, auth: { placement: 'header', name: 'X-Goog-Api-Key' } }, 'settings');
+    const conn = httpConnectionFromSetting(
+      'maps',
+      { name: 'Big', baseUrl: `http://127.0.0.1:${port}`, auth: { placement: 'header', name: 'X-Goog-Api-Key' } },
+      'settings',
+    );
     if (typeof conn === 'string') throw new Error(conn);
     const redactor = new Redactor();
     const host = connectionsHost({ connections: [conn], key: () => KEY, redactor });

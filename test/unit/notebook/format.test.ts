@@ -5,7 +5,9 @@ import { cellStartLines, notebookProblems, parseNotebook, serializeNotebook } fr
 
 /** What VS Code hands back to a serializer: kind, language, value and metadata (as plain JSON). */
 function throughVsCode(data: NotebookData): NotebookData {
-  return JSON.parse(JSON.stringify({ cells: data.cells.map((c) => ({ kind: c.kind, language: c.language, value: c.value, metadata: c.metadata })), metadata: data.metadata })) as NotebookData;
+  return JSON.parse(
+    JSON.stringify({ cells: data.cells.map((c) => ({ kind: c.kind, language: c.language, value: c.value, metadata: c.metadata })), metadata: data.metadata }),
+  ) as NotebookData;
 }
 
 const word = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 .,:{}"[\]?=#*-]{0,30}$/);
@@ -20,7 +22,9 @@ const piece = fc.oneof(
       lang: fc.constantFrom('llm', 'maps', 'realtime', 'vars', 'json', 'text', ''),
       attrs: fc.constantFrom('', ' name=lisbon', ' name=a connection="Work account"', ' env=staging', '  name=x  '),
       fence: fc.constantFrom('```', '~~~', '````', '~~~~~'),
-      body: fc.array(fc.oneof(word, fc.constant(''), fc.constant('```json'), fc.constant('``` '), fc.constant('?? status == 200'), fc.constant('~~~')), { maxLength: 5 }),
+      body: fc.array(fc.oneof(word, fc.constant(''), fc.constant('```json'), fc.constant('``` '), fc.constant('?? status == 200'), fc.constant('~~~')), {
+        maxLength: 5,
+      }),
       indent: fc.constantFrom('', ' ', '   '),
       closeLonger: fc.boolean(),
     })
@@ -60,21 +64,27 @@ describe('notebook format', () => {
 
   it('an edited cell is written afresh and reads back as edited, the rest untouched', () => {
     fc.assert(
-      fc.property(fc.array(piece, { minLength: 1, maxLength: 10 }), eol, fc.boolean(), fc.array(word, { maxLength: 4 }), (pieces, nl, finalNewline, newLines) => {
-        const text = render(pieces, nl, finalNewline, false);
-        const parsed = throughVsCode(parseNotebook(text));
-        const codeIndex = parsed.cells.findIndex((c) => c.kind === 'code');
-        fc.pre(codeIndex >= 0);
-        const edited = { ...parsed, cells: parsed.cells.map((c, i) => (i === codeIndex ? { ...c, value: [...newLines, '```', '~~~~~~'].join('\n') } : c)) };
-        const again = parseNotebook(serializeNotebook(edited));
-        const code = again.cells.filter((c) => c.kind === 'code');
-        const before = parsed.cells.filter((c) => c.kind === 'code');
-        assert.equal(code.length, before.length);
-        const k = parsed.cells.slice(0, codeIndex).filter((c) => c.kind === 'code').length;
-        assert.equal(code[k].value, edited.cells[codeIndex].value);
-        assert.deepEqual(code[k].metadata.attributes, before[k].metadata.attributes);
-        code.forEach((c, i) => i !== k && assert.equal(c.value, before[i].value));
-      }),
+      fc.property(
+        fc.array(piece, { minLength: 1, maxLength: 10 }),
+        eol,
+        fc.boolean(),
+        fc.array(word, { maxLength: 4 }),
+        (pieces, nl, finalNewline, newLines) => {
+          const text = render(pieces, nl, finalNewline, false);
+          const parsed = throughVsCode(parseNotebook(text));
+          const codeIndex = parsed.cells.findIndex((c) => c.kind === 'code');
+          fc.pre(codeIndex >= 0);
+          const edited = { ...parsed, cells: parsed.cells.map((c, i) => (i === codeIndex ? { ...c, value: [...newLines, '```', '~~~~~~'].join('\n') } : c)) };
+          const again = parseNotebook(serializeNotebook(edited));
+          const code = again.cells.filter((c) => c.kind === 'code');
+          const before = parsed.cells.filter((c) => c.kind === 'code');
+          assert.equal(code.length, before.length);
+          const k = parsed.cells.slice(0, codeIndex).filter((c) => c.kind === 'code').length;
+          assert.equal(code[k].value, edited.cells[codeIndex].value);
+          assert.deepEqual(code[k].metadata.attributes, before[k].metadata.attributes);
+          code.forEach((c, i) => i !== k && assert.equal(c.value, before[i].value));
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -115,7 +125,27 @@ describe('notebook format', () => {
   });
 
   it('a malformed cell is listed with file and line, and the rest of the notebook opens', () => {
-    const text = ['Intro', '', '```maps name=a', 'FETCH places', '```', '', '```llm name=b', 'GET /models', '?? status = 200', '```', '', '```realtime', 'LISTEN demo-ticker forever', '```', '', '```llm name=ok', 'GET /models', '```', ''].join('\n');
+    const text = [
+      'Intro',
+      '',
+      '```maps name=a',
+      'FETCH places',
+      '```',
+      '',
+      '```llm name=b',
+      'GET /models',
+      '?? status = 200',
+      '```',
+      '',
+      '```realtime',
+      'LISTEN demo-ticker forever',
+      '```',
+      '',
+      '```llm name=ok',
+      'GET /models',
+      '```',
+      '',
+    ].join('\n');
     const nb = parseNotebook(text, 'bad.awb.md');
     assert.equal(nb.cells.length, 5);
     const where = nb.problems.map((p) => `${p.file}:${p.line}`);

@@ -17,7 +17,9 @@ function notebook(...cells: string[]): string {
 
 function within<T>(p: Promise<T>, what: string, ms = 5_000): Promise<T> {
   let t: NodeJS.Timeout | undefined;
-  return Promise.race([p, new Promise<never>((_, reject) => (t = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms)))]).finally(() => clearTimeout(t));
+  return Promise.race([p, new Promise<never>((_, reject) => (t = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms)))]).finally(() =>
+    clearTimeout(t),
+  );
 }
 
 describe('notebook realtime REST cells (pusher-js as the peer)', function () {
@@ -81,11 +83,13 @@ describe('notebook realtime REST cells (pusher-js as the peer)', function () {
     const ch = p.subscribe('cells-news');
     await within(new Promise<void>((r) => ch.bind('pusher:subscription_succeeded', () => r())), 'pusher-js subscribed');
     const got: string[] = [];
-    const three = new Promise<void>((r) => ch.bind_global((event: string, data: unknown) => {
-      if (event.startsWith('pusher')) return;
-      got.push(`${event}:${JSON.stringify(data)}`);
-      if (got.length === 3) r();
-    }));
+    const three = new Promise<void>((r) =>
+      ch.bind_global((event: string, data: unknown) => {
+        if (event.startsWith('pusher')) return;
+        got.push(`${event}:${JSON.stringify(data)}`);
+        if (got.length === 3) r();
+      }),
+    );
     const batch = JSON.stringify([1, 2, 3].map((n) => ({ channel: 'cells-news', name: `e${n}`, data: { n } })));
     const [b, list, presence, one, users, tooMany] = await run(
       `BATCH\n${batch}\n\n?? status == 200`,

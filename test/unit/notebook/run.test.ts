@@ -7,7 +7,17 @@ import { HttpClient } from '../../../src/core/http';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/host';
 import { RealtimeRest } from '../../../src/services/realtime/rest';
 import { within } from '../helpers/util';
-import { connectionsHost, createRunner, parseNotebook, runNotebook, sandboxConnections, type CellProgress, type CellResult, type NotebookHost, type RunOptions } from '../../../src/notebook/api';
+import {
+  connectionsHost,
+  createRunner,
+  parseNotebook,
+  runNotebook,
+  sandboxConnections,
+  type CellProgress,
+  type CellResult,
+  type NotebookHost,
+  type RunOptions,
+} from '../../../src/notebook/api';
 
 const LLM_KEY = 'sk-sandbox-notebook-test-key-0123456789';
 const MAPS_KEY = 'AIzaSandboxNotebookTestKey0123456789';
@@ -44,7 +54,12 @@ describe('notebook engine against the sandbox', function () {
   /** Resolves once the sandbox counts a subscriber on `channel` (a LISTEN cell has subscribed), asking its REST API. */
   async function subscribed(channel: string): Promise<void> {
     const rt = sandbox.info.realtime;
-    const rest = new RealtimeRest({ http: new HttpClient({ service: 'probe', baseUrl: `http://${rt.host}:${rt.port}`, auth: { placement: 'none' } }), appId: rt.appId, key: rt.key, secret: () => Promise.resolve(rt.secret) });
+    const rest = new RealtimeRest({
+      http: new HttpClient({ service: 'probe', baseUrl: `http://${rt.host}:${rt.port}`, auth: { placement: 'none' } }),
+      appId: rt.appId,
+      key: rt.key,
+      secret: () => Promise.resolve(rt.secret),
+    });
     for (let i = 0; !(await rest.channel(channel)).occupied; i++) {
       if (i === 500) throw new Error(`timed out waiting for a subscriber on ${channel}`);
       await new Promise((r) => setTimeout(r, 10));
@@ -60,7 +75,10 @@ describe('notebook engine against the sandbox', function () {
     const progress: CellProgress[] = [];
     const text = notebook(
       ['llm name=models', 'GET /models\n\n?? status == 200\n?? json.data[0].id exists\n?? header x-request-id exists'],
-      ['llm name=chat', 'POST /chat/completions\n\n{"model": "{{models.json.data[0].id}}", "stream": true, "messages": [{"role": "user", "content": "Hi"}]}\n\n?? status == 200\n?? json.finishReason == stop'],
+      [
+        'llm name=chat',
+        'POST /chat/completions\n\n{"model": "{{models.json.data[0].id}}", "stream": true, "messages": [{"role": "user", "content": "Hi"}]}\n\n?? status == 200\n?? json.finishReason == stop',
+      ],
     );
     const [models, chat] = await runAll(text, { onProgress: (p) => progress.push(p) });
     assert.equal(models.ok, true, JSON.stringify(models));
@@ -105,8 +123,14 @@ describe('notebook engine against the sandbox', function () {
   it('maps: searchText with a field mask; variables from a vars cell and between cells', async () => {
     const text = notebook(
       ['vars', 'city = Lisbon'],
-      ['maps name=lisbon', 'POST /v1/places:searchText\nX-Goog-FieldMask: places.id,places.displayName,places.location\n\n{"textQuery": "{{city}}"}\n\n?? status == 200\n?? json.places[0].displayName.text contains Lisbon'],
-      ['maps name=again', 'GET /v1/places/{{lisbon.json.places[0].id}}\nX-Goog-FieldMask: id,displayName\n\n?? json.displayName.text == {{lisbon.json.places[0].displayName.text}}'],
+      [
+        'maps name=lisbon',
+        'POST /v1/places:searchText\nX-Goog-FieldMask: places.id,places.displayName,places.location\n\n{"textQuery": "{{city}}"}\n\n?? status == 200\n?? json.places[0].displayName.text contains Lisbon',
+      ],
+      [
+        'maps name=again',
+        'GET /v1/places/{{lisbon.json.places[0].id}}\nX-Goog-FieldMask: id,displayName\n\n?? json.displayName.text == {{lisbon.json.places[0].displayName.text}}',
+      ],
     );
     const [vars, lisbon, again] = await runAll(text);
     assert.deepEqual(vars.variables, { city: 'Lisbon' });
@@ -151,7 +175,11 @@ describe('notebook engine against the sandbox', function () {
   });
 
   it('an unknown variable or cell name is an error naming the file and line, and nothing is sent', async () => {
-    const text = notebook(['llm', 'GET /models\n\n?? status == 200'], ['maps', 'POST /v1/places:searchText\n\n{"textQuery": "{{cty}}"}'], ['llm', 'GET /models/{{nosuch.json.id}}']);
+    const text = notebook(
+      ['llm', 'GET /models\n\n?? status == 200'],
+      ['maps', 'POST /v1/places:searchText\n\n{"textQuery": "{{cty}}"}'],
+      ['llm', 'GET /models/{{nosuch.json.id}}'],
+    );
     const [, unknownVar, unknownCell] = await runAll(text);
     assert.equal(unknownVar.error, `${FILE}:14: unknown variable "cty": define it in a vars cell (cty = …) or pass it in`);
     assert.equal(unknownVar.request, undefined);
@@ -205,7 +233,10 @@ describe('notebook engine against the sandbox', function () {
   });
 
   it('realtime: PUBLISH goes out signed; a LISTEN running meanwhile receives it', async () => {
-    const text = notebook(['realtime name=listen', 'LISTEN notebook-test 2500ms\n\n?? count == 1\n?? json[0].data.hello == world'], ['realtime name=pub', 'PUBLISH notebook-test greeting\n{"hello": "world"}\n\n?? status == 200']);
+    const text = notebook(
+      ['realtime name=listen', 'LISTEN notebook-test 2500ms\n\n?? count == 1\n?? json[0].data.hello == world'],
+      ['realtime name=pub', 'PUBLISH notebook-test greeting\n{"hello": "world"}\n\n?? status == 200'],
+    );
     const runner = createRunner(parseNotebook(text, FILE).cells, options());
     const listening = runner.runCell(1);
     await subscribed('notebook-test');
@@ -263,7 +294,12 @@ describe('notebook engine against the sandbox', function () {
   });
 
   it('PUBLISH then LISTEN on the demo ticker, in order', async () => {
-    const [pub, listen] = await runAll(notebook(['realtime', 'PUBLISH demo-ticker note\n"plain text"\n\n?? status == 200'], ['realtime', 'LISTEN demo-ticker 2500ms\n\n?? count >= 2\n?? json[0].event == price']));
+    const [pub, listen] = await runAll(
+      notebook(
+        ['realtime', 'PUBLISH demo-ticker note\n"plain text"\n\n?? status == 200'],
+        ['realtime', 'LISTEN demo-ticker 2500ms\n\n?? count >= 2\n?? json[0].event == price'],
+      ),
+    );
     assert.equal(pub.ok, true, JSON.stringify(pub));
     assert.equal(listen.ok, true, JSON.stringify(listen));
   });
@@ -304,7 +340,14 @@ describe('notebook engine against the sandbox', function () {
   });
 
   it('vars cells of the active environment override plain ones; extra variables override both', async () => {
-    const text = notebook(['vars', 'city = Porto\nq = x'], ['vars env=staging', 'city = Lisbon'], ['maps name=m', 'POST /v1/places:searchText\nX-Goog-FieldMask: places.displayName\n\n{"textQuery": "{{city}}"}\n\n?? json.places[0].displayName.text == {{city}}']);
+    const text = notebook(
+      ['vars', 'city = Porto\nq = x'],
+      ['vars env=staging', 'city = Lisbon'],
+      [
+        'maps name=m',
+        'POST /v1/places:searchText\nX-Goog-FieldMask: places.displayName\n\n{"textQuery": "{{city}}"}\n\n?? json.places[0].displayName.text == {{city}}',
+      ],
+    );
     const plain = await runAll(text);
     assert.match(plain[2].request?.body ?? '', /Porto/);
     assert.equal(plain[1].skipped, 'applies to the environment "staging" only');
@@ -316,7 +359,12 @@ describe('notebook engine against the sandbox', function () {
   });
 
   it('setEnvironment switches the vars cells of one runner; results of the old environment are not reused', async () => {
-    const text = notebook(['vars', 'city = Porto'], ['vars env=staging', 'city = Lisbon'], ['maps name=m', 'POST /v1/places:searchText\nX-Goog-FieldMask: places.displayName\n\n{"textQuery": "{{city}}"}'], ['llm', 'GET /models?about={{m.json.places[0].displayName.text}}']);
+    const text = notebook(
+      ['vars', 'city = Porto'],
+      ['vars env=staging', 'city = Lisbon'],
+      ['maps name=m', 'POST /v1/places:searchText\nX-Goog-FieldMask: places.displayName\n\n{"textQuery": "{{city}}"}'],
+      ['llm', 'GET /models?about={{m.json.places[0].displayName.text}}'],
+    );
     const runner = createRunner(parseNotebook(text).cells, options());
     try {
       const plain = await runner.runAll();
@@ -336,15 +384,25 @@ describe('notebook engine against the sandbox', function () {
   });
 
   it('a streamed answer carries the usage the server sent (stream_options.include_usage), not otherwise', async () => {
-    const chat = (extra: string) => ['llm', `POST /chat/completions\n\n{"model": "sandbox-chat", "stream": true${extra}, "messages": [{"role": "user", "content": "Hi"}]}\n\n?? status == 200`] as [string, string];
+    const chat = (extra: string) =>
+      [
+        'llm',
+        `POST /chat/completions\n\n{"model": "sandbox-chat", "stream": true${extra}, "messages": [{"role": "user", "content": "Hi"}]}\n\n?? status == 200`,
+      ] as [string, string];
     const [withUsage, without] = await runAll(notebook(chat(', "stream_options": {"include_usage": true}'), chat('')));
     const usage = (withUsage.response?.json as { usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } }).usage;
-    assert.ok(usage && (usage.completion_tokens ?? 0) > 0 && usage.total_tokens === (usage.prompt_tokens ?? 0) + (usage.completion_tokens ?? 0), JSON.stringify(usage));
+    assert.ok(
+      usage && (usage.completion_tokens ?? 0) > 0 && usage.total_tokens === (usage.prompt_tokens ?? 0) + (usage.completion_tokens ?? 0),
+      JSON.stringify(usage),
+    );
     assert.equal((without.response?.json as { usage?: unknown }).usage, undefined);
   });
 
   it('a malformed cell fails with its file and line; the cells around it still run', async () => {
-    const report = await runNotebook(notebook(['llm', 'GET /models\n\n?? status == 200'], ['maps', 'FETCH the places'], ['llm', 'GET /models\n\n?? status == 200']), options());
+    const report = await runNotebook(
+      notebook(['llm', 'GET /models\n\n?? status == 200'], ['maps', 'FETCH the places'], ['llm', 'GET /models\n\n?? status == 200']),
+      options(),
+    );
     assert.equal(report.ok, false);
     assert.deepEqual(
       report.results.map((r) => r.ok),
@@ -383,7 +441,8 @@ describe('notebook engine against the sandbox', function () {
     host = connectionsHost({ connections, key, onRequest: (_c, r) => requests.push(JSON.stringify(r)), onResult: (r) => requests.push(JSON.stringify(r)) });
     const report = await runNotebook(text, options({ file: 'sandbox-tour.awb.md' }));
     assert.deepEqual(report.problems, []);
-    for (const r of report.results) assert.equal(r.ok, true, `${r.file}:${r.line} ${r.name ?? ''}: ${JSON.stringify({ error: r.error, failed: r.assertions.filter((a) => !a.passed) })}`);
+    for (const r of report.results)
+      assert.equal(r.ok, true, `${r.file}:${r.line} ${r.name ?? ''}: ${JSON.stringify({ error: r.error, failed: r.assertions.filter((a) => !a.passed) })}`);
     assert.equal(report.results.length, 7);
     assert.deepEqual(new Set(report.results.map((r) => r.service)), new Set(['vars', 'llm', 'maps', 'realtime']));
     const everything = JSON.stringify(report) + seen.join('') + requests.join('');

@@ -20,16 +20,27 @@ describe('realtime batch publish and channel information (pusher library as the 
     await Promise.all([c.subscribe('ticks'), c.subscribe('private-ticks')]);
     const seen: string[] = [];
     c.on('message', (m) => seen.push(`${m.channel ?? ''}/${m.event}/${String(m.data)}`));
-    const last = waitFor<RealtimeMessage>((cb) => c.on('message', cb), 'last of the batch', (m) => m.event === 'e9');
+    const last = waitFor<RealtimeMessage>(
+      (cb) => c.on('message', cb),
+      'last of the batch',
+      (m) => m.event === 'e9',
+    );
     const batch = Array.from({ length: 10 }, (_, i) => ({ channel: i % 2 ? 'private-ticks' : 'ticks', name: `e${i}`, data: { i } }));
     await rig.server().triggerBatch(batch.map((b) => ({ ...b })));
     await last;
-    assert.deepEqual(seen, batch.map((b) => `${b.channel}/${b.name}/{"i":${b.data.i}}`));
+    assert.deepEqual(
+      seen,
+      batch.map((b) => `${b.channel}/${b.name}/{"i":${b.data.i}}`),
+    );
 
     seen.length = 0;
     const tooMany = Array.from({ length: 11 }, (_, i) => ({ channel: 'ticks', name: `x${i}`, data: 'x' }));
     await assert.rejects(rig.server().triggerBatch(tooMany), (e: { status?: number }) => e.status === 400);
-    const marker = waitFor<RealtimeMessage>((cb) => c.on('message', cb), 'marker', (m) => m.event === 'marker');
+    const marker = waitFor<RealtimeMessage>(
+      (cb) => c.on('message', cb),
+      'marker',
+      (m) => m.event === 'marker',
+    );
     await rig.rest().publish({ channels: ['ticks'], name: 'marker', data: 'm' });
     await marker;
     assert.deepEqual(seen, ['ticks/marker/m']);
@@ -46,7 +57,11 @@ describe('realtime batch publish and channel information (pusher library as the 
     assert.deepEqual(await json('/channels'), { channels: { news: {}, 'presence-team': {} } });
     assert.deepEqual(await json('/channels', { filter_by_prefix: 'presence-', info: 'user_count' }), { channels: { 'presence-team': { user_count: 2 } } });
     assert.deepEqual(await json('/channels/news', { info: 'subscription_count' }), { occupied: true, subscription_count: 2 });
-    assert.deepEqual(await json('/channels/presence-team', { info: 'user_count,subscription_count' }), { occupied: true, user_count: 2, subscription_count: 2 });
+    assert.deepEqual(await json('/channels/presence-team', { info: 'user_count,subscription_count' }), {
+      occupied: true,
+      user_count: 2,
+      subscription_count: 2,
+    });
     assert.deepEqual(await json('/channels/presence-team/users'), { users: [{ id: 'ann' }, { id: 'ben' }] });
     assert.deepEqual(await json('/channels/empty'), { occupied: false });
   });

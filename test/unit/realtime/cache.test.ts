@@ -110,13 +110,21 @@ describe('realtime cache channels', function () {
   it('our client reports a miss as a cache-miss subscription event, and receives a replay like any event', async () => {
     const c = rig.client({ user: { id: 'u1' } });
     c.connect();
-    const miss = waitFor<SubscriptionEvent>((cb) => c.on('subscription', cb), 'cache-miss', (e) => e.kind === 'cache-miss');
+    const miss = waitFor<SubscriptionEvent>(
+      (cb) => c.on('subscription', cb),
+      'cache-miss',
+      (e) => e.kind === 'cache-miss',
+    );
     await c.subscribe('presence-cache-room');
     assert.deepEqual(await miss, { kind: 'cache-miss', channel: 'presence-cache-room' });
     await rig.rest().publish({ channels: ['presence-cache-room'], name: 'state', data: { open: true } });
     const d = rig.client({ user: { id: 'u2' } });
     d.connect();
-    const replay = waitFor<RealtimeMessage>((cb) => d.on('message', cb), 'replayed state', (m) => m.event === 'state');
+    const replay = waitFor<RealtimeMessage>(
+      (cb) => d.on('message', cb),
+      'replayed state',
+      (m) => m.event === 'state',
+    );
     await d.subscribe('presence-cache-room');
     assert.equal((await replay).data, '{"open":true}');
   });

@@ -9,16 +9,29 @@ import { apiErrorOf } from '../helpers/util';
 import { Rig, waitFor, within } from './fixtures';
 
 function message(c: RealtimeClient, event: string, channel?: string): Promise<RealtimeMessage> {
-  return waitFor<RealtimeMessage>((cb) => c.on('message', cb), `${event} on ${channel ?? 'any channel'}`, (m) => m.event === event && (channel === undefined || m.channel === channel));
+  return waitFor<RealtimeMessage>(
+    (cb) => c.on('message', cb),
+    `${event} on ${channel ?? 'any channel'}`,
+    (m) => m.event === event && (channel === undefined || m.channel === channel),
+  );
 }
 
-function next<K extends keyof RealtimeClientEvents>(c: RealtimeClient, event: K, what: string, pred: (v: RealtimeClientEvents[K]) => boolean = () => true): Promise<RealtimeClientEvents[K]> {
+function next<K extends keyof RealtimeClientEvents>(
+  c: RealtimeClient,
+  event: K,
+  what: string,
+  pred: (v: RealtimeClientEvents[K]) => boolean = () => true,
+): Promise<RealtimeClientEvents[K]> {
   return waitFor<RealtimeClientEvents[K]>((cb) => c.on(event, cb), what, pred);
 }
 
 function state(c: RealtimeClient, wanted: string): Promise<StateChange> {
   if (c.state === wanted) return Promise.resolve({ previous: c.state, current: c.state });
-  return waitFor<StateChange>((cb) => c.on('state', cb), `state ${wanted}`, (s) => s.current === wanted);
+  return waitFor<StateChange>(
+    (cb) => c.on('state', cb),
+    `state ${wanted}`,
+    (s) => s.current === wanted,
+  );
 }
 
 describe('realtime client against the sandbox', function () {
@@ -71,7 +84,13 @@ describe('realtime client against the sandbox', function () {
     const other = rig.pusherJs({ id: 'guest', info: { name: 'Guest' } });
     const ch = other.subscribe('presence-room') as PresenceChannel;
     assert.deepEqual(await added, { kind: 'added', channel: 'presence-room', member: { id: 'guest', info: { name: 'Guest' } } });
-    assert.deepEqual(c.subscription('presence-room')?.members?.map((m) => m.id).sort(), ['guest', 'me']);
+    assert.deepEqual(
+      c
+        .subscription('presence-room')
+        ?.members?.map((m) => m.id)
+        .sort(),
+      ['guest', 'me'],
+    );
     // pusher-js sees us too.
     await within(new Promise<void>((r) => ch.bind('pusher:subscription_succeeded', () => r())), 'pusher-js subscribed');
     assert.deepEqual(ch.members.get('me'), { id: 'me', info: null });
@@ -79,7 +98,10 @@ describe('realtime client against the sandbox', function () {
     const removed = next(c, 'members', 'member removed', (e) => e.kind === 'removed');
     other.disconnect();
     assert.equal(((await removed) as { member: { id: string } }).member.id, 'guest');
-    assert.deepEqual(c.subscription('presence-room')?.members?.map((m) => m.id), ['me']);
+    assert.deepEqual(
+      c.subscription('presence-room')?.members?.map((m) => m.id),
+      ['me'],
+    );
   });
 
   it('a wrong app secret fails the private subscription with an error that names the channel', async () => {
@@ -110,7 +132,11 @@ describe('realtime client against the sandbox', function () {
     await new Promise<void>((r) => endpoint.listen(0, '127.0.0.1', () => r()));
     rig.onCleanup(() => new Promise<void>((r) => endpoint.close(() => r())));
     const addr = endpoint.address();
-    const http = new HttpClient({ service: 'auth endpoint', baseUrl: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/pusher/auth`, auth: { placement: 'none' } });
+    const http = new HttpClient({
+      service: 'auth endpoint',
+      baseUrl: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/pusher/auth`,
+      auth: { placement: 'none' },
+    });
     const c = rig.client({ authorize: endpointAuthorizer(http) });
     c.connect();
     assert.equal((await c.subscribe('private-ep')).state, 'subscribed');
@@ -137,7 +163,10 @@ describe('realtime client against the sandbox', function () {
     const peer = rig.pusherJs({ id: 'peer' });
     const ch = peer.subscribe('presence-chat') as PresenceChannel;
     await within(new Promise<void>((r) => ch.bind('pusher:subscription_succeeded', () => r())), 'peer subscribed');
-    const got = within(new Promise<{ data: unknown; meta: unknown }>((r) => ch.bind('client-hello', (data: unknown, meta: unknown) => r({ data, meta }))), 'client-hello at peer');
+    const got = within(
+      new Promise<{ data: unknown; meta: unknown }>((r) => ch.bind('client-hello', (data: unknown, meta: unknown) => r({ data, meta }))),
+      'client-hello at peer',
+    );
     const echoes: RealtimeMessage[] = [];
     c.on('message', (m) => m.event === 'client-hello' && echoes.push(m));
     c.trigger('presence-chat', 'client-hello', { text: 'hi' });
@@ -151,7 +180,10 @@ describe('realtime client against the sandbox', function () {
     assert.throws(() => c.trigger('public-room', 'client-x', {}), /only allowed on private- and presence- channels/);
     assert.throws(() => c.trigger('presence-chat', 'not-client', {}), /must start with "client-"/);
     for (let i = 1; i < 10; i++) c.trigger('presence-chat', 'client-n', { i });
-    assert.throws(() => c.trigger('presence-chat', 'client-n', { i: 11 }), (e: unknown) => (e as { kind?: string }).kind === 'rate-limited');
+    assert.throws(
+      () => c.trigger('presence-chat', 'client-n', { i: 11 }),
+      (e: unknown) => (e as { kind?: string }).kind === 'rate-limited',
+    );
     assert.equal(c.state, 'connected', 'the local limit kept the server from closing us with 4301');
   });
 
@@ -170,7 +202,8 @@ describe('realtime client against the sandbox', function () {
     await resubscribed;
     await state(c, 'connected');
     assert.notEqual(c.socketId, firstId);
-    for (const ch of ['orders', 'private-a']) if (c.subscription(ch)?.state !== 'subscribed') await next(c, 'subscription', `${ch} resubscribed`, (e) => e.channel === ch && e.kind === 'succeeded');
+    for (const ch of ['orders', 'private-a'])
+      if (c.subscription(ch)?.state !== 'subscribed') await next(c, 'subscription', `${ch} resubscribed`, (e) => e.channel === ch && e.kind === 'succeeded');
     const after = message(c, 'after', 'orders');
     await rig.server().trigger('orders', 'after', {});
     await after;
@@ -187,9 +220,14 @@ describe('realtime client against the sandbox', function () {
     // watch the wire: three ping/pong rounds must pass without a reconnect.
     const sock = (c as unknown as { connection: { socket: { on(e: string, f: (d: Buffer) => void): void } } }).connection.socket;
     let pongs = 0;
-    await within(new Promise<void>((resolve) => sock.on('message', (d) => {
-      if (d.toString().includes('pusher:pong') && ++pongs === 3) resolve();
-    })), 'three pongs');
+    await within(
+      new Promise<void>((resolve) =>
+        sock.on('message', (d) => {
+          if (d.toString().includes('pusher:pong') && ++pongs === 3) resolve();
+        }),
+      ),
+      'three pongs',
+    );
     assert.equal(reconnects, 0);
     assert.equal(c.state, 'connected');
   });
@@ -203,7 +241,10 @@ describe('realtime client against the sandbox', function () {
     const s = await state(c, 'unavailable');
     assert.match(s.reason ?? '', /ECONNREFUSED|connection lost|1006/);
     await next(c, 'reconnect', 'second plan', () => plans.length >= 2);
-    assert.ok(plans.every((d) => d >= 20), `every wait is a backoff: ${plans.join(', ')}`);
+    assert.ok(
+      plans.every((d) => d >= 20),
+      `every wait is a backoff: ${plans.join(', ')}`,
+    );
     c.disconnect();
     assert.equal(c.state, 'disconnected');
   });
@@ -218,7 +259,8 @@ describe('realtime client against the sandbox', function () {
     assert.equal((await apiErrorOf(c.subscribe('later'))).code, 'not_connected');
     c.connect();
     await next(c, 'subscription', 'kept resubscribed', (e) => e.channel === 'kept' && e.kind === 'succeeded');
-    if (c.subscription('later')?.state !== 'subscribed') await next(c, 'subscription', 'later subscribed', (e) => e.channel === 'later' && e.kind === 'succeeded');
+    if (c.subscription('later')?.state !== 'subscribed')
+      await next(c, 'subscription', 'later subscribed', (e) => e.channel === 'later' && e.kind === 'succeeded');
   });
 
   it('unsubscribe stops delivery and leaves presence', async () => {
@@ -227,10 +269,14 @@ describe('realtime client against the sandbox', function () {
     await c.subscribe('presence-exit');
     c.unsubscribe('presence-exit');
     assert.equal(c.subscription('presence-exit'), undefined);
-    const users = await waitFor<string[]>((cb) => {
-      const t = setInterval(() => void rig.rest().users('presence-exit').then(cb), 10);
-      return { dispose: () => clearInterval(t) };
-    }, 'presence emptied', (u) => u.length === 0);
+    const users = await waitFor<string[]>(
+      (cb) => {
+        const t = setInterval(() => void rig.rest().users('presence-exit').then(cb), 10);
+        return { dispose: () => clearInterval(t) };
+      },
+      'presence emptied',
+      (u) => u.length === 0,
+    );
     assert.deepEqual(users, []);
   });
 });

@@ -1,5 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { RealtimeClient, type ReconnectPlan, type RealtimeClientOptions, type StateChange, type SubscriptionEvent } from '../../../src/services/realtime/client';
+import {
+  RealtimeClient,
+  type ReconnectPlan,
+  type RealtimeClientOptions,
+  type StateChange,
+  type SubscriptionEvent,
+} from '../../../src/services/realtime/client';
 import { FaultSocketServer, greet, greetThenClose, polite, refuse } from './faultSocketServer';
 import { APP, frameText, waitFor } from './fixtures';
 
@@ -37,7 +43,13 @@ describe('realtime client: reconnect behaviour by close code (fault server)', fu
   }
 
   const stateIs = (c: RealtimeClient, wanted: string) =>
-    c.state === wanted ? Promise.resolve() : waitFor<StateChange>((cb) => c.on('state', cb), wanted, (s) => s.current === wanted).then(() => undefined);
+    c.state === wanted
+      ? Promise.resolve()
+      : waitFor<StateChange>(
+          (cb) => c.on('state', cb),
+          wanted,
+          (s) => s.current === wanted,
+        ).then(() => undefined);
   const connected = (c: RealtimeClient) => stateIs(c, 'connected');
   const disconnected = (c: RealtimeClient) => stateIs(c, 'disconnected');
 
@@ -95,7 +107,10 @@ describe('realtime client: reconnect behaviour by close code (fault server)', fu
     const { c, plans } = client({ random: () => 1 });
     c.connect();
     await connected(c);
-    assert.deepEqual(plans.map((p) => p.delayMs), [20, 40, 80]);
+    assert.deepEqual(
+      plans.map((p) => p.delayMs),
+      [20, 40, 80],
+    );
   });
 
   it('the backoff is capped at maxMs', async () => {
@@ -103,7 +118,10 @@ describe('realtime client: reconnect behaviour by close code (fault server)', fu
     const { c, plans } = client({ backoff: { baseDelayMs: 20, maxDelayMs: 50, minDelayMs: 10 } });
     c.connect();
     await connected(c);
-    assert.deepEqual(plans.map((p) => p.delayMs), [20, 40, 50, 50, 50]);
+    assert.deepEqual(
+      plans.map((p) => p.delayMs),
+      [20, 40, 50, 50, 50],
+    );
   });
 
   it('4200–4299: reconnects soon (short, growing waits, never 0), with a new socket id, and resubscribes', async () => {
@@ -112,10 +130,13 @@ describe('realtime client: reconnect behaviour by close code (fault server)', fu
     c.connect();
     await server.connection(3);
     await connected(c);
-    assert.deepEqual(plans.map((p) => [p.code, p.action, p.delayMs]), [
-      [4200, 'immediate', 20],
-      [4202, 'immediate', 40],
-    ]);
+    assert.deepEqual(
+      plans.map((p) => [p.code, p.action, p.delayMs]),
+      [
+        [4200, 'immediate', 20],
+        [4202, 'immediate', 40],
+      ],
+    );
     await c.subscribe('after-reconnect');
     assert.ok(server.received[2].some((f) => f.includes('"pusher:subscribe"')));
   });
@@ -125,28 +146,36 @@ describe('realtime client: reconnect behaviour by close code (fault server)', fu
     const { c, plans } = client();
     c.connect();
     await connected(c);
-    assert.deepEqual(plans.map((p) => [p.action, p.delayMs]), [
-      ['immediate', 20],
-      ['immediate', 40],
-      ['immediate', 80],
-      ['immediate', 160],
-      ['immediate', 160],
-    ]);
+    assert.deepEqual(
+      plans.map((p) => [p.action, p.delayMs]),
+      [
+        ['immediate', 20],
+        ['immediate', 40],
+        ['immediate', 80],
+        ['immediate', 160],
+        ['immediate', 160],
+      ],
+    );
   });
 
   it('4301 (client event rate limit) and a dropped connection (1006) back off and reconnect', async () => {
-    server.next(greetThenClose(4301, 'rate limited'), (ws) => {
-      greet(ws);
-      setImmediate(() => ws.terminate());
-    }).otherwise(polite);
+    server
+      .next(greetThenClose(4301, 'rate limited'), (ws) => {
+        greet(ws);
+        setImmediate(() => ws.terminate());
+      })
+      .otherwise(polite);
     const { c, plans } = client();
     c.connect();
     await server.connection(3);
     await connected(c);
-    assert.deepEqual(plans.map((p) => [p.code, p.action]), [
-      [4301, 'backoff'],
-      [1006, 'backoff'],
-    ]);
+    assert.deepEqual(
+      plans.map((p) => [p.code, p.action]),
+      [
+        [4301, 'backoff'],
+        [1006, 'backoff'],
+      ],
+    );
     assert.ok(plans.every((p) => p.delayMs >= 20));
   });
 
@@ -160,18 +189,24 @@ describe('realtime client: reconnect behaviour by close code (fault server)', fu
         if (f.event === 'pusher:subscribe') mine.push(f.data.channel);
       });
     };
-    server.next((ws, n) => {
-      recordSubs(ws);
-      polite(ws, n);
-    }).otherwise((ws, n) => {
-      recordSubs(ws);
-      polite(ws, n);
-    });
+    server
+      .next((ws, n) => {
+        recordSubs(ws);
+        polite(ws, n);
+      })
+      .otherwise((ws, n) => {
+        recordSubs(ws);
+        polite(ws, n);
+      });
     const { c } = client({ authorize: ({ socketId, channel }) => Promise.resolve({ auth: `${APP.key}:${socketId}-${channel}` }) });
     c.connect();
     await Promise.all([c.subscribe('a'), c.subscribe('private-b'), c.subscribe('c')]);
     c.unsubscribe('c');
-    const back = waitFor<SubscriptionEvent>((cb) => c.on('subscription', cb), 'private-b again', (e) => e.kind === 'succeeded' && e.channel === 'private-b');
+    const back = waitFor<SubscriptionEvent>(
+      (cb) => c.on('subscription', cb),
+      'private-b again',
+      (e) => e.kind === 'succeeded' && e.channel === 'private-b',
+    );
     // Kill the socket from the server side without a close frame.
     for (const s of (server as unknown as { sockets: Set<import('ws').WebSocket> }).sockets) s.terminate();
     await back;
@@ -185,7 +220,10 @@ describe('realtime client: reconnect behaviour by close code (fault server)', fu
     c.connect();
     await server.connection(2);
     assert.deepEqual([plans[0].code, plans[0].action, plans[0].delayMs], [4201, 'immediate', 20]);
-    assert.ok(server.received[0].some((f) => f.includes('"pusher:ping"')), 'the client pinged first');
+    assert.ok(
+      server.received[0].some((f) => f.includes('"pusher:ping"')),
+      'the client pinged first',
+    );
   });
 
   it("uses the server's shorter activity_timeout", async () => {
@@ -200,7 +238,11 @@ describe('realtime client: reconnect behaviour by close code (fault server)', fu
     server.otherwise(() => undefined);
     const { c, plans } = client({ connectTimeoutMs: 50 });
     c.connect();
-    await waitFor<ReconnectPlan>((cb) => c.on('reconnect', cb), 'a plan for the silent server', (p) => p.code === 4200);
+    await waitFor<ReconnectPlan>(
+      (cb) => c.on('reconnect', cb),
+      'a plan for the silent server',
+      (p) => p.code === 4200,
+    );
     const p = plans.find((x) => x.code === 4200);
     assert.match(p?.reason ?? '', /no connection_established/);
     assert.notEqual(c.state, 'connected');

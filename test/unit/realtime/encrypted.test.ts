@@ -22,7 +22,11 @@ describe('realtime encrypted channels (private-encrypted-*)', function () {
     const c = rig.client();
     c.connect();
     await c.subscribe(CHANNEL);
-    const got = waitFor<RealtimeMessage>((cb) => c.on('message', cb), 'decrypted event', (m) => m.event === 'secret');
+    const got = waitFor<RealtimeMessage>(
+      (cb) => c.on('message', cb),
+      'decrypted event',
+      (m) => m.event === 'secret',
+    );
     await rig.server().trigger(CHANNEL, 'secret', { pin: 1234, note: 'ünïcode' });
     const m = await got;
     assert.equal(m.decrypted, true);
@@ -61,8 +65,16 @@ describe('realtime encrypted channels (private-encrypted-*)', function () {
     c.connect();
     await c.subscribe(CHANNEL);
     await c.subscribe('plain');
-    const failed = waitFor<ApiError>((cb) => c.on('error', cb), 'decrypt error', (e) => e.code === 'decrypt_failed');
-    const plain = waitFor<RealtimeMessage>((cb) => c.on('message', cb), 'plain event', (m) => m.event === 'after');
+    const failed = waitFor<ApiError>(
+      (cb) => c.on('error', cb),
+      'decrypt error',
+      (e) => e.code === 'decrypt_failed',
+    );
+    const plain = waitFor<RealtimeMessage>(
+      (cb) => c.on('message', cb),
+      'plain event',
+      (m) => m.event === 'after',
+    );
     const leaked: RealtimeMessage[] = [];
     c.on('message', (m) => {
       if (m.channel === CHANNEL) leaked.push(m);

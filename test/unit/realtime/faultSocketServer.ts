@@ -32,7 +32,10 @@ export class FaultSocketServer {
   private readonly arrivals: ((n: number) => void)[] = [];
   private readonly sockets = new Set<WebSocket>();
 
-  private constructor(private readonly wss: WebSocketServer, readonly port: number) {
+  private constructor(
+    private readonly wss: WebSocketServer,
+    readonly port: number,
+  ) {
     wss.on('connection', (ws) => {
       const n = ++this.count;
       const log: string[] = [];

@@ -30,7 +30,12 @@ export function within<T>(p: Promise<T>, what: string, ms = 5_000): Promise<T> {
 }
 
 /** Resolves with the first value `register` passes to its callback that satisfies `pred`. */
-export function waitFor<T>(register: (cb: (v: T) => void) => { dispose(): void } | void, what: string, pred: (v: T) => boolean = () => true, ms = 5_000): Promise<T> {
+export function waitFor<T>(
+  register: (cb: (v: T) => void) => { dispose(): void } | void,
+  what: string,
+  pred: (v: T) => boolean = () => true,
+  ms = 5_000,
+): Promise<T> {
   let sub: { dispose(): void } | void;
   const p = new Promise<T>((resolve) => {
     let done = false;
@@ -70,7 +75,9 @@ export class Rig {
       authorize ??
       ((params, callback: ChannelAuthorizationCallback) => {
         try {
-          const data = params.channelName.startsWith('presence-') ? { user_id: user?.id ?? 'anon', user_info: user?.info as Record<string, unknown> | undefined } : undefined;
+          const data = params.channelName.startsWith('presence-')
+            ? { user_id: user?.id ?? 'anon', user_info: user?.info as Record<string, unknown> | undefined }
+            : undefined;
           callback(null, lib.authorizeChannel(params.socketId, params.channelName, data));
         } catch (e) {
           callback(e instanceof Error ? e : new Error(String(e)), null);
@@ -98,7 +105,13 @@ export class Rig {
       port: this.port,
       useTLS: false,
       service: 'Realtime (test)',
-      authorize: localAuthorizer({ service: 'Realtime (test)', key: APP.key, secret: () => Promise.resolve(secret ?? APP.secret), user: user ?? { id: 'tester', info: { name: 'Tester' } }, encryptionMasterKey: () => Promise.resolve(masterKey === null ? undefined : (masterKey ?? MASTER_KEY)) }),
+      authorize: localAuthorizer({
+        service: 'Realtime (test)',
+        key: APP.key,
+        secret: () => Promise.resolve(secret ?? APP.secret),
+        user: user ?? { id: 'tester', info: { name: 'Tester' } },
+        encryptionMasterKey: () => Promise.resolve(masterKey === null ? undefined : (masterKey ?? MASTER_KEY)),
+      }),
       ...rest,
     });
     this.cleanups.push(() => c.dispose());
@@ -107,8 +120,18 @@ export class Rig {
 
   /** Our REST client; `secret: null` = none stored. */
   rest(secret: string | null = APP.secret, masterKey: string = MASTER_KEY): RealtimeRest {
-    const http = new HttpClient({ service: 'Realtime REST (test)', baseUrl: restBaseUrl({ key: APP.key, host: '127.0.0.1', port: this.port, useTLS: false }), auth: { placement: 'none' } });
-    return new RealtimeRest({ http, appId: APP.appId, key: APP.key, secret: () => Promise.resolve(secret ?? undefined), encryptionMasterKey: () => Promise.resolve(masterKey) });
+    const http = new HttpClient({
+      service: 'Realtime REST (test)',
+      baseUrl: restBaseUrl({ key: APP.key, host: '127.0.0.1', port: this.port, useTLS: false }),
+      auth: { placement: 'none' },
+    });
+    return new RealtimeRest({
+      http,
+      appId: APP.appId,
+      key: APP.key,
+      secret: () => Promise.resolve(secret ?? undefined),
+      encryptionMasterKey: () => Promise.resolve(masterKey),
+    });
   }
 
   /** A bare socket speaking the protocol by hand (for close codes and malformed input). */
@@ -116,10 +139,13 @@ export class Rig {
     const ws = new WebSocket(`ws://127.0.0.1:${this.port}${path}`);
     const raw = new RawSocket(ws);
     this.cleanups.push(() => ws.terminate());
-    await within(new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
-    }), 'raw socket open');
+    await within(
+      new Promise<void>((resolve, reject) => {
+        ws.once('open', () => resolve());
+        ws.once('error', reject);
+      }),
+      'raw socket open',
+    );
     return raw;
   }
 
@@ -157,10 +183,11 @@ export class RawSocket {
     ws.on('message', (d) => {
       const f = JSON.parse(frameText(d)) as RawFrame;
       this.frames.push(f);
-      for (const w of [...this.waiters]) if (w.pred(f)) {
-        this.waiters.splice(this.waiters.indexOf(w), 1);
-        w.resolve(f);
-      }
+      for (const w of [...this.waiters])
+        if (w.pred(f)) {
+          this.waiters.splice(this.waiters.indexOf(w), 1);
+          w.resolve(f);
+        }
     });
     ws.on('close', (code, reason) => {
       this.closed = { code, reason: reason.toString() };

@@ -47,7 +47,22 @@ function junk(r: () => number, depth = 0): unknown {
       return Array.from({ length: Math.floor(r() * 4) }, () => junk(r, depth + 1));
     default: {
       const o: Record<string, unknown> = {};
-      const keys = ['presence', 'ids', 'hash', 'count', 'user_id', 'user_info', 'socket_id', 'activity_timeout', 'message', 'code', 'subscription_count', 'error', '__proto__', 'constructor'];
+      const keys = [
+        'presence',
+        'ids',
+        'hash',
+        'count',
+        'user_id',
+        'user_info',
+        'socket_id',
+        'activity_timeout',
+        'message',
+        'code',
+        'subscription_count',
+        'error',
+        '__proto__',
+        'constructor',
+      ];
       for (let i = Math.floor(r() * 4); i > 0; i--) o[keys[Math.floor(r() * keys.length)]] = junk(r, depth + 1);
       return o;
     }
@@ -55,7 +70,8 @@ function junk(r: () => number, depth = 0): unknown {
 }
 
 function fuzzFrame(r: () => number): string | Buffer {
-  const valid = () => JSON.stringify({ event: EVENTS[Math.floor(r() * EVENTS.length)], channel: ['feed', 'presence-fz', undefined][Math.floor(r() * 3)], data: junk(r) });
+  const valid = () =>
+    JSON.stringify({ event: EVENTS[Math.floor(r() * EVENTS.length)], channel: ['feed', 'presence-fz', undefined][Math.floor(r() * 3)], data: junk(r) });
   switch (Math.floor(r() * 8)) {
     case 0:
       return randomBytes(Math.floor(r() * 64)); // binary frame
@@ -97,7 +113,13 @@ describe('realtime frame fuzz', function () {
       polite(ws, n);
       sock = ws;
     });
-    const client = new RealtimeClient({ key: APP.key, host: '127.0.0.1', port: server.port, useTLS: false, authorize: ({ socketId, channel }) => Promise.resolve({ auth: `${APP.key}:${socketId}${channel}`, channel_data: '{"user_id":"me"}' }) });
+    const client = new RealtimeClient({
+      key: APP.key,
+      host: '127.0.0.1',
+      port: server.port,
+      useTLS: false,
+      authorize: ({ socketId, channel }) => Promise.resolve({ auth: `${APP.key}:${socketId}${channel}`, channel_data: '{"user_id":"me"}' }),
+    });
     try {
       const errors: string[] = [];
       client.on('error', (e) => errors.push(e.message));
@@ -112,7 +134,12 @@ describe('realtime frame fuzz', function () {
         ws.send(f, { binary: typeof f !== 'string' });
       }
       // Generous: 3000 frames take ~1 s here, several on a loaded machine (a wait, not a speed assertion).
-      const done = waitFor<RealtimeMessage>((cb) => client.on('message', cb), 'the event after the fuzz', (m) => m.event === 'done', 12_000);
+      const done = waitFor<RealtimeMessage>(
+        (cb) => client.on('message', cb),
+        'the event after the fuzz',
+        (m) => m.event === 'done',
+        12_000,
+      );
       ws.send(JSON.stringify({ event: 'done', channel: 'feed', data: '{"ok":true}' }));
       await done;
 
@@ -120,7 +147,10 @@ describe('realtime frame fuzz', function () {
       assert.equal(client.state, 'connected', 'no frame made the client drop a healthy connection');
       assert.equal(server.connections, 1);
       assert.ok(errors.length > FRAMES / 4, `bad frames were reported as errors (${errors.length})`);
-      assert.ok(messages.every((m) => typeof m.event === 'string' && (m.channel === undefined || typeof m.channel === 'string')), 'only well-typed envelopes were delivered');
+      assert.ok(
+        messages.every((m) => typeof m.event === 'string' && (m.channel === undefined || typeof m.channel === 'string')),
+        'only well-typed envelopes were delivered',
+      );
       // Subscriptions and member lists are still readable.
       for (const s of client.subscriptions()) assert.ok(['pending', 'subscribed', 'failed'].includes(s.state));
     } finally {
@@ -140,7 +170,10 @@ describe('realtime frame fuzz', function () {
         raw.ws.send(f, { binary: typeof f !== 'string' });
       }
       raw.send({ event: 'pusher:ping', data: {} });
-      await within(raw.next((f) => f.event === 'pusher:pong', 'pong after the fuzz'), 'pong after the fuzz');
+      await within(
+        raw.next((f) => f.event === 'pusher:pong', 'pong after the fuzz'),
+        'pong after the fuzz',
+      );
       const c = rig.client();
       c.connect();
       await c.subscribe('after-fuzz');

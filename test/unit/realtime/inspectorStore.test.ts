@@ -4,7 +4,12 @@ import { InspectorStore, PREVIEW_CHARS, type InspectorCounts } from '../../../sr
 import { validate } from '../../../src/core/validate';
 import { ManualClock } from '../helpers/clock';
 
-const msg = (i: number, channel = 'orders', event = 'order.updated') => ({ connection: 'Local Sandbox', channel, event, data: `{"id":${i},"status":"${i % 2 ? 'odd' : 'even'}"}` });
+const msg = (i: number, channel = 'orders', event = 'order.updated') => ({
+  connection: 'Local Sandbox',
+  channel,
+  event,
+  data: `{"id":${i},"status":"${i % 2 ? 'odd' : 'even'}"}`,
+});
 
 function addsUp(c: InspectorCounts): void {
   assert.equal(c.shown + c.filteredOut + c.held + c.dropped, c.received, `counts add up: ${JSON.stringify(c)}`);
@@ -15,16 +20,25 @@ describe('realtime inspector store', () => {
     const store = new InspectorStore(100_000);
     for (let i = 0; i < 130_000; i++) store.add(msg(i));
     const c = store.counts();
-    assert.deepEqual({ received: c.received, shown: c.shown, dropped: c.dropped, filteredOut: c.filteredOut }, { received: 130_000, shown: 100_000, dropped: 30_000, filteredOut: 0 });
+    assert.deepEqual(
+      { received: c.received, shown: c.shown, dropped: c.dropped, filteredOut: c.filteredOut },
+      { received: 130_000, shown: 100_000, dropped: 30_000, filteredOut: 0 },
+    );
     addsUp(c);
     const rows = store.rows(0, 3);
-    assert.deepEqual(rows.map((r) => r.preview), ['{"id":30000,"status":"even"}', '{"id":30001,"status":"odd"}', '{"id":30002,"status":"even"}']);
+    assert.deepEqual(
+      rows.map((r) => r.preview),
+      ['{"id":30000,"status":"even"}', '{"id":30001,"status":"odd"}', '{"id":30002,"status":"even"}'],
+    );
     assert.equal(store.rows(99_999, 10).length, 1, 'the page stops at the newest row');
     assert.equal(store.entry(rows[0].seq - 1), undefined, 'a dropped message is gone');
     assert.equal(store.last()?.data, '{"id":129999,"status":"odd"}');
     // A new filter runs over everything kept (the data joined into chunks), oldest to newest.
     assert.deepEqual(store.setFilter({ channel: '', event: '', regex: '"id":(3000[0-2]|12999[89])\\b' }), { ok: true });
-    assert.deepEqual(store.rows(0, 10).map((r) => JSON.parse(r.preview) as unknown), [30000, 30001, 30002, 129998, 129999].map((id) => ({ id, status: id % 2 ? 'odd' : 'even' })));
+    assert.deepEqual(
+      store.rows(0, 10).map((r) => JSON.parse(r.preview) as unknown),
+      [30000, 30001, 30002, 129998, 129999].map((id) => ({ id, status: id % 2 ? 'odd' : 'even' })),
+    );
   });
 
   it('filters by channel and event (substring, any case) and a regular expression over the data; counts add up', () => {
@@ -35,7 +49,10 @@ describe('realtime inspector store', () => {
     store.setFilter({ channel: 'chat', event: 'shipped', regex: '' });
     assert.equal(store.counts().shown, 50);
     store.setFilter({ channel: '', event: '', regex: '"id":1\\d\\b' });
-    assert.deepEqual(store.rows(0, 20).map((r) => r.preview.slice(0, 9)), Array.from({ length: 10 }, (_, i) => `{"id":${10 + i},`));
+    assert.deepEqual(
+      store.rows(0, 20).map((r) => r.preview.slice(0, 9)),
+      Array.from({ length: 10 }, (_, i) => `{"id":${10 + i},`),
+    );
     addsUp(store.counts());
     // New messages are matched as they arrive.
     store.add(msg(15));
@@ -69,7 +86,10 @@ describe('realtime inspector store', () => {
     store.resume();
     c = store.counts();
     assert.deepEqual({ shown: c.shown, held: c.held, filteredOut: c.filteredOut }, { shown: 30, held: 0, filteredOut: 30 });
-    assert.deepEqual(store.rows(0, 100).map((r) => r.seq), Array.from({ length: 30 }, (_, i) => i * 2));
+    assert.deepEqual(
+      store.rows(0, 100).map((r) => r.seq),
+      Array.from({ length: 30 }, (_, i) => i * 2),
+    );
     addsUp(c);
   });
 

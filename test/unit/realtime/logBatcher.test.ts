@@ -139,7 +139,10 @@ describe('realtime log batcher', () => {
     clock.advance(1);
     const saved = log.text().split('\n').filter(Boolean);
     assert.equal(saved.length, 3);
-    assert.deepEqual(saved.map((l) => l.slice(-1)), ['2', '3', '4']);
+    assert.deepEqual(
+      saved.map((l) => l.slice(-1)),
+      ['2', '3', '4'],
+    );
     assert.match(rig().log.text(), /^$/);
     log.dispose();
     log.message('c', 'e', 'after dispose');
@@ -154,7 +157,12 @@ describe('realtime log batcher', () => {
       log.flush();
     };
     for (let b = 0; b < 2000; b++) batch(3);
-    const saved = () => log.text().split('\n').filter(Boolean).map((l) => /m\d+$/.exec(l)?.[0]);
+    const saved = () =>
+      log
+        .text()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => /m\d+$/.exec(l)?.[0]);
     assert.deepEqual(saved(), ['m5996', 'm5997', 'm5998', 'm5999', 'm6000']);
     batch(1);
     assert.deepEqual(saved(), ['m5997', 'm5998', 'm5999', 'm6000', 'm6001']);

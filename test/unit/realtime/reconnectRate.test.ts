@@ -71,7 +71,15 @@ describe('realtime client: backoff always applies (hostile server, connections p
       opens.push(clock.now());
       return netConnect(o);
     }) as typeof netConnect;
-    client = new RealtimeClient({ key: APP.key, host: '127.0.0.1', port: server.port, useTLS: false, random: () => 1, clock, socketOptions: { createConnection } });
+    client = new RealtimeClient({
+      key: APP.key,
+      host: '127.0.0.1',
+      port: server.port,
+      useTLS: false,
+      random: () => 1,
+      clock,
+      socketOptions: { createConnection },
+    });
     client.on('reconnect', (p) => plans.push(p));
     client.on('error', () => undefined);
     client.connect();
@@ -101,7 +109,10 @@ describe('realtime client: backoff always applies (hostile server, connections p
       assert.ok(plans[i], `socket ${i + 2} was opened without a planned wait`);
       assert.ok(gap >= plans[i].delayMs, `socket ${i + 2} was opened ${gap} ms after the previous one; the plan said ${plans[i].delayMs} ms`);
     });
-    assert.ok(plans.every((p) => p.delayMs >= 100), `every wait is at least 100 ms: ${plans.map((p) => p.delayMs).join(', ')}`);
+    assert.ok(
+      plans.every((p) => p.delayMs >= 100),
+      `every wait is at least 100 ms: ${plans.map((p) => p.delayMs).join(', ')}`,
+    );
   }
 
   describe('4200–4299 and broken handshakes: reconnect soon, never at once, and slow down if it repeats', () => {
@@ -139,7 +150,10 @@ describe('realtime client: backoff always applies (hostile server, connections p
       it(what, async () => {
         const n = await run(behaviour);
         assert.ok(n <= MAX_BACKOFF_CONNECTIONS, `${n} connections in ${WINDOW_MS} ms`);
-        assert.ok(plans.every((p) => p.action === 'backoff' && p.delayMs >= 1_000), `waits: ${plans.map((p) => `${p.code}:${p.delayMs}`).join(', ')}`);
+        assert.ok(
+          plans.every((p) => p.action === 'backoff' && p.delayMs >= 1_000),
+          `waits: ${plans.map((p) => `${p.code}:${p.delayMs}`).join(', ')}`,
+        );
         assertWaitsKept();
       });
     }

@@ -32,7 +32,11 @@ describe('realtime REST client against the sandbox', function () {
     await me.subscribe('room');
     const seen: string[] = [];
     me.on('message', (m) => seen.push(m.event));
-    const marker = waitFor<RealtimeMessage>((cb) => me.on('message', cb), 'marker', (m) => m.event === 'marker');
+    const marker = waitFor<RealtimeMessage>(
+      (cb) => me.on('message', cb),
+      'marker',
+      (m) => m.event === 'marker',
+    );
     await rig.rest().publish({ channels: ['room'], name: 'mine', data: 'x', socketId: me.socketId });
     await rig.rest().publish({ channels: ['room'], name: 'marker', data: 'x' });
     await marker;
@@ -45,7 +49,11 @@ describe('realtime REST client against the sandbox', function () {
     a.connect();
     b.connect();
     await Promise.all([a.subscribe('presence-lobby'), b.subscribe('presence-lobby'), a.subscribe('news')]);
-    const news = waitFor<RealtimeMessage>((cb) => a.on('message', cb), 'batch event', (m) => m.event === 'flash');
+    const news = waitFor<RealtimeMessage>(
+      (cb) => a.on('message', cb),
+      'batch event',
+      (m) => m.event === 'flash',
+    );
     const rest = rig.rest();
     await rest.publishBatch([
       { channel: 'news', name: 'flash', data: { n: 1 } },
@@ -56,7 +64,11 @@ describe('realtime REST client against the sandbox', function () {
     assert.deepEqual(Object.keys(await rest.channels()).sort(), ['news', 'presence-lobby']);
     assert.deepEqual(await rest.channels({ prefix: 'presence-', info: ['user_count'] }), { 'presence-lobby': { user_count: 2 } });
     assert.deepEqual(await rest.channel('presence-lobby', ['user_count', 'subscription_count']), { occupied: true, user_count: 2, subscription_count: 2 });
-    assert.deepEqual(await rest.channel('news', ['user_count', 'subscription_count']), { occupied: true, subscription_count: 1 }, 'user_count is only asked for presence channels');
+    assert.deepEqual(
+      await rest.channel('news', ['user_count', 'subscription_count']),
+      { occupied: true, subscription_count: 1 },
+      'user_count is only asked for presence channels',
+    );
     assert.deepEqual(await rest.channel('quiet'), { occupied: false });
     assert.deepEqual((await rest.users('presence-lobby')).sort(), ['ann', 'ben']);
   });
@@ -64,7 +76,10 @@ describe('realtime REST client against the sandbox', function () {
   it('refuses what the service would refuse before sending: 10 KB data, 100 channels, 10-event batches, bad names', async () => {
     const rest = rig.rest();
     assert.match((await apiErrorOf(rest.publish({ channels: ['c'], name: 'e', data: 'x'.repeat(10 * 1024 + 1) }))).message, /10240 bytes/);
-    assert.match((await apiErrorOf(rest.publish({ channels: Array.from({ length: 101 }, (_, i) => `c${i}`), name: 'e', data: 1 }))).message, /at most 100 channels/);
+    assert.match(
+      (await apiErrorOf(rest.publish({ channels: Array.from({ length: 101 }, (_, i) => `c${i}`), name: 'e', data: 1 }))).message,
+      /at most 100 channels/,
+    );
     assert.match((await apiErrorOf(rest.publishBatch(Array.from({ length: 11 }, () => ({ channel: 'c', name: 'e', data: 1 }))))).message, /at most 10 events/);
     assert.match((await apiErrorOf(rest.publish({ channels: ['no spaces'], name: 'e', data: 1 }))).message, /Invalid channel/);
     assert.match((await apiErrorOf(rest.channels({ info: ['user_count'] }))).message, /presence/);

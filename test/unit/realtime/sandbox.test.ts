@@ -7,17 +7,23 @@ import { DEMO_CHANNELS } from '../../../src/sandbox/realtime';
 import { APP, Rig, within, type RawSocket } from './fixtures';
 
 function connected(p: Pusher): Promise<void> {
-  return within(new Promise<void>((resolve) => {
-    if (p.connection.state === 'connected') return resolve();
-    p.connection.bind('connected', () => resolve());
-  }), 'pusher-js connected');
+  return within(
+    new Promise<void>((resolve) => {
+      if (p.connection.state === 'connected') return resolve();
+      p.connection.bind('connected', () => resolve());
+    }),
+    'pusher-js connected',
+  );
 }
 
 function subscribed<T extends Channel>(ch: T): Promise<unknown> {
-  return within(new Promise((resolve, reject) => {
-    ch.bind('pusher:subscription_succeeded', (d: unknown) => resolve(d));
-    ch.bind('pusher:subscription_error', (e: unknown) => reject(new Error(`subscription error: ${JSON.stringify(e)}`)));
-  }), `subscription to ${ch.name}`);
+  return within(
+    new Promise((resolve, reject) => {
+      ch.bind('pusher:subscription_succeeded', (d: unknown) => resolve(d));
+      ch.bind('pusher:subscription_error', (e: unknown) => reject(new Error(`subscription error: ${JSON.stringify(e)}`)));
+    }),
+    `subscription to ${ch.name}`,
+  );
 }
 
 function nextEvent(ch: Channel, event: string): Promise<{ data: unknown; meta: unknown }> {
@@ -226,7 +232,12 @@ describe('realtime sandbox with the official pusher-js and pusher clients', func
       const a = rig.pusherJs({ id: 'u1' });
       const b = rig.pusherJs({ id: 'u2' });
       const pub = a.subscribe('ticker');
-      await Promise.all([subscribed(pub), subscribed(a.subscribe('presence-lobby')), subscribed(b.subscribe('presence-lobby')), subscribed(b.subscribe('private-x'))]);
+      await Promise.all([
+        subscribed(pub),
+        subscribed(a.subscribe('presence-lobby')),
+        subscribed(b.subscribe('presence-lobby')),
+        subscribed(b.subscribe('private-x')),
+      ]);
       const got = nextEvent(pub, 'tick');
       await rig.server().triggerBatch([
         { channel: 'ticker', name: 'tick', data: { n: 1 } },
@@ -255,7 +266,11 @@ describe('realtime sandbox with the official pusher-js and pusher clients', func
 
       const body = JSON.stringify({ name: 'e', data: '{}', channel: 'c' });
       const stale = signRestRequest(APP, { method: 'POST', path: `/apps/${APP.appId}/events`, body, timestamp: Math.floor(Date.now() / 1000) - 700 });
-      const res = await fetch(`http://127.0.0.1:${rig.port}/apps/${APP.appId}/events?${new URLSearchParams(stale)}`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+      const res = await fetch(`http://127.0.0.1:${rig.port}/apps/${APP.appId}/events?${new URLSearchParams(stale)}`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(res.status, 401);
       assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);
       assert.match(await text(res), /^Timestamp expired/);
@@ -298,7 +313,8 @@ describe('realtime sandbox with the official pusher-js and pusher clients', func
       await new Promise<void>((r) => receiver.close(() => r()));
     });
 
-    const events = () => received.flatMap((r) => (JSON.parse(r.body) as { events: { name: string; channel: string; user_id?: string; event?: string }[] }).events);
+    const events = () =>
+      received.flatMap((r) => (JSON.parse(r.body) as { events: { name: string; channel: string; user_id?: string; event?: string }[] }).events);
 
     async function until(pred: () => boolean, what: string): Promise<void> {
       for (let i = 0; i < 200 && !pred(); i++) await within(new Promise<void>((r) => arrivals.push(r)), what);

@@ -57,7 +57,14 @@ describe('realtime user sign-in, sendToUser and terminateUserConnections', funct
   }
 
   function ourUser(id: string, secret = APP.secret) {
-    return rig.client({ authenticateUser: localUserAuthenticator({ service: 'Realtime (test)', key: APP.key, secret: () => Promise.resolve(secret), user: { id, user_info: { name: id } } }) });
+    return rig.client({
+      authenticateUser: localUserAuthenticator({
+        service: 'Realtime (test)',
+        key: APP.key,
+        secret: () => Promise.resolve(secret),
+        user: { id, user_info: { name: id } },
+      }),
+    });
   }
 
   it('pusher-js signs in and receives what the pusher library sends to its user (and what our REST client sends)', async () => {
@@ -89,22 +96,30 @@ describe('realtime user sign-in, sendToUser and terminateUserConnections', funct
     await other.signin();
     const leaked: RealtimeMessage[] = [];
     other.on('message', (m) => leaked.push(m));
-    const got = waitFor<RealtimeMessage>((cb) => me.on('message', cb), 'user event', (m) => m.event === 'note');
+    const got = waitFor<RealtimeMessage>(
+      (cb) => me.on('message', cb),
+      'user event',
+      (m) => m.event === 'note',
+    );
     await userChannelOccupied('ann');
     await rig.server().sendToUser('ann', 'note', { text: 'hi ann' });
     const m = await got;
     assert.equal(m.channel, '#server-to-user-ann');
     assert.equal(m.data, '{"text":"hi ann"}');
     // POST /users/<id>/events does the same.
-    const viaUsersPath = waitFor<RealtimeMessage>((cb) => me.on('message', cb), 'users/<id>/events', (x) => x.event === 'direct');
+    const viaUsersPath = waitFor<RealtimeMessage>(
+      (cb) => me.on('message', cb),
+      'users/<id>/events',
+      (x) => x.event === 'direct',
+    );
     // The library JSON-encodes `body` itself (lib/requests.js); its typings say string, so the object goes through unknown.
     await rig.server().post({ path: '/users/ann/events', body: { name: 'direct', data: '{"n":1}' } as unknown as string });
     assert.equal((await viaUsersPath).data, '{"n":1}');
     assert.deepEqual(leaked, []);
-    assert.deepEqual(Object.keys((await rig.rest().channels())), [], 'users\' own channels are not listed as app channels');
+    assert.deepEqual(Object.keys(await rig.rest().channels()), [], "users' own channels are not listed as app channels");
   });
 
-  it('a sign-in with the wrong secret is refused with a clear error; nobody may join another user\'s channel', async () => {
+  it("a sign-in with the wrong secret is refused with a clear error; nobody may join another user's channel", async () => {
     const me = ourUser('ann', 'not-the-secret');
     me.connect();
     const err = await apiErrorOf(me.signin());
@@ -130,8 +145,14 @@ describe('realtime user sign-in, sendToUser and terminateUserConnections', funct
     bystander.connect();
     await bystander.subscribe('presence-room');
 
-    const pusherJsClosed = new Promise<void>((resolve) => p.connection.bind('state_change', (s: { current: string }) => s.current === 'disconnected' && resolve()));
-    const oursClosed = waitFor<StateChange>((cb) => ours.on('state', cb), 'our client disconnected', (s) => s.current === 'disconnected');
+    const pusherJsClosed = new Promise<void>((resolve) =>
+      p.connection.bind('state_change', (s: { current: string }) => s.current === 'disconnected' && resolve()),
+    );
+    const oursClosed = waitFor<StateChange>(
+      (cb) => ours.on('state', cb),
+      'our client disconnected',
+      (s) => s.current === 'disconnected',
+    );
     await rig.server().terminateUserConnections('u-9');
     await within(pusherJsClosed, 'pusher-js disconnected');
     await oursClosed;
@@ -148,7 +169,11 @@ describe('realtime user sign-in, sendToUser and terminateUserConnections', funct
     const again = ourUser('u-10');
     again.connect();
     await again.signin();
-    const closed = waitFor<StateChange>((cb) => again.on('state', cb), 'closed', (s) => s.current === 'disconnected');
+    const closed = waitFor<StateChange>(
+      (cb) => again.on('state', cb),
+      'closed',
+      (s) => s.current === 'disconnected',
+    );
     await rig.rest().terminateUserConnections('u-10');
     await closed;
     assert.equal(again.lastClose?.code, 4009);

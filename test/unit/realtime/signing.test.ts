@@ -94,9 +94,15 @@ describe('realtime signing', () => {
 
   it('signs webhooks so the official library accepts them', () => {
     const body = JSON.stringify({ time_ms: 1, events: [{ name: 'channel_occupied', channel: 'c' }] });
-    const hook = lib().webhook({ headers: { 'x-pusher-key': DOC.key, 'x-pusher-signature': signWebhook(DOC.secret, body), 'content-type': 'application/json' }, rawBody: body });
+    const hook = lib().webhook({
+      headers: { 'x-pusher-key': DOC.key, 'x-pusher-signature': signWebhook(DOC.secret, body), 'content-type': 'application/json' },
+      rawBody: body,
+    });
     assert.ok(hook.isValid());
-    const forged = lib().webhook({ headers: { 'x-pusher-key': DOC.key, 'x-pusher-signature': signWebhook('nope', body), 'content-type': 'application/json' }, rawBody: body });
+    const forged = lib().webhook({
+      headers: { 'x-pusher-key': DOC.key, 'x-pusher-signature': signWebhook('nope', body), 'content-type': 'application/json' },
+      rawBody: body,
+    });
     assert.ok(!forged.isValid());
   });
 });

@@ -15,10 +15,33 @@ describe('realtime webhook page', () => {
     const headers = signedWebhookHeaders(app, raw);
     const good = inbox.received({ connection: 'c', path: '/hooks', answeredStatus: 200, headers, raw, app });
     inbox.received({ connection: 'c', path: '/hooks', answeredStatus: 401, headers: { ...headers, 'x-pusher-signature': 'f'.repeat(64) }, raw, app });
-    inbox.replayed(good, { url: 'http://localhost:3000/hooks', answered: true, status: 500, statusText: 'Internal Server Error', answer: 'boom <b>', durationMs: 3 });
-    inbox.replayed(good, { url: 'http://localhost:3001/hooks', answered: false, problem: 'nothing is listening at localhost:3001 (connection refused): is your app running?', durationMs: 1 });
-    inbox.sent({ connection: 'c', testKind: 'cache_miss', raw: testWebhookBody('cache_miss'), result: { url: 'http://localhost:3000/hooks', answered: true, status: 200, statusText: 'OK', answer: 'ok', durationMs: 2 } });
-    const html = webhookPageHtml({ cspSource: 'vscode-resource:', rows: inbox.records.map((r) => (r.kind === 'sent' ? { ...r, events: [] } : r)), target: 'http://localhost:3000/hooks', commands, redact: (t) => t.replaceAll(app.secret, '***') });
+    inbox.replayed(good, {
+      url: 'http://localhost:3000/hooks',
+      answered: true,
+      status: 500,
+      statusText: 'Internal Server Error',
+      answer: 'boom <b>',
+      durationMs: 3,
+    });
+    inbox.replayed(good, {
+      url: 'http://localhost:3001/hooks',
+      answered: false,
+      problem: 'nothing is listening at localhost:3001 (connection refused): is your app running?',
+      durationMs: 1,
+    });
+    inbox.sent({
+      connection: 'c',
+      testKind: 'cache_miss',
+      raw: testWebhookBody('cache_miss'),
+      result: { url: 'http://localhost:3000/hooks', answered: true, status: 200, statusText: 'OK', answer: 'ok', durationMs: 2 },
+    });
+    const html = webhookPageHtml({
+      cspSource: 'vscode-resource:',
+      rows: inbox.records.map((r) => (r.kind === 'sent' ? { ...r, events: [] } : r)),
+      target: 'http://localhost:3000/hooks',
+      commands,
+      redact: (t) => t.replaceAll(app.secret, '***'),
+    });
     assert.ok(!html.includes('<script>alert'), 'content is escaped');
     assert.ok(html.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
     assert.ok(!html.includes(headers['x-pusher-signature']), 'the signature is not shown whole');

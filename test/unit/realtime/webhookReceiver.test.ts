@@ -111,8 +111,16 @@ describe('realtime webhook receiver', function () {
   });
 
   it('a correctly signed body that is not valid UTF-8 is verified over its bytes, not judged forged', async () => {
-    const bytes = Buffer.concat([Buffer.from(`{"time_ms":${Date.now()},"events":[{"name":"client_event","channel":"bin","event":"client-x","data":"`), Buffer.from([0xff, 0xfe, 0x41]), Buffer.from('"}]}')]);
-    const res = await fetch(receiver.url, { method: 'POST', body: bytes, headers: { 'content-type': 'application/json', 'x-pusher-key': APP.key, 'x-pusher-signature': signWebhook(APP.secret, bytes) } });
+    const bytes = Buffer.concat([
+      Buffer.from(`{"time_ms":${Date.now()},"events":[{"name":"client_event","channel":"bin","event":"client-x","data":"`),
+      Buffer.from([0xff, 0xfe, 0x41]),
+      Buffer.from('"}]}'),
+    ]);
+    const res = await fetch(receiver.url, {
+      method: 'POST',
+      body: bytes,
+      headers: { 'content-type': 'application/json', 'x-pusher-key': APP.key, 'x-pusher-signature': signWebhook(APP.secret, bytes) },
+    });
     assert.equal(res.status, 200, await res.text());
     assert.equal(got.length, 1);
   });

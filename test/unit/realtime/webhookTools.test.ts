@@ -63,7 +63,12 @@ describe('realtime webhook tools (pusher library verifies)', function () {
       assert.equal(events[0].name, kind);
       assert.deepEqual(Object.keys(events[0]).sort(), expected[kind], kind);
       // Another app's secret does not accept it.
-      assert.equal(lib('another-secret').webhook({ headers: signedWebhookHeaders(app, raw), rawBody: raw }).isValid(), false);
+      assert.equal(
+        lib('another-secret')
+          .webhook({ headers: signedWebhookHeaders(app, raw), rawBody: raw })
+          .isValid(),
+        false,
+      );
     }
   });
 
@@ -86,7 +91,7 @@ describe('realtime webhook tools (pusher library verifies)', function () {
     assert.equal(judgeWebhook(undefined, h, raw, now).verdict, 'unverified');
   });
 
-  it('replays to the developer\'s endpoint re-signed with a fresh time: the library accepts it and its answer comes back', async () => {
+  it("replays to the developer's endpoint re-signed with a fresh time: the library accepts it and its answer comes back", async () => {
     const handler = await startHandler();
     try {
       const old = testWebhookBody('member_added', { channel: 'presence-room', userId: 'ann' }, Date.now() - 60 * 60_000);

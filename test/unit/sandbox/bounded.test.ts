@@ -21,16 +21,20 @@ const CONCURRENT = 64;
 /** POSTs `body`; reads the answer to its end, keeping only its status, a header, its size and (small ones) its text. */
 function post(url: URL, key: string, body: string): Promise<{ status: number; retryAfter?: string; bytes: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let bytes = 0;
-      let text = '';
-      res.on('data', (c: Buffer) => {
-        bytes += c.length;
-        if (text.length < 4096) text += c.toString('utf8');
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], bytes, text }));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        let bytes = 0;
+        let text = '';
+        res.on('data', (c: Buffer) => {
+          bytes += c.length;
+          if (text.length < 4096) text += c.toString('utf8');
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], bytes, text }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

@@ -106,7 +106,11 @@ describe('sandbox CLI: node dist/sandbox.js', function () {
     it('maps: a wrong or missing key gets 401 as a google.rpc.Status on /v1/places:searchText', async () => {
       const body = JSON.stringify({ textQuery: 'coffee' });
       const headers = { 'content-type': 'application/json', 'x-goog-fieldmask': 'places.displayName' };
-      const wrong = await getJson(`${info.maps.baseUrl}/v1/places:searchText`, { method: 'POST', headers: { ...headers, 'x-goog-api-key': 'AIzaWrong' }, body });
+      const wrong = await getJson(`${info.maps.baseUrl}/v1/places:searchText`, {
+        method: 'POST',
+        headers: { ...headers, 'x-goog-api-key': 'AIzaWrong' },
+        body,
+      });
       assert.equal(wrong.status, 401);
       parse(GoogleError, wrong.body, 'Google 401');
       const missing = await getJson(`${info.maps.baseUrl}/v1/places:searchText`, { method: 'POST', headers, body });
@@ -193,12 +197,18 @@ describe('sandbox CLI: node dist/sandbox.js', function () {
     it('by flag: the given credentials are printed and accepted; --port N uses N, N+1, N+2', async () => {
       const base = await freePortRange(3);
       const sb = await startSandboxProcess([
-        '--port', String(base),
-        '--llm-key', fixed.llm,
-        '--maps-key', fixed.maps,
-        '--realtime-app-id', fixed.appId,
-        '--realtime-key', fixed.key,
-        '--realtime-secret', fixed.secret,
+        '--port',
+        String(base),
+        '--llm-key',
+        fixed.llm,
+        '--maps-key',
+        fixed.maps,
+        '--realtime-app-id',
+        fixed.appId,
+        '--realtime-key',
+        fixed.key,
+        '--realtime-secret',
+        fixed.secret,
       ]);
       const info = infoOf(sb);
       assert.deepEqual(info, {

@@ -31,7 +31,10 @@ describe('sandbox host: startSandbox()', function () {
   });
 
   it('credentials not given are fresh for each start; given ones are used as they are', async () => {
-    const [a, b] = [await startSandbox({ port: 0 }), await startSandbox({ port: 0, llmKey: 'sk-given-123456', realtime: { appId: '77', secret: 'given-secret' } })];
+    const [a, b] = [
+      await startSandbox({ port: 0 }),
+      await startSandbox({ port: 0, llmKey: 'sk-given-123456', realtime: { appId: '77', secret: 'given-secret' } }),
+    ];
     try {
       assert.notEqual(a.info.llm.apiKey, b.info.llm.apiKey);
       assert.notEqual(a.info.maps.apiKey, b.info.maps.apiKey);

@@ -73,28 +73,141 @@ const tenEvents = Array.from({ length: 11 }, (_, n) => ({ channel: 'c', name: 'e
 
 const HTTP_CASES: HttpCase[] = [
   { name: 'LLM: malformed percent-encoding in a model id', service: 'llm', target: () => '/v1/models/%E0%A4%A', headers: llmAuth, status: 400 },
-  { name: 'LLM: malformed percent-encoding in an Azure deployment', service: 'llm', method: 'POST', target: () => '/openai/deployments/%zz/chat/completions', headers: (i) => ({ 'api-key': i.llm.apiKey }), body: json({ messages: [{ role: 'user', content: 'hi' }] }), status: 400 },
+  {
+    name: 'LLM: malformed percent-encoding in an Azure deployment',
+    service: 'llm',
+    method: 'POST',
+    target: () => '/openai/deployments/%zz/chat/completions',
+    headers: (i) => ({ 'api-key': i.llm.apiKey }),
+    body: json({ messages: [{ role: 'user', content: 'hi' }] }),
+    status: 400,
+  },
   { name: 'LLM: a request target of //', service: 'llm', target: () => '//', headers: llmAuth, status: 404 },
-  { name: 'LLM: a body over the 1 MB limit', service: 'llm', method: 'POST', target: () => '/v1/chat/completions', headers: llmAuth, body: oversize, status: 413 },
-  { name: 'LLM: 200,000 embedding inputs in an 800 KB body', service: 'llm', method: 'POST', target: () => '/v1/embeddings', headers: llmAuth, body: json({ model: 'sandbox-embed', input: Array.from({ length: 200_000 }, () => 'a') }), status: 400 },
-  { name: 'LLM: 2,049 embedding inputs (OpenAI allows 2,048)', service: 'llm', method: 'POST', target: () => '/v1/embeddings', headers: llmAuth, body: json({ model: 'sandbox-embed', input: Array.from({ length: 2049 }, () => 'a') }), status: 400 },
-  { name: 'LLM: an answer of 2,000,000 tokens asked for by header', service: 'llm', method: 'POST', target: () => '/v1/chat/completions', headers: (i) => ({ ...llmAuth(i), 'x-sandbox-answer-tokens': '2000000' }), body: json({ model: 'sandbox-chat', messages: [{ role: 'user', content: 'hi' }] }), status: 400 },
+  {
+    name: 'LLM: a body over the 1 MB limit',
+    service: 'llm',
+    method: 'POST',
+    target: () => '/v1/chat/completions',
+    headers: llmAuth,
+    body: oversize,
+    status: 413,
+  },
+  {
+    name: 'LLM: 200,000 embedding inputs in an 800 KB body',
+    service: 'llm',
+    method: 'POST',
+    target: () => '/v1/embeddings',
+    headers: llmAuth,
+    body: json({ model: 'sandbox-embed', input: Array.from({ length: 200_000 }, () => 'a') }),
+    status: 400,
+  },
+  {
+    name: 'LLM: 2,049 embedding inputs (OpenAI allows 2,048)',
+    service: 'llm',
+    method: 'POST',
+    target: () => '/v1/embeddings',
+    headers: llmAuth,
+    body: json({ model: 'sandbox-embed', input: Array.from({ length: 2049 }, () => 'a') }),
+    status: 400,
+  },
+  {
+    name: 'LLM: an answer of 2,000,000 tokens asked for by header',
+    service: 'llm',
+    method: 'POST',
+    target: () => '/v1/chat/completions',
+    headers: (i) => ({ ...llmAuth(i), 'x-sandbox-answer-tokens': '2000000' }),
+    body: json({ model: 'sandbox-chat', messages: [{ role: 'user', content: 'hi' }] }),
+    status: 400,
+  },
   { name: 'LLM: no key', service: 'llm', target: () => '/v1/resources', status: 401 },
   { name: 'maps: malformed percent-encoding in a place id', service: 'maps', target: () => '/v1/places/%zz', headers: mapsAuth, status: 400 },
   { name: 'maps: a request target of //', service: 'maps', target: () => '//', headers: mapsAuth, status: 404 },
-  { name: 'maps: a body over the 1 MB limit', service: 'maps', method: 'POST', target: () => '/v1/places:searchText', headers: mapsAuth, body: oversize, status: 413 },
-  { name: 'maps: 10,000 route waypoints', service: 'maps', method: 'POST', target: () => '/directions/v2:computeRoutes', headers: mapsAuth, body: json({ origin: point(0), destination: point(1), intermediates: Array.from({ length: 10_000 }, (_, n) => point(n)) }), status: 400 },
-  { name: 'maps: a 100 × 100 route matrix', service: 'maps', method: 'POST', target: () => '/distanceMatrix/v2:computeRouteMatrix', headers: mapsAuth, body: json({ origins: Array.from({ length: 100 }, (_, n) => ({ waypoint: point(n) })), destinations: Array.from({ length: 100 }, (_, n) => ({ waypoint: point(n) })) }), status: 400 },
+  {
+    name: 'maps: a body over the 1 MB limit',
+    service: 'maps',
+    method: 'POST',
+    target: () => '/v1/places:searchText',
+    headers: mapsAuth,
+    body: oversize,
+    status: 413,
+  },
+  {
+    name: 'maps: 10,000 route waypoints',
+    service: 'maps',
+    method: 'POST',
+    target: () => '/directions/v2:computeRoutes',
+    headers: mapsAuth,
+    body: json({ origin: point(0), destination: point(1), intermediates: Array.from({ length: 10_000 }, (_, n) => point(n)) }),
+    status: 400,
+  },
+  {
+    name: 'maps: a 100 × 100 route matrix',
+    service: 'maps',
+    method: 'POST',
+    target: () => '/distanceMatrix/v2:computeRouteMatrix',
+    headers: mapsAuth,
+    body: json({
+      origins: Array.from({ length: 100 }, (_, n) => ({ waypoint: point(n) })),
+      destinations: Array.from({ length: 100 }, (_, n) => ({ waypoint: point(n) })),
+    }),
+    status: 400,
+  },
   // Searching every split of a 100,000-word query took minutes, with the sandbox unresponsive throughout.
-  { name: 'maps: a text query of 100,000 words answers in time', service: 'maps', method: 'POST', target: () => '/v1/places:searchText', headers: mapsAuth, body: json({ textQuery: Array.from({ length: 100_000 }, () => 'abc').join(' ') }), status: 200, withinMs: 5_000 },
+  {
+    name: 'maps: a text query of 100,000 words answers in time',
+    service: 'maps',
+    method: 'POST',
+    target: () => '/v1/places:searchText',
+    headers: mapsAuth,
+    body: json({ textQuery: Array.from({ length: 100_000 }, () => 'abc').join(' ') }),
+    status: 200,
+    withinMs: 5_000,
+  },
   { name: 'maps: no key', service: 'maps', target: () => '/v1/resources', status: 401 },
-  { name: 'realtime: malformed percent-encoding in a channel name (signed)', service: 'realtime', plainText: true, target: (i) => signed(i, 'GET', `/apps/${i.realtime.appId}/channels/%zz`), status: 400 },
-  { name: 'realtime: malformed percent-encoding in a user id (signed)', service: 'realtime', plainText: true, method: 'POST', target: (i) => signed(i, 'POST', `/apps/${i.realtime.appId}/users/%E0%A4%A/terminate_connections`), status: 400 },
+  {
+    name: 'realtime: malformed percent-encoding in a channel name (signed)',
+    service: 'realtime',
+    plainText: true,
+    target: (i) => signed(i, 'GET', `/apps/${i.realtime.appId}/channels/%zz`),
+    status: 400,
+  },
+  {
+    name: 'realtime: malformed percent-encoding in a user id (signed)',
+    service: 'realtime',
+    plainText: true,
+    method: 'POST',
+    target: (i) => signed(i, 'POST', `/apps/${i.realtime.appId}/users/%E0%A4%A/terminate_connections`),
+    status: 400,
+  },
   { name: 'realtime: a request target of //', service: 'realtime', plainText: true, target: () => '//', status: 404 },
-  { name: 'realtime: a body over the 1 MB limit', service: 'realtime', plainText: true, method: 'POST', target: (i) => `/apps/${i.realtime.appId}/events`, headers: () => ({ 'content-type': 'application/json' }), body: oversize, status: 413 },
-  { name: 'realtime: a batch of 11 events (signed)', service: 'realtime', plainText: true, method: 'POST', target: (i) => signed(i, 'POST', `/apps/${i.realtime.appId}/batch_events`, JSON.stringify({ batch: tenEvents })), headers: () => ({ 'content-type': 'application/json' }), body: json({ batch: tenEvents }), status: 400 },
+  {
+    name: 'realtime: a body over the 1 MB limit',
+    service: 'realtime',
+    plainText: true,
+    method: 'POST',
+    target: (i) => `/apps/${i.realtime.appId}/events`,
+    headers: () => ({ 'content-type': 'application/json' }),
+    body: oversize,
+    status: 413,
+  },
+  {
+    name: 'realtime: a batch of 11 events (signed)',
+    service: 'realtime',
+    plainText: true,
+    method: 'POST',
+    target: (i) => signed(i, 'POST', `/apps/${i.realtime.appId}/batch_events`, JSON.stringify({ batch: tenEvents })),
+    headers: () => ({ 'content-type': 'application/json' }),
+    body: json({ batch: tenEvents }),
+    status: 400,
+  },
   { name: 'realtime: the listing without the secret', service: 'realtime', target: () => '/v1/resources', status: 401 },
-  { name: 'realtime: the listing with a wrong secret', service: 'realtime', target: () => '/', headers: () => ({ authorization: 'Bearer wrong' }), status: 401 },
+  {
+    name: 'realtime: the listing with a wrong secret',
+    service: 'realtime',
+    target: () => '/',
+    headers: () => ({ authorization: 'Bearer wrong' }),
+    status: 401,
+  },
 ];
 
 const BIG_FRAME = clientFrame(300 * 1024);
@@ -119,12 +232,15 @@ function portOf(info: SandboxInfo, service: Service): number {
 function rawHttp(port: number, c: HttpCase, info: SandboxInfo): Promise<{ status: number; body: string }> {
   const withinMs = c.withinMs ?? 10_000;
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: c.method ?? 'GET', path: c.target(info), headers: c.headers?.(info) ?? {}, timeout: withinMs }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (d: Buffer) => parts.push(d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = request(
+      { host: '127.0.0.1', port, method: c.method ?? 'GET', path: c.target(info), headers: c.headers?.(info) ?? {}, timeout: withinMs },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (d: Buffer) => parts.push(d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${withinMs} ms`)));
     // An early answer (413) may come while the body is still being written.
     req.on('error', reject);
@@ -164,7 +280,9 @@ function rawSocket(port: number, target: string, then?: Buffer): Promise<{ statu
     // A reset while `then` is still being written is one way of being closed.
     socket.on('error', () => undefined);
     const key = randomBytes(16).toString('base64');
-    socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+    socket.write(
+      `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+    );
     if (then) socket.write(then);
   });
 }
@@ -242,7 +360,10 @@ describe('sandbox under hostile input (CLI in a child process)', function () {
       const res = await rawSocket(info.realtime.port, c.target(info), c.then);
       if (c.closeCodes) {
         assert.equal(res.status, 101);
-        assert.ok(res.closeCode !== undefined && c.closeCodes.includes(res.closeCode), `close code ${res.closeCode}, expected one of ${c.closeCodes.join(', ')}`);
+        assert.ok(
+          res.closeCode !== undefined && c.closeCodes.includes(res.closeCode),
+          `close code ${res.closeCode}, expected one of ${c.closeCodes.join(', ')}`,
+        );
       } else {
         assert.ok(res.status === 101 || (res.status >= 400 && res.status < 500), `status ${res.status}`);
       }

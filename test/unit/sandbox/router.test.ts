@@ -31,7 +31,8 @@ describe('sandbox router', () => {
   });
 
   it('reports malformed percent-encoding as bad-path instead of throwing', () => {
-    for (const path of ['/v1/models/%zz', '/v1/models/%E0%A4%A', '/%', '/v1/%ED%A0%80']) assert.deepEqual(router.match('GET', path), { kind: 'bad-path' }, path);
+    for (const path of ['/v1/models/%zz', '/v1/models/%E0%A4%A', '/%', '/v1/%ED%A0%80'])
+      assert.deepEqual(router.match('GET', path), { kind: 'bad-path' }, path);
     assert.equal(pathSegments('/a/%zz'), undefined);
   });
 
