@@ -104,7 +104,7 @@ describe('core/http: hostile servers', function () {
       const { text, error } = await drain(res.body);
       assert.ok(text.startsWith('data: {"first":true}\n\n: keep-alive'), 'what arrived is kept');
       assert.equal((error as ApiError | undefined)?.kind, 'timeout', String(error));
-      assert.match((error as ApiError).message, /did not finish within 400 ms/);
+      assert.match((error as ApiError).message, /did not finish within its deadline of 400 ms/);
     });
 
     it('a log observer that throws changes nothing: the answer still arrives, sent once', async () => {
