@@ -22,6 +22,9 @@ import { countsAsCell, trimResult, type RunSummary, type SuiteReport } from './r
 import { errorText } from '../core/errors';
 
 /** Bytes of each response body the engine keeps for assertions; the rest is counted, not stored. */
+/** How long a first Ctrl-C lets a run stop cleanly before it quits. */
+const INTERRUPT_GRACE_MS = 1_500;
+
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface Streams {
@@ -128,6 +131,12 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
     if (stopRun.signal.aborted) process.exit(130);
     out.line('interrupted: stopping (Ctrl-C again to quit at once)');
     stopRun.abort();
+    // Ctrl-C ends a run within 2 s, always: whatever is still closing (a socket, the sandbox) is cut
+    // off. Unref'd: a run that finishes stopping sooner exits on its own, with its summary.
+    setTimeout(() => {
+      out.line(`interrupted: not stopped within ${INTERRUPT_GRACE_MS / 1000} s, quitting`);
+      process.exit(130);
+    }, INTERRUPT_GRACE_MS).unref();
   };
   process.on('SIGINT', onSigint);
 
