@@ -3,7 +3,7 @@
 # already has (safe to run again):
 #   1. Debian packages: Chromium (the editor's window in tests), ripgrep, and what code-server's
 #      native modules compile against. apt runs only when one is missing (as root, or via sudo).
-#   2. Every code-server build in scripts/editor-hosts.json into .vscode-test/ (git-ignored):
+#   2. Every code-server build in scripts/editor-hosts.json into the per-user cache (scripts/editor-cache.mjs):
 #      oldest 4.100.3 (= VS Code 1.100.3, on this machine's Node 20; its ripgrep download is answered
 #      from a local cache made from Debian's rg) and newest (needs Node 24: the npm package
 #      node@<version> is installed beside it, and code-server is installed and runs under that).
