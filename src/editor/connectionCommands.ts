@@ -3,32 +3,13 @@ import { connectionOrigins, SANDBOX_CONNECTION_NAME, SERVICE_LABELS, type Connec
 import type { CommandTable } from './commands';
 import { exportConnections } from './exportConnections';
 import { CONNECTION_COMMANDS } from '../features/ids';
-import { realtimePresets } from '../features/realtime/presets';
+import { realtimePresets, type ConnectionPreset } from '../features/realtime/presets';
 import type { Services } from './services';
 import type { ServiceViews } from './serviceModule';
 
 type Draft = Record<string, string>;
 
-interface Preset {
-  label: string;
-  detail: string;
-  /** Questions asked in order; answers land in the draft under `key`. */
-  /** `choices`: picked from a list (with "Other…" falling back to typing). */
-  fields: {
-    key: string;
-    prompt: string;
-    placeholder?: string;
-    validate?: (v: string) => string | undefined;
-    value?: string;
-    choices?: { label: string; description?: string }[];
-  }[];
-  /** The settings entry built from the answers (never contains a key). */
-  build(d: Draft): Record<string, unknown>;
-  keyPrompt: string;
-  envHint: string;
-  /** A local server that takes no key: none is asked for, stored or sent (auth placement "none"). */
-  keyless?: boolean;
-}
+type Preset = ConnectionPreset;
 
 /** Local OpenAI-compatible servers: their usual base URL (editable: another host or port), no key. */
 function localServer(label: string, baseUrl: string, detail: string): Preset {

@@ -2,10 +2,12 @@
 // other self-hosted Pusher-compatible server (host, port, TLS). Cluster hosts: ws-<cluster>.pusher.com
 // and api-<cluster>.pusher.com (pusher-js defaults, pusher-http-node `cluster` option).
 
-/** The shape connectionCommands asks questions from (kept structural to avoid an import cycle). */
-export interface RealtimePreset {
+/** A kind of connection the Connect… command offers: the questions it asks and the settings entry it builds. */
+export interface ConnectionPreset {
   label: string;
   detail: string;
+  /** Questions asked in order; answers land in the draft under `key`. */
+  /** `choices`: picked from a list (with "Other…" falling back to typing). */
   fields: {
     key: string;
     prompt: string;
@@ -14,9 +16,12 @@ export interface RealtimePreset {
     value?: string;
     choices?: { label: string; description?: string }[];
   }[];
+  /** The settings entry built from the answers (never contains a key). */
   build(d: Record<string, string>): Record<string, unknown>;
   keyPrompt: string;
   envHint: string;
+  /** A local server that takes no key: none is asked for, stored or sent (auth placement "none"). */
+  keyless?: boolean;
 }
 
 /** Pusher Channels clusters (https://pusher.com/docs/channels/miscellaneous/clusters/). */
@@ -47,7 +52,7 @@ const yesNo = (v: string) => (/^(yes|no)$/i.test(v) ? undefined : 'yes or no');
 const SECRET_PROMPT = 'App secret (used only to sign requests locally; never sent)';
 
 /** What every self-hosted server is asked after its host (soketi's default port is also the usual one). */
-const PORT_AND_TLS: RealtimePreset['fields'] = [
+const PORT_AND_TLS: ConnectionPreset['fields'] = [
   { key: 'port', prompt: 'Port', value: '6001', validate: port },
   { key: 'tls', prompt: 'Use TLS (wss/https)? yes or no', value: 'no', validate: yesNo },
 ];
@@ -57,7 +62,7 @@ function selfHostedConnection(d: Record<string, string>): Record<string, unknown
   return { appId: d.appId, key: d.key, host: d.host, port: Number(d.port), useTLS: /^yes$/i.test(d.tls ?? '') };
 }
 
-export function realtimePresets(): RealtimePreset[] {
+export function realtimePresets(): ConnectionPreset[] {
   return [
     {
       label: 'Pusher Channels',

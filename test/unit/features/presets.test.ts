@@ -5,13 +5,13 @@
 import * as assert from 'node:assert/strict';
 import { parseConnectionsSetting, type RealtimeConnection } from '../../../src/core/connections';
 import { realtimeRestFor } from '../../../src/features/realtime/restClient';
-import { PUSHER_CLUSTERS, realtimePresets, type RealtimePreset } from '../../../src/features/realtime/presets';
+import { PUSHER_CLUSTERS, realtimePresets, type ConnectionPreset } from '../../../src/features/realtime/presets';
 import { localAuthorizer } from '../../../src/services/realtime/auth';
 import { messageData, RealtimeClient, type RealtimeMessage } from '../../../src/services/realtime/client';
 import { APP, Rig, waitFor } from '../realtime/fixtures';
 import { workbench } from './workbench';
 
-function preset(label: RegExp): RealtimePreset {
+function preset(label: RegExp): ConnectionPreset {
   const p = realtimePresets().find((x) => label.test(x.label));
   assert.ok(p, `a preset named ${label}`);
   return p;
@@ -21,7 +21,7 @@ function preset(label: RegExp): RealtimePreset {
  * What the Connect command does with a preset: each field's answer (the default where `given` has
  * none), checked by the field's own check, then the setting entry read back by the parser.
  */
-function connect(p: RealtimePreset, name: string, given: Record<string, string>): RealtimeConnection {
+function connect(p: ConnectionPreset, name: string, given: Record<string, string>): RealtimeConnection {
   const answers: Record<string, string> = {};
   for (const f of p.fields) {
     const v = (given[f.key] ?? f.value ?? '').trim();
@@ -36,7 +36,7 @@ function connect(p: RealtimePreset, name: string, given: Record<string, string>)
 }
 
 /** The check of field `key` of `p` on `value`. */
-function check(p: RealtimePreset, key: string, value: string): string | undefined {
+function check(p: ConnectionPreset, key: string, value: string): string | undefined {
   const f = p.fields.find((x) => x.key === key);
   assert.ok(f?.validate, `${p.label} checks ${key}`);
   return f.validate(value);
