@@ -154,7 +154,8 @@ export function snippet(text: string, max = 200): string {
   return t.length > max ? `${t.slice(0, max)}…` : t;
 }
 
-function formatBytes(n: number): string {
+/** 512 bytes, 1.5 KB, 2.3 MB: sizes in messages. */
+export function formatBytes(n: number): string {
   const mb = n / (1024 * 1024);
   if (mb >= 1) return `${Math.round(mb * 10) / 10} MB`;
   return n >= 1024 ? `${Math.round(n / 102.4) / 10} KB` : `${n} bytes`;

@@ -21,8 +21,10 @@ export class Redactor {
   private readonly secrets = new Set<string>();
   /** The secrets longest first, worked out once per change: text() runs for every string of an answer. */
   private ordered: string[] | undefined;
-  /** Each secret's other spellings (URL-encoded, \\u-escaped, inside base64), worked out with `ordered`. */
+  /** Each secret's other spellings (URL-encoded, \u-escaped, inside base64), worked out with `ordered`. */
   private encoded: string[] | undefined;
+  /** `ordered` and `encoded` together: what a cut may have left a piece of. */
+  private allSpellings: string[] | undefined;
 
   /** Secrets shorter than this are not masked by value: masking "a" would garble every line. */
   static readonly MIN_SECRET_LENGTH = 6;
@@ -30,13 +32,12 @@ export class Redactor {
   addSecret(value: string | undefined): void {
     if (value && value.length >= Redactor.MIN_SECRET_LENGTH && !this.secrets.has(value)) {
       this.secrets.add(value);
-      this.ordered = undefined;
-      this.encoded = undefined;
+      this.ordered = this.encoded = this.allSpellings = undefined;
     }
   }
 
   removeSecret(value: string | undefined): void {
-    if (value && this.secrets.delete(value)) this.ordered = this.encoded = undefined;
+    if (value && this.secrets.delete(value)) this.ordered = this.encoded = this.allSpellings = undefined;
   }
 
   /** Masks known secret values anywhere in `text`, plus bearer tokens and key-like query params. */
@@ -52,7 +53,7 @@ export class Redactor {
 
   /**
    * Only the known secret values of text(), in every spelling a server or a cut can give them: as
-   * is, URL-encoded, JSON-escaped (\\u0041, whole or in part), inside base64 (as in `user:key`), and
+   * is, URL-encoded, JSON-escaped (\u0041, whole or in part), inside base64 (as in `user:key`), and
    * a piece of one at an edge of the text or beside a "…" (where something cut the text before it
    * was masked). Goal: no 5 characters of a key in a row survive.
    */
@@ -65,7 +66,8 @@ export class Redactor {
     for (const s of this.ordered) if (out.includes(s)) out = out.split(s).join(MASK);
     for (const s of this.encoded) if (out.includes(s)) out = out.split(s).join(MASK);
     if (out.includes('\\u')) out = maskEscaped(out, this.ordered);
-    return maskCutPieces(out, this.ordered.concat(this.encoded));
+    this.allSpellings ??= this.ordered.concat(this.encoded);
+    return maskCutPieces(out, this.allSpellings);
   }
 
   /**
@@ -108,7 +110,7 @@ export class Redactor {
 /** A run this long of a secret's characters is a leak; a shorter one is left (it would garble text). */
 const LEAK_RUN = 5;
 
-/** URL-encoding, full \\u escapes, and the base64 of the secret at each of the three byte alignments. */
+/** URL-encoding, full \u escapes, and the base64 of the secret at each of the three byte alignments. */
 function otherSpellings(secret: string): string[] {
   const out = new Set<string>();
   const url = encodeURIComponent(secret);
@@ -126,7 +128,7 @@ function otherSpellings(secret: string): string[] {
   return [...out];
 }
 
-/** Secrets written with some characters as JSON \\u escapes: found in the decoded text, masked in the original. */
+/** Secrets written with some characters as JSON \u escapes: found in the decoded text, masked in the original. */
 function maskEscaped(text: string, secrets: readonly string[]): string {
   let decoded = '';
   const from: number[] = [];

@@ -2,6 +2,7 @@
 import type { AssertionResult, CellResult } from './types';
 import type { AssertionSpec } from './cells';
 import { walk } from './variables';
+import { formatBytes } from '../core/httpExchange';
 import { compileUserPattern, parseSlashPattern, PatternError } from '../core/userPattern';
 
 const MISSING = '(missing)';
@@ -107,8 +108,4 @@ function show(v: unknown): string {
   if (v === undefined) return MISSING;
   const s = asText(v);
   return s.length > SHOWN_MAX ? `${s.slice(0, SHOWN_MAX)}…` : s;
-}
-
-function formatBytes(n: number): string {
-  return n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1)} MiB` : n >= 1024 ? `${Math.round(n / 1024)} KiB` : `${n} bytes`;
 }

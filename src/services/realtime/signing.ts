@@ -12,7 +12,8 @@ export interface AppCredentials {
 }
 
 export function hmacSha256Hex(secret: string, text: string | Uint8Array): string {
-  return typeof text === 'string' ? createHmac('sha256', secret).update(text, 'utf8').digest('hex') : createHmac('sha256', secret).update(text).digest('hex');
+  // A string is hashed as its UTF-8 bytes (update's default), bytes as they are.
+  return createHmac('sha256', secret).update(text).digest('hex');
 }
 
 export function md5Hex(text: string): string {
