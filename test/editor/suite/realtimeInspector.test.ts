@@ -152,6 +152,18 @@ describe('realtime inspector and edges', function () {
     s = await inspectorUntil('the bad regex refused', (x) => x.filterProblem !== undefined);
     assert.equal(s.filter.regex, 'frag[a-z]+', 'the last valid filter stays');
     assert.equal(s.page?.total, 1);
+    // A pattern that backtracks for ever in JavaScript's engine runs in linear time here, over a long message (9 KB: the channel limit is 10 KB).
+    await publish('order-shipped', JSON.stringify({ note: `${'a'.repeat(9_000)}!` }));
+    await inspector({ filter: { regex: '(a+)+$' } });
+    // No data ends in a run of a (each is JSON): the page drawn again with no row says the filter answered.
+    await inspectorUntil('the catastrophic pattern answered', (x) => x.filter.regex === '(a+)+$' && x.filterProblem === undefined && x.page?.total === 0);
+    // Look-behind has no linear-time form: refused with a message naming the pattern, the last filter kept.
+    await inspector({ filter: { regex: '(?<=item )fragile' } });
+    s = await inspectorUntil('look-behind refused', (x) => x.filterProblem !== undefined && x.filter.regex === '(a+)+$');
+    assert.match(s.filterProblem ?? '', /\(\?<=item \)fragile/);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    const shot = await takeScreenshot('realtime-inspector-refused-pattern', 1_500);
+    if (shot) assert.ok(readFileSync(shot).length > 10_000, 'a real image was written');
   });
 
   it('Pause: messages keep arriving and are counted; Resume shows every one of them', async () => {
