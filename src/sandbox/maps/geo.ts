@@ -72,6 +72,19 @@ export function roadPath(a: LatLng, b: LatLng, sway: number): LatLng[] {
   return out;
 }
 
+const LAT_LNG_TEXT = /^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$/;
+
+/** "lat,lng" text ("38.72,-9.14") as a point, range unchecked; undefined when it is not that form. */
+export function parseLatLngText(text: string): LatLng | undefined {
+  const m = LAT_LNG_TEXT.exec(text);
+  return m ? { latitude: Number(m[1]), longitude: Number(m[2]) } : undefined;
+}
+
+/** Latitude in [-90, 90] and longitude in [-180, 180]. */
+export function inRange(p: LatLng): boolean {
+  return Math.abs(p.latitude) <= 90 && Math.abs(p.longitude) <= 180;
+}
+
 export function pathLength(points: readonly LatLng[]): number {
   let sum = 0;
   for (let i = 1; i < points.length; i++) sum += distanceMeters(points[i - 1], points[i]);

@@ -2,7 +2,7 @@
 // and /v4/geocode/places/{id}. Results are populated places (granularity APPROXIMATE).
 import { findCity, parse } from './addressValidation';
 import { formattedAddress, gazetteer, placeIdOf, stateName, type City } from './gazetteer';
-import { inViewport, plusCode, viewportAround, type LatLng, type Viewport } from './geo';
+import { inRange, inViewport, parseLatLngText, plusCode, viewportAround, type LatLng, type Viewport } from './geo';
 import { addressComponentsOf } from './places';
 import { invalidArgument, RpcError } from './rpc';
 
@@ -80,24 +80,20 @@ export function geocodeAddress(pathQuery: string | undefined, params: URLSearchP
   return found.length ? { results: found.map(geocodeResult) } : {};
 }
 
-const LAT_LNG = /^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$/;
-
 /** Reverse geocoding. `pathQuery` is the {locationQuery} path segment ("lat,lng"), decoded. */
 export function geocodeLocation(pathQuery: string | undefined, params: URLSearchParams): Record<string, unknown> {
   let p: LatLng | undefined;
   const text = pathQuery ?? params.get('locationQuery') ?? undefined;
   if (text !== undefined) {
-    const m = LAT_LNG.exec(text);
-    if (!m) throw invalidArgument(`Invalid location_query "${text}": expected "latitude,longitude", e.g. "64.7611872,-18.4705364".`);
-    p = { latitude: Number(m[1]), longitude: Number(m[2]) };
+    p = parseLatLngText(text);
+    if (!p) throw invalidArgument(`Invalid location_query "${text}": expected "latitude,longitude", e.g. "64.7611872,-18.4705364".`);
   } else {
     const lat = num(params, 'location.latitude');
     const lng = num(params, 'location.longitude');
     if (lat !== undefined || lng !== undefined) p = { latitude: lat ?? 0, longitude: lng ?? 0 };
   }
   if (!p) throw invalidArgument('location_query or location must be set.');
-  if (Math.abs(p.latitude) > 90 || Math.abs(p.longitude) > 180)
-    throw invalidArgument('Invalid location: latitude must be in [-90, 90] and longitude in [-180, 180].');
+  if (!inRange(p)) throw invalidArgument('Invalid location: latitude must be in [-90, 90] and longitude in [-180, 180].');
 
   const types = params.getAll('types');
   const granularity = params.getAll('granularity');

@@ -1,6 +1,7 @@
 // Local Google-Maps-Platform-shaped service: Places (New) v1, Routes v2, Address Validation v1 and
 // Geocoding v4 on one port, with Google's paths, JSON shapes, field masks, google.rpc errors and a
-// per-key quota. Place data: GeoNames populated places (see gazetteer.ts).
+// per-key quota; the classic web services (/maps/api/*) beside them, from the same handlers (see
+// classic/). Place data: GeoNames populated places (see gazetteer.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../../core/clock';
 import { SlidingWindowLimiter } from '../../core/rateLimiter';
@@ -32,6 +33,7 @@ import { getPlace, searchNearby, SearchNearbyRequest, searchText, SearchTextRequ
 import { computeRouteMatrix, ComputeRouteMatrixRequest, computeRoutes, ComputeRoutesRequest } from './routes';
 import { googleError, invalidArgument, parseBody, RpcError, sendRpcError } from './rpc';
 import { errorText } from '../../core/errors';
+import { serveClassic } from './classic';
 
 export { googleError } from './rpc';
 export { KNOWN_PLACE_KINDS } from './kinds';
@@ -232,6 +234,8 @@ export async function startMapsSandbox(opts: MapsSandboxOptions): Promise<Runnin
     const requestId = newId('', 8);
     const url = requestUrl(req.url);
     if (!url) return googleError(res, 400, 'INVALID_ARGUMENT', 'Invalid request URL.', requestId);
+    // The classic services check their own key (?key= only) and answer in their own shape.
+    if (serveClassic(req, res, url, { apiKey: opts.apiKey, acquire: (key) => limiter.tryAcquire(key, quota.limit) })) return;
     const key = header(req, 'x-goog-api-key') ?? url.searchParams.get('key') ?? bearer(req);
     if (!safeEqual(key ?? undefined, opts.apiKey)) {
       return googleError(

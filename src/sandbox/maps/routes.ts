@@ -4,7 +4,19 @@
 import * as z from 'zod/mini';
 import { encodePolyline } from '../../services/maps/polyline';
 import { gazetteer, placeIdOf } from './gazetteer';
-import { bearing, boundsOf, compassWord, distanceMeters, durationString, interpolate, pathLength, roadPath, type LatLng } from './geo';
+import {
+  bearing,
+  boundsOf,
+  compassWord,
+  distanceMeters,
+  durationString,
+  inRange,
+  interpolate,
+  parseLatLngText,
+  pathLength,
+  roadPath,
+  type LatLng,
+} from './geo';
 import { poiByPlaceId, poiName } from './kinds';
 import { badRequest, invalidArgument } from './rpc';
 
@@ -102,8 +114,6 @@ interface Resolved {
 }
 type Resolution = { ok: true; value: Resolved } | { ok: false; message: string };
 
-const LAT_LNG_TEXT = /^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$/;
-
 function resolve(w: Waypoint | undefined, field: string): Resolution {
   if (!w) throw invalidArgument(`${field} must be set.`);
   const kinds = [w.location, w.placeId, w.address, w.navigationPointToken].filter((x) => x !== undefined).length;
@@ -124,9 +134,8 @@ function resolve(w: Waypoint | undefined, field: string): Resolution {
     return { ok: false, message: `Place ID "${w.placeId}" was not found.` };
   }
   if (w.address !== undefined) {
-    const m = LAT_LNG_TEXT.exec(w.address);
-    if (m && Math.abs(Number(m[1])) <= 90 && Math.abs(Number(m[2])) <= 180)
-      return { ok: true, value: { point: { latitude: Number(m[1]), longitude: Number(m[2]) } } };
+    const p = parseLatLngText(w.address);
+    if (p && inRange(p)) return { ok: true, value: { point: p } };
     const city = g.search(w.address, {}, 1)[0];
     if (!city) return { ok: false, message: `Address "${w.address}" could not be geocoded.` };
     return { ok: true, value: { point: city.location, name: city.name, geocoded: { placeId: placeIdOf(city), types: ['locality', 'political'] } } };
