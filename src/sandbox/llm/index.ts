@@ -14,7 +14,9 @@ import { pathSegments, requestUrl, Router, type PathParams } from '../router';
 import type { ListenOptions, RunningService } from '../types';
 import { chatCompletions } from './chat';
 import { invalid, openAiError, baseHeaders, type Ctx, type LlmService } from './context';
+import { completions } from './completions';
 import { embeddings } from './embeddings';
+import { moderations } from './moderations';
 import { normalisePath, refuseAzureRequest } from './azure';
 import { ModelCatalogue, type ModelMap, type SandboxModel } from './models';
 import { ModelRateLimits } from './rateLimit';
@@ -96,7 +98,9 @@ export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningS
     })
     .add('POST', '/v1/chat/completions', (ctx) => chatCompletions(svc, ctx))
     .add('POST', '/v1/responses', (ctx) => responses(svc, ctx))
-    .add('POST', '/v1/embeddings', (ctx) => embeddings(svc, ctx));
+    .add('POST', '/v1/embeddings', (ctx) => embeddings(svc, ctx))
+    .add('POST', '/v1/completions', (ctx) => completions(svc, ctx))
+    .add('POST', '/v1/moderations', (ctx) => moderations(svc, ctx));
 
   return listen(opts, async (req: IncomingMessage, res: ServerResponse) => {
     const url = requestUrl(req.url);

@@ -6,26 +6,9 @@ import OpenAI, { AzureOpenAI } from 'openai';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/host';
 import { sandboxAnswer, sandboxEmbedding } from '../../../src/sandbox/llm';
 import { assertBuilt, runCli, tempDir, write } from '../cli/cliKit';
+import { useOpenAiEnv } from './openaiEnv';
 
 const KEY = 'sk-sandbox-openai-ids-test';
-
-/** Sets OPENAI_BASE_URL / OPENAI_API_KEY for the suite, as a user's shell would, and puts back what was there. */
-export function useOpenAiEnv(baseUrl: () => string, key: string): void {
-  const saved: Record<string, string | undefined> = {};
-  before(() => {
-    for (const name of ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'OPENAI_ORG_ID', 'OPENAI_PROJECT_ID']) saved[name] = process.env[name];
-    process.env.OPENAI_BASE_URL = baseUrl();
-    process.env.OPENAI_API_KEY = key;
-    delete process.env.OPENAI_ORG_ID;
-    delete process.env.OPENAI_PROJECT_ID;
-  });
-  after(() => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  });
-}
 
 async function errorOf(p: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
   const e = await p.then(
