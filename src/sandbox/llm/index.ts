@@ -16,7 +16,9 @@ import { chatCompletions } from './chat';
 import { invalid, openAiError, baseHeaders, type Ctx, type LlmService } from './context';
 import { completions } from './completions';
 import { embeddings } from './embeddings';
+import { imageGenerations, ImageStore, serveStoredImage } from './images';
 import { moderations } from './moderations';
+import { speech } from './speech';
 import { normalisePath, refuseAzureRequest } from './azure';
 import { ModelCatalogue, type ModelMap, type SandboxModel } from './models';
 import { ModelRateLimits } from './rateLimit';
@@ -74,6 +76,7 @@ function modelJson(m: SandboxModel) {
 export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningService> {
   const clock = opts.clock ?? systemClock;
   const models = new ModelCatalogue(opts.modelMap);
+  const images = new ImageStore();
   const svc: LlmService = {
     clock,
     models,
@@ -100,7 +103,9 @@ export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningS
     .add('POST', '/v1/responses', (ctx) => responses(svc, ctx))
     .add('POST', '/v1/embeddings', (ctx) => embeddings(svc, ctx))
     .add('POST', '/v1/completions', (ctx) => completions(svc, ctx))
-    .add('POST', '/v1/moderations', (ctx) => moderations(svc, ctx));
+    .add('POST', '/v1/moderations', (ctx) => moderations(svc, ctx))
+    .add('POST', '/v1/images/generations', (ctx) => imageGenerations(svc, ctx, images))
+    .add('POST', '/v1/audio/speech', (ctx) => speech(svc, ctx));
 
   return listen(opts, async (req: IncomingMessage, res: ServerResponse) => {
     const url = requestUrl(req.url);
@@ -109,6 +114,8 @@ export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningS
     const { segments, azure, deployment } = path;
     const ctx: Ctx = { req, res, requestId: newId('req_'), azure, deployment, started: Date.now() };
     if (!url || !decoded) return openAiError(ctx, 400, invalid('Invalid URL: the path has malformed percent-encoding.', null, 'invalid_url'));
+    // Image URLs are opened without a key, as OpenAI's signed ones are.
+    if (req.method === 'GET' && serveStoredImage(ctx, decoded, images)) return;
     const key = (azure ? header(req, 'api-key') : undefined) ?? bearer(req);
     if (!safeEqual(key, opts.apiKey)) {
       const shown = key ? `${key.slice(0, 3)}…${key.slice(-2)}` : '';
