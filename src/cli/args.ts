@@ -13,6 +13,8 @@ export interface RunArgs {
   /** Notebook files and folders, as given. */
   paths: string[];
   sandbox: boolean;
+  /** `--model-map alias=model` entries for the built-in sandbox, as given (the sandbox reads them). */
+  modelMap: string[];
   connectionsFile?: string;
   reporter: ReporterName;
   out?: string;
@@ -73,6 +75,8 @@ Options:
                             connection of each service (env SANDBOX_LLM_KEY, SANDBOX_MAPS_KEY,
                             SANDBOX_REALTIME_APP_ID, SANDBOX_REALTIME_KEY, SANDBOX_REALTIME_SECRET,
                             SANDBOX_HOST, SANDBOX_REALTIME_DEMO=0 … as for \`npm run sandbox\`)
+  --model-map <alias=model> with --sandbox: serve the model id alias (a fine-tune, a local model)
+                            as that sandbox model, e.g. my-ft=gpt-4o-mini (repeatable)
   --connections <file>      connections as JSON: {"llm": [...], "maps": [...], "realtime": [...]};
                             the same fields as the editor's settings plus "keyEnv", the environment
                             variable holding the key (realtime: the app secret; and
@@ -122,6 +126,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       strict: true,
       options: {
         sandbox: { type: 'boolean' },
+        'model-map': { type: 'string', multiple: true },
         connections: { type: 'string' },
         reporter: { type: 'string' },
         out: { type: 'string', short: 'o' },
@@ -162,10 +167,12 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   const reporter = values.reporter ?? 'pretty';
   if (!REPORTERS.includes(reporter as ReporterName)) throw new CliError(`--reporter is one of ${REPORTERS.join(', ')}, not "${reporter}"`);
   if (values.env !== undefined && values.env.trim() === '') throw new CliError('--env needs a name');
+  if (values['model-map'] && !values.sandbox) throw new CliError('--model-map applies to the built-in sandbox: add --sandbox');
   return {
     command: 'run',
     paths,
     sandbox: values.sandbox ?? false,
+    modelMap: values['model-map'] ?? [],
     connectionsFile: values.connections,
     reporter: reporter as ReporterName,
     out: values.out,

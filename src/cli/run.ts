@@ -96,7 +96,7 @@ async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redact
   if (args.sandbox) {
     // Loaded only for --sandbox: a run against real services does not pay for the sandbox's code.
     const { startCliSandbox } = await import('./sandbox');
-    sandbox = await startCliSandbox();
+    sandbox = await startCliSandbox(args.modelMap);
     sandboxSet = sandboxConnections(sandbox.info);
     for (const k of [sandbox.info.llm.apiKey, sandbox.info.maps.apiKey, sandbox.info.realtime.secret]) redactor.addSecret(k);
   }

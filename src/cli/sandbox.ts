@@ -1,6 +1,7 @@
 // --sandbox: the built-in sandbox, started in this process on free ports for the length of the
 // run, with the same environment variables and demo traffic as `npm run sandbox`.
 import { startSandbox, type Sandbox } from '../sandbox/host';
+import { parseModelMap } from '../sandbox/llm';
 import { gazetteer } from '../sandbox/maps/gazetteer';
 import { CliError } from './errors';
 import { errorText } from '../core/errors';
@@ -13,8 +14,15 @@ function positiveFromEnv(name: string): number | undefined {
   return n;
 }
 
-export async function startCliSandbox(): Promise<Sandbox> {
+/** `modelMapEntries`: the run's `--model-map alias=model` options (else SANDBOX_LLM_MODEL_MAP, comma-separated). */
+export async function startCliSandbox(modelMapEntries: readonly string[] = []): Promise<Sandbox> {
   const env = process.env;
+  let modelMap: Record<string, string>;
+  try {
+    modelMap = parseModelMap(modelMapEntries.length ? modelMapEntries : (env.SANDBOX_LLM_MODEL_MAP?.split(',').filter(Boolean) ?? []));
+  } catch (e) {
+    throw new CliError(errorText(e));
+  }
   const tokenRateText = env.SANDBOX_LLM_TOKEN_RATE;
   const tokenRate = tokenRateText === undefined || tokenRateText === '' ? undefined : Number(tokenRateText);
   if (tokenRate !== undefined && !(Number.isFinite(tokenRate) && tokenRate >= 0)) {
@@ -28,7 +36,7 @@ export async function startCliSandbox(): Promise<Sandbox> {
       // Free ports: a CI machine may run several jobs, or a sandbox of its own on the default ports.
       port: 0,
       llmKey: env.SANDBOX_LLM_KEY || undefined,
-      llm: { tokenRate },
+      llm: { tokenRate, modelMap },
       mapsKey: env.SANDBOX_MAPS_KEY || undefined,
       mapsQuota: Object.fromEntries(Object.entries(quota).filter(([, v]) => v !== undefined)),
       realtime: {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../core/clock';
-import { startLlmSandbox } from './llm';
+import { startLlmSandbox, type ModelMap } from './llm';
 import { startMapsSandbox, type MapsQuota } from './maps';
 import { startRealtimeSandbox } from './realtime';
 import type { RunningService, SandboxInfo } from './types';
@@ -13,8 +13,8 @@ export interface SandboxOptions {
   /** Base port; 0 = each service on any free port. */
   port?: number;
   llmKey?: string;
-  /** LLM streaming speed in tokens per second (default 200; 0 = unthrottled) and the limited model's window. */
-  llm?: { tokenRate?: number; limitedWindowMs?: number };
+  /** LLM streaming speed in tokens per second (default 200; 0 = unthrottled), the limited model's window, extra model ids. */
+  llm?: { tokenRate?: number; limitedWindowMs?: number; modelMap?: ModelMap };
   mapsKey?: string;
   /** Maps quota per API key (default 100 requests per 60 s); tests shorten it. */
   mapsQuota?: Partial<MapsQuota>;

@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_SANDBOX_PORT, startSandbox } from './host';
 import { errorText } from '../core/errors';
+import { parseModelMap } from './llm';
 
 const USAGE = `Usage: node dist/sandbox.js [options]
   --host <addr>              listen address (default 127.0.0.1)
@@ -12,6 +13,9 @@ const USAGE = `Usage: node dist/sandbox.js [options]
   --llm-key <key>            fixed LLM API key            (env SANDBOX_LLM_KEY)
   --llm-token-rate <n>       LLM stream speed in tokens/s, 0 = unthrottled
                              (default 200)                (env SANDBOX_LLM_TOKEN_RATE)
+  --model-map <alias=model>  serve the LLM model id alias as the sandbox model (e.g.
+                             my-fine-tune=gpt-4o-mini); repeatable
+                                                          (env SANDBOX_LLM_MODEL_MAP, comma-separated)
   --maps-key <key>           fixed maps API key           (env SANDBOX_MAPS_KEY)
   --maps-quota <n>           maps requests allowed per key per window (default 100)
                                                           (env SANDBOX_MAPS_QUOTA)
@@ -36,6 +40,7 @@ async function main(): Promise<void> {
         port: { type: 'string' },
         'llm-key': { type: 'string' },
         'llm-token-rate': { type: 'string' },
+        'model-map': { type: 'string', multiple: true },
         'maps-key': { type: 'string' },
         'maps-quota': { type: 'string' },
         'maps-quota-window': { type: 'string' },
@@ -68,6 +73,13 @@ async function main(): Promise<void> {
     process.stderr.write(`--llm-token-rate must be a number of tokens per second (0 = unthrottled), got ${tokenRateText}\n`);
     process.exit(2);
   }
+  let modelMap: Record<string, string>;
+  try {
+    modelMap = parseModelMap(values['model-map'] ?? env.SANDBOX_LLM_MODEL_MAP?.split(',').filter(Boolean) ?? []);
+  } catch (e) {
+    process.stderr.write(`${errorText(e)}\n`);
+    process.exit(2);
+  }
   const positive = (flag: string, text: string | undefined): number | undefined => {
     if (text === undefined) return undefined;
     const n = Number(text);
@@ -85,7 +97,7 @@ async function main(): Promise<void> {
     host: values.host ?? env.SANDBOX_HOST,
     port,
     llmKey: values['llm-key'] ?? env.SANDBOX_LLM_KEY,
-    llm: { tokenRate },
+    llm: { tokenRate, modelMap },
     mapsKey: values['maps-key'] ?? env.SANDBOX_MAPS_KEY,
     mapsQuota: Object.fromEntries(Object.entries(mapsQuota).filter(([, v]) => v !== undefined)),
     realtime: {

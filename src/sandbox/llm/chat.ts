@@ -3,6 +3,7 @@
 import { header, newId, sendJson } from '../http';
 import { estimatePromptTokens, estimateTokens, sandboxAnswerTokens, sandboxFinishReason } from './answer';
 import { admit, baseHeaders, invalid, numberHeader, openAiError, readJson, type Ctx, type LlmService } from './context';
+import { chatLogprobs, tokenLogprob } from './logprobs';
 import { faultAfterTokens } from './models';
 import { chatRequestSchema, parseRequest, type ChatRequestBody } from './requests';
 import { SANDBOX_HEADERS, MAX_ANSWER_TOKENS } from './sandboxHeaders';
@@ -60,6 +61,13 @@ export async function chatCompletions(svc: LlmService, ctx: Ctx): Promise<void> 
       invalid(`Invalid value for 'tool_choice': no function named '${choice.name}' was specified in the 'tools' parameter.`, 'tool_choice', 'invalid_value'),
     );
   }
+  if (body.top_logprobs !== undefined && body.top_logprobs !== null && body.logprobs !== true) {
+    return openAiError(
+      ctx,
+      400,
+      invalid("Invalid value for 'top_logprobs': 'logprobs' must be set to true when 'top_logprobs' is given.", 'top_logprobs', 'invalid_value'),
+    );
+  }
   if (body.tool_choice !== undefined && tools.length === 0) {
     return openAiError(ctx, 400, invalid("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.", 'tool_choice', null));
   }
@@ -93,6 +101,8 @@ export async function chatCompletions(svc: LlmService, ctx: Ctx): Promise<void> 
   const id = newId('chatcmpl-');
   const created = Math.floor(Date.now() / 1000);
   const headers = { ...baseHeaders(ctx), ...admitted.headers };
+  const topLogprobs = body.top_logprobs ?? 0;
+  const wantsLogprobs = body.logprobs === true && toolCalls.length === 0;
 
   if (body.stream) {
     const streamed = toolCalls.length > 0 ? toolCalls.map((c) => ({ id: c.id, name: c.name, fragments: jsonFragments(c.arguments) })) : undefined;
@@ -106,6 +116,7 @@ export async function chatCompletions(svc: LlmService, ctx: Ctx): Promise<void> 
         created,
         model: model.id,
         tokens: text.tokens,
+        logprobs: wantsLogprobs ? text.tokens.map((t, i) => JSON.stringify({ content: [tokenLogprob(t, i, topLogprobs)], refusal: null })) : undefined,
         toolCalls: streamed,
         finishReason,
         usage: body.stream_options?.include_usage ? usage : undefined,
@@ -141,7 +152,7 @@ export async function chatCompletions(svc: LlmService, ctx: Ctx): Promise<void> 
       created,
       model: model.id,
       system_fingerprint: 'fp_sandbox',
-      choices: [{ index: 0, message, logprobs: null, finish_reason: text.finishReason, ...filter }],
+      choices: [{ index: 0, message, logprobs: wantsLogprobs ? chatLogprobs(text.tokens, topLogprobs) : null, finish_reason: text.finishReason, ...filter }],
       usage,
       service_tier: 'default',
       ...(ctx.azure ? { prompt_filter_results: [{ prompt_index: 0, content_filter_results: AZURE_FILTER_RESULTS }] } : {}),

@@ -4,7 +4,7 @@ import type { Slots } from './slots';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../../core/clock';
 import { header, readBody, sendJson } from '../http';
-import { findModel, type SandboxModel } from './models';
+import type { ModelCatalogue, SandboxModel } from './models';
 import type { ModelRateLimits } from './rateLimit';
 import type { OpenAiErrorBody } from './requests';
 
@@ -22,6 +22,8 @@ export interface Ctx {
 export interface LlmService {
   /** Time for the rate windows and paced streams (the system clock unless a test passes its own). */
   clock: Clock;
+  /** The models this sandbox serves (the catalogue plus the model map). */
+  models: ModelCatalogue;
   limits: ModelRateLimits;
   /** Large embeddings requests computing or waiting (see embeddings.ts). */
   embeddingSlots: Slots;
@@ -85,22 +87,56 @@ export async function readJson(ctx: Ctx): Promise<{ ok: true; value: unknown } |
   }
 }
 
-/** Resolves the model (404 if unknown, 400 if the wrong kind) and takes a rate slot (429 if none). */
+/** What OpenAI answers when a model is asked for on an endpoint of another kind. */
+function wrongKind(id: string, kind: SandboxModel['kind'], model: SandboxModel): { status: number; error: OpenAiErrorBody } {
+  // OpenAI's own wording for the two mix-ups notebooks make most (a 404 with param "model").
+  if (kind === 'chat' && model.kind === 'completion') {
+    return {
+      status: 404,
+      error: invalid('This is not a chat model and thus not supported in the v1/chat/completions endpoint. Did you mean to use v1/completions?', 'model'),
+    };
+  }
+  if (kind === 'completion' && model.kind === 'chat') {
+    return {
+      status: 404,
+      error: invalid('This is a chat model and not supported in the v1/completions endpoint. Did you mean to use v1/chat/completions?', 'model'),
+    };
+  }
+  return {
+    status: 400,
+    error: invalid(
+      `\`${id}\` is a${/^[aeiou]/.test(model.kind) ? 'n' : ''} ${model.kind} model, not a${/^[aeiou]/.test(kind) ? 'n' : ''} ${kind} model, so it is not supported on this endpoint.`,
+      'model',
+      'unsupported_model',
+    ),
+  };
+}
+
+/**
+ * Resolves the model (404 if unknown, an error if the wrong kind or `refuse` finds fault with the
+ * request for it) and takes a rate slot (429 if none). Undefined when the answer has been sent.
+ */
 export function admit(
   svc: LlmService,
   ctx: Ctx,
   id: string,
   kind: SandboxModel['kind'],
   tokens: number,
+  refuse?: (model: SandboxModel) => OpenAiErrorBody | undefined,
 ): { model: SandboxModel; headers: Record<string, string> } | undefined {
-  const model = findModel(id);
+  const model = svc.models.find(id);
   if (!model) {
     openAiError(ctx, 404, invalid(`The model \`${id}\` does not exist or you do not have access to it.`, null, 'model_not_found'));
     return undefined;
   }
   if (model.kind !== kind) {
-    const what = kind === 'chat' ? 'a chat model' : 'an embedding model';
-    openAiError(ctx, 400, invalid(`\`${id}\` is not ${what}, so it is not supported on this endpoint.`, 'model', 'unsupported_model'));
+    const { status, error } = wrongKind(id, kind, model);
+    openAiError(ctx, status, error);
+    return undefined;
+  }
+  const refusal = refuse?.(model);
+  if (refusal) {
+    openAiError(ctx, 400, refusal);
     return undefined;
   }
   const decision = svc.limits.take(model.id, model.requestsPerWindow, model.tightLimit ? svc.limitedWindowMs : WINDOW_MS, tokens);

@@ -10,8 +10,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ServerResponse } from 'node:http';
 import { estimateTokens, sandboxEmbedding } from './answer';
 import { admit, baseHeaders, invalid, openAiError, readJson, type Ctx, type LlmService } from './context';
-import { MAX_EMBEDDING_DIMENSIONS } from './models';
-import { embeddingsRequestSchema, parseRequest } from './requests';
+import type { SandboxModel } from './models';
+import { embeddingsRequestSchema, parseRequest, type OpenAiErrorBody } from './requests';
 
 /** Inputs per embeddings request, as OpenAI allows. */
 export const MAX_EMBEDDING_INPUTS = 2048;
@@ -23,7 +23,7 @@ export async function embeddings(svc: LlmService, ctx: Ctx): Promise<void> {
   if (!parsed.ok) return openAiError(ctx, 400, parsed.error);
   const body = parsed.value;
   const modelId = ctx.deployment ?? body.model;
-  // Checked before any work: each input costs a vector of up to MAX_EMBEDDING_DIMENSIONS numbers.
+  // Checked before any work: each input costs a vector of up to 3,072 numbers (text-embedding-3-large).
   const inputCount = typeof body.input === 'string' || body.input.every((x) => typeof x === 'number') ? 1 : body.input.length;
   if (inputCount > MAX_EMBEDDING_INPUTS) {
     return openAiError(
@@ -36,23 +36,12 @@ export async function embeddings(svc: LlmService, ctx: Ctx): Promise<void> {
       ),
     );
   }
-  if (body.dimensions !== undefined && body.dimensions > MAX_EMBEDDING_DIMENSIONS) {
-    return openAiError(
-      ctx,
-      400,
-      invalid(
-        `Invalid 'dimensions': expected a value less than or equal to ${MAX_EMBEDDING_DIMENSIONS}, but got ${body.dimensions} instead.`,
-        'dimensions',
-        'invalid_value',
-      ),
-    );
-  }
   // Token-id inputs are embedded by their decimal text, which keeps them deterministic too.
   const texts = typeof body.input === 'string' ? [body.input] : body.input.map((x) => (typeof x === 'string' ? x : Array.isArray(x) ? x.join(',') : String(x)));
   const flatIds = Array.isArray(body.input) && body.input.every((x) => typeof x === 'number');
   const inputs = flatIds ? [texts.join(',')] : texts;
   const promptTokens = inputs.reduce((n, t) => n + estimateTokens(t), 0);
-  const admitted = admit(svc, ctx, modelId, 'embedding', promptTokens);
+  const admitted = admit(svc, ctx, modelId, 'embedding', promptTokens, (model) => dimensionsRefusal(model, body.dimensions));
   if (!admitted) return;
   const dims = body.dimensions ?? admitted.model.dimensions ?? 256;
   if (!(await svc.embeddingSlots.acquire())) {
@@ -78,6 +67,18 @@ export async function embeddings(svc: LlmService, ctx: Ctx): Promise<void> {
   } finally {
     svc.embeddingSlots.release();
   }
+}
+
+/** A `dimensions` the model cannot give: above its size, or any at all for a model of one size (text-embedding-ada-002). */
+function dimensionsRefusal(model: SandboxModel, dimensions: number | undefined): OpenAiErrorBody | undefined {
+  if (dimensions === undefined) return undefined;
+  if (model.maxDimensions === undefined) return invalid('This model does not support specifying dimensions.', 'dimensions');
+  if (dimensions <= model.maxDimensions) return undefined;
+  return invalid(
+    `Invalid 'dimensions': expected a value less than or equal to ${model.maxDimensions}, but got ${dimensions} instead.`,
+    'dimensions',
+    'invalid_value',
+  );
 }
 
 /** Vectors computed between two turns of the event loop. */

@@ -2,7 +2,9 @@
 // against it unchanged. Shapes follow openai-node and ../shared/protocols.md §2.
 //   /v1/...                  OpenAI style, `Authorization: Bearer <key>`
 //   /openai/v1/...           Azure OpenAI "v1" style, `api-key: <key>` (or Bearer); adds
-//   /openai/deployments/<d>/ Azure content-filter chunks and apim-request-id
+//   /openai/deployments/<d>/ Azure content-filter chunks and apim-request-id; classic Azure paths
+//                            need ?api-version= and a deployment named like a model (azure.ts)
+// Models: the sandbox's own (`sandbox-*`), stand-ins for OpenAI's public ids, and --model-map ids.
 import { Slots } from './slots';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { systemClock, type Clock } from '../../core/clock';
@@ -12,12 +14,29 @@ import { pathSegments, requestUrl, Router, type PathParams } from '../router';
 import type { ListenOptions, RunningService } from '../types';
 import { chatCompletions } from './chat';
 import { invalid, openAiError, baseHeaders, type Ctx, type LlmService } from './context';
+import { completions } from './completions';
 import { embeddings } from './embeddings';
-import { findModel, LLM_MODELS, type SandboxModel } from './models';
+import { imageGenerations, ImageStore, serveStoredImage } from './images';
+import { moderations } from './moderations';
+import { speech } from './speech';
+import { normalisePath, refuseAzureRequest } from './azure';
+import { ModelCatalogue, type ModelMap, type SandboxModel } from './models';
 import { ModelRateLimits } from './rateLimit';
 import { responses } from './responses';
 
-export { LLM_MODELS, LIMITED_MODEL, FAULTY_MODEL, EMBEDDING_MODEL, SLOW_MODEL, SLOW_TOKEN_RATE, faultAfterTokens, type SandboxModel } from './models';
+export {
+  LLM_MODELS,
+  ModelCatalogue,
+  parseModelMap,
+  type ModelMap,
+  LIMITED_MODEL,
+  FAULTY_MODEL,
+  EMBEDDING_MODEL,
+  SLOW_MODEL,
+  SLOW_TOKEN_RATE,
+  faultAfterTokens,
+  type SandboxModel,
+} from './models';
 export {
   sandboxAnswer,
   sandboxAnswerTokens,
@@ -46,18 +65,8 @@ export interface LlmSandboxOptions extends ListenOptions {
   limitedWindowMs?: number;
   /** Time for the rate windows and paced streams (tests pass a manual clock); default the system clock. */
   clock?: Clock;
-}
-
-/**
- * Splits a decoded Azure path (`openai/v1/…`, `openai/deployments/<d>/…`, `openai/…`) into the
- * OpenAI one (`v1/…`) plus the deployment, if any.
- */
-function normalisePath(segments: readonly string[]): { segments: string[]; azure: boolean; deployment?: string } {
-  if (segments[0] !== 'openai') return { segments: [...segments], azure: false };
-  let rest = segments.slice(1);
-  if (rest[0] === 'v1') rest = rest.slice(1);
-  if (rest[0] === 'deployments' && rest.length > 2 && rest[1] !== '') return { segments: ['v1', ...rest.slice(2)], azure: true, deployment: rest[1] };
-  return { segments: ['v1', ...rest], azure: true };
+  /** Extra model ids served as catalogue models (`--model-map my-ft=gpt-4o-mini`): alias -> model id. */
+  modelMap?: ModelMap;
 }
 
 function modelJson(m: SandboxModel) {
@@ -66,8 +75,11 @@ function modelJson(m: SandboxModel) {
 
 export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningService> {
   const clock = opts.clock ?? systemClock;
+  const models = new ModelCatalogue(opts.modelMap);
+  const images = new ImageStore();
   const svc: LlmService = {
     clock,
+    models,
     limits: new ModelRateLimits(() => clock.now()),
     embeddingSlots: new Slots(),
     limitedWindowMs: opts.limitedWindowMs ?? DEFAULT_LIMITED_WINDOW_MS,
@@ -76,25 +88,34 @@ export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningS
 
   const routes = new Router<(ctx: Ctx, params: PathParams) => void | Promise<void>>()
     .add('GET', '/v1/resources', (ctx) => {
-      const resources: SandboxResource[] = LLM_MODELS.map((m) => ({ id: m.id, kind: 'model', name: m.id, detail: `${m.kind} model owned by ${m.owned_by}` }));
+      const resources: SandboxResource[] = models
+        .list()
+        .map((m) => ({ id: m.id, kind: 'model', name: m.id, detail: `${m.kind} model owned by ${m.owned_by}` }));
       sendJson(ctx.res, 200, { resources }, baseHeaders(ctx));
     })
-    .add('GET', '/v1/models', (ctx) => sendJson(ctx.res, 200, { object: 'list', data: LLM_MODELS.map(modelJson) }, baseHeaders(ctx)))
+    .add('GET', '/v1/models', (ctx) => sendJson(ctx.res, 200, { object: 'list', data: models.list().map(modelJson) }, baseHeaders(ctx)))
     .add('GET', '/v1/models/{model}', (ctx, { model: id }) => {
-      const m = findModel(id);
+      const m = models.find(id);
       if (!m) return openAiError(ctx, 404, invalid(`The model '${id}' does not exist`, 'model', 'model_not_found'));
       sendJson(ctx.res, 200, modelJson(m), baseHeaders(ctx));
     })
     .add('POST', '/v1/chat/completions', (ctx) => chatCompletions(svc, ctx))
     .add('POST', '/v1/responses', (ctx) => responses(svc, ctx))
-    .add('POST', '/v1/embeddings', (ctx) => embeddings(svc, ctx));
+    .add('POST', '/v1/embeddings', (ctx) => embeddings(svc, ctx))
+    .add('POST', '/v1/completions', (ctx) => completions(svc, ctx))
+    .add('POST', '/v1/moderations', (ctx) => moderations(svc, ctx))
+    .add('POST', '/v1/images/generations', (ctx) => imageGenerations(svc, ctx, images))
+    .add('POST', '/v1/audio/speech', (ctx) => speech(svc, ctx));
 
   return listen(opts, async (req: IncomingMessage, res: ServerResponse) => {
     const url = requestUrl(req.url);
     const decoded = url && pathSegments(url.pathname);
-    const { segments, azure, deployment } = normalisePath(decoded ?? []);
+    const path = normalisePath(decoded ?? []);
+    const { segments, azure, deployment } = path;
     const ctx: Ctx = { req, res, requestId: newId('req_'), azure, deployment, started: Date.now() };
     if (!url || !decoded) return openAiError(ctx, 400, invalid('Invalid URL: the path has malformed percent-encoding.', null, 'invalid_url'));
+    // Image URLs are opened without a key, as OpenAI's signed ones are.
+    if (req.method === 'GET' && serveStoredImage(ctx, decoded, images)) return;
     const key = (azure ? header(req, 'api-key') : undefined) ?? bearer(req);
     if (!safeEqual(key, opts.apiKey)) {
       const shown = key ? `${key.slice(0, 3)}…${key.slice(-2)}` : '';
@@ -105,6 +126,7 @@ export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningS
         invalid(key ? `Incorrect API key provided: ${shown}.` : `You didn't provide an API key. Provide it in ${how}.`, null, key ? 'invalid_api_key' : null),
       );
     }
+    if (refuseAzureRequest(ctx, url, path, models)) return;
     const method = req.method ?? 'GET';
     const route = routes.matchSegments(method, segments);
     if (route.kind !== 'found') return openAiError(ctx, 404, invalid(`Invalid URL (${method} ${url.pathname})`, null, 'unknown_url'));

@@ -63,6 +63,8 @@ export const chatRequestSchema = z.object({
   tool_choice: z.optional(toolChoice),
   parallel_tool_calls: z.optional(z.boolean()),
   response_format: z.optional(responseFormat),
+  logprobs: z.optional(z.nullable(z.boolean())),
+  top_logprobs: z.optional(z.nullable(z.int().check(z.gte(0), z.lte(20)))),
 });
 export type ChatRequestBody = z.infer<typeof chatRequestSchema>;
 

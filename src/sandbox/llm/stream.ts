@@ -17,6 +17,8 @@ export interface StreamPlan {
   created: number;
   model: string;
   tokens: readonly string[];
+  /** Per content token, its `logprobs` object as JSON (the request asked for `logprobs: true`). */
+  logprobs?: readonly string[];
   finishReason: 'stop' | 'length' | 'tool_calls';
   /** Tool calls instead of text: streamed as OpenAI does, a header delta per call, then argument fragments. */
   toolCalls?: readonly StreamedToolCall[];
@@ -94,7 +96,9 @@ export function buildFrames(plan: StreamPlan): { head: string; tokens: string[];
     tokens = deltas.slice(1).map((d) => frame(`${prefix}"delta":${d},"logprobs":null,"finish_reason":null${filter}}]${usageField}}`));
   } else {
     head += frame(`${prefix}"delta":{"role":"assistant","content":"","refusal":null},"logprobs":null,"finish_reason":null}]${usageField}}`);
-    tokens = plan.tokens.map((t) => frame(`${prefix}"delta":{"content":${JSON.stringify(t)}},"logprobs":null,"finish_reason":null${filter}}]${usageField}}`));
+    tokens = plan.tokens.map((t, i) =>
+      frame(`${prefix}"delta":{"content":${JSON.stringify(t)}},"logprobs":${plan.logprobs?.[i] ?? 'null'},"finish_reason":null${filter}}]${usageField}}`),
+    );
   }
 
   let tail = '';
