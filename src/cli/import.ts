@@ -25,8 +25,8 @@ function knownConnections(file: string | undefined): KnownConnection[] {
   if (!file) return [];
   return loadConnectionsFile(file).connections.flatMap((c): KnownConnection[] =>
     c.service === 'realtime'
-      ? [{ service: c.service, baseUrl: c.restBaseUrl }]
-      : [c.baseUrl, ...Object.values(c.baseUrls)].map((baseUrl) => ({ service: c.service, baseUrl })),
+      ? [{ service: c.service, baseUrl: c.restBaseUrl, name: c.name }]
+      : [c.baseUrl, ...Object.values(c.baseUrls)].map((baseUrl) => ({ service: c.service, baseUrl, name: c.name })),
   );
 }
 
@@ -47,10 +47,19 @@ export async function importCommand(args: ImportArgs, streams: ImportStreams): P
   else streams.stdout.write(result.text);
   for (const line of result.report) streams.stderr.write(`${line}\n`);
   for (const s of result.secrets) {
-    const where = s.header ? `the ${s.header} header` : s.param ? `the ${s.param} parameter` : `the variable ${s.variable ?? ''}`;
+    const where = s.header
+      ? `the ${s.header} header`
+      : s.param
+        ? `the ${s.param} parameter`
+        : s.userinfo
+          ? "the URL's user:password"
+          : `the variable ${s.variable ?? ''}`;
     const sentTo = [s.service, s.origin].filter(Boolean).join(' ');
+    const store = s.secretName
+      ? `store it as the secret "${s.secretName}" (the http cell reads {{$secret ${s.secretName}}})`
+      : "store it as the connection's key";
     streams.stderr.write(
-      `a key${sentTo ? ` (${sentTo})` : ''} was found in ${where}${s.variable && s.header ? ` (variable ${s.variable})` : ''}: not written into the notebook; store it as the connection's key\n`,
+      `a key${sentTo ? ` (${sentTo})` : ''} was found in ${where}${s.variable && (s.header || s.param) ? ` (variable ${s.variable})` : ''}: not written into the notebook; ${store}\n`,
     );
   }
   if (args.out) streams.stderr.write(`wrote ${args.out}\n`);

@@ -89,7 +89,7 @@ export function parseFenceInfo(info: string): FenceInfo {
   return { language, attributes, problems };
 }
 
-function formatAttributes(attributes: Record<string, string> | undefined): string {
+export function formatAttributes(attributes: Record<string, string> | undefined): string {
   return Object.entries(attributes ?? {})
     .map(([k, v]) => (/^[^\s"']+$/.test(v) ? `${k}=${v}` : v.includes('"') ? `${k}='${v}'` : `${k}="${v}"`))
     .join(' ');

@@ -1,5 +1,6 @@
 // `curl …` (as published in API docs, or "Copy as cURL" from a browser) → the request it sends.
-import { shellWords } from './shellWords';
+import { curlFormPart, multipartBody, type FormPart } from './multipart';
+import { shellWords, type ShellWord } from './shellWords';
 import { ImportError } from './types';
 
 /** A request as written in what is being imported, before it becomes a cell. */
@@ -34,7 +35,39 @@ const IGNORED_WITH_VALUE = new Set([
   '--resolve',
   '--retry-delay',
   '--retry-max-time',
+  '--user-agent-file',
+  '--interface',
+  '--dns-servers',
+  '--connect-to',
+  '--max-filesize',
+  '--cert-type',
+  '--key-type',
+  '--capath',
+  '--pinnedpubkey',
+  '--proxy-user',
+  '-U',
+  '-E',
+  '-r',
+  '--range',
+  '-y',
+  '--speed-time',
+  '-Y',
+  '--speed-limit',
+  '-z',
+  '--time-cond',
+  '-C',
+  '--continue-at',
+  '-D',
+  '--dump-header',
+  '--trace',
+  '--trace-ascii',
+  '--stderr',
+  '--variable',
 ]);
+/** Short options that take a value: in a bundle (`-sXPOST`, `-vH "…"`) the rest of the word, or the next word, is it. */
+const SHORT_WITH_VALUE = new Set('XHdbuAeFomxcwUErYyzCDT'.split('').map((c) => `-${c}`));
+/** Commands that run curl (`time curl …`, `proxychains curl …`): their words are not curl's. */
+const WRAPPERS = new Set(['time', 'proxychains', 'proxychains4', 'torsocks', 'sudo', 'command', 'noglob', 'nice', 'exec', 'env', 'nohup', '$']);
 /** Options that take no value; the short ones may be bundled (-sSL). */
 const FLAGS = new Set([
   '-s',
@@ -61,6 +94,30 @@ const FLAGS = new Set([
   '--progress-bar',
   '--http1.1',
   '--http2',
+  '--http2-prior-knowledge',
+  '--http3',
+  '--tlsv1.2',
+  '--tlsv1.3',
+  '--ipv4',
+  '--ipv6',
+  '-4',
+  '-6',
+  '-O',
+  '--remote-name',
+  '-J',
+  '--remote-header-name',
+  '-n',
+  '--netrc',
+  '-j',
+  '--junk-session-cookies',
+  '--raw',
+  '--no-progress-meter',
+  '--no-keepalive',
+  '--tcp-nodelay',
+  '--path-as-is',
+  '--post301',
+  '--post302',
+  '--post303',
 ]);
 const DATA_OPTIONS = new Set(['-d', '--data', '--data-raw', '--data-binary', '--data-ascii', '--data-urlencode', '--json']);
 
@@ -72,33 +129,78 @@ export interface ParsedCurl {
   ignored: string[];
 }
 
-/** Reads one curl command; throws ImportError naming the line of what it cannot read. */
-export function parseCurl(text: string, source = 'curl'): ParsedCurl {
-  const words = shellWords(text.replace(/^\s*\$\s+/, ''), source);
-  if (words.length === 0 || words[0].text !== 'curl') {
+/** `time curl …`, `FOO=1 curl …`: the words before curl, which are not part of the request. */
+function skipWrapper(words: ShellWord[], source: string): { start: number; wrapper?: string } {
+  let i = 0;
+  while (
+    i < words.length &&
+    words[i].text !== 'curl' &&
+    (WRAPPERS.has(words[i].text) || /^[A-Za-z_]\w*=/.test(words[i].text) || (i > 0 && words[i].text.startsWith('-')))
+  )
+    i++;
+  if (words[i]?.text !== 'curl') {
     throw new ImportError(source, `line ${words[0]?.line ?? 1}`, `a cURL command starts with "curl"${words[0] ? `, not "${words[0].text}"` : ''}`);
   }
+  const wrapper = words
+    .slice(0, i)
+    .map((w) => w.text)
+    .filter((t) => t !== '$' && !t.includes('='))
+    .join(' ');
+  return { start: i + 1, ...(wrapper ? { wrapper } : {}) };
+}
+
+/** `-sSL` → -s -S -L; `-vH` → -v, then -H taking the next word; `-XPOST` → -X with POST. */
+function splitBundle(word: string): Array<{ opt: string; value?: string }> {
+  if (!/^-[^-]/.test(word) || word.length <= 2) return [{ opt: word }];
+  const out: Array<{ opt: string; value?: string }> = [];
+  for (let k = 1; k < word.length; k++) {
+    const opt = `-${word[k]}`;
+    if (SHORT_WITH_VALUE.has(opt)) {
+      out.push(k + 1 < word.length ? { opt, value: word.slice(k + 1) } : { opt });
+      return out;
+    }
+    out.push({ opt });
+  }
+  return out;
+}
+
+/** Reads one curl command; throws ImportError naming the line of what it cannot read. */
+export function parseCurl(text: string, source = 'curl'): ParsedCurl {
+  const { words, stoppedAt } = shellWords(text, source);
+  if (words.length === 0) throw new ImportError(source, 'line 1', 'a cURL command starts with "curl"');
+  const { start, wrapper } = skipWrapper(words, source);
   let method: string | undefined;
   let url: string | undefined;
   const headers: Array<[string, string]> = [];
   const data: string[] = [];
+  const form: FormPart[] = [];
   let json = false;
   let getWithData = false;
   let head = false;
   let basicAuth: string | undefined;
   const ignored: string[] = [];
-  for (let i = 1; i < words.length; i++) {
-    const w = words[i];
-    let opt = w.text;
-    let value: string | undefined;
+  if (wrapper) ignored.push(`${wrapper} (the command around curl)`);
+  if (stoppedAt) ignored.push(`${stoppedAt.operator} and what follows it (line ${stoppedAt.line})`);
+  const queue: Array<{ word: ShellWord; opt: string; value?: string }> = [];
+  let next = start;
+  const take = (): { word: ShellWord; opt: string; value?: string } | undefined => {
+    if (queue.length) return queue.shift();
+    const word = words[next++];
+    if (!word) return undefined;
+    const long = /^(--[\w.-]+)=([^]*)$/.exec(word.text);
+    if (long) return { word, opt: long[1], value: long[2] };
+    const [first, ...more] = splitBundle(word.text);
+    queue.push(...more.map((m) => ({ word, ...m })));
+    return { word, ...first };
+  };
+  for (let item = take(); item; item = take()) {
+    const { word: w, opt } = item;
     const needValue = (): string => {
-      if (value !== undefined) return value;
-      const next = words[++i];
-      if (!next) throw new ImportError(source, `line ${w.line}`, `${opt} needs a value`);
-      return next.text;
+      if (item.value !== undefined) return item.value;
+      const following = words[next++];
+      if (!following) throw new ImportError(source, `line ${w.line}`, `${opt} needs a value`);
+      return following.text;
     };
-    if (/^--[\w.-]+=/.test(opt)) [opt, value] = [opt.slice(0, opt.indexOf('=')), opt.slice(opt.indexOf('=') + 1)];
-    else if (/^-[XHdbuAe]./.test(opt)) [opt, value] = [opt.slice(0, 2), opt.slice(2)];
     if (!opt.startsWith('-') || opt === '-') {
       if (url !== undefined) throw new ImportError(source, `line ${w.line}`, `a second URL "${opt}": import one request at a time`);
       url = opt;
@@ -117,25 +219,37 @@ export function parseCurl(text: string, source = 'curl'): ParsedCurl {
         throw new ImportError(source, `line ${w.line}`, `${opt} ${v} reads the body from a file: paste the body itself (--data-raw '…')`);
       data.push(opt === '--data-urlencode' ? urlencodePair(v) : v);
       if (opt === '--json') json = true;
+    } else if (opt === '-F' || opt === '--form' || opt === '--form-string') {
+      const part = curlFormPart(needValue(), opt === '--form-string');
+      if (typeof part === 'string') throw new ImportError(source, `line ${w.line}`, `${opt}: ${part}`);
+      form.push(part);
     } else if (opt === '-G' || opt === '--get') getWithData = true;
     else if (opt === '-I' || opt === '--head') head = true;
     else if (opt === '-u' || opt === '--user') basicAuth = needValue();
     else if (opt === '-A' || opt === '--user-agent') headers.push(['User-Agent', needValue()]);
     else if (opt === '-e' || opt === '--referer') headers.push(['Referer', needValue()]);
     else if (opt === '-b' || opt === '--cookie') headers.push(['Cookie', needValue()]);
-    else if (IGNORED_WITH_VALUE.has(opt)) ignored.push(`${opt} ${needValue()}`);
-    else if (FLAGS.has(opt) || /^-[sSLivkNfg#]+$/.test(opt)) ignored.push(opt);
-    else throw new ImportError(source, `line ${w.line}`, `the curl option ${opt} is not supported by the importer`);
+    else if (IGNORED_WITH_VALUE.has(opt) || SHORT_WITH_VALUE.has(opt)) ignored.push(`${opt} ${needValue()}`);
+    else if (FLAGS.has(opt) || /^-[A-Za-z0-9#]$/.test(opt)) ignored.push(opt);
+    // An option the importer does not know: said in the report; the request is still imported.
+    else ignored.push(`${opt} (not known to the importer)`);
   }
   if (url === undefined) throw new ImportError(source, `line ${words[0].line}`, 'the curl command has no URL');
-  if (!/^https?:\/\//i.test(url)) url = `https://${url}`;
+  if (!/^[a-z][\w+.-]*:\/\//i.test(url)) url = `https://${url}`;
   let body = data.length ? data.join('&') : undefined;
   if (getWithData && body !== undefined) {
     url += (url.includes('?') ? '&' : '?') + body;
     body = undefined;
   }
   const has = (name: string) => headers.some(([n]) => n.toLowerCase() === name);
-  if (json) {
+  if (form.length) {
+    const multipart = multipartBody(form);
+    // A Content-Type without the boundary would make the parts unreadable: the body's own one wins.
+    const at = headers.findIndex(([n]) => n.toLowerCase() === 'content-type');
+    if (at !== -1) headers.splice(at, 1);
+    headers.push(['Content-Type', multipart.contentType]);
+    body = multipart.body;
+  } else if (json) {
     if (!has('content-type')) headers.push(['Content-Type', 'application/json']);
     if (!has('accept')) headers.push(['Accept', 'application/json']);
   } else if (body !== undefined && !has('content-type')) {
@@ -143,7 +257,7 @@ export function parseCurl(text: string, source = 'curl'): ParsedCurl {
     headers.push(['Content-Type', looksLikeJson(body) ? 'application/json' : 'application/x-www-form-urlencoded']);
   }
   const finalMethod = method ?? (head ? 'HEAD' : body !== undefined ? 'POST' : 'GET');
-  return { request: { method: finalMethod, url, headers, body, line: words[0].line }, basicAuth, ignored };
+  return { request: { method: finalMethod, url, headers, body, line: words[start - 1].line }, basicAuth, ignored };
 }
 
 /** `--data-urlencode name=value` sends the value percent-encoded. */

@@ -1,15 +1,14 @@
 // A REST Client / httpYac `.http` (or `.rest`) file → a notebook: file variables become a vars
 // cell, each request a cell (named by `# @name`), comments Markdown, in the file's order.
 import { parseAssertion } from '../cells';
-import { convertRequest, type Piece } from './convert';
-import type { RawRequest } from './curl';
+import { convertRequest, fenced, keepAsBlock, type ConvertContext, type Piece } from './convert';
+import { maskCredentials } from './credentials';
+import { parseCurl, type RawRequest } from './curl';
+import { graphqlRequest } from './graphql';
+import { readHttpFile, type Block, type HttpFileContent, type Script } from './httpLines';
 import { ImportError, type ImportedSecret, type ImportOptions, type ImportResult } from './types';
 import { cellName, varsPiece, writeNotebook } from './write';
 
-const REQUEST_LINE = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|CONNECT|TRACE)\s+(\S+)(?:\s+HTTP\/[\d.]+)?\s*$/i;
-const BARE_URL = /^(https?:\/\/\S+|\{\{[^}]+\}\}\S*)(?:\s+HTTP\/[\d.]+)?\s*$/i;
-const FILE_VARIABLE = /^@([A-Za-z_][\w.-]*)\s*=\s*(.*)$/;
-const COMMENT = /^\s*(#|\/\/)/;
 const SECRET_NAME = /(^|[_-])(api[_-]?key|key|secret|token|password|auth)$/i;
 
 /** `{{login.response.body.$.token}}` → `{{login.json.token}}`; undefined when there is no equivalent. */
@@ -22,93 +21,21 @@ export function convertReference(ref: string): string | undefined {
   return path ? `${m[1]}.json${path[1]}` : undefined;
 }
 
-interface Block {
-  comments: string[];
-  name?: string;
-  request?: RawRequest;
-  /** `??` lines after the body (httpYac), as written. */
-  assertions: string[];
-  fileBody?: string;
-}
-
-/** Reads the whole file; throws ImportError naming the line of a request line it cannot read. */
+/** Reads the whole file. A request it cannot convert is kept as a block with a note; only a file with no request at all is an ImportError. */
 export function importHttpFile(text: string, opts: ImportOptions = {}): ImportResult {
   const source = opts.source ?? 'requests.http';
-  const lines = text.split(/\r\n|\r|\n/);
-  const vars = new Map<string, string>();
-  const blocks: Block[] = [];
-  const report: string[] = [];
-  let block: Block = { comments: [], assertions: [] };
-  let state: 'pre' | 'headers' | 'body' = 'pre';
-  let body: string[] = [];
-  const finish = () => {
-    if (block.request) {
-      while (body.length && body.at(-1)!.trim() === '') body.pop();
-      while (body.length && (body.at(-1)!.trim().startsWith('??') || body.at(-1)!.trim() === '')) block.assertions.unshift(body.pop()!.trim());
-      const joined = body.join('\n').trim();
-      if (/^<\s/.test(joined)) block.fileBody = joined;
-      else if (joined) block.request.body = joined;
+  const content = readHttpFile(text);
+  if (!content.blocks.some((b) => b.request || b.curl)) {
+    const bad = content.blocks.find((b) => b.unreadable)?.unreadable;
+    if (bad) {
+      const t = bad.lines[0].trim();
+      throw new ImportError(source, `line ${bad.line}`, `"${t}" is not a request line: write METHOD URL, e.g. "GET https://api.openai.com/v1/models"`);
     }
-    if (block.request || block.comments.length) blocks.push(block);
-    block = { comments: [], assertions: [] };
-    state = 'pre';
-    body = [];
-  };
-  lines.forEach((line, index) => {
-    const n = index + 1;
-    const t = line.trim();
-    if (t.startsWith('###')) {
-      finish();
-      const title = t.replace(/^#+\s*/, '');
-      if (title) block.comments.push(`## ${title}`);
-      return;
-    }
-    if (state === 'body') {
-      body.push(line);
-      return;
-    }
-    if (state === 'headers') {
-      if (t === '') {
-        state = 'body';
-        return;
-      }
-      if (COMMENT.test(line)) return;
-      if (/^\s+[?&]/.test(line)) {
-        block.request!.url += t;
-        return;
-      }
-      const h = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s*(.*)$/.exec(t);
-      if (!h) throw new ImportError(source, `line ${n}`, `"${t}" is not a header line (Name: value); leave a blank line before the body`);
-      block.request!.headers.push([h[1], h[2]]);
-      return;
-    }
-    if (t === '') return;
-    const fileVar = FILE_VARIABLE.exec(t);
-    if (fileVar) {
-      vars.set(fileVar[1], fileVar[2].trim());
-      return;
-    }
-    if (COMMENT.test(line)) {
-      const c = t.replace(/^(#|\/\/)\s?/, '');
-      const meta = /^@([\w-]+)\s*(.*)$/.exec(c.trim());
-      if (c.startsWith('?? ')) block.assertions.push(c);
-      else if (/^Checks in the notebook/.test(c)) return;
-      else if (meta?.[1] === 'name') block.name = meta[2].trim();
-      else if (meta) report.push(`line ${n}: the @${meta[1]} setting is not carried over`);
-      else block.comments.push(c);
-      return;
-    }
-    const m = REQUEST_LINE.exec(t) ?? BARE_URL.exec(t);
-    if (!m) throw new ImportError(source, `line ${n}`, `"${t}" is not a request line: write METHOD URL, e.g. "GET https://api.openai.com/v1/models"`);
-    const [method, url] = m.length === 3 ? [m[1].toUpperCase(), m[2]] : ['GET', m[1]];
-    block.request = { method, url, headers: [], line: n };
-    state = 'headers';
-  });
-  finish();
-  return assemble(blocks, vars, report, opts);
+  }
+  return assemble(content, opts);
 }
 
-function assemble(blocks: Block[], vars: Map<string, string>, report: string[], opts: ImportOptions): ImportResult {
+function assemble({ blocks, vars, fragments, report }: HttpFileContent, opts: ImportOptions): ImportResult {
   const secrets: ImportedSecret[] = [];
   const expand = (text: string, depth = 0): string =>
     depth > 10
@@ -122,27 +49,44 @@ function assemble(blocks: Block[], vars: Map<string, string>, report: string[], 
   const pieces: Piece[] = [];
   for (const b of blocks) {
     if (b.comments.length) pieces.push({ kind: 'markdown', value: b.comments.join('\n').replace(/^(## .*)\n(?!\n)/, '$1\n\n') });
-    if (!b.request) continue;
-    const name = b.name ? renamed.get(b.name) : undefined;
-    const label = `line ${b.request.line}${name ? ` (${name})` : ''}`;
-    const req = rewriteReferences(b.request, renamed, report, label);
-    if (b.fileBody) {
-      report.push(`${label}: kept as Markdown: the body is read from a file (${b.fileBody})`);
+    if (b.curl) pieces.push(pastedCurl(b.curl, ctx));
+    if (b.unreadable) {
+      const note = `lines ${b.unreadable.line}–${b.unreadable.line + b.unreadable.lines.length - 1} are no request, variable or comment`;
+      report.push(`line ${b.unreadable.line}: kept as a text block: ${note}`);
       pieces.push({
         kind: 'markdown',
-        value: `> **Not imported as a cell:** the body comes from a file (\`${b.fileBody}\`); paste it into a cell.\n\n\`\`\`http\n${req.method} ${req.url}\n\`\`\``,
+        value: `> **Not imported:** ${note}. Kept as written:\n\n${fenced('text', maskCredentials(b.unreadable.lines.join('\n')))}`,
       });
+    }
+    if (!b.request) {
+      if (b.preScripts.length) pieces.push(scriptsNote(b.preScripts, 'Pre-request'));
+      continue;
+    }
+    const name = b.name ? renamed.get(b.name) : undefined;
+    const label = `line ${b.request.line}${name ? ` (${name})` : ''}`;
+    const written = rewriteReferences(b.request, renamed, report, label);
+    const graphql = graphqlRequest(written, fragments);
+    const req = typeof graphql === 'string' ? written : graphql;
+    const why = keptReason(b, graphql);
+    if (why) {
+      pieces.push(keepAsBlock(b.fileBody ? { ...req, body: b.fileBody } : req, ctx, label, why));
+      if (b.preScripts.length) pieces.push(scriptsNote(b.preScripts, 'Pre-request'));
+      if (b.responseScripts.length) pieces.push(scriptsNote(b.responseScripts, 'Response handler'));
       continue;
     }
     const made = convertRequest(req, ctx, label, name);
     for (const p of made) {
-      if (p.kind === 'code' && b.assertions.length) {
+      if (p.kind !== 'markdown' && b.assertions.length) {
         const ok = b.assertions.filter((a) => typeof parseAssertion(a, 0) !== 'string');
         if (ok.length < b.assertions.length) report.push(`${label}: ${b.assertions.length - ok.length} assertion(s) in another syntax were not carried over`);
         if (ok.length) p.value += `\n\n${ok.join('\n')}`;
       }
     }
     pieces.push(...made);
+    if (b.responseScripts.length) {
+      report.push(`${label}: its response handler script is listed in a note (scripts do not run in notebooks)`);
+      pieces.push(scriptsNote(b.responseScripts, 'Response handler'));
+    }
   }
   const kept: Array<[string, string]> = [];
   for (const [name, value] of vars) {
@@ -172,4 +116,40 @@ function rewriteReferences(req: RawRequest, renamed: Map<string, string>, report
       return `{{${renamed.get(first)!}${converted.slice(first.length)}}}`;
     });
   return { ...req, url: rewrite(req.url), headers: req.headers.map(([n, v]) => [n, rewrite(v)]), body: req.body === undefined ? undefined : rewrite(req.body) };
+}
+
+/** Why a request stays an `http` block instead of becoming a cell, or undefined. */
+function keptReason(b: Block, graphql: RawRequest | string): string | undefined {
+  if (b.problem) return b.problem;
+  if (typeof graphql === 'string') return graphql;
+  if (b.fileBody) return `the body is read from a file (${b.fileBody}): paste it into the cell`;
+  if (b.preScripts.length)
+    return `a pre-request script (line ${b.preScripts[0].line}) runs before it and may set what it sends; scripts do not run in notebooks (it is listed below)`;
+  return undefined;
+}
+
+/** Scripts listed under the request: a note, since notebooks do not run them. */
+function scriptsNote(scripts: readonly Script[], kind: string): Piece {
+  const code = scripts.map((s) => s.text).join('\n');
+  return {
+    kind: 'markdown',
+    value: `> **${kind} script${scripts.length > 1 ? 's' : ''}** (line ${scripts[0].line}) not run in notebooks: scripts do not run (write \`??\` assertions instead).\n\n${fenced('js', maskCredentials(code))}`,
+  };
+}
+
+/** A cURL command pasted into a `.http` file: kept as an http block (keys removed) with a note. */
+function pastedCurl(curl: { line: number; text: string }, ctx: ConvertContext): Piece {
+  const label = `line ${curl.line}`;
+  const note = 'a cURL command pasted into the .http file (import it on its own with "api-workbench import -" to make it a cell)';
+  try {
+    const { request } = parseCurl(curl.text, label);
+    return keepAsBlock(request, ctx, label, note);
+  } catch (e) {
+    const why = e instanceof ImportError ? e.detail : String(e);
+    ctx.report.push(`${label}: kept as a text block: a cURL command that cannot be read (${why})`);
+    return {
+      kind: 'markdown',
+      value: `> **Not imported:** a cURL command that cannot be read (${why}). Kept as written:\n\n${fenced('sh', maskCredentials(curl.text))}`,
+    };
+  }
 }

@@ -1,4 +1,5 @@
 // A pasted cURL command → a one-cell notebook (or the cell alone, for "Paste cURL as Cell").
+import { isPlaceholder } from './credentials';
 import { convertRequest, type Piece } from './convert';
 import { parseCurl } from './curl';
 import type { ImportOptions, ImportResult } from './types';
@@ -10,8 +11,11 @@ export function curlToPieces(text: string, opts: ImportOptions = {}): { pieces: 
   const { request, basicAuth, ignored } = parseCurl(text, source);
   const report: string[] = [];
   const secrets: ImportResult['secrets'] = [];
-  if (basicAuth !== undefined) request.headers.push(['Authorization', `Basic ${basicAuth}`]);
-  if (ignored.length) report.push(`curl options not carried over: ${ignored.map((o) => o.split(' ')[0]).join(' ')}`);
+  // As curl sends it (base64), so an http cell can send the stored secret as it is; `$USER:$PASS` stays readable.
+  if (basicAuth !== undefined)
+    request.headers.push(['Authorization', `Basic ${isPlaceholder(basicAuth) ? basicAuth : Buffer.from(basicAuth, 'utf8').toString('base64')}`]);
+  // An option's value is never shown (--proxy-user holds a password); entries that explain themselves end in "(…)".
+  if (ignored.length) report.push(`not carried over from the curl command: ${ignored.map((o) => (/\)$/.test(o) ? o : o.split(' ')[0])).join(', ')}`);
   const pieces = convertRequest(request, { connections: opts.connections ?? [], secrets, report, expand: (t) => t }, 'the curl command');
   return { pieces, secrets, report };
 }

@@ -11,8 +11,9 @@ export function detectFormat(fileName: string, text: string): ImportFormat {
   const lower = fileName.toLowerCase();
   if (lower.endsWith('.http') || lower.endsWith('.rest')) return 'http';
   if (lower.endsWith('.json')) return 'postman';
-  const start = text.trimStart();
-  if (/^(\$\s+)?curl\s/.test(start)) return 'curl';
+  // Comment lines (a snippet file's `# [START …]`), a prompt and a wrapper (`time`, `proxychains`) may come before curl.
+  const start = text.replace(/^(\s*#[^\n]*\n)*/, '').trimStart();
+  if (/^(\$\s+)?((time|proxychains4?|torsocks|sudo|noglob|[A-Za-z_]\w*=\S*)\s+)*curl\s/.test(start)) return 'curl';
   if (start.startsWith('{')) return 'postman';
   return 'http';
 }

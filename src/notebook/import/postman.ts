@@ -1,7 +1,9 @@
 // A Postman collection (v2.1, or v2.0 which has the same shape) → a notebook: folders become
 // headings, requests cells, collection variables a vars cell, scripts a note under the request.
 import * as z from 'zod/mini';
-import { convertRequest, type Piece } from './convert';
+import { convertRequest, fenced, type Piece } from './convert';
+import { maskCredentials, maskKeyParams } from './credentials';
+import { multipartBody, type FormPart } from './multipart';
 import type { RawRequest } from './curl';
 import { ImportError, type ImportedSecret, type ImportOptions, type ImportResult } from './types';
 import { cellName, varsPiece, writeNotebook } from './write';
@@ -14,18 +16,40 @@ const SCHEMAS = [
 /** `token`, `api_key`, `accessToken`, `clientSecret`: names of keys. */
 const isSecretName = (n: string): boolean => /(^|[_-])(api[_-]?key|key|secret|token|password)$/i.test(n) || /[a-z](Key|Secret|Token|Password)$/.test(n);
 
-const keyValue = z.looseObject({ key: z.string(), value: z.optional(z.unknown()), disabled: z.optional(z.boolean()) });
+// Postman writes `{"key": null, "value": null}` for an empty pair (`?&a=1`): read, then skipped.
+const keyValue = z.looseObject({ key: z.nullable(z.string()), value: z.optional(z.unknown()), disabled: z.optional(z.boolean()) });
+const formField = z.looseObject({
+  key: z.nullable(z.string()),
+  value: z.optional(z.unknown()),
+  type: z.optional(z.string()),
+  src: z.optional(z.union([z.string(), z.array(z.string()), z.null()])),
+  contentType: z.optional(z.string()),
+  disabled: z.optional(z.boolean()),
+});
 const auth = z.looseObject({ type: z.string() });
 const description = z.optional(z.union([z.string(), z.looseObject({ content: z.optional(z.string()) }), z.null()]));
 const event = z.looseObject({ listen: z.string(), script: z.optional(z.looseObject({ exec: z.optional(z.union([z.string(), z.array(z.string())])) })) });
-const url = z.union([z.string(), z.looseObject({ raw: z.optional(z.string()), query: z.optional(z.array(keyValue)) })]);
+const url = z.union([
+  z.string(),
+  z.looseObject({ raw: z.optional(z.string()), query: z.optional(z.array(keyValue)), variable: z.optional(z.array(keyValue)) }),
+]);
 const request = z.union([
   z.string(),
   z.looseObject({
     method: z.optional(z.string()),
     url: z.optional(url),
     header: z.optional(z.union([z.array(keyValue), z.string()])),
-    body: z.optional(z.nullable(z.looseObject({ mode: z.optional(z.string()), raw: z.optional(z.string()), urlencoded: z.optional(z.array(keyValue)) }))),
+    body: z.optional(
+      z.nullable(
+        z.looseObject({
+          mode: z.optional(z.string()),
+          raw: z.optional(z.string()),
+          urlencoded: z.optional(z.array(keyValue)),
+          formdata: z.optional(z.array(formField)),
+          disabled: z.optional(z.boolean()),
+        }),
+      ),
+    ),
     auth: z.optional(z.nullable(auth)),
     description,
   }),
@@ -69,10 +93,11 @@ export function importPostman(json: string, opts: ImportOptions = {}): ImportRes
   } catch (e) {
     throw new ImportError(source, 'JSON', errorText(e));
   }
+  if (isV1(raw)) throw new ImportError(source, 'collection format', 'Postman collection v1 is not supported: export it as v2.1 from Postman');
   const col = check(collection, raw, '', source);
   if (!SCHEMAS.includes(col.info.schema))
     throw new ImportError(source, 'field info.schema', `"${col.info.schema}" is not a Postman collection v2.1 (or v2.0) schema; export the collection as v2.1`);
-  const vars = new Map((col.variable ?? []).filter((v) => !v.disabled).map((v) => [v.key, text(v.value)]));
+  const vars = new Map((col.variable ?? []).filter((v) => !v.disabled && v.key !== null).map((v) => [v.key!, text(v.value)]));
   const secrets: ImportedSecret[] = [];
   const report: string[] = [];
   const expand = (t: string, depth = 0): string =>
@@ -88,8 +113,14 @@ export function importPostman(json: string, opts: ImportOptions = {}): ImportRes
   const walk = (items: unknown[], at: string, depth: number, inherited: Auth | null | undefined) => {
     items.forEach((entry, i) => {
       const path = `${at}[${i}]`;
-      const it = check(item, entry, path, source);
-      const title = it.name ?? `request ${i + 1}`;
+      const parsed = item.safeParse(entry);
+      if (!parsed.success || (parsed.data.item === undefined && parsed.data.request === undefined)) {
+        pieces.push(unreadableItem(entry, path, parsed.success ? undefined : parsed.error.issues[0], report));
+        return;
+      }
+      const it = parsed.data;
+      // A request named after its URL carries the URL's key: masked before it names anything.
+      const title = maskKeyParams(it.name ?? `request ${i + 1}`);
       const heading = '#'.repeat(Math.min(depth + 1, 6));
       const desc = descriptionText(it.description);
       if (it.item) {
@@ -98,12 +129,11 @@ export function importPostman(json: string, opts: ImportOptions = {}): ImportRes
         walk(it.item, `${path}.item`, depth + 1, it.auth === undefined ? inherited : it.auth);
         return;
       }
-      if (it.request === undefined) throw new ImportError(source, `field ${path}`, 'an item needs "request" (a request) or "item" (a folder)');
-      const r = it.request;
+      const r = it.request!;
       const name = cellName(title, taken);
       const label = `"${title}"`;
       pieces.push({ kind: 'markdown', value: `${heading} ${title}${desc ? `\n\n${desc}` : ''}` });
-      const req: RawRequest = typeof r === 'string' ? { method: 'GET', url: r, headers: [], line: 0 } : toRaw(r, report, label);
+      const req: RawRequest = typeof r === 'string' ? { method: 'GET', url: r, headers: [], line: 0 } : toRaw(r, report, label, vars);
       const requestAuth = typeof r === 'string' ? undefined : r.auth;
       applyAuth(requestAuth === undefined ? inherited : requestAuth, req, report, label);
       pieces.push(...convertRequest(req, ctx, label, name));
@@ -130,26 +160,94 @@ export function importPostman(json: string, opts: ImportOptions = {}): ImportRes
 
 type RequestObject = Exclude<z.infer<typeof request>, string>;
 
-function toRaw(r: RequestObject, report: string[], label: string): RawRequest {
+function toRaw(r: RequestObject, report: string[], label: string, vars: Map<string, string>): RawRequest {
   const u = r.url;
   let target = typeof u === 'string' ? u : (u?.raw ?? '');
   if (typeof u === 'object' && u.query && !u.raw)
     target += `?${u.query
-      .filter((q) => !q.disabled)
+      .filter((q) => !q.disabled && q.key !== null)
       .map((q) => `${q.key}=${text(q.value)}`)
       .join('&')}`;
-  const headers: Array<[string, string]> = Array.isArray(r.header) ? r.header.filter((h) => !h.disabled).map((h) => [h.key, text(h.value)]) : [];
+  if (typeof u === 'object' && u.variable) target = pathVariables(target, u.variable, vars, report, label);
+  const headers: Array<[string, string]> = Array.isArray(r.header)
+    ? r.header.filter((h) => !h.disabled && h.key !== null).map((h) => [h.key!, text(h.value)])
+    : [];
   let body: string | undefined;
-  const mode = r.body?.mode;
-  if (mode === 'raw') body = r.body?.raw;
+  const b = r.body;
+  const mode = b?.mode;
+  if (b?.disabled) report.push(`${label}: the ${mode ?? ''} body is disabled in Postman: not carried over`);
+  else if (mode === 'raw') body = b?.raw;
   else if (mode === 'urlencoded') {
-    body = (r.body?.urlencoded ?? [])
-      .filter((p) => !p.disabled)
-      .map((p) => `${encodeURIComponent(p.key)}=${encodeURIComponent(text(p.value))}`)
+    body = (b?.urlencoded ?? [])
+      .filter((p) => !p.disabled && p.key !== null)
+      .map((p) => `${encodeURIComponent(p.key!)}=${encodeURIComponent(text(p.value))}`)
       .join('&');
     if (!headers.some(([n]) => n.toLowerCase() === 'content-type')) headers.push(['Content-Type', 'application/x-www-form-urlencoded']);
-  } else if (mode) report.push(`${label}: the ${mode} body is not carried over (only raw and urlencoded bodies are)`);
+  } else if (mode === 'formdata') {
+    const parts = (b?.formdata ?? []).filter((p) => !p.disabled && p.key !== null).map((p) => formPart(p, report, label));
+    const multipart = multipartBody(parts);
+    const at = headers.findIndex(([n]) => n.toLowerCase() === 'content-type');
+    if (at !== -1) headers.splice(at, 1);
+    headers.push(['Content-Type', multipart.contentType]);
+    body = multipart.body;
+  } else if (mode) report.push(`${label}: the ${mode} body is not carried over (raw, urlencoded and formdata bodies are)`);
   return { method: (r.method ?? 'GET').toUpperCase(), url: target, headers, body, line: 0 };
+}
+
+/** A formdata entry as a multipart part: a file entry reads `< ./path` (Postman's `src`). */
+function formPart(p: z.infer<typeof formField>, report: string[], label: string): FormPart {
+  const name = p.key!;
+  if (p.type !== 'file') return { name, value: text(p.value), ...(p.contentType ? { contentType: p.contentType } : {}) };
+  const src = Array.isArray(p.src) ? p.src[0] : p.src;
+  if (!src) report.push(`${label}: the file of form field "${name}" is not named in the collection: set it in the cell`);
+  if (Array.isArray(p.src) && p.src.length > 1) report.push(`${label}: form field "${name}" sends ${p.src.length} files: only the first is carried over`);
+  return { name, file: src || 'file-to-upload', ...(p.contentType ? { contentType: p.contentType } : {}) };
+}
+
+/**
+ * `/models/:model_id` with `url.variable` → `/models/{{model_id}}`, the value a notebook variable
+ * (a second request with another value for the same name gets `model_id_2`).
+ */
+function pathVariables(target: string, variables: ReadonlyArray<z.infer<typeof keyValue>>, vars: Map<string, string>, report: string[], label: string): string {
+  let out = target;
+  for (const v of variables) {
+    if (v.key === null || !new RegExp(`/:${escape(v.key)}(?=[/?#]|$)`).test(out)) continue;
+    const value = text(v.value);
+    let name = v.key;
+    for (let i = 2; vars.has(name) && vars.get(name) !== value; i++) name = `${v.key}_${i}`;
+    vars.set(name, value);
+    out = out.replace(new RegExp(`/:${escape(v.key)}(?=[/?#]|$)`), `/{{${name}}}`);
+    if (name !== v.key) report.push(`${label}: the path variable ${v.key} is {{${name}}} (another request gives ${v.key} another value)`);
+  }
+  return out;
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** v1 collections have `requests` and `order` at the top and no `info`. */
+function isV1(raw: unknown): boolean {
+  return !!raw && typeof raw === 'object' && !('info' in raw) && Array.isArray((raw as { requests?: unknown }).requests);
+}
+
+/** An item that is not what Postman writes: a note naming the field, with its method and URL when they can be read (keys masked). */
+function unreadableItem(entry: unknown, path: string, issue: z.core.$ZodIssue | undefined, report: string[]): Piece {
+  const field = [path, ...(issue?.path ?? []).map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))].join('.').replace(/\.\[/g, '[');
+  const why = issue ? `field ${field}: ${issue.message}` : `field ${path}: an item needs "request" (a request) or "item" (a folder)`;
+  const e = (entry && typeof entry === 'object' ? entry : {}) as { name?: unknown; request?: unknown };
+  const name = typeof e.name === 'string' ? maskKeyParams(e.name) : path;
+  const r = (e.request && typeof e.request === 'object' ? e.request : {}) as { method?: unknown; url?: unknown };
+  const rawUrl =
+    typeof r.url === 'string'
+      ? r.url
+      : r.url && typeof r.url === 'object'
+        ? (r.url as { raw?: unknown }).raw
+        : typeof e.request === 'string'
+          ? e.request
+          : undefined;
+  report.push(`"${name}": kept as a note: ${why}`);
+  const kept =
+    typeof rawUrl === 'string' ? `\n\n${fenced('http', `${typeof r.method === 'string' ? r.method.toUpperCase() : 'GET'} ${maskCredentials(rawUrl)}`)}` : '';
+  return { kind: 'markdown', value: `> **Not imported as a cell:** the request "${name}" could not be read (${why}).${kept}` };
 }
 
 /** Postman auth objects become the header or parameter they send, so the converter takes the key out. */

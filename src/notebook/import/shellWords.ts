@@ -1,5 +1,7 @@
 // Splits a POSIX-shell command line into words the way bash would before running it, without
 // expanding anything: `$OPENAI_API_KEY` stays as written (it names a key, never holds one).
+// Reading stops at the first pipe, redirection or command separator (`| jq .`, `> out.json`,
+// `&& echo`): what follows is not part of the request.
 import { ImportError } from './types';
 
 export interface ShellWord {
@@ -8,8 +10,26 @@ export interface ShellWord {
   line: number;
 }
 
+export interface ShellCommand {
+  words: ShellWord[];
+  /** The operator reading stopped at (`|`, `>`, `;`, `&&`…), when there was one. */
+  stoppedAt?: { operator: string; line: number };
+}
+
+/** Comments and blank lines only: what may follow a command in a snippet file (`# [END …]`). */
+const ONLY_COMMENTS = /^(\s*(#[^\n]*)?\n)*\s*(#[^\n]*)?$/;
+
+/** The operator starting at `i` when it ends the command; `&` inside a word (`?a=1&b=2`) is kept, as users mean it. */
+function operatorAt(text: string, i: number): string | undefined {
+  const c = text[i];
+  if (c === '|' || c === ';') return text[i + 1] === c ? c + c : c;
+  if (c === '>' || c === '<') return text[i + 1] === c || text[i + 1] === '&' ? c + text[i + 1] : c;
+  if (c === '&' && (text[i + 1] === '&' || text[i + 1] === '>' || i + 1 >= text.length || /\s/.test(text[i + 1]))) return text[i + 1] === '&' ? '&&' : '&';
+  return undefined;
+}
+
 /** Words of `text`; a backslash-newline joins lines, `#` at a word start begins a comment. */
-export function shellWords(text: string, source: string): ShellWord[] {
+export function shellWords(text: string, source: string): ShellCommand {
   const words: ShellWord[] = [];
   let line = 1;
   let i = 0;
@@ -41,7 +61,7 @@ export function shellWords(text: string, source: string): ShellWord[] {
       if (c === '\r' && text[i + 1] === '\n') i++;
       i++;
       line++;
-      if (words.length > 0 && text.slice(i).trim() !== '') {
+      if (words.length > 0 && !ONLY_COMMENTS.test(text.slice(i).replace(/\r\n?/g, '\n'))) {
         throw new ImportError(source, `line ${line}`, 'more than one command: put a backslash at the end of each line that continues the curl command');
       }
       continue;
@@ -50,6 +70,13 @@ export function shellWords(text: string, source: string): ShellWord[] {
       push();
       i++;
       continue;
+    }
+    const operator = operatorAt(text, i);
+    if (operator) {
+      // `2>` and `2>&1`: the descriptor number belongs to the redirection, not to the command.
+      if ((operator.startsWith('>') || operator.startsWith('<')) && current !== undefined && /^\d+$/.test(current)) current = undefined;
+      push();
+      return { words, stoppedAt: { operator, line } };
     }
     if (c === '#' && current === undefined) {
       while (i < text.length && text[i] !== '\n') i++;
@@ -110,7 +137,7 @@ export function shellWords(text: string, source: string): ShellWord[] {
     }
   }
   push();
-  return words;
+  return { words };
 }
 
 const ANSI_ESCAPES: Record<string, string> = {

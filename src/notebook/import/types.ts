@@ -6,6 +6,8 @@ import type { ServiceId } from '../../core/connections';
 export interface KnownConnection {
   service: ServiceId;
   baseUrl: string;
+  /** The connection's name: written as `connection="<name>"` when the service has several. */
+  name?: string;
 }
 
 export interface ImportOptions {
@@ -25,6 +27,10 @@ export interface ImportedSecret {
   param?: string;
   /** A variable (`.http` file variable, Postman variable) that held it. */
   variable?: string;
+  /** Sent as the URL's `user:password@`. */
+  userinfo?: boolean;
+  /** The name an `http` cell reads it by (`{{$secret <name>}}`): store it under that name. */
+  secretName?: string;
   value: string;
 }
 

@@ -1,8 +1,8 @@
 // Pieces → `*.awb.md` text, through the notebook's own serializer so fences and attributes are
 // written exactly as the parser reads them.
 import type { NotebookCellData } from '../types';
-import { serializeNotebook } from '../format';
-import type { Piece } from './convert';
+import { formatAttributes, serializeNotebook } from '../format';
+import { fenced, type Piece } from './convert';
 import type { ImportedSecret, ImportResult } from './types';
 
 /** A name a cell can carry (letters, digits, _ and -), unique in the notebook. */
@@ -36,12 +36,17 @@ export function writeNotebook(pieces: readonly Piece[], secrets: ImportedSecret[
     if (p.kind === 'markdown') {
       if (last?.kind === 'markup') last.value += `\n\n${p.value}`;
       else cells.push({ kind: 'markup', language: 'markdown', value: p.value, metadata: {} });
+    } else if (p.kind === 'http') {
+      // Written as the agreed fence text; a notebook engine that knows `http` cells reads it as one.
+      const attrs = formatAttributes(p.name ? { name: p.name } : {});
+      cells.push({ kind: 'markup', language: 'markdown', value: fenced(`http${attrs ? ` ${attrs}` : ''}`, p.value), metadata: {} });
     } else {
-      cells.push({ kind: 'code', language: p.language, value: p.value, metadata: p.name ? { attributes: { name: p.name } } : {} });
+      const attributes = { ...(p.name ? { name: p.name } : {}), ...(p.connection ? { connection: p.connection } : {}) };
+      cells.push({ kind: 'code', language: p.language, value: p.value, metadata: Object.keys(attributes).length ? { attributes } : {} });
     }
   }
-  let text = serializeNotebook({ cells, metadata: { eol: '\n' } });
-  // Last guard: a key that reached the text some other way (a body, a script) is masked.
-  for (const s of secrets) if (s.value.length >= 8) text = text.split(s.value).join('***');
-  return { text, secrets, report: [...new Set(report)] };
+  // Last guard: a key that reached the text or a note some other way (a body, a script, a request's name) is masked.
+  const mask = (t: string) => secrets.reduce((acc, s) => (s.value.length >= 8 ? acc.split(s.value).join('***') : acc), t);
+  const text = mask(serializeNotebook({ cells, metadata: { eol: '\n' } }));
+  return { text, secrets, report: [...new Set(report.map(mask))] };
 }

@@ -133,10 +133,11 @@ describe('import: cURL, .http and Postman into notebooks that run against the sa
     assertClean(result);
     assert.equal(codeCells(result.text)[0].value, 'GET /models');
     assertAllPassed(await run(result.text), 1);
-    // Without the connection the same host is nobody's: kept as Markdown, said so.
+    // Without the connection the same host is nobody's: a runnable http cell with the absolute URL, said so.
     const unknown = importCurl(`curl ${sandbox.info.llm.baseUrl}/models`);
     assert.equal(codeCells(unknown.text).length, 0);
-    assert.match(unknown.text, /Not imported as a cell/);
+    assert.equal(unknown.text, `\`\`\`http\nGET ${sandbox.info.llm.baseUrl}/models\n\`\`\`\n`);
+    assert.ok(unknown.report.some((l) => /an http cell \(127\.0\.0\.1:\d+ is not a host/.test(l)));
   });
 
   it('.http (REST Client): vars cell, names, {{models.json…}} reference, comments as Markdown, the outside host kept; runs', async () => {
@@ -159,7 +160,8 @@ describe('import: cURL, .http and Postman into notebooks that run against the sa
     assert.match(code[2].value, /What should I see in \{\{city\}\}\?/);
     assert.match(result.text, /Ask the first model about the city/);
     assert.match(result.text, /## Find the city/);
-    assert.match(result.text, /```http\nGET https:\/\/httpbin\.org\/anything\nAccept: application\/json\n```/);
+    // The outside host is a runnable http cell; its key is read from a secret the user stores under the name given.
+    assert.match(result.text, /```http\nGET https:\/\/httpbin\.org\/anything\?key=\{\{\$secret httpbin_org_key\}\}\nAccept: application\/json\n```/);
     assert.ok(result.report.some((l) => /httpbin\.org is not a host/.test(l)));
     assert.deepEqual(
       result.secrets.map((s) => [s.service, s.origin, s.header ?? s.param, s.variable]),
@@ -169,6 +171,7 @@ describe('import: cURL, .http and Postman into notebooks that run against the sa
         [undefined, 'https://httpbin.org', 'key', undefined],
       ],
     );
+    assert.equal(result.secrets[2].secretName, 'httpbin_org_key');
     const results = await run(result.text);
     assertAllPassed(results, 4);
     assert.match(results[2].request?.body ?? '', /"model": "sandbox-chat"/);

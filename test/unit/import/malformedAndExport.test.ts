@@ -22,9 +22,11 @@ describe('import: malformed input is a clear error naming the line or field', ()
     assert.match(importError(() => importCurl('curl -d "{\\"a\\": 1} https://x')).message, /line 1: the double quote/);
   });
 
-  it('cURL: no URL, an unknown option, a body read from a file, something that is not curl', () => {
+  it('cURL: no URL, a body read from a file, something that is not curl; an unknown option is reported, not fatal', () => {
     assert.match(importError(() => importCurl('curl -X POST')).message, /has no URL/);
-    assert.match(importError(() => importCurl('curl --frobnicate https://api.openai.com/v1/models')).message, /option --frobnicate is not supported/);
+    const unknown = importCurl('curl --frobnicate https://api.openai.com/v1/models');
+    assert.equal(parseNotebook(unknown.text).cells[0].value, 'GET /models');
+    assert.ok(unknown.report.includes('not carried over from the curl command: --frobnicate (not known to the importer)'), unknown.report.join('\n'));
     assert.match(importError(() => importCurl('curl -d @body.json https://api.openai.com/v1/chat/completions')).message, /reads the body from a file/);
     assert.match(importError(() => importCurl('wget https://api.openai.com/v1/models')).message, /starts with "curl", not "wget"/);
   });
@@ -41,10 +43,13 @@ describe('import: malformed input is a clear error naming the line or field', ()
   it('.http: a line that is no request names its line', () => {
     const e = importError(() => importHttpFile('@a = 1\n\n###\nthis is not a request\n', { source: 'x.http' }));
     assert.equal(e.message, 'x.http: line 4: "this is not a request" is not a request line: write METHOD URL, e.g. "GET https://api.openai.com/v1/models"');
+    // One unreadable request in a file of requests is kept as a block with the reason; the file still imports.
+    const header = importHttpFile('GET https://api.openai.com/v1/models\nnot a header\n');
     assert.match(
-      importError(() => importHttpFile('GET https://api.openai.com/v1/models\nnot a header\n')).message,
-      /line 2: "not a header" is not a header line/,
+      header.text,
+      /> \*\*Not imported as a cell:\*\* line 2: "not a header" is not a header line \(Name: value\)\. Kept as written \(keys removed\):\n\n```http\nGET https:\/\/api\.openai\.com\/v1\/models\n\nnot a header\n```/,
     );
+    assert.ok(header.report.includes('line 1: kept as an http block: line 2: "not a header" is not a header line (Name: value)'), header.report.join('\n'));
   });
 
   it('Postman: invalid JSON, an unknown schema, a wrong field: each named', () => {
@@ -54,7 +59,10 @@ describe('import: malformed input is a clear error naming the line or field', ()
     assert.match(importError(() => importPostman(JSON.stringify(v1))).message, /field info\.schema: ".*v1\.0\.0.*" is not a Postman collection v2\.1/);
     const bad = JSON.parse(POSTMAN_COLLECTION) as { item: Array<{ item: Array<{ request: unknown }> }> };
     bad.item[0].item[1].request = { method: 'POST', header: 'x', url: 42 };
-    assert.match(importError(() => importPostman(JSON.stringify(bad))).message, /field item\[0\]\.item\[1\]\.request/);
+    // One unreadable request: a note naming the field; the rest of the collection imports.
+    const one = importPostman(JSON.stringify(bad));
+    assert.match(one.text, /> \*\*Not imported as a cell:\*\* the request "Chat" could not be read \(field item\[0\]\.item\[1\]\.request: /);
+    assert.equal(parseNotebook(one.text).cells.filter((c) => c.kind === 'code' && c.language !== 'vars').length, 2);
     assert.match(importError(() => importPostman('{"item": []}')).message, /field info/);
   });
 });

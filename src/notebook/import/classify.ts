@@ -1,0 +1,69 @@
+// Which cell a request URL becomes: a cell of one of our services (relative to the connection
+// that serves it, or absolute when none does), or an `http` cell for any other host.
+import type { ServiceId } from '../../core/connections';
+import type { KnownConnection } from './types';
+
+export interface ServiceTarget {
+  kind: 'service';
+  service: ServiceId;
+  /** Length of the expanded URL's prefix that is the connection's base (origin + base path). */
+  baseLength: number;
+  /** The connection to name in the fence, when the service has several. */
+  connection?: string;
+  /**
+   * The host is the service's but none of the given connections is: the cell keeps the absolute
+   * URL (a run refuses it, naming the connection it needs) instead of running against another host.
+   */
+  absolute?: boolean;
+}
+
+export interface HttpTarget {
+  kind: 'http';
+  /** Why it is not a service cell (for the report). */
+  note: string;
+}
+
+const MAPS_HOSTS = new Set(['places.googleapis.com', 'routes.googleapis.com', 'addressvalidation.googleapis.com', 'geocode.googleapis.com']);
+const AZURE_HOST = /\.(?:openai\.azure\.com|services\.ai\.azure\.com|cognitiveservices\.azure\.com)$/i;
+const PUSHER_HOST = /^api(?:-[a-z0-9]+)?\.pusher(?:app)?\.com$/i;
+
+/** The service a well-known host serves, and the base of its API, or why the URL is outside it. */
+function knownHost(url: URL): { service: ServiceId; baseLength: number } | { note: string } | undefined {
+  const origin = url.origin.length;
+  const host = url.hostname.toLowerCase();
+  if (host === 'api.openai.com') {
+    return url.pathname.startsWith('/v1/')
+      ? { service: 'llm', baseLength: origin + 3 }
+      : { note: `${url.origin}${url.pathname} is outside the OpenAI /v1 API` };
+  }
+  if (AZURE_HOST.test(host)) {
+    return url.pathname.startsWith('/openai/v1/')
+      ? { service: 'llm', baseLength: origin + '/openai/v1'.length }
+      : { note: 'Azure OpenAI deployment URLs (…/openai/deployments/…) are not covered by llm cells: use the /openai/v1 API' };
+  }
+  if (MAPS_HOSTS.has(host)) return { service: 'maps', baseLength: origin };
+  if (host === 'maps.googleapis.com')
+    return {
+      note: 'the legacy Maps web services (maps.googleapis.com) are not covered by maps cells: they speak the Places, Routes, Address Validation and Geocoding APIs',
+    };
+  if (PUSHER_HOST.test(host)) return { service: 'realtime', baseLength: origin };
+  return undefined;
+}
+
+/** Which of our services a URL belongs to, or an `http` cell with the reason. */
+export function classify(url: URL, connections: readonly KnownConnection[]): ServiceTarget | HttpTarget {
+  const href = url.href;
+  for (const c of connections) {
+    const base = c.baseUrl.replace(/\/+$/, '');
+    if (href === base || href.startsWith(`${base}/`) || href.startsWith(`${base}?`)) {
+      const names = new Set(connections.filter((o) => o.service === c.service).map((o) => o.name));
+      return { kind: 'service', service: c.service, baseLength: base.length, ...(names.size > 1 && c.name ? { connection: c.name } : {}) };
+    }
+  }
+  const known = knownHost(url);
+  if (!known) return { kind: 'http', note: `${url.host} is not a host of the LLM, Maps or Realtime services (nor of a known connection)` };
+  if ('note' in known) return { kind: 'http', note: known.note };
+  // Realtime cells publish through their connection and carry no URL: nothing to keep absolute.
+  const absolute = known.service !== 'realtime' && connections.some((c) => c.service === known.service);
+  return { kind: 'service', ...known, ...(absolute ? { absolute } : {}) };
+}

@@ -1,0 +1,181 @@
+// Keys, passwords and signatures found in an imported request. They never reach the notebook:
+// each real one is recorded in `secrets` (a front end offers to store it); a service cell drops
+// it (the key comes from the connection); an `http` cell reads it back by reference
+// (`{{$secret name}}`, `{{$env NAME}}`), so the cell still runs once the user has stored it.
+import type { ServiceId } from '../../core/connections';
+import type { ImportedSecret } from './types';
+
+export interface SecretContext {
+  secrets: ImportedSecret[];
+  report: string[];
+  /** Fills in the importer's own variables (`.http` file variables, Postman variables). */
+  expand: (text: string) => string;
+  /** The variable a value came from, when it came from one (for the secret's record). */
+  variableOf?: (text: string) => string | undefined;
+}
+
+/** Where the request goes: a service cell (keys dropped) or an `http` cell (keys referenced). */
+export interface Destination {
+  service?: ServiceId;
+  origin: string;
+  /** An `http` cell: credentials become `{{$secret …}}` / `{{$env …}}` references instead of being dropped. */
+  httpCell: boolean;
+}
+
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'api-key', 'x-api-key', 'x-goog-api-key', 'cookie']);
+/** `X-Pusher-Signature`, `X-Hub-Signature-256`, `Signature`: a signature is as secret as the key that made it. */
+const SIGNATURE_HEADER = /(^|-)signature(-\d+)?$/i;
+const DROPPED_HEADERS = new Set(['host', 'content-length']);
+const KEY_PARAMS = new Set(['key', 'api_key', 'apikey', 'access_token']);
+const SIGNATURE_PARAMS = new Set(['auth_signature', 'signature']);
+/** Pusher's signing parameters: the engine signs each request afresh. */
+const PUSHER_SIGNING_PARAMS = new Set(['auth_key', 'auth_timestamp', 'auth_version', 'body_md5']);
+const AUTH_SCHEME = /^(Bearer|Basic|Token)\s+/i;
+
+/**
+ * A value that names a key instead of holding one: `$OPENAI_API_KEY`, `{{token}}`, `<API_KEY>`,
+ * `[apiKeyChatGPT]`, `YOUR_API_KEY`, `your-api-key-here`, `$USER:$PASSWORD`.
+ */
+export function isPlaceholder(value: string): boolean {
+  const v = value.replace(AUTH_SCHEME, '').trim();
+  const one = (p: string) =>
+    p === '' ||
+    /^\$\{?[A-Za-z_]\w*\}?$/.test(p) ||
+    /\{\{[^}]*\}\}/.test(p) ||
+    /^<[^>]*>$/.test(p) ||
+    /^\[[^\]]*\]$/.test(p) ||
+    /^[A-Z][A-Z0-9_]*$/.test(p) ||
+    /^(your|my)[-_ ]/i.test(p) ||
+    /[-_ ]here$/i.test(p) ||
+    /^x{4,}$/i.test(p);
+  return one(v) || (v.includes(':') && v.split(':').every(one));
+}
+
+/** A `{{$secret …}}` name from where the key was sent: `api_github_com_authorization`. */
+function secretNameFor(origin: string, where: string): string {
+  const host = origin.replace(/^[a-z]+:\/\//i, '');
+  return `${host}_${where}`
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+}
+
+/** Records a real key (once per value and origin); returns the name an `http` cell reads it by. */
+function record(ctx: SecretContext, raw: string, value: string, to: Destination, where: Partial<ImportedSecret>): string {
+  const variable = ctx.variableOf?.(raw);
+  const secretName = variable ?? secretNameFor(to.origin, where.header ?? where.param ?? 'userinfo');
+  const same = ctx.secrets.find((s) => s.value === value && s.origin === to.origin);
+  if (same) return same.secretName ?? secretName;
+  ctx.secrets.push({
+    service: to.service,
+    origin: to.origin,
+    ...where,
+    ...(variable ? { variable } : {}),
+    ...(to.httpCell ? { secretName } : {}),
+    value,
+  });
+  return secretName;
+}
+
+/** What an `http` cell writes instead of a credential: a reference, or the placeholder as written. */
+function reference(ctx: SecretContext, raw: string, real: string, to: Destination, where: Partial<ImportedSecret>): string {
+  const scheme = AUTH_SCHEME.exec(raw)?.[0] ?? '';
+  const bare = raw.slice(scheme.length).trim();
+  const shellVar = /^\$\{?([A-Za-z_]\w*)\}?$/.exec(bare);
+  if (shellVar) return `${scheme}{{$env ${shellVar[1]}}}`;
+  if (isPlaceholder(real)) return raw;
+  return `${scheme}{{$secret ${record(ctx, raw, real.replace(AUTH_SCHEME, ''), to, where)}}}`;
+}
+
+/** Headers a cell may carry: credentials and signatures are recorded, then dropped (service cell) or referenced (`http` cell). */
+export function cleanHeaders(headers: ReadonlyArray<[string, string]>, ctx: SecretContext, label: string, to: Destination): Array<[string, string]> {
+  const kept: Array<[string, string]> = [];
+  for (const [name, value] of headers) {
+    const lower = name.toLowerCase();
+    const signature = SIGNATURE_HEADER.test(lower);
+    if (lower === 'cookie') {
+      ctx.report.push(`${label}: the ${name} header was removed (cookies are not carried over)`);
+    } else if (CREDENTIAL_HEADERS.has(lower) || signature) {
+      const real = ctx.expand(value);
+      if (to.httpCell) {
+        kept.push([name, reference(ctx, value, real, to, { header: name })]);
+        continue;
+      }
+      if (!isPlaceholder(real)) record(ctx, value, real.replace(AUTH_SCHEME, ''), to, { header: name });
+      ctx.report.push(
+        `${label}: the ${name} header was removed (${signature ? 'a signature: the engine signs each request itself' : 'the key comes from the connection'})`,
+      );
+    } else if (DROPPED_HEADERS.has(lower)) ctx.report.push(`${label}: the ${name} header was removed (set by the connection and the engine)`);
+    else kept.push([name, value]);
+  }
+  return kept;
+}
+
+/** Removes (service cell) or references (`http` cell) key and signature parameters of a target's query. */
+export function cleanQuery(target: string, ctx: SecretContext, label: string, to: Destination): string {
+  const q = target.indexOf('?');
+  if (q === -1) return target;
+  const kept: string[] = [];
+  for (const pair of target.slice(q + 1).split('&')) {
+    if (pair === '') continue;
+    const rawName = pair.split('=', 1)[0];
+    const name = safeDecode(rawName).toLowerCase();
+    const value = pair.includes('=') ? pair.slice(pair.indexOf('=') + 1) : '';
+    const signature = SIGNATURE_PARAMS.has(name);
+    if (KEY_PARAMS.has(name) || signature) {
+      const real = safeDecode(ctx.expand(value));
+      if (to.httpCell && !signature) {
+        kept.push(`${rawName}=${reference(ctx, value, real, to, { param: name })}`);
+        continue;
+      }
+      if (!isPlaceholder(real)) record(ctx, value, real, to, { param: name });
+      ctx.report.push(
+        `${label}: the ${name} query parameter was removed (${signature ? 'a signature: the engine signs each request itself' : 'the key comes from the connection'})`,
+      );
+    } else if (to.service === 'realtime' && PUSHER_SIGNING_PARAMS.has(name)) {
+      ctx.report.push(`${label}: the Pusher signing parameters (${[...PUSHER_SIGNING_PARAMS].join(', ')}) were removed: the engine signs each request itself`);
+    } else kept.push(pair);
+  }
+  return kept.length ? `${target.slice(0, q)}?${kept.join('&')}` : target.slice(0, q);
+}
+
+const USERINFO = /^([a-z][\w+.-]*:\/\/)([^/?#@\s]*)@/i;
+
+/**
+ * `https://admin:hunter2@host/…` → `https://host/…`. The user and password are recorded; an
+ * `http` cell gets them back as a Basic Authorization header read from the stored secret.
+ */
+export function takeUserinfo(url: string, ctx: SecretContext, label: string, to: Destination): { url: string; header?: [string, string] } {
+  const m = USERINFO.exec(url);
+  if (!m) return { url };
+  const rest = m[1] + url.slice(m[0].length);
+  const userinfo = safeDecode(ctx.expand(m[2]));
+  if (isPlaceholder(userinfo) || userinfo === '') {
+    ctx.report.push(`${label}: the user and password in the URL were removed (placeholders: set the Authorization header yourself)`);
+    return { url: rest };
+  }
+  ctx.report.push(`${label}: the user and password in the URL were removed${to.httpCell ? ' (sent as a Basic Authorization header read from a secret)' : ''}`);
+  const basic = Buffer.from(userinfo, 'utf8').toString('base64');
+  const name = record(ctx, m[2], to.httpCell ? basic : userinfo, to, { userinfo: true });
+  return to.httpCell ? { url: rest, header: ['Authorization', `Basic {{$secret ${name}}}`] } : { url: rest };
+}
+
+/** `key=…` style parameters in free text (a Postman request named after its URL) with the value masked. */
+export function maskKeyParams(text: string): string {
+  return text.replace(/([?&](?:key|api_key|apikey|access_token|auth_signature|signature)=)[^&\s"')]+/gi, '$1***');
+}
+
+/** Text kept as written (a script, an unreadable passage): key parameters and Authorization values masked. */
+export function maskCredentials(text: string): string {
+  return maskKeyParams(text)
+    .replace(/\b(Bearer|Basic|Token)\s+(?!\{\{|\$\{?[A-Za-z_])[^\s"'`]+/g, '$1 ***')
+    .replace(/\b(sk-[A-Za-z0-9_-]{8,}|AIza[A-Za-z0-9_-]{20,})/g, '***');
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
