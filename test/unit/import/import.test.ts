@@ -135,7 +135,11 @@ describe('import: cURL, .http and Postman into notebooks that run against the sa
     assertAllPassed(await run(result.text), 1);
     // Without the connection the same host is nobody's: kept as Markdown, said so.
     const unknown = importCurl(`curl ${sandbox.info.llm.baseUrl}/models`);
-    assert.equal(codeCells(unknown.text).length, 0);
+    // Kept as a ```http block, which is a runnable http cell: it runs only once its host is allowed.
+    assert.deepEqual(
+      codeCells(unknown.text).map((c) => c.language),
+      ['http'],
+    );
     assert.match(unknown.text, /Not imported as a cell/);
   });
 
@@ -151,6 +155,7 @@ describe('import: cURL, .http and Postman into notebooks that run against the sa
         ['llm', 'models'],
         ['llm', undefined],
         ['maps', 'place'],
+        ['http', undefined],
       ],
     );
     assert.equal(code[0].value, 'baseUrl = https://api.openai.com/v1\ncity = Lisbon');
@@ -170,7 +175,12 @@ describe('import: cURL, .http and Postman into notebooks that run against the sa
       ],
     );
     const results = await run(result.text);
-    assertAllPassed(results, 4);
+    // The outside host's http cell is not sent: no host is allowed here.
+    assert.match(results.find((r) => r.service === 'http')?.error ?? '', /httpbin\.org is not an allowed host/);
+    assertAllPassed(
+      results.filter((r) => r.service !== 'http'),
+      4,
+    );
     assert.match(results[2].request?.body ?? '', /"model": "sandbox-chat"/);
   });
 
