@@ -25,6 +25,8 @@ export interface RunArgs {
   dataFile?: string;
   parallel: number;
   outputFailed: boolean;
+  /** --allow-host: hosts http cells may send to (with the connections file's "hosts"). */
+  allowHosts: string[];
 }
 
 export interface ImportArgs {
@@ -82,7 +84,8 @@ Options:
                             variable holding the key (realtime: the app secret; and
                             "encryptionMasterKeyEnv", the one holding the master key of
                             private-encrypted- channels). The first of each service is the
-                            default; a cell's connection="Name" picks another
+                            default; a cell's connection="Name" picks another. "hosts": [...]
+                            lists the hosts \`\`\`http cells may send to, as --allow-host
   --reporter <name>         pretty (default), junit or json
   -o, --out <file>          import: the notebook to write; export: the file to write; run: write
                             the report to a file (the pretty lines still go to the terminal)
@@ -95,6 +98,10 @@ Options:
   --parallel <n>            run up to n notebooks side by side (cells of one notebook stay in order)
   --output-failed           print the whole exchange (request and response, keys masked) of each
                             failed cell
+  --allow-host <host>       let \`\`\`http cells send to this host (repeatable; host or host:port;
+                            also "hosts": [...] in the --connections file). Every other host, this
+                            machine included, is refused before anything is sent. Their
+                            {{$env NAME}} reads the environment, {{$secret name}} AWB_SECRET_<NAME>
   -h, --help                this text
   -v, --version             the version`;
 
@@ -105,6 +112,11 @@ function positiveInt(flag: string, text: string | undefined, max: number): numbe
     throw new CliError(`${flag} takes a whole number from 1 to ${max.toLocaleString('en-US')}, not "${text}"`);
   }
   return n;
+}
+
+/** `api.example.com`, `127.0.0.1:8080`, `[::1]:3000`: what --allow-host and "hosts" take (no scheme, no path). */
+export function isHostName(text: string): boolean {
+  return /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/.test(text);
 }
 
 function parseVariables(entries: readonly string[]): Record<string, string> {
@@ -137,6 +149,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         data: { type: 'string' },
         parallel: { type: 'string' },
         'output-failed': { type: 'boolean' },
+        'allow-host': { type: 'string', multiple: true },
         format: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -183,5 +196,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     dataFile: values.data,
     parallel: positiveInt('--parallel', values.parallel, 64) ?? 1,
     outputFailed: values['output-failed'] ?? false,
+    allowHosts: (values['allow-host'] ?? []).map((h) => {
+      if (!isHostName(h)) throw new CliError(`--allow-host takes a host name, or host:port (e.g. api.example.com), not "${h}"`);
+      return h;
+    }),
   };
 }

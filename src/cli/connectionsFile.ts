@@ -2,11 +2,12 @@
 // environment variable that holds the connection's key (realtime: the app secret; and
 // `encryptionMasterKeyEnv`, the one holding the encryption master key). Keys are read
 // only from those variables: a key-like field in the file is refused, so a file checked into a
-// repository cannot carry one.
+// repository cannot carry one. A top-level "hosts" list names the hosts ```http cells may send to.
 import * as z from 'zod/mini';
 import { connectionId, parseConnectionsSetting, SERVICE_IDS, type Connection, type ServiceId } from '../core/connections';
 import { CONNECTIONS_FILE_FIELDS } from '../core/connectionsFile';
 import { describeIssues } from '../core/validate';
+import { isHostName } from './args';
 import { CliError } from './errors';
 import { readTextFile } from './textFile';
 import { errorText } from '../core/errors';
@@ -17,6 +18,8 @@ export interface ConnectionsFile {
   keyEnv: Map<string, string>;
   /** connectionId → the environment variable named by its encryptionMasterKeyEnv (realtime only). */
   masterKeyEnv: Map<string, string>;
+  /** "hosts": where http cells may send (as --allow-host). */
+  hosts: string[];
 }
 
 const SECRET_FIELD = /key|secret|token|password/i;
@@ -25,6 +28,7 @@ const fileSchema = z.strictObject({
   llm: z.optional(z.array(z.unknown())),
   maps: z.optional(z.array(z.unknown())),
   realtime: z.optional(z.array(z.unknown())),
+  hosts: z.optional(z.array(z.string().check(z.refine(isHostName, 'must be a host name, or host:port (e.g. api.example.com)')))),
 });
 
 const envVarName = () => z.optional(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable')));
@@ -45,7 +49,7 @@ export function loadConnectionsFile(file: string): ConnectionsFile {
     throw new CliError(`${file}: not valid JSON (${errorText(e)})`);
   }
   const top = fileSchema.safeParse(raw);
-  if (!top.success) throw new CliError(`${file}: ${describeIssues(top.error.issues)} (the file holds "llm", "maps" and "realtime" lists)`);
+  if (!top.success) throw new CliError(`${file}: ${describeIssues(top.error.issues)} (the file holds "llm", "maps" and "realtime" lists, and "hosts")`);
 
   const problems: string[] = [];
   const connections: Connection[] = [];
@@ -85,5 +89,5 @@ export function loadConnectionsFile(file: string): ConnectionsFile {
     });
   }
   if (problems.length) throw new CliError(problems.map((p) => `${file}: ${p}`).join('\n'));
-  return { connections, keyEnv, masterKeyEnv };
+  return { connections, keyEnv, masterKeyEnv, hosts: top.data.hosts ?? [] };
 }

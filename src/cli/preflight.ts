@@ -33,9 +33,9 @@ export function loadNotebooks(files: readonly string[]): LoadedNotebook[] {
   if (problems.length) throw new CliError(problems.join('\n'));
   // A run that has nothing to run is a mistake (a wrong file, an empty file, a notebook written in
   // another format), not a pass: "0 passed" with exit 0 would turn a CI job green.
-  if (!out.some((nb) => nb.cells.some((c) => c.kind === 'code' && SERVICES.has(c.language)))) {
+  if (!out.some((nb) => nb.cells.some((c) => c.kind === 'code' && (SERVICES.has(c.language) || c.language === 'http')))) {
     const names = out.map((nb) => nb.file).join(', ');
-    throw new CliError(`${names}: no request cells to run (an API notebook has \`\`\`llm, \`\`\`maps or \`\`\`realtime cells)`);
+    throw new CliError(`${names}: no request cells to run (an API notebook has \`\`\`llm, \`\`\`maps, \`\`\`realtime or \`\`\`http cells)`);
   }
   return out;
 }

@@ -3,6 +3,7 @@
 // finishes, and writes the report. Every key the CLI reads is registered with one Redactor, and
 // every line that leaves the process passes it.
 import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { connectionId, type Connection } from '../core/connections';
 import { Redactor } from '../core/redact';
 import { connectionsHost, runNotebook, SANDBOX_CONNECTION_NAME, sandboxConnections, type CellResult, type NotebookHost } from '../notebook/api';
@@ -10,6 +11,7 @@ import type { Sandbox } from '../sandbox/host';
 import { masterKeyProblem } from '../services/realtime/encryption';
 import type { RunArgs } from './args';
 import { loadConnectionsFile } from './connectionsFile';
+import { checkHttpCells } from './httpCellChecks';
 import { loadDataRows, type DataRow } from './data';
 import { CliError } from './errors';
 import { notebookFiles } from './files';
@@ -50,13 +52,17 @@ interface Setup {
   key(c: Connection): string | undefined;
   /** The encryption master key of a realtime connection, from its encryptionMasterKeyEnv. */
   masterKey(c: Connection): string | undefined;
+  /** Hosts http cells may send to: --allow-host and the connections file's "hosts". */
+  allowedHosts: string[];
   sandbox?: Sandbox;
 }
 
 async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redactor: Redactor, env: NodeJS.ProcessEnv): Promise<Setup> {
   const file = args.connectionsFile
     ? loadConnectionsFile(args.connectionsFile)
-    : { connections: [], keyEnv: new Map<string, string>(), masterKeyEnv: new Map<string, string>() };
+    : { connections: [], keyEnv: new Map<string, string>(), masterKeyEnv: new Map<string, string>(), hosts: [] };
+  const allowedHosts = [...args.allowHosts, ...file.hosts];
+  checkHttpCells(notebooks, allowedHosts, env);
   const sandboxName = SANDBOX_CONNECTION_NAME;
   const clash = file.connections.find((c) => args.sandbox && c.name === sandboxName);
   if (clash) throw new CliError(`${args.connectionsFile}: the ${clash.service} connection "${sandboxName}" has the sandbox's name: rename it`);
@@ -106,6 +112,7 @@ async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redact
     connections: [...(sandboxSet?.connections ?? []), ...file.connections].map(withTimeout),
     key: (c) => (c.source === 'sandbox' ? sandboxSet?.key(c) : keys.get(connectionId(c))),
     masterKey: (c) => masterKeys.get(connectionId(c)),
+    allowedHosts,
     sandbox,
   };
 }
@@ -178,6 +185,8 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
         connections: setup.connections,
         key: (c) => setup.key(c),
         encryptionMasterKey: (c) => setup.masterKey(c),
+        allowedHosts: setup.allowedHosts,
+        env: io.env,
         redactor,
         onResult,
         onRequest: (cell) => {
@@ -191,6 +200,8 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
           {
             host,
             file: job.notebook.file,
+            // `< ./file` lines of request bodies are read next to the notebook.
+            baseDir: path.dirname(job.notebook.file),
             environment: args.environment,
             variables: { ...args.variables, ...job.row?.values },
             maxBodyBytes: MAX_BODY_BYTES,

@@ -40,7 +40,7 @@ interface PreparedRequest {
   method: string;
   url: URL;
   headers: Record<string, string>;
-  body: string | undefined;
+  body: string | Uint8Array | undefined;
   timeoutMs: number;
 }
 
@@ -320,9 +320,11 @@ export class HttpClient {
     }
   }
 
-  private notifyRequest(method: string, url: URL, headers: Record<string, string>, body: string | undefined): void {
+  private notifyRequest(method: string, url: URL, headers: Record<string, string>, body: string | Uint8Array | undefined): void {
     const onRequest = this.opts.onRequest;
-    if (onRequest) observe(() => onRequest({ service: this.service, method, url: url.toString(), headers: { ...headers }, body, auth: this.opts.auth }));
+    // Bytes (a file sent as the body) are not text to show: the record says how many there were.
+    const shown = body instanceof Uint8Array ? `(${body.byteLength} bytes)` : body;
+    if (onRequest) observe(() => onRequest({ service: this.service, method, url: url.toString(), headers: { ...headers }, body: shown, auth: this.opts.auth }));
   }
 
   /** The request id the service gave, redacted (a server may put anything in a header). */

@@ -9,7 +9,7 @@ export type Headers = Record<string, string | string[] | undefined>;
 export interface SendInit {
   method: string;
   headers: Record<string, string>;
-  body: string | undefined;
+  body: string | Uint8Array | undefined;
   /** Longest silence between two body chunks, or 0 for none (the caller's own timer covers the body). */
   bodyTimeoutMs: number;
 }

@@ -96,8 +96,8 @@ export interface RequestOptions<T> {
   headers?: Record<string, string>;
   /** Serialised as JSON. */
   body?: unknown;
-  /** Sent as is (for signed requests whose signature covers the exact bytes). */
-  rawBody?: string;
+  /** Sent as is (for signed requests whose signature covers the exact bytes; bytes for bodies that include files). */
+  rawBody?: string | Uint8Array;
   schema?: Schema<T>;
   cancel?: Cancel;
   timeoutMs?: number;

@@ -41,7 +41,7 @@ export const NOTEBOOK_CONTROLLER_ID = 'api-workbench-notebook-controller';
 export const RESULT_RENDERER_ID = 'api-workbench.result-viewer';
 export const RESULT_MIME = 'application/vnd.api-workbench.result+json';
 /** The language ids of code cells: the fence languages themselves (the engine's CODE_LANGUAGES; checked by the unit test). */
-export const NOTEBOOK_LANGUAGES = ['llm', 'maps', 'realtime', 'vars'] as const satisfies readonly CodeLanguage[];
+export const NOTEBOOK_LANGUAGES = ['llm', 'maps', 'realtime', 'vars', 'http'] as const satisfies readonly CodeLanguage[];
 /** Context key: the active notebook is an API notebook with environments to pick from. */
 export const CONTEXT_HAS_ENVIRONMENTS = 'apiWorkbench.notebook.hasEnvironments';
 

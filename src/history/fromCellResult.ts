@@ -4,9 +4,12 @@ import type { ServiceId } from '../core/connections';
 import type { CellResult } from '../notebook/api';
 import { newEntryId, type HistoryEntry } from './model';
 
-/** The entry for a cell's result; undefined for a cell that sent nothing (a vars cell, a skipped or refused one). */
+/**
+ * The entry for a cell's result; undefined for a cell that sent nothing (a vars cell, a skipped or
+ * refused one) and for an http cell (the history keeps the three services' requests).
+ */
 export function historyEntryFromCellResult(result: CellResult): HistoryEntry | undefined {
-  if (result.service === 'vars' || !result.request) return undefined;
+  if (result.service === 'vars' || result.service === 'http' || !result.request) return undefined;
   const service: ServiceId = result.service;
   const { request, response } = result;
   const passed = result.assertions.filter((a) => a.passed).length;

@@ -4,7 +4,17 @@
 export * from './types';
 export { parseNotebook, serializeNotebook, cellStartLines, notebookProblems } from './format';
 export { createRunner, runNotebook } from './run';
-export { defaultHttpClient, connectionsHost, sandboxConnections, SANDBOX_CONNECTION_NAME, type ConnectionsHostOptions, type SandboxEndpoints } from './hosts';
+export {
+  defaultHttpClient,
+  connectionsHost,
+  hostAllowed,
+  secretEnvName,
+  sandboxConnections,
+  SANDBOX_CONNECTION_NAME,
+  type ConnectionsHostOptions,
+  type SandboxEndpoints,
+} from './hosts';
+export { httpCellNeeds, type HttpCellNeeds } from './ownHttpCell';
 export { NotebookError } from './variables';
 export {
   detectFormat,

@@ -1,4 +1,4 @@
-// What a code cell says: an HTTP request (llm, maps), PUBLISH/LISTEN (realtime) or variables
+// What a code cell says: an HTTP request (llm, maps, http), PUBLISH/LISTEN (realtime) or variables
 // (vars), followed by `??` assertion lines. Reading never throws; every problem has its line.
 import { errorText } from '../core/errors';
 import { compileUserPattern, parseSlashPattern } from '../core/userPattern';
@@ -86,8 +86,8 @@ export interface AnalysedCell {
 }
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
-/** Headers a cell may not set: the key comes from the connection, the host from the request line. */
-const FORBIDDEN_HEADERS = new Set(['authorization', 'proxy-authorization', 'api-key', 'x-api-key', 'x-goog-api-key', 'host', 'cookie']);
+/** Headers that carry a key: a service cell's key comes from the connection; an http cell's from {{$secret}} or {{$env}}. */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'api-key', 'x-api-key', 'x-goog-api-key', 'cookie']);
 const MAX_LISTEN_MS = 10 * 60_000;
 
 /** Reads a code cell whose opening fence is on 1-based line `fenceLine` (content starts on the next). */
@@ -127,16 +127,20 @@ export function analyseCell(cell: NotebookCellData, fenceLine: number): Analysed
       break;
     case 'llm':
     case 'maps':
-      spec = parseHttp(body, lineOf, problems);
+      spec = parseHttp(body, lineOf, problems, false);
+      break;
+    case 'http':
+      spec = parseHttp(body, lineOf, problems, true);
+      if (spec) checkAbsolute(spec, problems);
       break;
     case 'realtime':
       spec = parseRealtime(body, lineOf, problems);
       break;
     default:
-      problems.push({ line: fenceLine, message: `"${cell.language}" is not a cell language: use llm, maps, realtime or vars` });
+      problems.push({ line: fenceLine, message: `"${cell.language}" is not a cell language: use llm, maps, realtime, http or vars` });
   }
   for (const key of Object.keys(attributes)) {
-    const known = cell.language === 'vars' ? ['env'] : ['name', 'connection'];
+    const known = cell.language === 'vars' ? ['env'] : cell.language === 'http' ? ['name'] : ['name', 'connection'];
     if (!known.includes(key)) problems.push({ line: fenceLine, message: `unknown attribute "${key}" (a ${cell.language} cell takes ${known.join(', ')})` });
   }
   if (attributes.name !== undefined && !/^[A-Za-z_][\w-]*$/.test(attributes.name)) {
@@ -149,14 +153,19 @@ function isComment(t: string): boolean {
   return t.startsWith('#') || t.startsWith('//');
 }
 
-function parseHttp(lines: string[], lineOf: (i: number) => number, problems: LineProblem[]): HttpSpec | undefined {
+/**
+ * `ownHeaders`: an http cell, whose headers are the user's own; a key header must still come from a
+ * reference ({{$secret name}}, {{$env NAME}}, an earlier cell's token), never be written out.
+ */
+function parseHttp(lines: string[], lineOf: (i: number) => number, problems: LineProblem[], ownHeaders: boolean): HttpSpec | undefined {
   let i = 0;
   while (i < lines.length && (lines[i].trim() === '' || isComment(lines[i].trim()))) i++;
   if (i === lines.length) {
     problems.push({ line: lineOf(0) - 1, message: 'the cell has no request: write a line like "GET /models"' });
     return undefined;
   }
-  const m = /^([A-Za-z]+)\s+(\S+)(?:\s+HTTP\/[\d.]+)?\s*$/.exec(lines[i].trim());
+  // A {{$env NAME}} reference has a space in it: it belongs to the target.
+  const m = /^([A-Za-z]+)\s+((?:\{\{[^{}]*\}\}|\S)+)(?:\s+HTTP\/[\d.]+)?\s*$/.exec(lines[i].trim());
   if (!m || !METHODS.has(m[1].toUpperCase())) {
     problems.push({
       line: lineOf(i),
@@ -173,8 +182,18 @@ function parseHttp(lines: string[], lineOf: (i: number) => number, problems: Lin
       problems.push({ line: lineOf(i), message: `"${t}" is not a header line (Name: value); leave a blank line before the body` });
       continue;
     }
-    if (FORBIDDEN_HEADERS.has(h[1].toLowerCase())) {
-      const why = h[1].toLowerCase() === 'host' ? 'the host comes from the connection' : 'keys never go in a cell: they come from the connection';
+    const lower = h[1].toLowerCase();
+    if (lower === 'host') {
+      problems.push({
+        line: lineOf(i),
+        message: `the ${h[1]} header cannot be set here: the host comes from the ${ownHeaders ? 'request line' : 'connection'}`,
+      });
+      continue;
+    }
+    if (CREDENTIAL_HEADERS.has(lower) && !(ownHeaders && h[2].includes('{{'))) {
+      const why = ownHeaders
+        ? 'keys never go in a notebook: write {{$secret name}} (stored by the editor) or {{$env NAME}} (an environment variable)'
+        : 'keys never go in a cell: they come from the connection';
       problems.push({ line: lineOf(i), message: `the ${h[1]} header cannot be set here: ${why}` });
       continue;
     }
@@ -183,6 +202,13 @@ function parseHttp(lines: string[], lineOf: (i: number) => number, problems: Lin
   const body = lines.slice(i).join('\n').trim();
   if (body) spec.body = body;
   return spec;
+}
+
+/** An http cell has no connection to be relative to: its request line names the host, written out. */
+function checkAbsolute(spec: HttpSpec, problems: LineProblem[]): void {
+  const m = /^https?:\/\/([^/?#]*)/i.exec(spec.target);
+  if (!m) problems.push({ line: spec.line, message: `an http cell needs an absolute URL (e.g. GET https://api.example.com/items), not "${spec.target}"` });
+  else if (m[1].includes('{{')) problems.push({ line: spec.line, message: 'a variable cannot choose the host: write the host out' });
 }
 
 export function parseDuration(text: string): number | undefined {

@@ -21,6 +21,24 @@ export function defaultHttpClient(connection: HttpConnection, options: NotebookH
   });
 }
 
+/**
+ * The client of an http cell: no connection, no key, nothing but the cell's own headers. Its timeout
+ * is the cell's (RunOptions.cellTimeoutMs) or HttpClient's default.
+ */
+export function ownHttpClient(options: NotebookHttpOptions, redactor: Redactor): HttpClient {
+  return new HttpClient({
+    service: options.label,
+    baseUrl: options.baseUrl,
+    auth: { placement: 'none' },
+    timeoutMs: options.streamDeadlineMs,
+    streamDeadlineMs: options.streamDeadlineMs,
+    parseError: options.parseError,
+    requestIdHeaders: options.requestIdHeaders,
+    onRequest: options.onRequest,
+    redactor,
+  });
+}
+
 export interface ConnectionsHostOptions {
   connections: readonly Connection[];
   /** Name of the active connection per service; the first of that service otherwise. */
@@ -30,6 +48,13 @@ export interface ConnectionsHostOptions {
   /** The encryption master key of a realtime connection (private-encrypted- channels); undefined = none. */
   encryptionMasterKey?(connection: Connection): string | undefined | Promise<string | undefined>;
   redactor?: Redactor;
+  /**
+   * Hosts http cells may send to (`api.example.com`, or `host:port` for that port only); every
+   * other is refused, loopback included. The CLI's --allow-host and "hosts".
+   */
+  allowedHosts?: readonly string[];
+  /** The environment `{{$env NAME}}` reads, and `{{$secret name}}` as AWB_SECRET_<NAME>. Default: none. */
+  env?: Readonly<Record<string, string | undefined>>;
   onRequest?: NotebookHost['onRequest'];
   onResult?: NotebookHost['onResult'];
 }
@@ -66,9 +91,37 @@ export function connectionsHost(opts: ConnectionsHostOptions): NotebookHost {
       redactor.addSecret(key);
       return key;
     },
+    approveHost: ({ host }) =>
+      Promise.resolve(
+        hostAllowed(opts.allowedHosts ?? [], host) ||
+          `not sent: ${host} is not an allowed host: run with --allow-host ${host}, or add it to "hosts" in the --connections file`,
+      ),
+    env: (name) => opts.env?.[name],
+    secret(name) {
+      const variable = secretEnvName(name);
+      const value = opts.env?.[variable];
+      if (value === undefined || value === '') return Promise.reject(new Error(`set the environment variable ${variable} to the secret "${name}"`));
+      redactor.addSecret(value);
+      return Promise.resolve(value);
+    },
     onRequest: opts.onRequest,
     onResult: opts.onResult,
   };
+}
+
+/** The environment variable the CLI reads `{{$secret name}}` from: AWB_SECRET_ and the name in capitals, `-` and `.` as `_`. */
+export function secretEnvName(name: string): string {
+  return `AWB_SECRET_${name.toUpperCase().replace(/[^A-Z0-9_]/g, '_')}`;
+}
+
+/** `host` (`api.example.com` or `127.0.0.1:8080`) is allowed when listed as is, or by its name alone. */
+export function hostAllowed(allowed: readonly string[], host: string): boolean {
+  const wanted = host.toLowerCase();
+  const name = wanted.replace(/:\d+$/, '');
+  return allowed.some((a) => {
+    const entry = a.trim().toLowerCase();
+    return entry === wanted || entry === name;
+  });
 }
 
 export { SANDBOX_CONNECTION_NAME, sandboxConnections, type SandboxEndpoints } from '../core/connections';

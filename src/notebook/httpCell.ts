@@ -1,17 +1,18 @@
-// Runs an llm or maps cell: picks the host from the cell text as written (a variable can never
-// move a request to another host), sends through an HttpClient whose key comes from the
-// connection, and records a capped, redacted response. Streamed LLM answers are shown live.
+// Runs an llm, maps or http cell: picks the host from the cell text as written (a variable can
+// never move a request to another host), sends through an HttpClient whose key comes from the
+// connection (an http cell: no key, its own headers), and records a capped, redacted response.
+// Streamed LLM answers are shown live.
 import { StringDecoder } from 'node:string_decoder';
-import { connectionOrigins, type HttpConnection } from '../core/connections';
+import { connectionOrigins, type HttpConnection, type ServiceId } from '../core/connections';
 import { parseJsonSliced } from '../core/slicedJson';
 import type { HttpClient, OutgoingRequest } from '../core/http';
 import { googleErrorParser } from '../services/maps/errors';
 import { openAiErrorParser } from '../services/llm/errors';
 import { SseParser } from '../services/llm/sse';
-import type { NotebookHost, RequestRecord, ResponseRecord } from './types';
+import type { NotebookHost, NotebookHttpOptions, RequestRecord, ResponseRecord } from './types';
 import type { HttpSpec } from './cells';
 import { NotebookError } from './variables';
-import { defaultHttpClient } from './hosts';
+import { defaultHttpClient, ownHttpClient } from './hosts';
 
 const LLM_REQUEST_ID_HEADERS = ['x-request-id', 'apim-request-id'];
 
@@ -31,25 +32,49 @@ export interface HttpTarget {
   absolute: boolean;
 }
 
-/** Where a cell's request goes, decided from the text as written, before any variable is filled in. */
-export function resolveTarget(conn: HttpConnection, rawTarget: string, fail: (detail: string) => never): HttpTarget {
+/** How a refusal names a service's connections ("no LLM connection has that host"). */
+const CONNECTION_WORD: Record<ServiceId, string> = { llm: 'LLM', maps: 'maps', realtime: 'realtime' };
+
+/** Throws a NotebookError at the request line; `needsConnection` when no connection has the host. */
+export type TargetFail = (detail: string, needsConnection?: { service: ServiceId; host: string }) => never;
+
+/**
+ * The origin of a request line's absolute URL as written, or undefined for a path. A variable may
+ * not choose the host: it is fixed before anything is filled in.
+ */
+export function absoluteOrigin(rawTarget: string, fail: (detail: string) => never): URL | undefined {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)/i.exec(rawTarget);
-  if (scheme || /^[a-z][a-z0-9+.-]*:/i.test(rawTarget) || rawTarget.startsWith('//')) {
-    if (!scheme || !/^https?$/i.test(scheme[1])) return fail(`"${rawTarget}" is not a path or an http(s) URL`);
-    if (scheme[2].includes('{{')) return fail('a variable cannot choose the host: write the host out, or use a path relative to the connection');
-    let origin: string;
-    try {
-      origin = new URL(scheme[0]).origin;
-    } catch {
-      return fail(`"${scheme[0]}" is not a valid URL`);
-    }
-    const approved = connectionOrigins(conn);
-    if (!approved.includes(origin)) {
+  if (!scheme && !/^[a-z][a-z0-9+.-]*:/i.test(rawTarget) && !rawTarget.startsWith('//')) return undefined;
+  if (!scheme || !/^https?$/i.test(scheme[1])) return fail(`"${rawTarget}" is not a path or an http(s) URL`);
+  if (scheme[2].includes('{{')) return fail('a variable cannot choose the host: write the host out, or use a path relative to the connection');
+  try {
+    return new URL(scheme[0]);
+  } catch {
+    return fail(`"${scheme[0]}" is not a valid URL`);
+  }
+}
+
+/**
+ * Where a service cell's request goes, decided from the text as written, before any variable is
+ * filled in. An absolute URL keeps its host: it runs only on a connection of that host, and is never
+ * moved to another connection's host. `owners` names the service's connections that have an origin.
+ */
+export function resolveTarget(conn: HttpConnection, rawTarget: string, fail: TargetFail, owners: (origin: string) => string[] = () => []): HttpTarget {
+  const url = absoluteOrigin(rawTarget, fail);
+  if (url) {
+    const origin = url.origin;
+    if (connectionOrigins(conn).includes(origin)) return { baseUrl: origin, origin, absolute: true };
+    const word = CONNECTION_WORD[conn.service];
+    const others = owners(origin).filter((n) => n !== conn.name);
+    if (others.length) {
       return fail(
-        `refused: ${origin} is not an origin of the ${conn.service} connection "${conn.name}" (${approved.join(', ')}); nothing was sent. Use a path relative to the connection.`,
+        `This request goes to ${url.host}, a host of the ${word} connection "${others[0]}", not of "${conn.name}": name it with connection="${others[0]}". Nothing was sent.`,
       );
     }
-    return { baseUrl: origin, origin, absolute: true };
+    return fail(
+      `This request goes to ${url.host}; no ${word} connection has that host: add one (API Workbench: Connect…) or name one with connection="…". Nothing was sent.`,
+      { service: conn.service, host: url.host },
+    );
   }
   let baseUrl = conn.baseUrl;
   if (conn.service === 'maps') {
@@ -61,13 +86,16 @@ export function resolveTarget(conn: HttpConnection, rawTarget: string, fail: (de
 
 export interface HttpCellInput {
   spec: HttpSpec;
-  conn: HttpConnection;
+  /** The service cell's connection; undefined for an http cell (no key, the user's own headers). */
+  conn: HttpConnection | undefined;
   host: NotebookHost;
   target: HttpTarget;
   /** The request line's target, headers and body with variables filled in. */
   path: string;
   headers: Record<string, string>;
-  body: string | undefined;
+  body: string | Uint8Array | undefined;
+  /** How the request record shows a body of bytes (files included as `< ./path (N bytes)`). */
+  bodyText?: string;
   maxBodyBytes: number;
   /** RunOptions.cellTimeoutMs: the deadline of the whole exchange, streams included. */
   cellTimeoutMs?: number;
@@ -95,44 +123,49 @@ export async function runHttpCell(input: HttpCellInput): Promise<HttpCellOutput>
     if (!path.toLowerCase().startsWith(target.origin.toLowerCase())) fail('substituting variables changed the host of the request: refused, nothing was sent');
     path = path.slice(target.origin.length);
   }
-  const streaming = conn.service === 'llm' && isStreamBody(input.body);
-  const options = {
+  const service = conn?.service ?? 'http';
+  const streaming = service === 'llm' && typeof input.body === 'string' && isStreamBody(input.body);
+  const options: NotebookHttpOptions = {
     baseUrl: target.baseUrl,
     // A plain answer must arrive whole within the connection's timeout, as with any other request:
     // a server dripping a byte now and then, or sending without end, would otherwise hold the cell
     // until the 15-minute stream deadline.
-    streamDeadlineMs: streaming ? input.cellTimeoutMs : conn.timeoutMs,
-    label: `${conn.service === 'llm' ? 'Language Models' : 'Maps'} (${conn.name})`,
-    parseError: conn.service === 'llm' ? openAiErrorParser : googleErrorParser,
-    requestIdHeaders: conn.service === 'llm' ? LLM_REQUEST_ID_HEADERS : undefined,
+    streamDeadlineMs: streaming ? input.cellTimeoutMs : (conn?.timeoutMs ?? input.cellTimeoutMs),
+    label: conn ? `${conn.service === 'llm' ? 'Language Models' : 'Maps'} (${conn.name})` : `HTTP (${new URL(target.origin).host})`,
+    parseError: service === 'llm' ? openAiErrorParser : service === 'maps' ? googleErrorParser : undefined,
+    requestIdHeaders: service === 'llm' ? LLM_REQUEST_ID_HEADERS : undefined,
     onRequest: (r: OutgoingRequest) => {
+      const body = input.bodyText ?? r.body;
       out.request = {
         method: r.method,
         url: host.redactor.url(r.url),
         headers: host.redactor.headers(r.headers),
-        body: r.body === undefined ? undefined : host.redactor.text(cap(r.body, input.maxBodyBytes)),
+        body: body === undefined ? undefined : host.redactor.text(cap(body, input.maxBodyBytes)),
       };
       input.onRequest(out.request);
     },
-    credentials: async (url: URL, signal?: AbortSignal) => {
-      // The last line of defence: whatever the client resolved, the key only goes to the target's origin.
-      if (url.origin !== target.origin) fail(`refused: the request would go to ${url.origin} instead of ${target.origin}; nothing was sent`);
-      const key = await host.credentials({ connection: conn, url, signal });
-      host.redactor.addSecret(key);
-      return key;
-    },
+    // An http cell carries no stored key: only what its own headers say.
+    credentials: conn
+      ? async (url: URL, signal?: AbortSignal) => {
+          // The last line of defence: whatever the client resolved, the key only goes to the target's origin.
+          if (url.origin !== target.origin) fail(`refused: the request would go to ${url.origin} instead of ${target.origin}; nothing was sent`);
+          const key = await host.credentials({ connection: conn, url, signal });
+          host.redactor.addSecret(key);
+          return key;
+        }
+      : undefined,
   };
   let client: HttpClient;
   try {
-    client = (host.httpClient ?? defaultHttpClient)(conn, options);
+    client = conn ? (host.httpClient ?? defaultHttpClient)(conn, options) : ownHttpClient(options, host.redactor);
     if (client.url(path).origin !== target.origin) fail('substituting variables changed the host of the request: refused, nothing was sent');
   } catch (e) {
     return { error: e };
   }
 
-  if (conn.service === 'llm' && host.beforeModelRequest) {
+  if (conn?.service === 'llm' && host.beforeModelRequest) {
     try {
-      const refusal = await host.beforeModelRequest(conn, input.body);
+      const refusal = await host.beforeModelRequest(conn, typeof input.body === 'string' ? input.body : input.bodyText);
       if (refusal !== undefined) fail(refusal);
     } catch (e) {
       return { error: e };

@@ -1,14 +1,16 @@
 // Runs notebook cells: one, or all in order, with variables flowing from cell to cell. Each run
 // gives a CellResult whose every string has passed the host's Redactor.
 import { toAbortSignal, type Cancel } from '../core/cancellation';
-import type { HttpConnection, RealtimeConnection } from '../core/connections';
+import { connectionOrigins, type HttpConnection, type RealtimeConnection } from '../core/connections';
 import { isApiError, errorText } from '../core/errors';
 import { redactTree, redactTreeSliced } from '../core/redactTree';
 import type { CellRef, CellResult, NotebookCellData, NotebookProblem, NotebookRunner, NotebookRunReport, RequestRecord, RunOptions } from './types';
 import { checkAssertion } from './assertions';
 import { analyseCell, type AnalysedCell, type HttpSpec } from './cells';
 import { cellStartLines, parseNotebook } from './format';
-import { resolveTarget, runHttpCell } from './httpCell';
+import { absoluteOrigin, resolveTarget, runHttpCell, type HttpTarget, type TargetFail } from './httpCell';
+import { bodyLineOf, prepareOwnHttp } from './ownHttpCell';
+import { assembleBody } from './requestBody';
 import { runListen, runPublish } from './realtimeCell';
 import { runRealtimeRest } from './realtimeRestCell';
 import { NotebookError, substitute, type VariableScope } from './variables';
@@ -137,7 +139,8 @@ class Runner implements NotebookRunner {
       scope = this.scope();
       outcome = await this.send(ref, analysed, scope, signal);
     } catch (e) {
-      return done({ ...base, error: describe(e) });
+      const needsConnection = e instanceof NotebookError ? e.needsConnection : undefined;
+      return done({ ...base, error: describe(e), ...(needsConnection && { needsConnection }) });
     }
     const result: CellResult = { ...base, connection: outcome.connection, request: outcome.request, response: outcome.response, count: outcome.count };
     const error = outcome.error;
@@ -175,9 +178,28 @@ class Runner implements NotebookRunner {
 
   private async send(ref: CellRef, analysed: AnalysedCell, scope: VariableScope, signal: AbortSignal): Promise<Outcome> {
     const spec = analysed.spec;
+    const onRequest = (request: RequestRecord) => this.notifyRequest(ref, request);
+    if (analysed.language === 'http' && spec?.kind === 'http') {
+      const plan = await prepareOwnHttp(this.opts.host, ref, spec, analysed.assertions, signal);
+      // Assertions read the same credentials: filled in after the request, from this scope.
+      scope.system = plan.system;
+      return this.sendHttp(ref, spec, undefined, plan.target, scope, signal, onRequest);
+    }
     const service = analysed.language as 'llm' | 'maps' | 'realtime';
     const name = analysed.attributes.connection;
     const conn = this.opts.host.connection(service, name);
+    const fail: TargetFail = (detail, needsConnection) => {
+      throw new NotebookError(this.opts.file, spec && 'line' in spec ? spec.line : ref.line, detail, needsConnection);
+    };
+    if (!conn && name === undefined && spec?.kind === 'http' && service !== 'realtime') {
+      // An absolute URL with no connection at all: the same refusal, naming the host it needs.
+      const url = absoluteOrigin(spec.target, fail);
+      if (url)
+        return fail(
+          `This request goes to ${url.host}; no ${service === 'llm' ? 'LLM' : 'maps'} connection is set up: add one (API Workbench: Connect…). Nothing was sent.`,
+          { service, host: url.host },
+        );
+    }
     if (!conn || conn.service !== service) {
       const known = this.opts.host.connectionNames?.(service) ?? [];
       const detail =
@@ -186,8 +208,12 @@ class Runner implements NotebookRunner {
           : `no ${service} connection is named "${name}"${known.length ? ` (there are: ${known.map((k) => `"${k}"`).join(', ')})` : ''}`;
       throw new NotebookError(this.opts.file, ref.line, detail);
     }
-    const onRequest = (request: RequestRecord) => this.notifyRequest(ref, request);
-    if (spec?.kind === 'http') return { connection: conn.name, ...(await this.sendHttp(ref, spec, conn as HttpConnection, scope, signal, onRequest)) };
+    if (spec?.kind === 'http') {
+      const http = conn as HttpConnection;
+      // The host is fixed here, from the text as written; substitution comes after.
+      const target = resolveTarget(http, spec.target, fail, (origin) => this.connectionsWith(service, origin));
+      return { connection: conn.name, ...(await this.sendHttp(ref, spec, http, target, scope, signal, onRequest)) };
+    }
     const rt = { conn: conn as RealtimeConnection, host: this.opts.host, signal, onRequest };
     if (spec?.kind === 'publish') {
       const channel = substitute(spec.channel, spec.line, scope);
@@ -210,15 +236,27 @@ class Runner implements NotebookRunner {
     throw new NotebookError(this.opts.file, ref.line, 'the cell has nothing to run');
   }
 
-  private async sendHttp(ref: CellRef, spec: HttpSpec, conn: HttpConnection, scope: VariableScope, signal: AbortSignal, onRequest: (r: RequestRecord) => void) {
-    const fail = (detail: string): never => {
-      throw new NotebookError(this.opts.file, spec.line, detail);
-    };
-    // The host is fixed here, from the text as written; substitution comes after.
-    const target = resolveTarget(conn, spec.target, fail);
+  /** Names of the service's connections that have `origin` (for a refusal that says which one to name). */
+  private connectionsWith(service: 'llm' | 'maps' | 'realtime', origin: string): string[] {
+    const host = this.opts.host;
+    return (host.connectionNames?.(service) ?? []).filter((n) => {
+      const c = host.connection(service, n);
+      return c !== undefined && connectionOrigins(c).includes(origin);
+    });
+  }
+
+  private async sendHttp(
+    ref: CellRef,
+    spec: HttpSpec,
+    conn: HttpConnection | undefined,
+    target: HttpTarget,
+    scope: VariableScope,
+    signal: AbortSignal,
+    onRequest: (r: RequestRecord) => void,
+  ) {
     const headers: Record<string, string> = {};
     for (const h of spec.headers) headers[h.name.toLowerCase()] = substitute(h.value, h.line, scope);
-    const bodyLine = spec.headers.length ? spec.headers[spec.headers.length - 1].line + 2 : spec.line + 2;
+    const body = await assembleBody({ raw: spec.body, line: bodyLineOf(spec), contentType: headers['content-type'], scope, baseDir: this.opts.baseDir });
     return runHttpCell({
       spec,
       conn,
@@ -226,7 +264,8 @@ class Runner implements NotebookRunner {
       target,
       path: substitute(spec.target, spec.line, scope),
       headers,
-      body: spec.body === undefined ? undefined : substitute(spec.body, bodyLine, scope),
+      body: body.body,
+      bodyText: body.text,
       maxBodyBytes: this.opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       cellTimeoutMs: this.opts.cellTimeoutMs,
       signal,

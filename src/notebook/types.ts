@@ -9,8 +9,9 @@ import type { Redactor } from '../core/redact';
 // --- the document -----------------------------------------------------------------------------
 
 /** Fence languages that make a code cell; every other fenced block stays inside Markdown. */
-export type CodeLanguage = 'llm' | 'maps' | 'realtime' | 'vars';
-export const CODE_LANGUAGES: readonly CodeLanguage[] = ['llm', 'maps', 'realtime', 'vars'];
+/** `http`: a request to any API (REST Client style), with the user's own headers and no stored key. */
+export type CodeLanguage = 'llm' | 'maps' | 'realtime' | 'vars' | 'http';
+export const CODE_LANGUAGES: readonly CodeLanguage[] = ['llm', 'maps', 'realtime', 'vars', 'http'];
 export const NOTEBOOK_EXTENSION = '.awb.md';
 
 /**
@@ -87,6 +88,16 @@ export interface NotebookHttpOptions extends Pick<HttpClientOptions, 'parseError
   label: string;
 }
 
+/** Asked before an `http` cell's request leaves: may this notebook send requests to this host? */
+export interface HostApprovalRequest {
+  cell: CellRef;
+  /** `api.example.com` (with `:port` when not the scheme's default): what the user approves. */
+  host: string;
+  origin: string;
+  /** The `{{$secret …}}` and `{{$env …}}` references the request carries, as written (for the question's detail). */
+  credentials: string[];
+}
+
 /** What a front end hands the engine. */
 export interface NotebookHost {
   /**
@@ -119,6 +130,21 @@ export interface NotebookHost {
    * undefined: sent.
    */
   beforeModelRequest?(connection: HttpConnection, body: string | undefined): Promise<string | undefined>;
+  /**
+   * May an `http` cell of this notebook send to `req.host`? true: send. A string: refused, the cell
+   * fails with that reason and nothing is sent. Absent: every `http` cell is refused (a front end
+   * must decide; loopback hosts are not special). The CLI checks --allow-host; the editor asks once
+   * per notebook and host, and refuses in restricted mode.
+   */
+  approveHost?(req: HostApprovalRequest): Promise<true | string>;
+  /** `{{$env NAME}}` of an `http` cell: the environment variable, or undefined when it is not set. Absent: none is available. */
+  env?(name: string): string | undefined;
+  /**
+   * `{{$secret name}}` of an `http` cell: the stored value (the editor asks for it once and stores
+   * it; the CLI reads AWB_SECRET_<NAME>). Throws, saying how to provide it, when there is none. The
+   * engine registers it with the redactor.
+   */
+  secret?(name: string, signal: AbortSignal): Promise<string>;
   /** Builds HttpClients (the editor's shares rate limits and logging). Default: defaultHttpClient. */
   httpClient?(connection: HttpConnection, options: NotebookHttpOptions): HttpClient;
   /** Knows every key the engine is given (the engine adds them); every result string passes it. */
@@ -141,6 +167,11 @@ export interface RunOptions {
   host: NotebookHost;
   /** Shown in every error and problem (a path or URI string). */
   file: string;
+  /**
+   * The folder `< ./file` lines of request bodies are read from (the notebook's folder). Absent (an
+   * untitled notebook): a cell that includes a file fails, saying to save the notebook first.
+   */
+  baseDir?: string;
   /** Active environment: `vars env=<name>` cells apply only when it matches. */
   environment?: string;
   /** Extra variables (CLI --var, data rows); they win over the notebook's vars cells. */
@@ -241,6 +272,11 @@ export interface CellResult extends CellRef {
   variables?: Record<string, string>;
   /** Wall time of the whole cell, including the engine's own work. */
   durationMs: number;
+  /**
+   * Set when the request went nowhere because no connection of `service` has the host its request
+   * line names: the editor offers to add one.
+   */
+  needsConnection?: { service: ServiceId; host: string };
 }
 
 export interface NotebookRunReport {

@@ -1,5 +1,8 @@
 // `{{city}}` (vars cells, extra variables) and `{{lisbon.json.places[0].id}}` (an earlier cell's
-// last result). An unknown name is an error naming the file and line, never an empty string.
+// last result), and in http cells `{{$env NAME}}` and `{{$secret name}}` (credentials, resolved by
+// the host before the cell is filled in). An unknown name is an error naming the file and line,
+// never an empty string.
+import type { ServiceId } from '../core/connections';
 import type { CellResult } from './types';
 import { parsePath } from './cells';
 
@@ -9,6 +12,8 @@ export class NotebookError extends Error {
     readonly file: string,
     readonly line: number,
     readonly detail: string,
+    /** The request names a host no connection of this service has (CellResult.needsConnection). */
+    readonly needsConnection?: { service: ServiceId; host: string },
   ) {
     super(`${file}:${line}: ${detail}`);
     this.name = 'NotebookError';
@@ -22,6 +27,33 @@ export interface VariableScope {
   /** Names of every code cell in the notebook. */
   cellNames: ReadonlySet<string>;
   result(name: string): CellResult | undefined;
+  /** `$env NAME` / `$secret name` → value: what an http cell's credentials resolved to (see systemReferences). */
+  system?: ReadonlyMap<string, string>;
+}
+
+export interface SystemReference {
+  kind: 'env' | 'secret';
+  name: string;
+  /** The key of VariableScope.system. */
+  key: string;
+  /** As written, e.g. `{{$secret github}}`. */
+  source: string;
+  line: number;
+}
+
+/** `$processEnv` is REST Client's spelling of `$env`: an imported .http file keeps working. */
+const SYSTEM_REFERENCE = /^\$(env|processEnv|secret)\s+([A-Za-z_][\w.-]*)$/;
+
+/** The `{{$env …}}` and `{{$secret …}}` references in `text` (whose first line is file line `line`); others are left to substitute(). */
+export function systemReferences(text: string, line: number): SystemReference[] {
+  const out: SystemReference[] = [];
+  for (const m of text.matchAll(REFERENCE)) {
+    const s = SYSTEM_REFERENCE.exec(m[1]);
+    if (!s) continue;
+    const kind = s[1] === 'secret' ? 'secret' : 'env';
+    out.push({ kind, name: s[2], key: `$${kind} ${s[2]}`, source: m[0], line: line + countLineBreaks(text, 0, m.index) });
+  }
+  return out;
 }
 
 const REFERENCE = /\{\{\s*([^{}]*?)\s*\}\}/g;
@@ -60,6 +92,13 @@ function resolve(ref: string, line: number, scope: VariableScope): string {
     throw new NotebookError(scope.file, line, detail);
   };
   if (!ref) fail('empty {{ }}: write {{name}} or {{cell.json.path}}');
+  if (ref.startsWith('$')) {
+    const s = SYSTEM_REFERENCE.exec(ref);
+    if (!s) return fail(`{{${ref}}} is not something to fill in: write {{$env NAME}} (an environment variable) or {{$secret name}} (a stored secret)`);
+    const value = scope.system?.get(`$${s[1] === 'secret' ? 'secret' : 'env'} ${s[2]}`);
+    if (value !== undefined) return value;
+    return fail(`{{${ref}}} works in http cells only: an llm, maps or realtime cell's key comes from its connection`);
+  }
   const dot = ref.search(/[.[]/);
   if (dot === -1) {
     const v = scope.variables.get(ref);

@@ -152,6 +152,7 @@ describe('import: cURL, .http and Postman into notebooks that run against the sa
         ['llm', 'models'],
         ['llm', undefined],
         ['maps', 'place'],
+        ['http', undefined],
       ],
     );
     assert.equal(code[0].value, 'baseUrl = https://api.openai.com/v1\ncity = Lisbon');
@@ -173,7 +174,12 @@ describe('import: cURL, .http and Postman into notebooks that run against the sa
     );
     assert.equal(result.secrets[2].secretName, 'httpbin_org_key');
     const results = await run(result.text);
-    assertAllPassed(results, 4);
+    // The outside host's http cell is not sent: no host is allowed here.
+    assert.match(results.find((r) => r.service === 'http')?.error ?? '', /httpbin\.org is not an allowed host/);
+    assertAllPassed(
+      results.filter((r) => r.service !== 'http'),
+      4,
+    );
     assert.match(results[2].request?.body ?? '', /"model": "sandbox-chat"/);
   });
 

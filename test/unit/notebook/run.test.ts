@@ -218,7 +218,7 @@ describe('notebook engine against the sandbox', function () {
         ['llm', `GET ${llmOrigin}/v1/models\n\n?? status == 200`],
       );
       const [, direct, whole, hostVar, moved, allowed] = await runAll(text);
-      assert.match(direct.error ?? '', /^test\.awb\.md:11: refused: http:\/\/127\.0\.0\.1:\d+ is not an origin of the llm connection "Local Sandbox"/);
+      assert.match(direct.error ?? '', /^test\.awb\.md:11: This request goes to 127\.0\.0\.1:\d+; no LLM connection has that host: add one/);
       for (const r of [direct, hostVar]) {
         assert.equal(r.ok, false);
         assert.equal(r.request, undefined);
