@@ -133,13 +133,15 @@ function decode(data: unknown): unknown {
 
 /**
  * LISTEN <channel> <time>: subscribes and collects the channel's events until the time is up or
- * the run is cancelled; what arrived stays in the result either way.
+ * the run is cancelled; what arrived stays in the result either way. `onSubscribed` is called once
+ * the server has confirmed the subscription: from then on a publish to the channel is received.
  */
 export async function runListen(
   ctx: RealtimeCellContext,
   channel: string,
   durationMs: number,
   onMessage: (m: ListenMessage, count: number) => void,
+  onSubscribed: () => void = () => undefined,
 ): Promise<RealtimeCellOutput> {
   const { conn, host } = ctx;
   const messages: ListenMessage[] = [];
@@ -196,6 +198,7 @@ export async function runListen(
       throw unreachableServer(e, connected, conn);
     });
     subscribedAt = performance.now();
+    onSubscribed();
     await sleep(durationMs, ctx.signal);
   } catch (e) {
     out.error = e;

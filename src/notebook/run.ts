@@ -4,7 +4,17 @@ import { toAbortSignal, type Cancel } from '../core/cancellation';
 import { connectionOrigins, type HttpConnection, type RealtimeConnection } from '../core/connections';
 import { isApiError, errorText } from '../core/errors';
 import { redactTree, redactTreeSliced } from '../core/redactTree';
-import type { CellRef, CellResult, NotebookCellData, NotebookProblem, NotebookRunner, NotebookRunReport, RequestRecord, RunOptions } from './types';
+import type {
+  CellRef,
+  CellResult,
+  ListenMessage,
+  NotebookCellData,
+  NotebookProblem,
+  NotebookRunner,
+  NotebookRunReport,
+  RequestRecord,
+  RunOptions,
+} from './types';
 import { checkAssertion } from './assertions';
 import { analyseCell, type AnalysedCell, type HttpSpec } from './cells';
 import { cellStartLines, parseNotebook } from './format';
@@ -23,6 +33,7 @@ interface Outcome {
   count?: number;
   error?: unknown;
   connection?: string;
+  listen?: CellResult['listen'];
 }
 
 class Runner implements NotebookRunner {
@@ -63,19 +74,41 @@ class Runner implements NotebookRunner {
     const bridge = toAbortSignal(cancel);
     const signal = bridge.signal;
     try {
-      const out: CellResult[] = [];
+      // A LISTEN goes on listening while the cells below it run (a PUBLISH meant for it among them).
+      const pending: Array<Promise<CellResult>> = [];
       for (let i = 0; i < this.cells.length; i++) {
         if (this.cells[i].kind !== 'code') continue;
         if (signal?.aborted) break;
-        out.push(await this.runCell(i, signal));
+        const run = this.startCell(i, signal);
+        pending.push(run.result);
+        await run.ready;
       }
-      return out;
+      return await Promise.all(pending);
     } finally {
       bridge.dispose();
     }
   }
 
-  async runCell(index: number, cancel?: Cancel): Promise<CellResult> {
+  runCell(index: number, cancel?: Cancel): Promise<CellResult> {
+    return this.startCell(index, cancel).result;
+  }
+
+  startCell(index: number, cancel?: Cancel): { ready: Promise<void>; result: Promise<CellResult> } {
+    let subscribed!: () => void;
+    const listening = new Promise<void>((resolve) => (subscribed = resolve));
+    const result = this.run(index, cancel, subscribed);
+    // A cell that fails or ends before subscribing lets the run go on too.
+    const ready = Promise.race([
+      listening,
+      result.then(
+        () => undefined,
+        () => undefined,
+      ),
+    ]);
+    return { ready, result };
+  }
+
+  private async run(index: number, cancel: Cancel | undefined, onSubscribed: () => void): Promise<CellResult> {
     const cell = this.cells[index];
     if (!cell || cell.kind !== 'code') throw new Error(`cell ${index} is not a code cell`);
     const bridge = toAbortSignal(cancel);
@@ -86,7 +119,7 @@ class Runner implements NotebookRunner {
     outer?.addEventListener('abort', onAbort, { once: true });
     this.running.add(controller);
     try {
-      const result = await this.execute(index, cell, controller.signal);
+      const result = await this.execute(index, cell, controller.signal, onSubscribed);
       const redacted = await this.redact(result);
       if (redacted.name !== undefined && !redacted.skipped) this.results.set(redacted.name, redacted);
       try {
@@ -109,7 +142,7 @@ class Runner implements NotebookRunner {
 
   // --- one cell ----------------------------------------------------------------------------------
 
-  private async execute(index: number, cell: NotebookCellData, signal: AbortSignal): Promise<CellResult> {
+  private async execute(index: number, cell: NotebookCellData, signal: AbortSignal, onSubscribed: () => void): Promise<CellResult> {
     const t0 = performance.now();
     const line = this.lines[index];
     const analysed = analyseCell(cell, line);
@@ -137,12 +170,13 @@ class Runner implements NotebookRunner {
     let outcome: Outcome;
     try {
       scope = this.scope();
-      outcome = await this.send(ref, analysed, scope, signal);
+      outcome = await this.send(ref, analysed, scope, signal, onSubscribed);
     } catch (e) {
       const needsConnection = e instanceof NotebookError ? e.needsConnection : undefined;
       return done({ ...base, error: describe(e), ...(needsConnection && { needsConnection }) });
     }
     const result: CellResult = { ...base, connection: outcome.connection, request: outcome.request, response: outcome.response, count: outcome.count };
+    if (outcome.listen) result.listen = outcome.listen;
     const error = outcome.error;
     if (error !== undefined) {
       result.error = describe(error);
@@ -176,7 +210,7 @@ class Runner implements NotebookRunner {
     return done(result);
   }
 
-  private async send(ref: CellRef, analysed: AnalysedCell, scope: VariableScope, signal: AbortSignal): Promise<Outcome> {
+  private async send(ref: CellRef, analysed: AnalysedCell, scope: VariableScope, signal: AbortSignal, onSubscribed: () => void): Promise<Outcome> {
     const spec = analysed.spec;
     const onRequest = (request: RequestRecord) => this.notifyRequest(ref, request);
     if (analysed.language === 'http' && spec?.kind === 'http') {
@@ -222,11 +256,11 @@ class Runner implements NotebookRunner {
     }
     if (spec?.kind === 'listen') {
       const channel = substitute(spec.channel, spec.line, scope);
+      const onMessage = (message: ListenMessage, count: number) => this.progress({ kind: 'message', cell: ref, message: this.redactValue(message), count });
       return {
         connection: conn.name,
-        ...(await runListen(rt, channel, spec.durationMs, (message, count) =>
-          this.progress({ kind: 'message', cell: ref, message: this.redactValue(message), count }),
-        )),
+        listen: { channel, windowMs: spec.durationMs },
+        ...(await runListen(rt, channel, spec.durationMs, onMessage, onSubscribed)),
       };
     }
     if (spec?.kind === 'realtimeRest') {

@@ -264,6 +264,8 @@ export interface CellResult extends CellRef {
   response?: ResponseRecord;
   /** LISTEN: how many messages arrived. */
   count?: number;
+  /** LISTEN: the channel and how long it listened for (its output says when nothing came within it). */
+  listen?: { channel: string; windowMs: number };
   /** ApiError.describe() text, a problem with file:line, or "Cancelled". */
   error?: string;
   cancelled?: boolean;
@@ -300,7 +302,12 @@ export interface NotebookRunner {
   setEnvironment(name: string | undefined): void;
   /** Runs one code cell (markup cells are an error). */
   runCell(index: number, cancel?: Cancel): Promise<CellResult>;
-  /** Runs every code cell in order; stops early only when cancelled. */
+  /**
+   * Starts one code cell. `ready` resolves when the next cell of a run may start: a LISTEN once it
+   * is subscribed (so a PUBLISH below it is received), any other cell when it has finished.
+   */
+  startCell(index: number, cancel?: Cancel): { ready: Promise<void>; result: Promise<CellResult> };
+  /** Runs every code cell in order (a LISTEN keeps listening while the cells below it run); stops early only when cancelled. */
   runAll(cancel?: Cancel): Promise<CellResult[]>;
   /** The last result of a named cell. */
   lastResult(name: string): CellResult | undefined;

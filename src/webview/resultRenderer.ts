@@ -10,7 +10,7 @@ import { drawGeometry, tileLayer } from './lib/draw';
 import { bodyView } from './result/jsonView';
 import { validate } from '../core/validate';
 import { DEFAULT_TILE_ATTRIBUTION, DEFAULT_TILES } from '../services/maps/mapMessages';
-import { hostMessageSchema, type RendererMessage, type ResultPayload } from './result/protocol';
+import { hostMessageSchema, listenSummary, type RendererMessage, type ResultPayload } from './result/protocol';
 import { VIEWER_CSS } from './result/styles';
 
 interface OutputItem {
@@ -151,12 +151,15 @@ function render(p: ResultPayload, element: HTMLElement, post: (m: RendererMessag
       id: 'messages',
       label: `Messages (${m.count})`,
       make: () =>
-        table(
-          m.items.map((x) => [
-            `+${(x.atMs / 1000).toFixed(1)} s ${x.channel} ${x.event}${x.decrypted ? ' [decrypted]' : ''}`,
-            x.error !== undefined ? `⚠ ${x.error}` : typeof x.data === 'string' ? x.data : JSON.stringify(x.data),
-          ]),
-        ),
+        // An empty list says so, with where and how long it listened, rather than showing nothing.
+        m.items.length === 0 && p.state === 'done' && m.channel !== undefined && m.windowMs !== undefined
+          ? el('div', 'awb-meta', `${listenSummary({ channel: m.channel, windowMs: m.windowMs }, 0)}.`)
+          : table(
+              m.items.map((x) => [
+                `+${(x.atMs / 1000).toFixed(1)} s ${x.channel} ${x.event}${x.decrypted ? ' [decrypted]' : ''}`,
+                x.error !== undefined ? `⚠ ${x.error}` : typeof x.data === 'string' ? x.data : JSON.stringify(x.data),
+              ]),
+            ),
     });
   }
   if (p.body && !p.messages) {

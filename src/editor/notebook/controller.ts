@@ -210,7 +210,9 @@ export class NotebookRunController implements vscode.Disposable {
     const queue = cells
       .filter((c) => c.kind === vscode.NotebookCellKind.Code)
       .map((cell) => ({ cell, execution: this.controller.createNotebookCellExecution(cell) }));
-    const results: CellResult[] = [];
+    // A LISTEN goes on listening while the cells below it run (a PUBLISH meant for it among them):
+    // the next cell starts once it is subscribed; the run ends when every cell has.
+    const pending: Array<Promise<CellResult | undefined>> = [];
     let stopped = false;
     for (const { cell, execution } of queue) {
       if (stopped || execution.token.isCancellationRequested) {
@@ -219,14 +221,37 @@ export class NotebookRunController implements vscode.Disposable {
         execution.end(undefined, Date.now());
         continue;
       }
-      const result = await this.runOne(session, cell, execution);
-      if (result) results.push(result);
-      if (result?.cancelled) stopped = true;
+      const run = this.startOne(session, cell, execution);
+      const result = run.result.then((r) => {
+        if (r?.cancelled) stopped = true;
+        return r;
+      });
+      pending.push(result);
+      await Promise.race([run.ready, result]);
     }
-    return results;
+    return (await Promise.all(pending)).filter((r): r is CellResult => r !== undefined);
   }
 
-  private async runOne(session: Session, cell: vscode.NotebookCell, execution: vscode.NotebookCellExecution): Promise<CellResult | undefined> {
+  /** Starts a cell; `ready` as the engine's startCell (a LISTEN once subscribed, others when done). */
+  private startOne(
+    session: Session,
+    cell: vscode.NotebookCell,
+    execution: vscode.NotebookCellExecution,
+  ): { ready: Promise<void>; result: Promise<CellResult | undefined> } {
+    let started!: (ready: Promise<void>) => void;
+    const engineReady = new Promise<Promise<void>>((resolve) => (started = resolve));
+    const result = this.runOne(session, cell, execution, started);
+    // runOne fails (or ends) before it starts the engine's cell when the engine itself breaks.
+    const ready = Promise.race([engineReady.then((r) => r), result.then(() => undefined)]);
+    return { ready, result };
+  }
+
+  private async runOne(
+    session: Session,
+    cell: vscode.NotebookCell,
+    execution: vscode.NotebookCellExecution,
+    started: (ready: Promise<void>) => void,
+  ): Promise<CellResult | undefined> {
     execution.executionOrder = ++this.executionOrder;
     execution.start(Date.now());
     const resultId = `r${Date.now().toString(36)}-${++this.nextResult}`;
@@ -239,7 +264,9 @@ export class NotebookRunController implements vscode.Disposable {
       session.sync();
       const token = session.token(execution);
       live.token = token;
-      const result = await session.runner.runCell(cell.index, token);
+      const run = session.runner.startCell(cell.index, token);
+      started(run.ready);
+      const result = await run.result;
       clearTimeout(live.timer);
       this.keepBody(resultId, result);
       this.cellResults.set(cell, resultId);

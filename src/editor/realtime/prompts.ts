@@ -37,7 +37,7 @@ function kindNote(channel: string): string | undefined {
   return [kind?.meaning.split(':')[0], cache].filter(Boolean).join(', ') || undefined;
 }
 
-type ChannelItem = vscode.QuickPickItem & { channel?: string; prefix?: string; type?: true };
+type ChannelItem = vscode.QuickPickItem & { channel?: string; prefix?: string; type?: true; notAName?: true };
 
 /**
  * Subscribe's picker: occupied channels (REST `/channels`) not yet subscribed here, then recent
@@ -73,13 +73,12 @@ export async function pickChannelToSubscribe(sess: RealtimeSession, state: vscod
     detail: listingProblem ? `Occupied channels could not be listed: ${listingProblem}` : undefined,
   });
   for (const p of PREFIX_NOTES) items.push({ label: `$(symbol-key) ${p.prefix}…`, prefix: p.prefix, description: p.meaning });
-  const picked = await vscode.window.showQuickPick(items, {
+  const picked = await pickOrType(items, {
     title: 'Subscribe to Channel',
-    placeHolder:
+    placeholder:
       occupied.length || recent.length
         ? 'Pick an occupied or recent channel, or type a new name'
         : 'No occupied or recent channels: type a name, or start from a prefix',
-    matchOnDescription: true,
   });
   if (!picked) return undefined;
   if (picked.channel) return picked.channel;
@@ -89,6 +88,50 @@ export async function pickChannelToSubscribe(sess: RealtimeSession, state: vscod
     value: picked.prefix ?? last,
     valueSelection: picked.prefix ? [picked.prefix.length, picked.prefix.length] : undefined,
     validateInput: (v) => channelNameProblem(v.trim()),
+  });
+}
+
+/**
+ * A picker whose typed value is a choice too: a name that is no item is offered first as
+ * "Subscribe to <name>" (or says why it is not a channel name), so Enter takes it.
+ */
+function pickOrType(items: ChannelItem[], opts: { title: string; placeholder: string }): Promise<ChannelItem | undefined> {
+  const qp = vscode.window.createQuickPick<ChannelItem>();
+  qp.title = opts.title;
+  qp.placeholder = opts.placeholder;
+  qp.matchOnDescription = true;
+  qp.items = items;
+  const typedItem = (value: string): ChannelItem | undefined => {
+    const name = value.trim();
+    if (!name || items.some((i) => i.channel === name)) return undefined;
+    const problem = channelNameProblem(name);
+    return problem
+      ? { label: `$(warning) ${name}`, description: problem, alwaysShow: true, notAName: true }
+      : { label: `$(add) Subscribe to ${name}`, channel: name, description: kindNote(name), alwaysShow: true };
+  };
+  return new Promise<ChannelItem | undefined>((resolve) => {
+    let chosen: ChannelItem | undefined;
+    const subs: vscode.Disposable[] = [];
+    subs.push(
+      qp.onDidChangeValue((value) => {
+        const typed = typedItem(value);
+        qp.items = typed ? [typed, ...items] : items;
+        if (typed) qp.activeItems = [typed];
+      }),
+      qp.onDidAccept(() => {
+        const item = qp.selectedItems[0] ?? qp.activeItems[0];
+        // A typed name that is not a channel name stays open: its item says why.
+        if (!item || item.notAName) return;
+        chosen = item;
+        qp.hide();
+      }),
+      qp.onDidHide(() => {
+        for (const d of subs) d.dispose();
+        qp.dispose();
+        resolve(chosen);
+      }),
+    );
+    qp.show();
   });
 }
 

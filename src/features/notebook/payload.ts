@@ -5,7 +5,7 @@ import type { CellResult, ListenMessage } from '../../notebook/api';
 import type { MapLine, MapMarker } from '../../services/maps/mapMessages';
 import { decodePolyline } from '../../services/maps/polyline';
 import { costOf, PRICES, type ModelPrice } from '../../services/llm/pricing';
-import { PREVIEW_BYTES, PREVIEW_MESSAGES, type ResultBody, type ResultPayload } from '../../webview/result/protocol';
+import { listenSummary, PREVIEW_BYTES, PREVIEW_MESSAGES, type ResultBody, type ResultPayload } from '../../webview/result/protocol';
 
 const MAX_MARKERS = 1000;
 const MAX_LINES = 20;
@@ -57,8 +57,9 @@ export function resultPayload(
     assertions: r.assertions,
     ...(r.variables ? { variables: r.variables } : {}),
   };
+  // A LISTEN's "status" is not an HTTP answer: its badge says OK or Failed, its title what arrived.
+  if (res && !r.listen) p.status = res.status;
   if (res) {
-    p.status = res.status;
     if (res.requestId) p.requestId = res.requestId;
     p.headers = res.headers;
     p.body = body(res.text, res.json, res.size, res.truncated);
@@ -77,7 +78,7 @@ export function resultPayload(
   }
   if (r.service === 'realtime' && (r.count !== undefined || live.messages)) {
     const items = Array.isArray(res?.json) ? (res.json as ListenMessage[]) : (live.messages ?? []);
-    p.messages = { count: r.count ?? items.length, items: items.slice(-PREVIEW_MESSAGES) };
+    p.messages = { count: r.count ?? items.length, items: items.slice(-PREVIEW_MESSAGES), ...(r.listen ?? {}) };
   }
   return p;
 }
@@ -99,8 +100,9 @@ function title(r: CellResult): string {
   if (r.cancelled) return 'Stopped';
   if (r.variables) return `${Object.keys(r.variables).length} variable${Object.keys(r.variables).length === 1 ? '' : 's'} set`;
   const failed = r.assertions.filter((a) => !a.passed).length;
-  if (r.assertions.length)
-    return failed ? `${failed} of ${r.assertions.length} assertions failed` : `${r.assertions.length}/${r.assertions.length} assertions passed`;
+  const checks = failed ? `${failed} of ${r.assertions.length} assertions failed` : `${r.assertions.length}/${r.assertions.length} assertions passed`;
+  if (r.listen && r.response) return r.assertions.length ? `${listenSummary(r.listen, r.count ?? 0)} · ${checks}` : listenSummary(r.listen, r.count ?? 0);
+  if (r.assertions.length) return checks;
   return r.response ? (r.ok ? 'Done' : 'HTTP error') : 'Failed';
 }
 

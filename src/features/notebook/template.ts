@@ -2,7 +2,7 @@
 export const NEW_NOTEBOOK_TEMPLATE = `# My API notebook
 
 Each grey block is a request; the \`??\` lines after it are checks. Keys come from the active
-connection (try **API Workbench: Start Sandbox**), never from this file.
+connection (try **API Workbench: Try the Local Sandbox**), never from this file.
 
 \`\`\`vars
 city = Lisbon
@@ -38,16 +38,19 @@ X-Goog-FieldMask: places.id,places.displayName,places.location
 
 ## Realtime
 
+A listener above a publish hears it: *Run All* starts the publish once the listener is subscribed.
+
+\`\`\`realtime name=listen
+LISTEN my-channel 5s
+
+?? count >= 1
+?? json[0].data.city == {{city}}
+\`\`\`
+
 \`\`\`realtime name=hello
 PUBLISH my-channel greeting
 {"city": "{{city}}"}
 
 ?? status == 200
-\`\`\`
-
-\`\`\`realtime name=listen
-LISTEN my-channel 5s
-
-?? count >= 0
 \`\`\`
 `;

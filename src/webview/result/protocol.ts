@@ -16,6 +16,13 @@ export const PREVIEW_BYTES = 256 * 1024;
 /** Messages of a LISTEN cell carried in the output (the count is always exact). */
 export const PREVIEW_MESSAGES = 500;
 
+/** What a LISTEN received, or that nothing came within its window. */
+export function listenSummary(listen: { channel: string; windowMs: number }, count: number): string {
+  const window = `${+(listen.windowMs / 1000).toFixed(1)} s`;
+  if (count === 0) return `No messages arrived on ${listen.channel} within ${window}`;
+  return `${count} message${count === 1 ? '' : 's'} received on ${listen.channel} in ${window}`;
+}
+
 export interface ResultBody {
   /** The (redacted) body text, at most PREVIEW_BYTES of it. */
   text: string;
@@ -48,7 +55,8 @@ export interface ResultPayload {
   /** A streamed LLM answer: the text as it arrived so far. */
   answer?: string;
   usage?: { promptTokens?: number; completionTokens?: number; totalTokens?: number; cost?: number };
-  messages?: { count: number; items: ListenMessage[] };
+  /** LISTEN: what arrived; `channel` and `windowMs` say where and for how long it listened. */
+  messages?: { count: number; items: ListenMessage[]; channel?: string; windowMs?: number };
   assertions: AssertionResult[];
   variables?: Record<string, string>;
   /** Maps results: what the map tab draws. */

@@ -12,7 +12,7 @@ import type { ExtensionApi } from '../../../src/extension';
 import { parseNotebook } from '../../../src/notebook/api';
 import type { SandboxInfo } from '../../../src/sandbox/types';
 import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, sandboxKeys, startSandboxRecordingKeys, userConfig, waitFor } from './kit';
+import { activateExtension, quietPeriod, sandboxKeys, startSandboxRecordingKeys, userConfig, waitFor } from './kit';
 
 describe('history', function () {
   this.timeout(120_000);
@@ -97,6 +97,27 @@ describe('history', function () {
     } finally {
       await userConfig().update('history.keepResponses', undefined, vscode.ConfigurationTarget.Global);
     }
+  });
+
+  it("the realtime tree's channel listings (background loads) stay out of the History; a command's requests land", async () => {
+    await vscode.commands.executeCommand('apiWorkbench.history.clear');
+    const listings = async () => (await api.services.history.entries()).filter((e) => e.service === 'realtime' && /\/channels(\?|$)/.test(e.url));
+    await vscode.commands.executeCommand('apiWorkbench.realtime.connect');
+    // Each subscription changes the channel list: the tree reloads it in the background, from events of a socket a command opened.
+    for (const channel of ['history-bg-1', 'history-bg-2', 'history-bg-3']) {
+      await vscode.commands.executeCommand('apiWorkbench.realtime.subscribe', channel);
+      await vscode.commands.executeCommand('apiWorkbench.realtime.focus');
+      await vscode.commands.executeCommand('list.expand');
+    }
+    await takeScreenshot('history-no-background-listings', 500);
+    // Nothing to wait on for a request that must not be recorded: a window for a late one to land.
+    await quietPeriod(1_000);
+    const shown = await listings();
+    assert.deepEqual(
+      shown.map((e) => `${e.method} ${e.url} (${e.command ?? e.origin})`),
+      [],
+    );
+    for (const channel of ['history-bg-1', 'history-bg-2', 'history-bg-3']) await vscode.commands.executeCommand('apiWorkbench.realtime.unsubscribe', channel);
   });
 
   it('the Testing view runs a notebook: a failing assertion shows expected and actual at its line', async () => {

@@ -124,6 +124,33 @@ export function quickPickSent(): Promise<void> {
   return new Promise((r) => setTimeout(r, 0));
 }
 
+// --- quick picks -----------------------------------------------------------------------------------
+
+/** Every quick pick the extension creates from now on, to type into and accept as a user would. */
+export function captureQuickPicks(): { picks: Array<vscode.QuickPick<vscode.QuickPickItem>>; restore(): void } {
+  const w = vscode.window as unknown as Record<string, unknown>;
+  const original = vscode.window.createQuickPick.bind(vscode.window);
+  const picks: Array<vscode.QuickPick<vscode.QuickPickItem>> = [];
+  w.createQuickPick = () => {
+    const qp = original();
+    picks.push(qp);
+    return qp;
+  };
+  return { picks, restore: () => void (w.createQuickPick = original) };
+}
+
+export const pickLabels = (qp: vscode.QuickPick<vscode.QuickPickItem>) =>
+  qp.items.filter((i) => i.kind !== vscode.QuickPickItemKind.Separator).map((i) => i.label);
+
+/** Types `text` into the picker and waits until the suggestions for it (or "no suggestions") are listed. */
+export async function typeInto(qp: vscode.QuickPick<vscode.QuickPickItem>, text: string, expect: (labels: string[]) => boolean): Promise<string[]> {
+  qp.value = text;
+  return waitFor(`picker items for “${text}”`, () => {
+    const l = pickLabels(qp);
+    return !qp.busy && expect(l) ? l : undefined;
+  });
+}
+
 // --- the service trees ------------------------------------------------------------------------------
 
 /** The label a tree node shows, as text. */

@@ -14,33 +14,21 @@ import type { MatrixRoutesOutcome } from '../../../src/editor/maps/matrixRoutes'
 import type { ResponseViewer } from '../../../src/editor/maps/responseViewer';
 import type { ExtensionApi } from '../../../src/extension';
 import { isTrustedRun, recordSecret, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, findConnectionNode, quickPickSent, SANDBOX, startSandboxRecordingKeys, stubWindow, treeLabel, userConfig, waitFor } from './kit';
+import {
+  activateExtension,
+  captureQuickPicks,
+  findConnectionNode,
+  quickPickSent,
+  SANDBOX,
+  startSandboxRecordingKeys,
+  stubWindow,
+  treeLabel,
+  typeInto,
+  userConfig,
+  waitFor,
+} from './kit';
 
 const decoder = new TextDecoder();
-
-/** Every quick pick the extension creates from now on, to type into and accept as a user would. */
-function captureQuickPicks(): { picks: Array<vscode.QuickPick<vscode.QuickPickItem>>; restore(): void } {
-  const w = vscode.window as unknown as Record<string, unknown>;
-  const original = vscode.window.createQuickPick.bind(vscode.window);
-  const picks: Array<vscode.QuickPick<vscode.QuickPickItem>> = [];
-  w.createQuickPick = () => {
-    const qp = original();
-    picks.push(qp);
-    return qp;
-  };
-  return { picks, restore: () => void (w.createQuickPick = original) };
-}
-
-const labels = (qp: vscode.QuickPick<vscode.QuickPickItem>) => qp.items.filter((i) => i.kind !== vscode.QuickPickItemKind.Separator).map((i) => i.label);
-
-/** Types `text` into the picker and waits until the suggestions for it (or "no suggestions") are listed. */
-async function typeInto(qp: vscode.QuickPick<vscode.QuickPickItem>, text: string, expect: (labels: string[]) => boolean): Promise<string[]> {
-  qp.value = text;
-  return waitFor(`picker items for “${text}”`, () => {
-    const l = labels(qp);
-    return !qp.busy && expect(l) ? l : undefined;
-  });
-}
 
 const accept = () => vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
 

@@ -131,6 +131,43 @@ describe('API notebook', function () {
     );
   });
 
+  it('Run All on every example notebook is green, and a LISTEN above a PUBLISH shows the message it published', async () => {
+    const dir = vscode.Uri.joinPath(vscode.Uri.file(api.services.context.extensionPath), 'examples');
+    const examples = (await vscode.workspace.fs.readDirectory(dir)).map(([name]) => name).filter((n) => n.endsWith('.awb.md'));
+    assert.ok(examples.length > 0);
+    let heardShown = false;
+    for (const name of examples) {
+      const doc = await openNotebook(`run-all-${name}`, await vscode.workspace.fs.readFile(vscode.Uri.joinPath(dir, name)));
+      const results = await api.notebook().controller.runAll(doc);
+      for (const r of results) assert.ok(r.ok, `${name} ${r.name ?? r.cellIndex}: ${r.error ?? JSON.stringify(r.assertions.filter((a) => !a.passed))}`);
+      // The listener runs beside the cells below it: every listener in the file published to from below heard it.
+      const cells = doc.getCells();
+      for (const cell of cells) {
+        const listen = /^LISTEN (\S+)/.exec(cell.document.getText());
+        if (!listen) continue;
+        const published = cells
+          .slice(cell.index + 1)
+          .map((c) => new RegExp(`^PUBLISH ${listen[1]} (\\S+)`).exec(c.document.getText())?.[1])
+          .find(Boolean);
+        if (!published) continue;
+        const shown = payloads(cell)[0];
+        assert.ok(
+          shown.messages?.items.some((m) => m.event === published),
+          `${name}: the LISTEN on ${listen[1]} shows ${published}`,
+        );
+        assert.match(shown.title, new RegExp(`^\\d+ messages? received on ${listen[1]}`));
+        assert.equal(shown.status, undefined, 'no HTTP status badge on a LISTEN');
+        if (heardShown) continue;
+        heardShown = true;
+        vscode.window.activeNotebookEditor?.revealRange(new vscode.NotebookRange(cell.index, cell.index + 1), vscode.NotebookEditorRevealType.AtTop);
+        await api.notebook().showTab('messages', shown.resultId);
+        await vscode.commands.executeCommand('notifications.clearAll');
+        await takeScreenshot('notebook-listen-heard-publish', 2000);
+      }
+    }
+    assert.ok(heardShown, 'an example has a LISTEN above a PUBLISH to its channel');
+  });
+
   it('a malformed cell shows its error (and a problem) while the other cells run', async () => {
     const text = [
       '# Broken',

@@ -12,7 +12,19 @@ import type { ConnectionNode, TreeNode } from '../../../src/editor/tree';
 import type { ExtensionApi } from '../../../src/extension';
 import type { SubscriptionSnapshot } from '../../../src/services/realtime/client';
 import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, findConnectionNode, loadedChildren, SANDBOX, startSandboxRecordingKeys, stubWindow, treeLabel, waitFor } from './kit';
+import {
+  activateExtension,
+  captureQuickPicks,
+  findConnectionNode,
+  loadedChildren,
+  quickPickSent,
+  SANDBOX,
+  startSandboxRecordingKeys,
+  stubWindow,
+  treeLabel,
+  typeInto,
+  waitFor,
+} from './kit';
 
 describe('realtime', function () {
   this.timeout(120_000);
@@ -240,6 +252,26 @@ describe('realtime', function () {
     // Let a few ticker events stream in and the views render (bounded; not an assertion).
     const shot = await takeScreenshot('realtime-log', 2_500);
     if (shot) assert.ok(readFileSync(shot).length > 10_000, 'a real image was written');
+  });
+
+  it('Subscribe to Channel…: a name typed into the picker (not in the list) is subscribed to on Enter', async () => {
+    const capture = captureQuickPicks();
+    let snap: SubscriptionSnapshot | undefined;
+    try {
+      const running = vscode.commands.executeCommand<SubscriptionSnapshot>('apiWorkbench.realtime.subscribe');
+      const qp = await waitFor('the channel picker', () => capture.picks[0]);
+      await typeInto(qp, 'typed-by-hand', (l) => l[0] === '$(add) Subscribe to typed-by-hand');
+      await takeScreenshot('realtime-subscribe-typed', 800);
+      await quickPickSent();
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      snap = await running;
+    } finally {
+      capture.restore();
+    }
+    assert.equal(snap?.channel, 'typed-by-hand');
+    assert.equal(snap?.state, 'subscribed');
+    await channelNode('typed-by-hand');
+    await vscode.commands.executeCommand('apiWorkbench.realtime.unsubscribe', 'typed-by-hand');
   });
 
   it('Unsubscribe and Disconnect: the tree and the context menus follow', async () => {

@@ -11,7 +11,17 @@ import type { TreeNode } from '../../../src/editor/tree';
 import type { ExtensionApi } from '../../../src/extension';
 import type { SubscriptionSnapshot } from '../../../src/services/realtime/client';
 import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, findConnectionNode, loadedChildren, SANDBOX, startSandboxRecordingKeys, stubWindow, waitFor } from './kit';
+import {
+  activateExtension,
+  captureQuickPicks,
+  findConnectionNode,
+  loadedChildren,
+  quickPickSent,
+  SANDBOX,
+  startSandboxRecordingKeys,
+  stubWindow,
+  waitFor,
+} from './kit';
 
 const CHANNEL = 'inspector-orders';
 const MASTER_KEY = Buffer.from('inspector-test-master-key-32-by!').toString('base64');
@@ -49,6 +59,32 @@ describe('realtime inspector and edges', function () {
     }
   };
 
+  /** Runs Subscribe to Channel… and picks the item `choose` returns from its picker (none: Escape). */
+  async function subscribeThroughPicker(
+    choose: (items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined,
+  ): Promise<{ snap: SubscriptionSnapshot | undefined; items: vscode.QuickPickItem[] }> {
+    const capture = captureQuickPicks();
+    try {
+      const running = vscode.commands.executeCommand<SubscriptionSnapshot | undefined>('apiWorkbench.realtime.subscribe');
+      const qp = await waitFor('the channel picker', () => capture.picks[0]);
+      const items = [...qp.items];
+      const item = choose(items);
+      // The workbench reports the first active item once the picker is on screen: choose after that.
+      await waitFor('the picker on screen', () => qp.activeItems.length > 0);
+      if (item) {
+        qp.activeItems = [item];
+        await quickPickSent();
+        await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      } else {
+        await quickPickSent();
+        qp.hide();
+      }
+      return { snap: await running, items };
+    } finally {
+      capture.restore();
+    }
+  }
+
   async function connectionChildren(): Promise<TreeNode[]> {
     const node = await findConnectionNode(api, 'realtime', SANDBOX);
     assert.ok(node, 'no Local Sandbox node');
@@ -64,17 +100,7 @@ describe('realtime inspector and edges', function () {
 
   it('Subscribe suggests occupied channels (REST /channels) and recent ones, and explains the prefixes', async () => {
     await vscode.commands.executeCommand('apiWorkbench.realtime.unsubscribe', 'presence-demo');
-    let items: vscode.QuickPickItem[] = [];
-    const pick = stubWindow('showQuickPick', (given: vscode.QuickPickItem[]) => {
-      items = given;
-      return given.find((i) => i.label === 'presence-demo');
-    });
-    let snap: SubscriptionSnapshot | undefined;
-    try {
-      snap = await vscode.commands.executeCommand<SubscriptionSnapshot>('apiWorkbench.realtime.subscribe');
-    } finally {
-      pick.restore();
-    }
+    let { snap, items } = await subscribeThroughPicker((given) => given.find((i) => i.label === 'presence-demo'));
     assert.equal(snap?.state, 'subscribed');
     const labels = items.map((i) => i.label);
     assert.ok(labels.indexOf('Occupied now') < labels.indexOf('presence-demo'), `the demo presence channel is listed as occupied: ${labels.join(' | ')}`);
@@ -86,27 +112,17 @@ describe('realtime inspector and edges', function () {
       );
 
     // A prefix starts the name; the channel typed is then offered under Recent.
-    const prefixPick = stubWindow('showQuickPick', (given: vscode.QuickPickItem[]) => given.find((i) => i.label.endsWith(' cache-…')));
     const box = stubWindow('showInputBox', (opts: vscode.InputBoxOptions) => `${opts.value ?? ''}inspector-recent`);
     try {
-      snap = await vscode.commands.executeCommand<SubscriptionSnapshot>('apiWorkbench.realtime.subscribe');
+      ({ snap } = await subscribeThroughPicker((given) => given.find((i) => i.label.endsWith(' cache-…'))));
     } finally {
-      prefixPick.restore();
       box.restore();
     }
     assert.equal(snap?.channel, 'cache-inspector-recent');
     assert.equal((box.calls[0][0] as vscode.InputBoxOptions).value, 'cache-', 'the box starts with the prefix picked');
     assert.match(String((box.calls[0][0] as vscode.InputBoxOptions).prompt), /private-encrypted-/);
     await vscode.commands.executeCommand('apiWorkbench.realtime.unsubscribe', 'cache-inspector-recent');
-    const again = stubWindow('showQuickPick', (given: vscode.QuickPickItem[]) => {
-      items = given;
-      return undefined;
-    });
-    try {
-      await vscode.commands.executeCommand('apiWorkbench.realtime.subscribe');
-    } finally {
-      again.restore();
-    }
+    ({ items } = await subscribeThroughPicker(() => undefined));
     const recentAt = items.findIndex((i) => i.label === 'Recent');
     assert.ok(recentAt >= 0 && items.findIndex((i) => i.label === 'cache-inspector-recent') > recentAt, 'the channel just used is under Recent');
   });

@@ -40,6 +40,29 @@ describe('notebook output payload (what the response viewer gets)', () => {
     assert.equal(p.title, '1 of 1 assertions failed');
   });
 
+  it('a LISTEN says what it received, or that nothing came within its window; no HTTP status badge', () => {
+    const listen = { channel: 'my-channel', windowMs: 5000 };
+    const response = (json: unknown[]) => ({ status: 200, headers: {}, text: JSON.stringify(json), json, size: 2, truncated: false, durationMs: 5000 });
+    const none = resultPayload(
+      'r4',
+      result({
+        service: 'realtime',
+        listen,
+        count: 0,
+        response: response([]),
+        ok: false,
+        assertions: [{ source: '?? count >= 1', line: 3, passed: false, expected: '>= 1', actual: '0' }],
+      }),
+    );
+    assert.equal(none.title, 'No messages arrived on my-channel within 5 s · 1 of 1 assertions failed');
+    assert.equal(none.status, undefined);
+    assert.deepEqual(none.messages, { count: 0, items: [], channel: 'my-channel', windowMs: 5000 });
+    const one = [{ channel: 'my-channel', event: 'greeting', data: { city: 'Lisbon' }, atMs: 40 }];
+    const heard = resultPayload('r5', result({ service: 'realtime', listen: { ...listen, windowMs: 1500 }, count: 1, response: response(one) }));
+    assert.equal(heard.title, '1 message received on my-channel in 1.5 s');
+    assert.deepEqual(heard.messages?.items, one);
+  });
+
   it('finds places and route lines for the map tab', () => {
     const places = { places: [{ id: 'p1', displayName: { text: 'Lisbon' }, location: { latitude: 38.72, longitude: -9.14 } }] };
     assert.deepEqual(geometryOf(places).markers, [{ latitude: 38.72, longitude: -9.14, label: 'Lisbon' }]);

@@ -2,6 +2,8 @@
 // back unchanged, holds no key, and run as is against the Local Sandbox every one of its checks
 // passes, in the default environment and in "staging".
 import * as assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import {
   connectionsHost,
   createRunner,
@@ -16,6 +18,12 @@ import { NEW_NOTEBOOK_TEMPLATE } from '../../../src/features/notebook/template';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/host';
 
 const FILE = 'Untitled.awb.md';
+const EXAMPLES = path.resolve(__dirname, '../../../../examples');
+
+/** Checks that hold whatever arrives: a count or size at least 0, a number above a negative. */
+function alwaysTrueChecks(text: string): string[] {
+  return text.split('\n').filter((line) => /^\?\?\s.*(>=\s*0|>\s*-\d+(\.\d+)?)\s*$/.test(line));
+}
 
 /** The name of the first place a maps cell found. */
 function firstPlace(r: CellResult | undefined): string | undefined {
@@ -43,12 +51,19 @@ describe('features/notebook/template: a new API notebook', function () {
         ['vars', 'staging'],
         ['llm', 'chat'],
         ['maps', 'place'],
-        ['realtime', 'hello'],
         ['realtime', 'listen'],
+        ['realtime', 'hello'],
       ],
     );
     for (const c of code.filter((x) => x.language !== 'vars')) assert.match(c.value, /^\?\? /m, `${c.metadata.attributes?.name} has checks`);
     assert.equal(serializeNotebook(parsed), NEW_NOTEBOOK_TEMPLATE);
+  });
+
+  it('has no check that cannot fail, nor has any example notebook (a LISTEN that heard nothing is not green)', () => {
+    const examples = readdirSync(EXAMPLES).filter((f) => f.endsWith('.awb.md'));
+    assert.ok(examples.length > 0);
+    const texts = [[FILE, NEW_NOTEBOOK_TEMPLATE], ...examples.map((f) => [f, readFileSync(path.join(EXAMPLES, f), 'utf8')])];
+    for (const [file, text] of texts) assert.deepEqual(alwaysTrueChecks(text), [], `${file} has a check that cannot fail`);
   });
 
   it('holds no key: every request gets it from the active connection', () => {
@@ -71,6 +86,7 @@ describe('features/notebook/template: a new API notebook', function () {
     assert.match(byName.get('chat')?.request?.body ?? '', /Three sights in Lisbon\?/);
     assert.equal(firstPlace(byName.get('place')), 'Lisbon');
     assert.equal(byName.get('hello')?.response?.status, 200);
+    assert.equal(byName.get('listen')?.count, 1, 'the listener heard the publish below it');
     assert.ok(!JSON.stringify(report).includes(sandbox.info.llm.apiKey) && !JSON.stringify(report).includes(sandbox.info.maps.apiKey));
   });
 

@@ -250,6 +250,20 @@ describe('notebook engine against the sandbox', function () {
     assert.ok(seen.some((s) => s.includes('"kind":"message"') && s.includes('greeting')));
   });
 
+  it('Run All: a LISTEN above a PUBLISH is subscribed before the publish goes out, receives it, and its result stays in cell order', async () => {
+    const [listen, pub] = await runAll(
+      notebook(
+        ['realtime name=listen', 'LISTEN notebook-run-all 1s\n\n?? count == 1\n?? json[0].data.hello == world'],
+        ['realtime name=pub', 'PUBLISH notebook-run-all greeting\n{"hello": "world"}\n\n?? status == 200'],
+      ),
+    );
+    assert.equal(pub.ok, true, JSON.stringify(pub));
+    assert.equal(listen.ok, true, JSON.stringify(listen));
+    assert.equal(listen.count, 1);
+    assert.deepEqual(listen.listen, { channel: 'notebook-run-all', windowMs: 1000 });
+    assert.ok(listen.line < pub.line);
+  });
+
   it('realtime, encrypted: PUBLISH encrypts and LISTEN decrypts with the master key; a wrong key is listed as not decrypted, nothing else lost', async () => {
     const MASTER = Buffer.from('notebook-master-key-of-32-bytes!').toString('base64');
     const WRONG = Buffer.from('a-different-master-key-32-bytes!').toString('base64');
@@ -443,7 +457,9 @@ describe('notebook engine against the sandbox', function () {
     assert.deepEqual(report.problems, []);
     for (const r of report.results)
       assert.equal(r.ok, true, `${r.file}:${r.line} ${r.name ?? ''}: ${JSON.stringify({ error: r.error, failed: r.assertions.filter((a) => !a.passed) })}`);
-    assert.equal(report.results.length, 7);
+    assert.equal(report.results.length, 8);
+    const heard = report.results.find((r) => r.name === 'heard');
+    assert.equal((heard?.response?.json as Array<{ event: string }> | undefined)?.[0]?.event, 'place-found', 'the listener heard the publish below it');
     assert.deepEqual(new Set(report.results.map((r) => r.service)), new Set(['vars', 'llm', 'maps', 'realtime']));
     const everything = JSON.stringify(report) + seen.join('') + requests.join('');
     for (const secret of [LLM_KEY, MAPS_KEY, RT.secret]) assert.ok(!everything.includes(secret), 'a key appears in the results');
