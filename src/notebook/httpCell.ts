@@ -2,7 +2,8 @@
 // move a request to another host), sends through an HttpClient whose key comes from the
 // connection, and records a capped, redacted response. Streamed LLM answers are shown live.
 import { StringDecoder } from 'node:string_decoder';
-import { connectionOrigins, type HttpConnection } from '../core/connections';
+import type { AuthPlacement } from '../core/auth';
+import { classicMapsBaseUrl, connectionOrigins, type HttpConnection } from '../core/connections';
 import { parseJsonSliced } from '../core/slicedJson';
 import type { HttpClient, OutgoingRequest } from '../core/http';
 import { googleErrorParser } from '../services/maps/errors';
@@ -23,12 +24,23 @@ const MAPS_API_PREFIXES: ReadonlyArray<[RegExp, string]> = [
   [/^\/?v4\/geocode\//, 'geocoding'],
 ];
 
+/** Google's classic web services (/maps/api/geocode/json, …): their own host, and the key only in `?key=`. */
+const CLASSIC_MAPS_PATH = /^\/?maps\/api\//;
+const CLASSIC_MAPS_AUTH: AuthPlacement = { placement: 'query', name: 'key' };
+
+/** The key placement a maps path needs when it differs from the connection's (classic paths). */
+function authFor(conn: HttpConnection, path: string): { auth?: AuthPlacement } {
+  return conn.service === 'maps' && conn.auth.placement !== 'none' && CLASSIC_MAPS_PATH.test(path) ? { auth: CLASSIC_MAPS_AUTH } : {};
+}
+
 export interface HttpTarget {
   /** The base URL the client is built on. */
   baseUrl: string;
   /** The origin every byte must go to. */
   origin: string;
   absolute: boolean;
+  /** Where the key goes when not where the connection puts it (Google's classic maps services). */
+  auth?: AuthPlacement;
 }
 
 /** Where a cell's request goes, decided from the text as written, before any variable is filled in. */
@@ -49,14 +61,15 @@ export function resolveTarget(conn: HttpConnection, rawTarget: string, fail: (de
         `refused: ${origin} is not an origin of the ${conn.service} connection "${conn.name}" (${approved.join(', ')}); nothing was sent. Use a path relative to the connection.`,
       );
     }
-    return { baseUrl: origin, origin, absolute: true };
+    return { baseUrl: origin, origin, absolute: true, ...authFor(conn, rawTarget.slice(scheme[0].length)) };
   }
   let baseUrl = conn.baseUrl;
   if (conn.service === 'maps') {
     const api = MAPS_API_PREFIXES.find(([re]) => re.test(rawTarget))?.[1];
     if (api && conn.baseUrls[api]) baseUrl = conn.baseUrls[api];
+    else if (CLASSIC_MAPS_PATH.test(rawTarget)) baseUrl = classicMapsBaseUrl(conn);
   }
-  return { baseUrl, origin: new URL(baseUrl).origin, absolute: false };
+  return { baseUrl, origin: new URL(baseUrl).origin, absolute: false, ...authFor(conn, rawTarget) };
 }
 
 export interface HttpCellInput {
@@ -124,7 +137,7 @@ export async function runHttpCell(input: HttpCellInput): Promise<HttpCellOutput>
   };
   let client: HttpClient;
   try {
-    client = (host.httpClient ?? defaultHttpClient)(conn, options);
+    client = (host.httpClient ?? defaultHttpClient)(target.auth ? { ...conn, auth: target.auth } : conn, options);
     if (client.url(path).origin !== target.origin) fail('substituting variables changed the host of the request: refused, nothing was sent');
   } catch (e) {
     return { error: e };
