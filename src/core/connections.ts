@@ -75,10 +75,34 @@ export function connectionId(c: { service: ServiceId; name: string }): string {
   return `${c.service}:${c.name}`;
 }
 
+/** Google's classic Maps web services (/maps/api/geocode/json, …) answer on a host of their own. */
+export const GOOGLE_CLASSIC_MAPS_URL = 'https://maps.googleapis.com';
+
+/**
+ * Where a maps connection's classic web services (/maps/api/…) answer: `baseUrls.classic` when
+ * set; Google's classic host for a connection on Google's hosts (places., routes., ….googleapis.com,
+ * whose keys work there too); otherwise the base URL (the sandbox answers every API on one origin).
+ */
+export function classicMapsBaseUrl(c: HttpConnection): string {
+  if (c.baseUrls.classic) return c.baseUrls.classic;
+  return [c.baseUrl, ...Object.values(c.baseUrls)].some(isGoogleApisUrl) ? GOOGLE_CLASSIC_MAPS_URL : c.baseUrl;
+}
+
+function isGoogleApisUrl(u: string): boolean {
+  try {
+    const url = new URL(u);
+    return url.protocol === 'https:' && url.hostname.endsWith('.googleapis.com');
+  } catch {
+    return false;
+  }
+}
+
 /** Every origin a connection's key may be sent to (or signed requests go to). */
 export function connectionOrigins(c: Connection): string[] {
   const urls =
-    c.service === 'realtime' ? [c.restBaseUrl, c.wsUrl.replace(/^ws/, 'http'), c.authEndpoint, c.userAuthEndpoint] : [c.baseUrl, ...Object.values(c.baseUrls)];
+    c.service === 'realtime'
+      ? [c.restBaseUrl, c.wsUrl.replace(/^ws/, 'http'), c.authEndpoint, c.userAuthEndpoint]
+      : [c.baseUrl, ...Object.values(c.baseUrls), ...(c.service === 'maps' ? [classicMapsBaseUrl(c)] : [])];
   const out = new Set<string>();
   for (const u of urls) {
     if (!u) continue;

@@ -3,7 +3,8 @@
 // connection (an http cell: no key, its own headers), and records a capped, redacted response.
 // Streamed LLM answers are shown live.
 import { StringDecoder } from 'node:string_decoder';
-import { connectionOrigins, type HttpConnection, type ServiceId } from '../core/connections';
+import type { AuthPlacement } from '../core/auth';
+import { classicMapsBaseUrl, connectionOrigins, type HttpConnection, type ServiceId } from '../core/connections';
 import { parseJsonSliced } from '../core/slicedJson';
 import type { HttpClient, OutgoingRequest } from '../core/http';
 import { googleErrorParser } from '../services/maps/errors';
@@ -24,12 +25,23 @@ const MAPS_API_PREFIXES: ReadonlyArray<[RegExp, string]> = [
   [/^\/?v4\/geocode\//, 'geocoding'],
 ];
 
+/** Google's classic web services (/maps/api/geocode/json, …): their own host, and the key only in `?key=`. */
+const CLASSIC_MAPS_PATH = /^\/?maps\/api\//;
+const CLASSIC_MAPS_AUTH: AuthPlacement = { placement: 'query', name: 'key' };
+
+/** The key placement a maps path needs when it differs from the connection's (classic paths). */
+function authFor(conn: HttpConnection, path: string): { auth?: AuthPlacement } {
+  return conn.service === 'maps' && conn.auth.placement !== 'none' && CLASSIC_MAPS_PATH.test(path) ? { auth: CLASSIC_MAPS_AUTH } : {};
+}
+
 export interface HttpTarget {
   /** The base URL the client is built on. */
   baseUrl: string;
   /** The origin every byte must go to. */
   origin: string;
   absolute: boolean;
+  /** Where the key goes when not where the connection puts it (Google's classic maps services). */
+  auth?: AuthPlacement;
 }
 
 /** How a refusal names a service's connections ("no LLM connection has that host"). */
@@ -63,7 +75,7 @@ export function resolveTarget(conn: HttpConnection, rawTarget: string, fail: Tar
   const url = absoluteOrigin(rawTarget, fail);
   if (url) {
     const origin = url.origin;
-    if (connectionOrigins(conn).includes(origin)) return { baseUrl: origin, origin, absolute: true };
+    if (connectionOrigins(conn).includes(origin)) return { baseUrl: origin, origin, absolute: true, ...authFor(conn, url.pathname) };
     const word = CONNECTION_WORD[conn.service];
     const others = owners(origin).filter((n) => n !== conn.name);
     if (others.length) {
@@ -80,8 +92,9 @@ export function resolveTarget(conn: HttpConnection, rawTarget: string, fail: Tar
   if (conn.service === 'maps') {
     const api = MAPS_API_PREFIXES.find(([re]) => re.test(rawTarget))?.[1];
     if (api && conn.baseUrls[api]) baseUrl = conn.baseUrls[api];
+    else if (CLASSIC_MAPS_PATH.test(rawTarget)) baseUrl = classicMapsBaseUrl(conn);
   }
-  return { baseUrl, origin: new URL(baseUrl).origin, absolute: false };
+  return { baseUrl, origin: new URL(baseUrl).origin, absolute: false, ...authFor(conn, rawTarget) };
 }
 
 export interface HttpCellInput {
@@ -157,7 +170,7 @@ export async function runHttpCell(input: HttpCellInput): Promise<HttpCellOutput>
   };
   let client: HttpClient;
   try {
-    client = conn ? (host.httpClient ?? defaultHttpClient)(conn, options) : ownHttpClient(options, host.redactor);
+    client = conn ? (host.httpClient ?? defaultHttpClient)(target.auth ? { ...conn, auth: target.auth } : conn, options) : ownHttpClient(options, host.redactor);
     if (client.url(path).origin !== target.origin) fail('substituting variables changed the host of the request: refused, nothing was sent');
   } catch (e) {
     return { error: e };

@@ -26,7 +26,8 @@ describe('connection settings', () => {
     const [google, query] = connections as HttpConnection[];
     assert.deepEqual(google.auth, { placement: 'header', name: 'X-Goog-Api-Key' });
     assert.equal(google.rateLimitPerMinute, 100);
-    assert.deepEqual(connectionOrigins(google).sort(), ['https://places.googleapis.com', 'https://routes.googleapis.com']);
+    // Google's keys also serve its classic web services, on maps.googleapis.com.
+    assert.deepEqual(connectionOrigins(google).sort(), ['https://maps.googleapis.com', 'https://places.googleapis.com', 'https://routes.googleapis.com']);
     assert.deepEqual(query.auth, { placement: 'query', name: 'key' });
   });
 

@@ -221,8 +221,11 @@ export function classicDistanceMatrix(url: URL): Json {
     throw new ClassicError('MAX_DIMENSIONS_EXCEEDED', `Too many origins or destinations: at most ${MAX_DIMENSION} of each are allowed.`);
   if (originTexts.length * destinationTexts.length > MAX_ELEMENTS)
     throw new ClassicError('MAX_ELEMENTS_EXCEEDED', `Too many elements (origins × destinations): at most ${MAX_ELEMENTS} are allowed.`);
-  const origins = originTexts.map(stop);
-  const destinations = destinationTexts.map(stop);
+  // Each distinct stop is geocoded once (a matrix often names the same places on both sides).
+  const geocoded = new Map<string, Stop>();
+  const stopOnce = (text: string) => geocoded.get(text) ?? geocoded.set(text, stop(text)).get(text)!;
+  const origins = originTexts.map(stopOnce);
+  const destinations = destinationTexts.map(stopOnce);
   const found = destinations.flatMap((d, index) => (d.waypoint ? [{ index, waypoint: d.waypoint }] : []));
   const rows = origins.map((o) => {
     if (!o.waypoint || !found.length) return { elements: destinations.map(() => ({ status: 'NOT_FOUND' })) };

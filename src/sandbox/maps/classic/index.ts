@@ -12,7 +12,7 @@ import { classicDirections, classicDistanceMatrix } from './directions';
 import { classicGeocode } from './geocode';
 import { classicAutocomplete, classicDetails, classicNearbySearch, classicTextSearch } from './places';
 import type { Json } from './shapes';
-import { ClassicError } from './status';
+import { ClassicError, type ClassicStatus } from './status';
 
 interface ClassicEndpoint {
   /** The answer's lists, empty, sent with a failure (`{"results": [], "status": "INVALID_REQUEST", …}`). */
@@ -34,13 +34,17 @@ const ENDPOINTS: Record<string, ClassicEndpoint> = {
 const ROUTES = new Router<ClassicEndpoint>();
 for (const [path, endpoint] of Object.entries(ENDPOINTS)) ROUTES.add('GET', `/maps/api/${path}`, endpoint);
 
-const MISSING_KEY = {
+interface Refusal {
+  status: ClassicStatus;
+  message: string;
+}
+const MISSING_KEY: Refusal = {
   status: 'REQUEST_DENIED',
   message:
     'You must use an API key to authenticate each request to Google Maps Platform APIs. For additional information, please refer to http://g.co/dev/maps-no-account',
 };
-const INVALID_KEY = { status: 'REQUEST_DENIED', message: 'The provided API key is invalid.' };
-const OVER_LIMIT = { status: 'OVER_QUERY_LIMIT', message: 'You have exceeded your rate-limit for this API.' };
+const INVALID_KEY: Refusal = { status: 'REQUEST_DENIED', message: 'The provided API key is invalid.' };
+const OVER_LIMIT: Refusal = { status: 'OVER_QUERY_LIMIT', message: 'You have exceeded your rate-limit for this API.' };
 
 export interface ClassicContext {
   apiKey: string;
@@ -53,7 +57,7 @@ export function serveClassic(req: IncomingMessage, res: ServerResponse, url: URL
   const route = ROUTES.match(req.method ?? 'GET', url.pathname);
   if (route.kind !== 'found') return false;
   const endpoint = route.handler;
-  const fail = (status: string, message: string) => sendJson(res, 200, { ...endpoint.empty, error_message: message, status });
+  const fail = (status: ClassicStatus, message: string) => sendJson(res, 200, { ...endpoint.empty, error_message: message, status });
   const key = url.searchParams.get('key');
   const refusal = !key ? MISSING_KEY : !safeEqual(key, ctx.apiKey) ? INVALID_KEY : !ctx.acquire(key) ? OVER_LIMIT : undefined;
   if (refusal) {
