@@ -170,7 +170,9 @@ export async function runHttpCell(input: HttpCellInput): Promise<HttpCellOutput>
   };
   let client: HttpClient;
   try {
-    client = conn ? (host.httpClient ?? defaultHttpClient)(target.auth ? { ...conn, auth: target.auth } : conn, options) : ownHttpClient(options, host.redactor);
+    client = conn
+      ? (host.httpClient ?? defaultHttpClient)(target.auth ? { ...conn, auth: target.auth } : conn, options)
+      : ownHttpClient(options, host.redactor);
     if (client.url(path).origin !== target.origin) fail('substituting variables changed the host of the request: refused, nothing was sent');
   } catch (e) {
     return { error: e };
