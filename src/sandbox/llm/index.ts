@@ -5,6 +5,8 @@
 //   /openai/deployments/<d>/ Azure content-filter chunks and apim-request-id; classic Azure paths
 //                            need ?api-version= and a deployment named like a model (azure.ts)
 // Models: the sandbox's own (`sandbox-*`), stand-ins for OpenAI's public ids, and --model-map ids.
+// Endpoints: models, chat/completions, responses, embeddings, legacy completions, moderations,
+// images/generations, audio/speech, audio/transcriptions and translations (multipart), files.
 import { Slots } from './slots';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { systemClock, type Clock } from '../../core/clock';
@@ -138,7 +140,7 @@ export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningS
         invalid(key ? `Incorrect API key provided: ${shown}.` : `You didn't provide an API key. Provide it in ${how}.`, null, key ? 'invalid_api_key' : null),
       );
     }
-    if (refuseAzureRequest(ctx, url, path, models)) return;
+    if (refuseAzureRequest(ctx, path, models)) return;
     const method = req.method ?? 'GET';
     const route = routes.matchSegments(method, segments);
     if (route.kind !== 'found') return openAiError(ctx, 404, invalid(`Invalid URL (${method} ${url.pathname})`, null, 'unknown_url'));
