@@ -37,8 +37,8 @@ function azureError(ctx: Ctx, status: number, code: string, message: string): vo
  * 404 "Resource not found"; the sandbox adds what to do) or a deployment that does not exist.
  * True when it answered.
  */
-export function refuseAzureRequest(ctx: Ctx, url: URL, path: NormalisedPath, models: ModelCatalogue): boolean {
-  if (path.classic && !url.searchParams.get('api-version')) {
+export function refuseAzureRequest(ctx: Ctx, path: NormalisedPath, models: ModelCatalogue): boolean {
+  if (path.classic && !ctx.query.get('api-version')) {
     azureError(
       ctx,
       404,

@@ -16,6 +16,8 @@ export interface Ctx {
   /** Azure deployment named in the path; it stands for the model. */
   deployment?: string;
   started: number;
+  /** The request's query parameters (list filters, Azure's api-version). */
+  query: URLSearchParams;
 }
 
 /** Server-wide settings and state the routes need. */

@@ -4,8 +4,7 @@
 // Served images are kept in a small bounded store (oldest dropped first), so URLs expire as
 // OpenAI's do, only sooner.
 import * as z from 'zod/mini';
-import { newId, sendJson } from '../http';
-import { header } from '../http';
+import { header, newId, sendJson } from '../http';
 import { estimateTokens } from './answer';
 import { admit, baseHeaders, invalid, openAiError, readJson, type Ctx, type LlmService } from './context';
 import { stripedPng } from './media';

@@ -5,6 +5,8 @@
 //   /openai/deployments/<d>/ Azure content-filter chunks and apim-request-id; classic Azure paths
 //                            need ?api-version= and a deployment named like a model (azure.ts)
 // Models: the sandbox's own (`sandbox-*`), stand-ins for OpenAI's public ids, and --model-map ids.
+// Endpoints: models, chat/completions, responses, embeddings, legacy completions, moderations,
+// images/generations, audio/speech, audio/transcriptions and translations (multipart), files.
 import { Slots } from './slots';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { systemClock, type Clock } from '../../core/clock';
@@ -16,9 +18,12 @@ import { chatCompletions } from './chat';
 import { invalid, openAiError, baseHeaders, type Ctx, type LlmService } from './context';
 import { completions } from './completions';
 import { embeddings } from './embeddings';
+import { deleteFile, fileContent, FileStore, listFiles, retrieveFile, uploadFile } from './files';
 import { imageGenerations, ImageStore, serveStoredImage } from './images';
 import { moderations } from './moderations';
 import { speech } from './speech';
+import { audioToText } from './transcriptions';
+import { uploadSlots } from './multipart';
 import { normalisePath, refuseAzureRequest } from './azure';
 import { ModelCatalogue, type ModelMap, type SandboxModel } from './models';
 import { ModelRateLimits } from './rateLimit';
@@ -77,6 +82,8 @@ export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningS
   const clock = opts.clock ?? systemClock;
   const models = new ModelCatalogue(opts.modelMap);
   const images = new ImageStore();
+  const files = new FileStore();
+  const uploads = uploadSlots();
   const svc: LlmService = {
     clock,
     models,
@@ -105,14 +112,21 @@ export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningS
     .add('POST', '/v1/completions', (ctx) => completions(svc, ctx))
     .add('POST', '/v1/moderations', (ctx) => moderations(svc, ctx))
     .add('POST', '/v1/images/generations', (ctx) => imageGenerations(svc, ctx, images))
-    .add('POST', '/v1/audio/speech', (ctx) => speech(svc, ctx));
+    .add('POST', '/v1/audio/speech', (ctx) => speech(svc, ctx))
+    .add('POST', '/v1/audio/transcriptions', (ctx) => audioToText(svc, ctx, uploads, 'transcribe'))
+    .add('POST', '/v1/audio/translations', (ctx) => audioToText(svc, ctx, uploads, 'translate'))
+    .add('POST', '/v1/files', (ctx) => uploadFile(ctx, files, uploads))
+    .add('GET', '/v1/files', (ctx) => listFiles(ctx, files, ctx.query))
+    .add('GET', '/v1/files/{id}', (ctx, { id }) => retrieveFile(ctx, files, id))
+    .add('GET', '/v1/files/{id}/content', (ctx, { id }) => fileContent(ctx, files, id))
+    .add('DELETE', '/v1/files/{id}', (ctx, { id }) => deleteFile(ctx, files, id));
 
   return listen(opts, async (req: IncomingMessage, res: ServerResponse) => {
     const url = requestUrl(req.url);
     const decoded = url && pathSegments(url.pathname);
     const path = normalisePath(decoded ?? []);
     const { segments, azure, deployment } = path;
-    const ctx: Ctx = { req, res, requestId: newId('req_'), azure, deployment, started: Date.now() };
+    const ctx: Ctx = { req, res, requestId: newId('req_'), azure, deployment, started: Date.now(), query: url?.searchParams ?? new URLSearchParams() };
     if (!url || !decoded) return openAiError(ctx, 400, invalid('Invalid URL: the path has malformed percent-encoding.', null, 'invalid_url'));
     // Image URLs are opened without a key, as OpenAI's signed ones are.
     if (req.method === 'GET' && serveStoredImage(ctx, decoded, images)) return;
@@ -126,7 +140,7 @@ export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningS
         invalid(key ? `Incorrect API key provided: ${shown}.` : `You didn't provide an API key. Provide it in ${how}.`, null, key ? 'invalid_api_key' : null),
       );
     }
-    if (refuseAzureRequest(ctx, url, path, models)) return;
+    if (refuseAzureRequest(ctx, path, models)) return;
     const method = req.method ?? 'GET';
     const route = routes.matchSegments(method, segments);
     if (route.kind !== 'found') return openAiError(ctx, 404, invalid(`Invalid URL (${method} ${url.pathname})`, null, 'unknown_url'));
