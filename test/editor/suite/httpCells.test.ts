@@ -118,3 +118,34 @@ describe('http cells in the editor', function () {
     }
   });
 });
+
+describe('http cells in restricted mode', function () {
+  this.timeout(60_000);
+
+  it('send nothing and ask nothing in an untrusted workspace', async function () {
+    if (isTrustedRun()) this.skip();
+    const api = await activateExtension();
+    let hits = 0;
+    const server = http.createServer((req, res) => {
+      hits++;
+      req.resume();
+      res.end('{}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const warnings = stubWindow('showWarningMessage', () => 'Allow');
+    const inputs = stubWindow('showInputBox', () => SECRET);
+    try {
+      const doc = await openNotebook('http-restricted.awb.md', `\`\`\`http\nGET http://${host}/x\nX-Api-Key: {{$secret ${SECRET_NAME}}}\n\`\`\`\n`);
+      const [r] = await api.notebook().controller.runAll(doc);
+      assert.match(r.error ?? '', /Restricted mode: this workspace is not trusted, so http cells send nothing/);
+      assert.equal(warnings.calls.length, 0);
+      assert.equal(inputs.calls.length, 0);
+      assert.equal(hits, 0);
+    } finally {
+      warnings.restore();
+      inputs.restore();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
