@@ -4,6 +4,8 @@
 // from the shared factory (rate limits, logging, redaction); for http cells, hosts the user allowed
 // per notebook and {{$secret}} values asked for once. The notebook controller, the Testing
 // view and the history's re-run all run cells through it.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
 import type { Connection, ServiceId } from '../core/connections';
 import { errorText } from '../core/errors';
 import { historyEntryFromCellResult } from '../history/fromCellResult';
@@ -44,6 +46,11 @@ function recordCellCost(s: Services, result: CellResult): void {
     .catch((e: unknown) => s.log.warn(`Notebook: today's language-model cost total was not updated: ${errorText(e)}`));
 }
 
+/** A run's file as the URI string approvals are kept under: runs given a path (the Testing view) share the notebook's answers. */
+function notebookKey(file: string): string {
+  return path.isAbsolute(file) ? vscode.Uri.file(file).toString() : file;
+}
+
 export interface EditorHostOptions {
   /** A cell finished. */
   onResult?(result: CellResult): void;
@@ -71,7 +78,7 @@ export function editorNotebookHost(s: Services, opts: EditorHostOptions = {}): N
       if (!planned || (await costsOf(s).confirm([planned]))) return undefined;
       return 'not sent: it may pass your daily language-model budget (apiWorkbench.llm.dailyBudget)';
     },
-    approveHost: (req) => httpCellAccess(s).approveHost(opts.notebook ?? req.cell.file, req),
+    approveHost: (req) => httpCellAccess(s).approveHost(opts.notebook ?? notebookKey(req.cell.file), req),
     // The extension host's environment: what VS Code was started with.
     env: (name) => process.env[name],
     secret: (name) => httpCellAccess(s).secret(name),
