@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { mapTiles } from '../../features/settings';
 import { createRunner, type CellProgress, type CellResult, type CodeLanguage, type NotebookRunner } from '../../notebook/api';
 import { RESULT_MIME, type ResultPayload } from '../../webview/result/protocol';
-import { EXTENSION_ID, NOTEBOOK_CONTROLLER_ID, NOTEBOOK_LANGUAGES, NOTEBOOK_TYPE } from '../../features/ids';
+import { CONNECTION_COMMANDS, EXTENSION_ID, NOTEBOOK_CONTROLLER_ID, NOTEBOOK_LANGUAGES, NOTEBOOK_TYPE } from '../../features/ids';
 import type { Services } from '../services';
 import type { Environments } from './environments';
 import { editorNotebookHost, httpCellAccess } from '../notebookHost';
@@ -277,7 +277,7 @@ export class NotebookRunController implements vscode.Disposable {
   private offerConnection(service: ServiceId, error: string): void {
     const message = this.s.redactor.text(error);
     void vscode.window.showErrorMessage(message, CONNECT).then((choice) => {
-      if (choice === CONNECT) void vscode.commands.executeCommand(`apiWorkbench.${service}.addConnection`);
+      if (choice === CONNECT) void vscode.commands.executeCommand(CONNECTION_COMMANDS[service].addConnection);
     });
   }
 
