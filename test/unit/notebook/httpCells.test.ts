@@ -227,7 +227,11 @@ describe('http cells, service cells that keep their host, multipart bodies', fun
     });
 
     async function partsOf(r: Received): Promise<FormData> {
-      return new Request(`${base}${r.url}`, { method: r.method, headers: { 'content-type': String(r.headers['content-type']) }, body: new Uint8Array(r.body) }).formData();
+      return new Request(`${base}${r.url}`, {
+        method: r.method,
+        headers: { 'content-type': String(r.headers['content-type']) },
+        body: new Uint8Array(r.body),
+      }).formData();
     }
 
     it('an llm cell and an http cell send the file bytes as a part, with CRLF line ends; the record shows the file, not its bytes', async () => {
