@@ -123,7 +123,7 @@ describe('http cells, service cells that keep their host, multipart bodies', fun
         ['vars', 'repo = awb'],
         [
           'http name=list',
-          `GET ${base}/repos/{{repo}}/issues?state=open\nAuthorization: Bearer {{$env GH_TOKEN}}\nAccept: application/vnd.github+json\n\n?? status == 200\n?? json.auth == Bearer {{$env GH_TOKEN}}`,
+          `GET ${base}/repos/{{repo}}/issues?state=open\nAuthorization: Bearer {{$processEnv GH_TOKEN}}\nAccept: application/vnd.github+json\n\n?? status == 200\n?? json.auth == Bearer {{$env GH_TOKEN}}`,
         ],
         ['http', `POST ${base}/repos/{{list.json.ok}}\nX-Api-Key: {{$secret github}}\nContent-Type: application/json\n\n{"token": "{{$secret github}}"}`],
       );
@@ -142,7 +142,8 @@ describe('http cells, service cells that keep their host, multipart bodies', fun
       assert.deepEqual(
         asked.map((a) => [a.host, a.origin, a.credentials]),
         [
-          [host, base, ['{{$env GH_TOKEN}}']],
+          // REST Client's {{$processEnv NAME}} is the same variable as {{$env NAME}}.
+          [host, base, ['{{$processEnv GH_TOKEN}}', '{{$env GH_TOKEN}}']],
           [host, base, ['{{$secret github}}']],
         ],
       );
