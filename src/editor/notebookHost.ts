@@ -1,8 +1,11 @@
 // The notebook engine's NotebookHost built from the editor's Services: the user's connections,
 // keys released by the CredentialGuard (origin approval; refused in restricted mode), realtime
 // encryption master keys from SecretStorage, HttpClients
-// from the shared factory (rate limits, logging, redaction). The notebook controller, the Testing
+// from the shared factory (rate limits, logging, redaction); for http cells, hosts the user allowed
+// per notebook and {{$secret}} values asked for once. The notebook controller, the Testing
 // view and the history's re-run all run cells through it.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
 import type { Connection, ServiceId } from '../core/connections';
 import { errorText } from '../core/errors';
 import { historyEntryFromCellResult } from '../history/fromCellResult';
@@ -11,6 +14,7 @@ import { plannedFromBody, usageFromAnswer } from '../services/llm/bodyCosts';
 import { CostLedger } from '../features/llm/costLedger';
 import { LlmCosts } from './llmCosts';
 import type { Services } from './services';
+import { HttpCellAccess } from './httpCellAccess';
 
 /**
  * Language-model cells share the daily ledger and budget of Ask, Compare and the playground: the
@@ -21,6 +25,14 @@ function costsOf(s: Services): LlmCosts {
   let costs = cellCosts.get(s);
   if (!costs) cellCosts.set(s, (costs = new LlmCosts(s, new CostLedger(s.context.globalState))));
   return costs;
+}
+
+/** One per window: every runner of every notebook asks and remembers through it. */
+const cellAccess = new WeakMap<Services, HttpCellAccess>();
+export function httpCellAccess(s: Services): HttpCellAccess {
+  let access = cellAccess.get(s);
+  if (!access) cellAccess.set(s, (access = new HttpCellAccess(s.context.workspaceState, s.secrets)));
+  return access;
 }
 
 /** Adds what an LLM cell's answer reports to today's total (a cell without usage adds nothing). */
@@ -34,11 +46,18 @@ function recordCellCost(s: Services, result: CellResult): void {
     .catch((e: unknown) => s.log.warn(`Notebook: today's language-model cost total was not updated: ${errorText(e)}`));
 }
 
+/** A run's file as the URI string approvals are kept under: runs given a path (the Testing view) share the notebook's answers. */
+function notebookKey(file: string): string {
+  return path.isAbsolute(file) ? vscode.Uri.file(file).toString() : file;
+}
+
 export interface EditorHostOptions {
   /** A cell finished. */
   onResult?(result: CellResult): void;
   /** false: the caller records the cell in the history itself (the history's re-run does, as a command). */
   recordInHistory?: boolean;
+  /** The notebook's URI (string): http cells' approved hosts are remembered under it. Default: the run's file. */
+  notebook?: string;
 }
 
 export function editorNotebookHost(s: Services, opts: EditorHostOptions = {}): NotebookHost {
@@ -59,6 +78,10 @@ export function editorNotebookHost(s: Services, opts: EditorHostOptions = {}): N
       if (!planned || (await costsOf(s).confirm([planned]))) return undefined;
       return 'not sent: it may pass your daily language-model budget (apiWorkbench.llm.dailyBudget)';
     },
+    approveHost: (req) => httpCellAccess(s).approveHost(opts.notebook ?? notebookKey(req.cell.file), req),
+    // The extension host's environment: what VS Code was started with.
+    env: (name) => process.env[name],
+    secret: (name) => httpCellAccess(s).secret(name),
     // Each cell lands in the history once, with its assertions (onResult), so the factory does not record it again.
     httpClient: (connection, options) => s.http.create(connection, { ...options, history: false }),
     onResult: (result) => {

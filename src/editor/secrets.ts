@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { connectionId, type ServiceId } from '../core/connections';
 import type { Redactor } from '../core/redact';
-import { SECRET_AUX_PREFIX as AUX_PREFIX, SECRET_KEY_PREFIX as PREFIX } from '../features/ids';
+import { NOTEBOOK_SECRET_PREFIX as NOTEBOOK_PREFIX, SECRET_AUX_PREFIX as AUX_PREFIX, SECRET_KEY_PREFIX as PREFIX } from '../features/ids';
 import { Disposable } from './disposable';
 
 /**
@@ -110,6 +110,18 @@ export class SecretStore extends Disposable {
   async clearAux(c: ConnectionRef, slot: AuxSecretSlot): Promise<void> {
     await this.storage.delete(auxStorageKey(c, slot));
     this.changed.fire(c);
+  }
+
+  /** A notebook's `{{$secret name}}`, registered with the redactor as it is read. */
+  async getNotebookSecret(name: string): Promise<string | undefined> {
+    const raw = await Promise.resolve(this.storage.get(NOTEBOOK_PREFIX + name)).catch(() => undefined);
+    if (raw) this.redactor.addSecret(raw);
+    return raw || undefined;
+  }
+
+  async setNotebookSecret(name: string, value: string): Promise<void> {
+    this.redactor.addSecret(value);
+    await this.storage.store(NOTEBOOK_PREFIX + name, value);
   }
 
   private decode(raw: string | undefined): StoredSecret | undefined {

@@ -98,6 +98,10 @@ export const STATE_KEYS = {
 export const SECRET_KEY_PREFIX = 'apiWorkbench.secret.';
 /** Secrets a connection has besides its key (e.g. the realtime encryption master key). */
 export const SECRET_AUX_PREFIX = 'apiWorkbench.secretAux.';
+/** `{{$secret name}}` of notebook http cells, stored by name (shared by every notebook of this machine). */
+export const NOTEBOOK_SECRET_PREFIX = 'apiWorkbench.notebookSecret.';
+/** workspaceState: notebook URI → the hosts its http cells may send to (what the user allowed). */
+export const APPROVED_HOSTS_STATE_KEY = 'apiWorkbench.notebook.approvedHosts';
 
 /** Status bar item ids (users can hide each one by its id). */
 export const STATUS_BAR_IDS = {

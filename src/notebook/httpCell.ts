@@ -45,7 +45,7 @@ export interface HttpTarget {
 }
 
 /** How a refusal names a service's connections ("no LLM connection has that host"). */
-const CONNECTION_WORD: Record<ServiceId, string> = { llm: 'LLM', maps: 'maps', realtime: 'realtime' };
+export const CONNECTION_WORD: Record<ServiceId, string> = { llm: 'LLM', maps: 'maps', realtime: 'realtime' };
 
 /** Throws a NotebookError at the request line; `needsConnection` when no connection has the host. */
 export type TargetFail = (detail: string, needsConnection?: { service: ServiceId; host: string }) => never;

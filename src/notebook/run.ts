@@ -18,7 +18,7 @@ import type {
 import { checkAssertion } from './assertions';
 import { analyseCell, type AnalysedCell, type HttpSpec } from './cells';
 import { cellStartLines, parseNotebook } from './format';
-import { absoluteOrigin, resolveTarget, runHttpCell, type HttpTarget, type TargetFail } from './httpCell';
+import { absoluteOrigin, CONNECTION_WORD, resolveTarget, runHttpCell, type HttpTarget, type TargetFail } from './httpCell';
 import { bodyLineOf, prepareOwnHttp } from './ownHttpCell';
 import { assembleBody } from './requestBody';
 import { runListen, runPublish } from './realtimeCell';
@@ -230,7 +230,7 @@ class Runner implements NotebookRunner {
       const url = absoluteOrigin(spec.target, fail);
       if (url)
         return fail(
-          `This request goes to ${url.host}; no ${service === 'llm' ? 'LLM' : 'maps'} connection is set up: add one (API Workbench: Connect…). Nothing was sent.`,
+          `This request goes to ${url.host}; no ${CONNECTION_WORD[service]} connection is set up: add one (API Workbench: Connect…). Nothing was sent.`,
           { service, host: url.host },
         );
     }

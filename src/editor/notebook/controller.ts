@@ -2,14 +2,16 @@
 // with edits), streams LLM text and LISTEN messages into the cell while it runs, and stops a cell
 // when the user presses stop (what arrived stays). Other features hook in through onDidFinishCell
 // and runCell (history, Testing API).
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { mapTiles } from '../../features/settings';
 import { createRunner, type CellProgress, type CellResult, type CodeLanguage, type NotebookRunner } from '../../notebook/api';
 import { RESULT_MIME, type ResultPayload } from '../../webview/result/protocol';
-import { EXTENSION_ID, NOTEBOOK_CONTROLLER_ID, NOTEBOOK_LANGUAGES, NOTEBOOK_TYPE } from '../../features/ids';
+import { CONNECTION_COMMANDS, EXTENSION_ID, NOTEBOOK_CONTROLLER_ID, NOTEBOOK_LANGUAGES, NOTEBOOK_TYPE } from '../../features/ids';
 import type { Services } from '../services';
 import type { Environments } from './environments';
-import { editorNotebookHost } from '../notebookHost';
+import { editorNotebookHost, httpCellAccess } from '../notebookHost';
+import type { ServiceId } from '../../core/connections';
 import { parsePriceSetting, type PriceTable } from '../../features/llm/costLedger';
 import { plainSummary, resultPayload, runningPayload, type LiveState } from '../../features/notebook/payload';
 import { engineCells } from './serializer';
@@ -19,6 +21,8 @@ import { errorText } from '../../core/errors';
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** How many whole bodies stay in memory for "Open Whole Body in Editor" (the newest). */
 const KEPT_BODIES = 20;
+/** The button of the error for a request whose host no connection has. */
+const CONNECT = 'Connect…';
 /** Live output is replaced at most this often while a cell streams. */
 const LIVE_UPDATE_MS = 150;
 
@@ -101,7 +105,7 @@ export class NotebookRunController implements vscode.Disposable {
     this.controller = vscode.notebooks.createNotebookController(NOTEBOOK_CONTROLLER_ID, NOTEBOOK_TYPE, 'API Workbench');
     this.controller.supportedLanguages = [...NOTEBOOK_LANGUAGES];
     this.controller.supportsExecutionOrder = true;
-    this.controller.description = 'Runs LLM, maps and realtime cells';
+    this.controller.description = 'Runs LLM, maps, realtime and HTTP cells';
     this.controller.executeHandler = async (cells, notebook) => {
       await this.execute(cells, notebook);
     };
@@ -193,8 +197,10 @@ export class NotebookRunController implements vscode.Disposable {
     if (!session) {
       session = new Session(doc, (sess) =>
         createRunner(engineCells(doc), {
-          host: editorNotebookHost(this.s),
+          host: editorNotebookHost(this.s, { notebook: doc.uri.toString() }),
           file: doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.toString(),
+          // `< ./file` in a request body is read next to the notebook; an untitled one has no folder.
+          baseDir: doc.uri.scheme === 'file' ? path.dirname(doc.uri.fsPath) : undefined,
           environment: this.environments.get(doc.uri),
           maxBodyBytes: MAX_BODY_BYTES,
           onProgress: (p) => this.progress(sess, p),
@@ -207,6 +213,8 @@ export class NotebookRunController implements vscode.Disposable {
 
   private async execute(cells: readonly vscode.NotebookCell[], notebook: vscode.NotebookDocument): Promise<CellResult[]> {
     const session = this.session(notebook);
+    // A host refused in an earlier run is asked about again; within this run, once.
+    httpCellAccess(this.s).forgetRefusals(notebook.uri.toString());
     const queue = cells
       .filter((c) => c.kind === vscode.NotebookCellKind.Code)
       .map((cell) => ({ cell, execution: this.controller.createNotebookCellExecution(cell) }));
@@ -276,6 +284,7 @@ export class NotebookRunController implements vscode.Disposable {
         ),
       );
       execution.end(result.cancelled ? undefined : result.ok, Date.now());
+      if (result.needsConnection) this.offerConnection(result.needsConnection.service, result.error ?? '');
       this.finished.fire({ notebook: session.doc, cell, result });
       return result;
     } catch (e) {
@@ -289,6 +298,14 @@ export class NotebookRunController implements vscode.Disposable {
     } finally {
       session.live.delete(cell.index);
     }
+  }
+
+  /** The request names a host no connection has: the error offers the Connect… command of its service. */
+  private offerConnection(service: ServiceId, error: string): void {
+    const message = this.s.redactor.text(error);
+    void vscode.window.showErrorMessage(message, CONNECT).then((choice) => {
+      if (choice === CONNECT) void vscode.commands.executeCommand(CONNECTION_COMMANDS[service].addConnection);
+    });
   }
 
   private progress(session: Session, p: CellProgress): void {

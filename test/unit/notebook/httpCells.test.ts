@@ -123,7 +123,7 @@ describe('http cells, service cells that keep their host, multipart bodies', fun
         ['vars', 'repo = awb'],
         [
           'http name=list',
-          `GET ${base}/repos/{{repo}}/issues?state=open\nAuthorization: Bearer {{$env GH_TOKEN}}\nAccept: application/vnd.github+json\n\n?? status == 200\n?? json.auth == Bearer {{$env GH_TOKEN}}`,
+          `GET ${base}/repos/{{repo}}/issues?state=open\nAuthorization: Bearer {{$processEnv GH_TOKEN}}\nAccept: application/vnd.github+json\n\n?? status == 200\n?? json.auth == Bearer {{$env GH_TOKEN}}`,
         ],
         ['http', `POST ${base}/repos/{{list.json.ok}}\nX-Api-Key: {{$secret github}}\nContent-Type: application/json\n\n{"token": "{{$secret github}}"}`],
       );
@@ -142,7 +142,8 @@ describe('http cells, service cells that keep their host, multipart bodies', fun
       assert.deepEqual(
         asked.map((a) => [a.host, a.origin, a.credentials]),
         [
-          [host, base, ['{{$env GH_TOKEN}}']],
+          // REST Client's {{$processEnv NAME}} is the same variable as {{$env NAME}}.
+          [host, base, ['{{$processEnv GH_TOKEN}}', '{{$env GH_TOKEN}}']],
           [host, base, ['{{$secret github}}']],
         ],
       );
@@ -227,7 +228,11 @@ describe('http cells, service cells that keep their host, multipart bodies', fun
     });
 
     async function partsOf(r: Received): Promise<FormData> {
-      return new Request(`${base}${r.url}`, { method: r.method, headers: { 'content-type': String(r.headers['content-type']) }, body: new Uint8Array(r.body) }).formData();
+      return new Request(`${base}${r.url}`, {
+        method: r.method,
+        headers: { 'content-type': String(r.headers['content-type']) },
+        body: new Uint8Array(r.body),
+      }).formData();
     }
 
     it('an llm cell and an http cell send the file bytes as a part, with CRLF line ends; the record shows the file, not its bytes', async () => {
