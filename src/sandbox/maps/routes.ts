@@ -1,6 +1,7 @@
 // Routes API v2: directions/v2:computeRoutes and distanceMatrix/v2:computeRouteMatrix.
 // The sandbox has no road graph: a leg follows the great circle, bent into a road-like curve,
 // with a per-mode detour factor and speed that give realistic distances and durations.
+import { runSliced, TimeSlicer } from '../../core/timeSlicer';
 import * as z from 'zod/mini';
 import { encodePolyline } from '../../services/maps/polyline';
 import { gazetteer, placeIdOf } from './gazetteer';
@@ -343,7 +344,16 @@ export function computeRoutes(req: ComputeRoutesRequest): Record<string, unknown
   return withGeocoding({ routes });
 }
 
-export function computeRouteMatrix(req: ComputeRouteMatrixRequest): unknown[] {
+/**
+ * A matrix of up to 625 routes is tens of milliseconds of work: done in time slices, so that other
+ * requests and the realtime server's WebSockets are served while a burst of matrices is computed.
+ */
+export function computeRouteMatrix(req: ComputeRouteMatrixRequest): Promise<unknown[]> {
+  const slicer = new TimeSlicer();
+  return runSliced(routeMatrixSteps(req, slicer), slicer);
+}
+
+function* routeMatrixSteps(req: ComputeRouteMatrixRequest, slicer: TimeSlicer): Generator<void, unknown[]> {
   const mode = modeOf(req.travelMode);
   checkPreference(mode, req.routingPreference);
   const origins = req.origins ?? [];
@@ -364,16 +374,17 @@ export function computeRouteMatrix(req: ComputeRouteMatrixRequest): unknown[] {
   const to = destinations.map((d, i) => resolve(d.waypoint, `destinations[${i}].waypoint`));
   const imperial = req.units === 'IMPERIAL';
   const out: unknown[] = [];
-  from.forEach((a, originIndex) =>
-    to.forEach((b, destinationIndex) => {
+  for (const [originIndex, a] of from.entries()) {
+    for (const [destinationIndex, b] of to.entries()) {
+      if (slicer.expired()) yield;
       if (!a.ok || !b.ok) {
         out.push({ originIndex, destinationIndex, status: { code: 5, message: !a.ok ? a.message : (b as { message: string }).message } });
-        return;
+        continue;
       }
       const l = leg(a.value.point, b.value.point, mode, req.routingPreference);
       if (!l) {
         out.push({ originIndex, destinationIndex, status: {}, condition: 'ROUTE_NOT_FOUND' });
-        return;
+        continue;
       }
       out.push({
         originIndex,
@@ -386,7 +397,7 @@ export function computeRouteMatrix(req: ComputeRouteMatrixRequest): unknown[] {
         travelAdvisory: {},
         localizedValues: localized(l.distance, l.seconds, l.staticSeconds, imperial),
       });
-    }),
-  );
+    }
+  }
   return out;
 }

@@ -209,7 +209,7 @@ function classicElement(e: NewElement | undefined): Json {
   };
 }
 
-export function classicDistanceMatrix(url: URL): Json {
+export async function classicDistanceMatrix(url: URL): Promise<Json> {
   const q = queryParams(MatrixQuery, url);
   if (q.origins === undefined) throw missingParameter('origins');
   if (q.destinations === undefined) throw missingParameter('destinations');
@@ -227,17 +227,21 @@ export function classicDistanceMatrix(url: URL): Json {
   const origins = originTexts.map(stopOnce);
   const destinations = destinationTexts.map(stopOnce);
   const found = destinations.flatMap((d, index) => (d.waypoint ? [{ index, waypoint: d.waypoint }] : []));
-  const rows = origins.map((o) => {
-    if (!o.waypoint || !found.length) return { elements: destinations.map(() => ({ status: 'NOT_FOUND' })) };
+  const rows = [];
+  for (const o of origins) {
+    if (!o.waypoint || !found.length) {
+      rows.push({ elements: destinations.map(() => ({ status: 'NOT_FOUND' })) });
+      continue;
+    }
     // One origin at a time: a row (≤ 25 elements) stays within the Routes v2 limit for named places.
-    const row = computeRouteMatrix({
+    const row = (await computeRouteMatrix({
       origins: [{ waypoint: o.waypoint }],
       destinations: found.map((d) => ({ waypoint: d.waypoint })),
       travelMode: mode,
       units,
-    }) as NewElement[];
+    })) as NewElement[];
     const byDestination = new Map(row.map((e) => [found[e.destinationIndex ?? 0].index, e]));
-    return { elements: destinations.map((_, i) => classicElement(byDestination.get(i))) };
-  });
+    rows.push({ elements: destinations.map((_, i) => classicElement(byDestination.get(i))) });
+  }
   return { destination_addresses: destinations.map((d) => d.address), origin_addresses: origins.map((o) => o.address), rows };
 }

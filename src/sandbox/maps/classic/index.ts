@@ -17,7 +17,7 @@ import { ClassicError, type ClassicStatus } from './status';
 interface ClassicEndpoint {
   /** The answer's lists, empty, sent with a failure (`{"results": [], "status": "INVALID_REQUEST", …}`). */
   empty: Json;
-  handle(url: URL): Json;
+  handle(url: URL): Json | Promise<Json>;
 }
 
 const places = { html_attributions: [], results: [] };
@@ -64,8 +64,14 @@ export function serveClassic(req: IncomingMessage, res: ServerResponse, url: URL
     fail(refusal.status, refusal.message);
     return true;
   }
+  void answer(endpoint, url, res, fail);
+  return true;
+}
+
+/** Sends the endpoint's answer, or its failure in Google's shape; never rejects. */
+async function answer(endpoint: ClassicEndpoint, url: URL, res: ServerResponse, fail: (status: ClassicStatus, message: string) => void): Promise<void> {
   try {
-    const body = endpoint.handle(url);
+    const body = await endpoint.handle(url);
     sendJson(res, 200, { ...body, status: body.status ?? 'OK' });
   } catch (e) {
     if (e instanceof ClassicError) fail(e.status, e.message);
@@ -73,5 +79,4 @@ export function serveClassic(req: IncomingMessage, res: ServerResponse, url: URL
     else if (e instanceof RpcError && e.status === 'INVALID_ARGUMENT') fail('INVALID_REQUEST', `Invalid request. ${e.message}`);
     else fail('UNKNOWN_ERROR', `The sandbox could not answer: ${errorText(e)}`);
   }
-  return true;
 }
