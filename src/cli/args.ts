@@ -23,6 +23,10 @@ export interface RunArgs {
   dataFile?: string;
   parallel: number;
   outputFailed: boolean;
+  /** --proxy: the proxy for every request (else HTTPS_PROXY / HTTP_PROXY / NO_PROXY). */
+  proxy?: string;
+  /** --ca: PEM files of certificate authorities trusted besides Node's (repeatable). */
+  ca: string[];
 }
 
 export interface ImportArgs {
@@ -91,6 +95,11 @@ Options:
   --parallel <n>            run up to n notebooks side by side (cells of one notebook stay in order)
   --output-failed           print the whole exchange (request and response, keys masked) of each
                             failed cell
+  --proxy <url>             send every request through this proxy (http://user:pass@host:port);
+                            without it: HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case).
+                            Loopback hosts (the sandbox) go direct unless NO_PROXY holds <-loopback>
+  --ca <file.pem>           also trust this certificate authority (repeatable); NODE_EXTRA_CA_CERTS
+                            is read too
   -h, --help                this text
   -v, --version             the version`;
 
@@ -132,6 +141,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         data: { type: 'string' },
         parallel: { type: 'string' },
         'output-failed': { type: 'boolean' },
+        proxy: { type: 'string' },
+        ca: { type: 'string', multiple: true },
         format: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -176,5 +187,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     dataFile: values.data,
     parallel: positiveInt('--parallel', values.parallel, 64) ?? 1,
     outputFailed: values['output-failed'] ?? false,
+    proxy: values.proxy,
+    ca: values.ca ?? [],
   };
 }
