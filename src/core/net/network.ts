@@ -6,19 +6,33 @@ import { undici } from '../lazy';
 import { describeFailure } from './failures';
 import { DIRECT, proxyAuthorization, proxyFor, type NetSettings } from './settings';
 
-let settings: NetSettings = DIRECT;
-let pool: { dispatcher: Dispatcher; all: Dispatcher[] } | undefined;
+interface NetworkState {
+  settings: NetSettings;
+  pool?: { dispatcher: Dispatcher; all: Dispatcher[] };
+}
+
+/**
+ * Kept on globalThis: the editor's service modules are bundles of their own, each with its own copy
+ * of this file, and a proxy set once (at activation, or when the http.* settings change) must reach
+ * the requests of all of them.
+ */
+const STATE_KEY = Symbol.for('api-workbench.network');
+function state(): NetworkState {
+  const holder = globalThis as { [STATE_KEY]?: NetworkState };
+  return (holder[STATE_KEY] ??= { settings: DIRECT });
+}
 
 /** Use `next` for every request and socket from now on; the previous pool finishes what it has and closes. */
 export function configureNetwork(next: NetSettings): void {
-  settings = next;
-  const old = pool;
-  pool = undefined;
+  const s = state();
+  const old = s.pool;
+  s.settings = next;
+  s.pool = undefined;
   if (old) for (const d of old.all) void d.close().catch(() => undefined);
 }
 
 export function networkSettings(): NetSettings {
-  return settings;
+  return state().settings;
 }
 
 /**
@@ -28,7 +42,8 @@ export function networkSettings(): NetSettings {
  * (proxyFor), one ProxyAgent per proxy.
  */
 export function defaultDispatcher(): Dispatcher {
-  return (pool ??= makePool(settings)).dispatcher;
+  const s = state();
+  return (s.pool ??= makePool(s.settings)).dispatcher;
 }
 
 function makePool(s: NetSettings): { dispatcher: Dispatcher; all: Dispatcher[] } {
@@ -64,5 +79,5 @@ function makePool(s: NetSettings): { dispatcher: Dispatcher; all: Dispatcher[] }
 
 /** `e`, a failed request to `target`, with a proxy's or certificate's part in words where it had one. */
 export function explainFailure(e: unknown, target: URL): unknown {
-  return describeFailure(e, target, proxyFor(target, settings)) ?? e;
+  return describeFailure(e, target, proxyFor(target, networkSettings())) ?? e;
 }

@@ -3,6 +3,7 @@
 // Pure decisions, no sockets: network.ts and webSocket.ts act on them.
 import { readFileSync } from 'node:fs';
 import * as tls from 'node:tls';
+import * as z from 'zod/mini';
 
 export interface NetSettings {
   /** The proxy for http: (and ws:) targets, or none. */
@@ -154,4 +155,35 @@ export function readPemFile(file: string, source: string): string[] {
   const certs = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g);
   if (!certs) throw new Error(`${source}: ${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
   return certs;
+}
+
+/** The editor's http.* settings as read (VS Code's own proxy settings). */
+export const editorHttpSettingsSchema = z.object({
+  proxy: z.optional(z.string()),
+  noProxy: z.optional(z.array(z.string())),
+  proxyStrictSSL: z.optional(z.boolean()),
+  proxyAuthorization: z.optional(z.nullable(z.string())),
+  systemCertificates: z.optional(z.boolean()),
+});
+export type EditorHttpSettings = z.infer<typeof editorHttpSettingsSchema>;
+
+/**
+ * What the editor's settings say, as VS Code reads them: http.proxy for every target (else the
+ * environment's proxies), http.noProxy added to NO_PROXY, the system certificate store with
+ * http.systemCertificates where this Node can read it (tls.getCACertificates, Node 22.15+; older
+ * ones keep Node's list, NODE_EXTRA_CA_CERTS included).
+ */
+export function netSettingsFromEditor(http: EditorHttpSettings, env: NodeJS.ProcessEnv): NetSettings {
+  const proxy = http.proxy?.trim() ? http.proxy.trim() : undefined;
+  const base = netSettingsFromEnv(env);
+  const forced = proxy === undefined ? undefined : parseProxyUrl(proxy, 'the setting http.proxy');
+  const getCa = (tls as { getCACertificates?: (kind: string) => string[] }).getCACertificates;
+  return {
+    httpProxy: forced ?? base.httpProxy,
+    httpsProxy: forced ?? base.httpsProxy,
+    noProxy: [...base.noProxy, ...(http.noProxy ?? []).flatMap((e) => splitNoProxy(e))],
+    proxyAuthorization: http.proxyAuthorization ?? undefined,
+    proxyStrictSSL: http.proxyStrictSSL ?? true,
+    ca: http.systemCertificates !== false && getCa ? [...getCa('default'), ...getCa('system')] : undefined,
+  };
 }

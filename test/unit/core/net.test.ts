@@ -6,7 +6,16 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { errorText } from '../../../src/core/errors';
 import { HttpClient } from '../../../src/core/http';
 import { configureNetwork } from '../../../src/core/net/network';
-import { DIRECT, netSettingsFromEnv, proxyFor, proxySecrets, trustedCertificates, type NetSettings } from '../../../src/core/net/settings';
+import {
+  DIRECT,
+  netSettingsFromEditor,
+  netSettingsFromEnv,
+  proxyAuthorization,
+  proxyFor,
+  proxySecrets,
+  trustedCertificates,
+  type NetSettings,
+} from '../../../src/core/net/settings';
 import { openWebSocket, webSocketErrorText } from '../../../src/core/net/webSocket';
 import { Redactor } from '../../../src/core/redact';
 import { DEFAULT_RETRY } from '../../../src/core/retry';
@@ -137,6 +146,22 @@ describe('core/net: proxies and private certificates for every request and WebSo
       assert.equal(forced.httpProxy?.host, 'flag:4');
       assert.equal(forced.httpsProxy?.host, 'flag:4');
       assert.equal(netSettingsFromEnv({ HTTP_PROXY: 'http://only:5' }).httpsProxy?.host, 'only:5');
+    });
+
+    it('the editor: http.proxy wins over the environment, http.noProxy adds to NO_PROXY, http.proxyAuthorization is the header', () => {
+      const env = { HTTPS_PROXY: 'http://env:1', NO_PROXY: 'a.example' };
+      const fromEnv = netSettingsFromEditor({}, env);
+      assert.equal(fromEnv.httpsProxy?.host, 'env:1');
+      const set = netSettingsFromEditor(
+        { proxy: 'http://editor:2', noProxy: ['b.example'], proxyAuthorization: 'Negotiate abc123xyz', proxyStrictSSL: false },
+        env,
+      );
+      assert.equal(set.httpsProxy?.host, 'editor:2');
+      assert.equal(set.httpProxy?.host, 'editor:2');
+      assert.deepEqual(set.noProxy, ['a.example', 'b.example']);
+      assert.equal(set.proxyStrictSSL, false);
+      assert.equal(proxyAuthorization(set.httpsProxy, set), 'Negotiate abc123xyz');
+      assert.equal(netSettingsFromEditor({ proxy: '  ', proxyAuthorization: null }, {}).httpsProxy, undefined);
     });
 
     it('a proxy URL that cannot be used is refused with its source named and its password masked', () => {
