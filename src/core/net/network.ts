@@ -77,7 +77,17 @@ function makePool(s: NetSettings): { dispatcher: Dispatcher; all: Dispatcher[] }
   return { dispatcher, all };
 }
 
-/** `e`, a failed request to `target`, with a proxy's or certificate's part in words where it had one. */
+/**
+ * `e`, a failed request to `target`, with a proxy's or certificate's part in words where it had one.
+ * The cause chain is searched: fetch() wraps the proxy's refusal two levels deep.
+ */
 export function explainFailure(e: unknown, target: URL): unknown {
-  return describeFailure(e, target, proxyFor(target, networkSettings())) ?? e;
+  const proxy = proxyFor(target, networkSettings());
+  let current: unknown = e;
+  for (let depth = 0; current !== undefined && current !== null && depth < 4; depth++) {
+    const described = describeFailure(current, target, proxy);
+    if (described) return described;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return e;
 }

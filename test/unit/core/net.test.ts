@@ -18,6 +18,7 @@ import {
 } from '../../../src/core/net/settings';
 import { openWebSocket, webSocketErrorText } from '../../../src/core/net/webSocket';
 import { Redactor } from '../../../src/core/redact';
+import { deliverWebhook } from '../../../src/services/realtime/webhookTools';
 import { DEFAULT_RETRY } from '../../../src/core/retry';
 import { closedPort, startTestProxy, testPki, type TestProxy } from '../helpers/netKit';
 
@@ -197,6 +198,22 @@ describe('core/net: proxies and private certificates for every request and WebSo
       const res = await client(`${secure.url}/v1`).json({ path: 'models' });
       assert.deepEqual(res.data, { ok: true });
       assert.deepEqual(proxy.seen, [{ kind: 'connect', target: secure.url.replace('https://', ''), proxyAuthorization: basic }]);
+    });
+
+    it('a realtime webhook test send goes through the proxy too, and a refusing proxy is its problem in words', async () => {
+      configureNetwork(via(proxy));
+      const app = { key: 'app-key', secret: 'app-secret-123' };
+      const sent = await deliverWebhook(`${plain.url}/hooks`, app, '{"time_ms":1,"events":[]}');
+      assert.equal(sent.status, 200);
+      assert.deepEqual(proxy.seen, [{ kind: 'forward', target: `${plain.url}/hooks`, proxyAuthorization: basic }]);
+      const refusing = await startTestProxy({ answer: 407 });
+      try {
+        configureNetwork(via(refusing, { ca: trusted }));
+        const refused = await deliverWebhook(`${secure.url}/hooks`, app, '{}');
+        assert.match(refused.problem ?? '', new RegExp(`^the proxy http://\\*\\*\\*@127\\.0\\.0\\.1:${refusing.port} answered 407`));
+      } finally {
+        await refusing.close();
+      }
     });
 
     it('without <-loopback>, or with the host in NO_PROXY, the request goes direct', async () => {
