@@ -111,6 +111,13 @@ describe('CLI: proxies (HTTPS_PROXY, NO_PROXY, credentials) and private certific
     assert.equal(fromFlag.code, 0, fromFlag.stdout + fromFlag.stderr);
   });
 
+  it('a proxy URL that cannot be used stops the run before anything is sent (exit 2), its password masked', async () => {
+    const r = await runCli(['run', notebook, '--sandbox', '--proxy', `socks5://alice:${PASSWORD}@127.0.0.1:1080`], { cwd: dir, env: baseEnv });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--proxy: the proxy socks5:\/\/\*\*\*@127\.0\.0\.1:1080 uses socks5; only http:\/\/ and https:\/\/ proxies are supported/);
+    assert.doesNotMatch(r.stderr, new RegExp(PASSWORD));
+  });
+
   it('a --ca file that cannot be used stops the run before anything is sent (exit 2)', async () => {
     const notPem = write(dir, 'not.pem', 'hello');
     const r = await runCli(['run', notebook, '--sandbox', '--ca', notPem], { cwd: dir, env: baseEnv });
