@@ -53,4 +53,15 @@ describe('http.proxy: VS Code’s proxy settings reach every request @network', 
     await listModels();
     assert.equal(proxy.seen.length, 1, 'with http.proxy gone the request went direct');
   });
+
+  it('an http.proxy that cannot be used is not half-applied: requests go direct', async () => {
+    await http().update('noProxy', ['<-loopback>'], vscode.ConfigurationTarget.Global);
+    await http().update('proxy', proxy.url, vscode.ConfigurationTarget.Global);
+    await waitFor('the proxy setting applied', () => networkSettings().httpProxy?.port === String(proxy.port));
+    await http().update('proxy', 'socks5://127.0.0.1:1080', vscode.ConfigurationTarget.Global);
+    await waitFor('the unusable proxy dropped', () => networkSettings().httpProxy === undefined);
+    const before = proxy.seen.length;
+    await listModels();
+    assert.equal(proxy.seen.length, before, 'the request went direct');
+  });
 });

@@ -9,6 +9,7 @@ import { DIRECT, trustedCertificates } from '../../../src/core/net/settings';
 import { openWebSocket } from '../../../src/core/net/webSocket';
 import { readSandboxTls, startSandbox, type Sandbox } from '../../../src/sandbox/host';
 import { testPki } from '../helpers/netKit';
+import { killLeftovers, runSandboxToExit, startSandboxProcess } from '../helpers/sandboxProcess';
 
 describe('sandbox over TLS (--tls-cert, --tls-key): HTTPS and WSS for all three services', function () {
   this.timeout(20_000);
@@ -71,5 +72,29 @@ describe('sandbox over TLS (--tls-cert, --tls-key): HTTPS and WSS for all three 
       () => readSandboxTls(pki.certFile, path.join(pki.dir, 'missing.key')),
       (e: Error) => /--tls-key: cannot read .*missing\.key \(ENOENT\)/.test(errorText(e)),
     );
+  });
+});
+
+describe('node dist/sandbox.js --tls-cert/--tls-key', function () {
+  this.timeout(20_000);
+  const pki = testPki();
+  after(() => killLeftovers());
+
+  it('announces https:// services and a TLS realtime endpoint in its ready line', async () => {
+    const sb = await startSandboxProcess(['--port', '0', '--tls-cert', pki.certFile, '--tls-key', pki.keyFile, '--no-realtime-demo'], {}, 5000);
+    try {
+      const info = sb.ready as { llm: { baseUrl: string }; maps: { baseUrl: string }; realtime: { tls?: boolean } };
+      assert.match(info.llm.baseUrl, /^https:\/\//);
+      assert.match(info.maps.baseUrl, /^https:\/\//);
+      assert.equal(info.realtime.tls, true);
+    } finally {
+      await sb.stop();
+    }
+  });
+
+  it('only one of the two files: exit 2 saying they go together', async () => {
+    const r = await runSandboxToExit(['--port', '0', '--tls-cert', pki.certFile]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--tls-cert and --tls-key .* go together/);
   });
 });
