@@ -15,6 +15,7 @@ import { bundle } from './editor/bundles';
 import { wireHistory, type NotebookTesting } from './editor/history/feature';
 import { HistoryStore } from './editor/history/store';
 import { DiagnosticsLog } from './editor/log';
+import { wireNetworkSettings } from './editor/network';
 import { lazyService } from './editor/lazyService';
 import type { NotebookFeature } from './editor/notebook/index';
 import { openNotebookFromEnvironment, registerNotebook } from './editor/notebook/register';
@@ -67,6 +68,8 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
     log.warn(problem);
     void vscode.window.showWarningMessage(problem, 'Open Settings').then((c) => c && vscode.commands.executeCommand('workbench.action.openSettingsJson'));
   });
+  // Before any client exists: every request and socket goes through the user's proxy settings.
+  context.subscriptions.push(wireNetworkSettings(redactor, log));
   const secrets = new SecretStore(context.secrets, redactor);
   const connections = new ConnectionStore(config, context.globalState);
   const guard = new CredentialGuard(secrets);

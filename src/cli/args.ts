@@ -27,6 +27,10 @@ export interface RunArgs {
   outputFailed: boolean;
   /** --allow-host: hosts http cells may send to (with the connections file's "hosts"). */
   allowHosts: string[];
+  /** --proxy: the proxy for every request (else HTTPS_PROXY / HTTP_PROXY / NO_PROXY). */
+  proxy?: string;
+  /** --ca: PEM files of certificate authorities trusted besides Node's (repeatable). */
+  ca: string[];
 }
 
 export interface ImportArgs {
@@ -102,6 +106,11 @@ Options:
                             also "hosts": [...] in the --connections file). Every other host, this
                             machine included, is refused before anything is sent. Their
                             {{$env NAME}} reads the environment, {{$secret name}} AWB_SECRET_<NAME>
+  --proxy <url>             send every request through this proxy (http://user:pass@host:port);
+                            without it: HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case).
+                            Loopback hosts (the sandbox) go direct unless NO_PROXY holds <-loopback>
+  --ca <file.pem>           also trust this certificate authority (repeatable); NODE_EXTRA_CA_CERTS
+                            is read too
   -h, --help                this text
   -v, --version             the version`;
 
@@ -150,6 +159,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         parallel: { type: 'string' },
         'output-failed': { type: 'boolean' },
         'allow-host': { type: 'string', multiple: true },
+        proxy: { type: 'string' },
+        ca: { type: 'string', multiple: true },
         format: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -200,5 +211,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       if (!isHostName(h)) throw new CliError(`--allow-host takes a host name, or host:port (e.g. api.example.com), not "${h}"`);
       return h;
     }),
+    proxy: values.proxy,
+    ca: values.ca ?? [],
   };
 }

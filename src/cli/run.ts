@@ -12,6 +12,7 @@ import { masterKeyProblem } from '../services/realtime/encryption';
 import type { RunArgs } from './args';
 import { loadConnectionsFile } from './connectionsFile';
 import { checkHttpCells } from './httpCellChecks';
+import { configureCliNetwork } from './network';
 import { loadDataRows, type DataRow } from './data';
 import { CliError } from './errors';
 import { notebookFiles } from './files';
@@ -126,6 +127,7 @@ function jobsOf(notebooks: readonly LoadedNotebook[], rows: DataRow[] | undefine
 export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
   const started = performance.now();
   const redactor = new Redactor();
+  configureCliNetwork(args, io.env, redactor);
   const notebooks = loadNotebooks(notebookFiles(args.paths));
   const rows = args.dataFile ? loadDataRows(args.dataFile) : undefined;
   // The pretty lines go to the terminal; when a machine report goes to stdout, they go to stderr.

@@ -1,6 +1,6 @@
 // --sandbox: the built-in sandbox, started in this process on free ports for the length of the
 // run, with the same environment variables and demo traffic as `npm run sandbox`.
-import { startSandbox, type Sandbox } from '../sandbox/host';
+import { readSandboxTls, startSandbox, type Sandbox } from '../sandbox/host';
 import { parseModelMap } from '../sandbox/llm';
 import { gazetteer } from '../sandbox/maps/gazetteer';
 import { CliError } from './errors';
@@ -32,6 +32,7 @@ export async function startCliSandbox(modelMapEntries: readonly string[] = []): 
   let sandbox: Sandbox;
   try {
     sandbox = await startSandbox({
+      tls: readSandboxTls(env.SANDBOX_TLS_CERT || undefined, env.SANDBOX_TLS_KEY || undefined),
       host: env.SANDBOX_HOST || undefined,
       // Free ports: a CI machine may run several jobs, or a sandbox of its own on the default ports.
       port: 0,

@@ -276,7 +276,7 @@ export function parseConnectionsSetting(service: ServiceId, raw: unknown): Parse
 export interface SandboxEndpoints {
   llm: { baseUrl: string; apiKey: string };
   maps: { baseUrl: string; apiKey: string };
-  realtime: { host: string; port: number; appId: string; key: string; secret: string };
+  realtime: { host: string; port: number; appId: string; key: string; secret: string; tls?: boolean };
 }
 
 /** The name of the sandbox's connection in every service, in the editor and the CLI alike. */
@@ -298,7 +298,7 @@ export function sandboxConnections(info: SandboxEndpoints): { connections: Conne
       'sandbox',
     ),
     realtimeConnectionFromSetting(
-      { name, appId: info.realtime.appId, key: info.realtime.key, host: info.realtime.host, port: info.realtime.port, useTLS: false },
+      { name, appId: info.realtime.appId, key: info.realtime.key, host: info.realtime.host, port: info.realtime.port, useTLS: info.realtime.tls ?? false },
       'sandbox',
     ),
   ];

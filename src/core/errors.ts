@@ -1,3 +1,5 @@
+import { certificateProblem } from './net/tlsReasons';
+
 /**
  * The one error type every service client throws. It carries what a user needs to act on a
  * failure and what support needs to trace it: the HTTP status, the service's own error code and
@@ -62,7 +64,10 @@ export class ApiError extends Error {
  */
 export function errorText(e: unknown): string {
   if (isApiError(e)) return e.describe();
-  return e instanceof Error ? e.message : String(e);
+  if (!(e instanceof Error)) return String(e);
+  // A raw certificate error (one no layer put in words with its host) still says what was wrong.
+  const certificate = e.name === 'NetworkFailure' ? undefined : certificateProblem((e as { code?: unknown }).code as string | undefined, undefined, e.message);
+  return certificate ?? e.message;
 }
 
 /** " (request id req_1)", or "" when there is none: how every message names the request. */

@@ -84,7 +84,9 @@ export class HttpErrors {
     if (stop === 'cancelled') return this.make('cancelled', 'Cancelled', { requestId, status, cause: e });
     const code = (e as { code?: string } | undefined)?.code;
     const msg = errorText(e);
-    return this.make('network', `${this.service} could not be reached: ${code ? `${code} ` : ''}${msg}`, { requestId, status, code, cause: e });
+    // A failure put in words (a proxy's refusal, a certificate problem) names its code already.
+    const prefix = code && !msg.includes(code) ? `${code} ` : '';
+    return this.make('network', `${this.service} could not be reached: ${prefix}${msg}`, { requestId, status, code, cause: e });
   }
 
   /** The error that ends a stream whose body had begun. */

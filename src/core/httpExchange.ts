@@ -3,6 +3,7 @@
 import { constants as bufferConstants } from 'node:buffer';
 import type { Dispatcher } from 'undici';
 import { undici } from './lazy';
+import { defaultDispatcher, explainFailure } from './net/network';
 
 export type Headers = Record<string, string | string[] | undefined>;
 
@@ -14,16 +15,8 @@ export interface SendInit {
   bodyTimeoutMs: number;
 }
 
-let sharedAgent: Dispatcher | undefined;
-
-/**
- * The connection pool of every client without a dispatcher of its own. It is ours, not undici's
- * global one: that global is shared with Node's built-in fetch (and whatever else sets it), so its
- * settings and its bugs would be someone else's.
- */
-export function defaultDispatcher(): Dispatcher {
-  return (sharedAgent ??= new (undici().Agent)());
-}
+/** Every client's pool, made with the proxies and certificate authorities the front end gave (core/net). */
+export { defaultDispatcher } from './net/network';
 
 /**
  * Sends one request; resolves once the head has arrived. Aborting `signal` rejects at once with
@@ -65,7 +58,8 @@ export function send(url: URL, init: SendInit, signal: AbortSignal, dispatcher: 
         signal.removeEventListener('abort', onAbort);
         if (settled) return;
         settled = true;
-        reject(asError(e));
+        // A proxy's refusal or a certificate problem, said in words with the proxy or host it was.
+        reject(asError(explainFailure(e, url)));
       },
     );
   });

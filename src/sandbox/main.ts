@@ -2,7 +2,8 @@
 // (SandboxInfo) on stdout when ready. Everything else goes to stderr, so the line is easy to read
 // by a parent process.
 import { parseArgs } from 'node:util';
-import { DEFAULT_SANDBOX_PORT, startSandbox } from './host';
+import { DEFAULT_SANDBOX_PORT, readSandboxTls, startSandbox } from './host';
+import type { SandboxTls } from './types';
 import { errorText } from '../core/errors';
 import { parseModelMap } from './llm';
 
@@ -29,6 +30,9 @@ const USAGE = `Usage: node dist/sandbox.js [options]
                                                           (env SANDBOX_REALTIME_DEMO=0)
   --realtime-webhook <url>   POST realtime webhooks here; repeatable
                                                           (env SANDBOX_REALTIME_WEBHOOKS, comma-separated)
+  --tls-cert <file.pem>      serve HTTPS and WSS with this certificate (and --tls-key)
+                                                          (env SANDBOX_TLS_CERT)
+  --tls-key <file.pem>       the certificate's private key (env SANDBOX_TLS_KEY)
 Keys not given are random for each run.`;
 
 async function main(): Promise<void> {
@@ -49,6 +53,8 @@ async function main(): Promise<void> {
         'realtime-secret': { type: 'string' },
         'no-realtime-demo': { type: 'boolean' },
         'realtime-webhook': { type: 'string', multiple: true },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -93,7 +99,15 @@ async function main(): Promise<void> {
     limit: positive('--maps-quota', values['maps-quota'] ?? env.SANDBOX_MAPS_QUOTA),
     windowMs: positive('--maps-quota-window', values['maps-quota-window'] ?? env.SANDBOX_MAPS_QUOTA_WINDOW_MS),
   };
+  let tls: SandboxTls | undefined;
+  try {
+    tls = readSandboxTls(values['tls-cert'] ?? env.SANDBOX_TLS_CERT, values['tls-key'] ?? env.SANDBOX_TLS_KEY);
+  } catch (e) {
+    process.stderr.write(`${errorText(e)}\n`);
+    process.exit(2);
+  }
   const sandbox = await startSandbox({
+    tls,
     host: values.host ?? env.SANDBOX_HOST,
     port,
     llmKey: values['llm-key'] ?? env.SANDBOX_LLM_KEY,
@@ -132,7 +146,7 @@ async function main(): Promise<void> {
   // Announce readiness last: a parent may signal as soon as it reads the line.
   process.stdout.write(JSON.stringify(sandbox.info) + '\n');
   process.stderr.write(
-    `sandbox ready: LLM ${sandbox.info.llm.baseUrl}, maps ${sandbox.info.maps.baseUrl}, realtime ws://${sandbox.info.realtime.host}:${sandbox.info.realtime.port}\n`,
+    `sandbox ready: LLM ${sandbox.info.llm.baseUrl}, maps ${sandbox.info.maps.baseUrl}, realtime ${tls ? 'wss' : 'ws'}://${sandbox.info.realtime.host}:${sandbox.info.realtime.port}\n`,
   );
 }
 

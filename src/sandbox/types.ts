@@ -4,6 +4,13 @@ export interface ListenOptions {
   host: string;
   /** 0 = any free port. */
   port: number;
+  /** Serve HTTPS (and WSS) with this certificate and key (PEM text) instead of plain HTTP. */
+  tls?: SandboxTls;
+}
+
+export interface SandboxTls {
+  cert: string;
+  key: string;
 }
 
 /** A running sandbox service. */
@@ -17,5 +24,5 @@ export interface RunningService {
 export interface SandboxInfo {
   llm: { baseUrl: string; apiKey: string };
   maps: { baseUrl: string; apiKey: string };
-  realtime: { host: string; port: number; appId: string; key: string; secret: string };
+  realtime: { host: string; port: number; appId: string; key: string; secret: string; tls?: boolean };
 }

@@ -6,7 +6,7 @@
 // little and longer each time it repeats (see reconnect.ts).
 import type * as Ws from 'ws';
 import type { Clock, TimerHandle } from '../../core/clock';
-import { ws } from '../../core/lazy';
+import { openWebSocket, webSocketErrorText } from '../../core/net/webSocket';
 import { validate } from '../../core/validate';
 import type { ClientEvents } from './dispatch';
 import { closeAction, connectionEstablishedSchema, decodeData, describeClose, type WireFrame } from './protocol';
@@ -135,8 +135,7 @@ export class Connection {
     this._established = false;
     let sock: Ws.WebSocket;
     try {
-      const W = ws().WebSocket;
-      sock = new W(this.settings.url, {
+      sock = openWebSocket(this.settings.url, {
         perMessageDeflate: false,
         skipUTF8Validation: true,
         handshakeTimeout: this.settings.connectTimeoutMs,
@@ -158,7 +157,7 @@ export class Connection {
       if (gen === this._generation) this.onClose(code, reason.toString());
     });
     sock.on('error', (e: Error) => {
-      if (gen === this._generation) this.lastSocketError = e.message;
+      if (gen === this._generation) this.lastSocketError = webSocketErrorText(e, this.settings.url);
     });
     sock.on('open', () => {
       if (gen !== this._generation) return;

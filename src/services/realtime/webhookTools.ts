@@ -7,6 +7,8 @@ import { parseJson, validate } from '../../core/validate';
 import { webhookBodySchema, type WebhookBody, type WebhookEvent } from './protocol';
 import { signWebhook, verifyWebhookSignature, type AppCredentials } from './signing';
 import { errorText } from '../../core/errors';
+import { undici } from '../../core/lazy';
+import { defaultDispatcher, explainFailure } from '../../core/net/network';
 
 export const TEST_WEBHOOK_KINDS = [
   'channel_occupied',
@@ -149,13 +151,16 @@ const MAX_ANSWER_CHARS = 4_000;
 function networkProblem(url: string, e: unknown): string {
   const cause = (e as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
   const code = typeof cause?.code === 'string' ? cause.code : undefined;
-  const origin = (() => {
-    try {
-      return new URL(url).host;
-    } catch {
-      return url;
-    }
-  })();
+  let target: URL | undefined;
+  try {
+    target = new URL(url);
+  } catch {
+    target = undefined;
+  }
+  const origin = target?.host ?? url;
+  // A proxy's refusal or a certificate problem, in the words every other request uses.
+  const explained = target ? explainFailure(e, target) : e;
+  if (explained !== e && explained instanceof Error) return explained.message;
   if (code === 'ECONNREFUSED') return `nothing is listening at ${origin} (connection refused): is your app running?`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the host of ${origin} cannot be found`;
   if (code === 'ECONNRESET') return `${origin} closed the connection without answering`;
@@ -174,7 +179,9 @@ export async function deliverWebhook(
   const started = performance.now();
   const signals = [AbortSignal.timeout(opts.timeoutMs ?? 10_000), ...(opts.signal ? [opts.signal] : [])];
   try {
-    const res = await fetch(url, {
+    // The test send goes where every request goes: through the user's proxy, trusting the same CAs.
+    const res = await undici().fetch(url, {
+      dispatcher: defaultDispatcher(),
       method: 'POST',
       body: rawBody,
       headers: signedWebhookHeaders(app, rawBody),

@@ -26,6 +26,16 @@ describe('core/errors: errorText(), the one text a user sees for a failure', () 
     assert.equal(errorText(42), '42');
   });
 
+  it('a raw certificate error (no host known) is still said in words, with how to trust a private CA', () => {
+    const raw = Object.assign(new Error('self-signed certificate in certificate chain'), { code: 'SELF_SIGNED_CERT_IN_CHAIN' });
+    assert.match(
+      errorText(raw),
+      /^a TLS connection was refused: its certificate chain ends in a self-signed certificate .*\(SELF_SIGNED_CERT_IN_CHAIN\)\. To trust a private certificate authority: in the CLI, --ca <ca\.pem>/,
+    );
+    const expired = Object.assign(new Error('certificate has expired'), { code: 'CERT_HAS_EXPIRED' });
+    assert.match(errorText(expired), /its certificate has expired \(CERT_HAS_EXPIRED\)\. This is the server’s certificate to fix/);
+  });
+
   it('requestIdSuffix names the request only when there is an id', () => {
     assert.equal(requestIdSuffix('abc'), ' (request id abc)');
     assert.equal(requestIdSuffix(undefined), '');
