@@ -3,7 +3,16 @@
 // --connections, the first connection of each service sets the hosts and names its keyEnv.
 import { existsSync, writeFileSync } from 'node:fs';
 import { connectionId, type HttpConnection } from '../core/connections';
-import { cellToCurl, exportHttpFile, parseNotebook, type ExportOptions, type ExportTarget } from '../notebook/api';
+import {
+  cellToCurl,
+  exportHttpFile,
+  httpRequestsIn,
+  httpRequestToCurl,
+  notebookVariables,
+  parseNotebook,
+  type ExportOptions,
+  type ExportTarget,
+} from '../notebook/api';
 import type { ExportArgs } from './args';
 import { loadConnectionsFile } from './connectionsFile';
 import { CliError } from './errors';
@@ -30,15 +39,26 @@ function exportOptions(file: string | undefined): ExportOptions {
   return opts;
 }
 
-/** Each llm/maps cell as a cURL command under a comment naming it; other cells are listed as skipped. */
+/**
+ * Each llm/maps/http cell (and each http block kept in prose) as a cURL command under a comment
+ * naming it; notebook variables are written as their values, the rest as shell variables.
+ */
 function curlScript(text: string, opts: ExportOptions, skipped: string[]): string {
   const { cells } = parseNotebook(text);
+  const vars = notebookVariables(cells);
   const commands: string[] = [];
   cells.forEach((cell, i) => {
-    if (cell.kind !== 'code' || cell.language === 'vars') return;
+    if (cell.kind === 'markup') {
+      for (const r of httpRequestsIn(cell.value)) {
+        const curl = httpRequestToCurl(r.request, vars, opts);
+        if (curl !== undefined) commands.push(`# http ${r.name ? `cell ${r.name}` : `block in cell ${i + 1}`}\n${curl}`);
+      }
+      return;
+    }
+    if (cell.language === 'vars') return;
     const name = cell.metadata.attributes?.name;
     const label = `cell ${i + 1}${name ? ` (${name})` : ''}`;
-    const curl = cellToCurl(cell, opts);
+    const curl = cellToCurl(cell, opts, vars);
     if (curl === undefined) skipped.push(`${label}: a ${cell.language} cell has no cURL form`);
     else commands.push(`# ${label}\n${curl}`);
   });

@@ -15,6 +15,10 @@ export {
   importPostman,
   exportHttpFile,
   cellToCurl,
+  httpRequestToCurl,
+  httpRequestsIn,
+  notebookVariables,
+  knownConnectionsOf,
   ImportError,
   type ImportFormat,
   type ImportOptions,
@@ -23,4 +27,5 @@ export {
   type KnownConnection,
   type ExportOptions,
   type ExportTarget,
+  type CurlVariables,
 } from './import';

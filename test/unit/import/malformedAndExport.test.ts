@@ -97,11 +97,16 @@ describe('export: a notebook as .http, a cell as cURL; keys as references', () =
 
   it('a cell as cURL with $OPENAI_API_KEY, and back to the same cell', () => {
     const chat = parseNotebook(tour).cells.find((c) => c.metadata.attributes?.name === 'chat')!;
+    // Without the notebook's variables every {{…}} is a shell variable the user sets.
     const curl = cellToCurl(chat)!;
     assert.match(curl, /^curl 'https:\/\/api\.openai\.com\/v1\/chat\/completions' \\\n/);
     assert.match(curl, /-H "Authorization: Bearer \$OPENAI_API_KEY"/);
+    assert.match(curl, /"content": "'"\$\{QUESTION\}"' '"\$\{CITY\}"'\?"/);
     const again = parseNotebook(importCurl(curl).text).cells[0];
-    assert.equal(again.value.split('\n\n?? ')[0], chat.value.split('\n\n?? ')[0]);
+    const asShell = chat.value
+      .replace(/\{\{(\w+)\}\}/g, (_w, n: string) => `\${${n.toUpperCase()}}`)
+      .replace('{{models.json.data[0].id}}', '${MODELS_JSON_DATA_0_ID}');
+    assert.equal(again.value.split('\n\n?? ')[0], asShell.split('\n\n?? ')[0]);
     const place = parseNotebook(tour).cells.find((c) => c.metadata.attributes?.name === 'place')!;
     assert.match(cellToCurl(place)!, /'https:\/\/places\.googleapis\.com\/v1\/places:searchText'[\s\S]*-H "X-Goog-Api-Key: \$GOOGLE_MAPS_API_KEY"/);
   });
