@@ -143,7 +143,7 @@ export function exportHttpFile(notebookText: string, opts: ExportOptions = {}): 
       }
       return;
     }
-    if ((cell.language) === 'http') {
+    if (cell.language === 'http') {
       // An http cell is already a REST Client request: written as it is.
       sections.push([...prose, ...httpRequestLines(cell.value, cell.metadata.attributes?.name, names)]);
       prose = [];
@@ -260,7 +260,7 @@ export function httpRequestsIn(markdown: string): Array<{ name?: string; request
 
 /** One llm, maps or http cell as a cURL command: variables as their values or as shell variables; undefined for other cells. */
 export function cellToCurl(cell: NotebookCellData, opts: ExportOptions = {}, vars: CurlVariables = new Map()): string | undefined {
-  if (cell.kind === 'code' && (cell.language) === 'http') return httpRequestToCurl(cell.value, vars, opts);
+  if (cell.kind === 'code' && cell.language === 'http') return httpRequestToCurl(cell.value, vars, opts);
   if (cell.kind !== 'code' || (cell.language !== 'llm' && cell.language !== 'maps')) return undefined;
   const spec = analyseCell(cell, 1).spec;
   if (spec?.kind !== 'http') return undefined;
