@@ -131,10 +131,13 @@ export function convertRequest(req: RawRequest, ctx: ConvertContext, label: stri
   const to: Destination = { service: where.service, origin: url.origin, httpCell: false };
   const bare = { ...req, url: takeUserinfo(req.url, ctx, label, to).url };
   const headers = cleanHeaders(bare.headers, ctx, label, to);
+  if (where.service !== 'realtime' && !METHODS.has(req.method)) {
+    // Kept with its absolute URL: a block is read (and exported) on its own, without a connection.
+    const note = `${req.method} is not a method a ${where.service} cell sends (${[...METHODS].join(', ')})`;
+    return kept(req, ctx, label, headers, cleanQuery(bare.url, ctx, label, to), note);
+  }
   const target = serviceTarget(bare, ctx, label, where, to);
   if (where.service === 'realtime') return realtimePieces(bare, ctx, label, headers, target, url.origin, name);
-  if (!METHODS.has(req.method))
-    return kept(req, ctx, label, headers, target, `${req.method} is not a method a ${where.service} cell sends (${[...METHODS].join(', ')})`);
   if (where.absolute)
     ctx.report.push(`${label}: no ${where.service} connection is for ${url.host}: the cell keeps the absolute URL (a run asks for a connection to that host)`);
   const attrs = { ...(name ? { name } : {}), ...(where.connection ? { connection: where.connection } : {}) };
