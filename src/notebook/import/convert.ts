@@ -181,7 +181,13 @@ function httpCell(req: RawRequest, ctx: ConvertContext, label: string, url: URL,
   const absolute = /^https?:\/\//i.test(bare) ? bare : ctx.expand(bare);
   const headers = cleanHeaders(header ? [...req.headers, header] : req.headers, ctx, label, to);
   ctx.report.push(`${label}: an http cell (${why})`);
-  return { kind: 'http', ...(name ? { name } : {}), value: requestText(req.method, cleanQuery(absolute, ctx, label, to), headers, req.body) };
+  const value = requestText(req.method, cleanQuery(absolute, ctx, label, to), headers, req.body);
+  return { kind: 'http', ...(name ? { name } : {}), value: envReferences(value) };
+}
+
+/** REST Client's and httpYac's environment-variable references in the notebook's spelling: `{{$processEnv X}}`, `{{$dotenv X}}` → `{{$env X}}`. */
+export function envReferences(text: string): string {
+  return text.replace(/\{\{\s*\$(?:processEnv|dotenv)\s+%?([A-Za-z_]\w*)\s*\}\}/g, '{{$env $1}}');
 }
 
 /** A body pasted inside quotes keeps the indentation of the command around it: take it off. */

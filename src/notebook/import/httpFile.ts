@@ -96,7 +96,8 @@ function assemble({ blocks, vars, fragments, report }: HttpFileContent, opts: Im
       report.push(`variable ${name}: not written (a key: it comes from the connection)`);
     } else kept.push([name, value]);
   }
-  const systemVars = new Set([...JSON.stringify(blocks).matchAll(/\{\{\s*\$(\w+)/g)].map((m) => m[1]));
+  // {{$processEnv X}} and {{$dotenv X}} become {{$env X}} in http cells; in service cells they sat in the dropped key header.
+  const systemVars = new Set([...JSON.stringify(blocks).matchAll(/\{\{\s*\$(\w+)/g)].map((m) => m[1]).filter((v) => v !== 'processEnv' && v !== 'dotenv'));
   for (const v of systemVars) report.push(`{{$${v}}}: REST Client's system variables are not supported in notebooks; replace it`);
   const varsCell = varsPiece(kept, report);
   return writeNotebook(varsCell ? [varsCell, ...pieces] : pieces, secrets, report);

@@ -325,6 +325,10 @@ describe('import: keys, signatures and placeholders', () => {
     const pasted = importCurl(`curl https://status.example.com/x -H "Authorization: Bearer ${OPENAI_KEY}"`);
     assert.equal(httpFences(pasted.text)[0].body, 'GET https://status.example.com/x\nAuthorization: Bearer {{$secret status_example_com_authorization}}');
     assert.equal(pasted.secrets[0].secretName, 'status_example_com_authorization');
+    // REST Client's {{$processEnv X}} (what export writes) and httpYac's {{$dotenv X}} are the notebook's {{$env X}}.
+    const rest = importHttpFile('GET https://status.example.com/x\nX-Api-Key: {{$processEnv STATUS_KEY}}\nX-Other: {{$dotenv OTHER}}\n');
+    assert.equal(httpFences(rest.text)[0].body, 'GET https://status.example.com/x\nX-Api-Key: {{$env STATUS_KEY}}\nX-Other: {{$env OTHER}}');
+    assert.ok(!rest.report.some((l) => /system variables/.test(l)), rest.report.join('\n'));
     assertNoKey(pasted, OPENAI_KEY);
   });
 });
