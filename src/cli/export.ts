@@ -1,6 +1,7 @@
 // `api-workbench export`: a notebook → a REST Client `.http` file (default) or its llm/maps cells
 // as cURL commands. The key is always an environment-variable reference, never a value: with
-// --connections, the first connection of each service sets the hosts and names its keyEnv.
+// --connections, a cell's named connection (connection="…"), else the first one of its service, sets
+// the hosts and names its keyEnv.
 import { existsSync, writeFileSync } from 'node:fs';
 import { connectionId, type HttpConnection } from '../core/connections';
 import {
@@ -36,7 +37,8 @@ function exportOptions(file: string | undefined): ExportOptions {
     const conn = connections.find((c): c is HttpConnection => c.service === service);
     if (conn) opts[service] = targetOf(conn, keyEnv.get(connectionId(conn)));
   }
-  return opts;
+  const http = connections.filter((c): c is HttpConnection => c.service !== 'realtime');
+  return { ...opts, connections: new Map(http.map((c) => [connectionId(c), targetOf(c, keyEnv.get(connectionId(c)))])) };
 }
 
 /**

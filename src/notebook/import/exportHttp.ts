@@ -20,7 +20,17 @@ export interface ExportTarget {
 export interface ExportOptions {
   llm?: ExportTarget;
   maps?: ExportTarget;
+  /** Every known connection by id (`llm:Ollama`): a cell with `connection="Ollama"` goes to that one's host. */
+  connections?: ReadonlyMap<string, ExportTarget>;
   redactor?: Redactor;
+}
+
+/** The target of a cell: its named connection when known, else the service's first (or the public API). */
+function targetFor(cell: NotebookCellData, service: 'llm' | 'maps', opts: ExportOptions): { target: ExportTarget; unknown?: string } {
+  const name = cell.metadata.attributes?.connection;
+  const named = name ? opts.connections?.get(`${service}:${name}`) : undefined;
+  const target = named ?? opts[service] ?? DEFAULT_TARGETS[service];
+  return name && !named ? { target, unknown: name } : { target };
 }
 
 const DEFAULT_TARGETS: Record<'llm' | 'maps', ExportTarget> = {
@@ -174,11 +184,13 @@ export function exportHttpFile(notebookText: string, opts: ExportOptions = {}): 
 }
 
 function httpLines(cell: NotebookCellData, spec: HttpSpec, service: 'llm' | 'maps', names: ReadonlySet<string>, opts: ExportOptions): string[] {
-  const t = opts[service] ?? DEFAULT_TARGETS[service];
+  const { target: t, unknown } = targetFor(cell, service, opts);
   const key = keyLine(service, t);
   let url = restClientReferences(absoluteUrl(service, spec.target, t), names);
   if (key.param) url += `${url.includes('?') ? '&' : '?'}${key.param}`;
   const lines: string[] = [];
+  // Said, so nobody sends to the wrong host unawares: the file names which host it assumed.
+  if (unknown) lines.push(`# The cell runs on the connection "${unknown}", not known here (export with --connections): written for ${t.baseUrl}`);
   // After the body they would be sent as part of it: REST Client reads up to the next ###.
   const assertions = analyseCell(cell, 1).assertions;
   if (assertions.length) lines.push('# Checks in the notebook (read back by the importer):', ...assertions.map((a) => `# ${a.source}`));
@@ -265,7 +277,7 @@ export function cellToCurl(cell: NotebookCellData, opts: ExportOptions = {}, var
   const spec = analyseCell(cell, 1).spec;
   if (spec?.kind !== 'http') return undefined;
   const service = cell.language;
-  const t = opts[service] ?? DEFAULT_TARGETS[service];
+  const t = targetFor(cell, service, opts).target;
   const headers = Object.fromEntries(spec.headers.map((h) => [h.name, fillVariables(h.value, vars)]));
   // The engine sends a body as JSON unless the cell says otherwise; curl's -d would say form data.
   if (spec.body !== undefined && !spec.headers.some((h) => h.name.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';

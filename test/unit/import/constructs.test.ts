@@ -376,6 +376,17 @@ describe('export: http cells and blocks stay requests; cURL without URL-encoded 
     assert.match(http, /\n###\n\n# > \*\*Not imported as a cell:\*\* why\. Kept:\nQUERY \/models\n$/);
   });
 
+  it("a cell of a named connection is exported to that connection's host; an unknown one is said in a comment", () => {
+    const nb = '```llm connection=Ollama\nGET /models\n```\n';
+    const ollama = { baseUrl: 'http://localhost:11434/v1', auth: { placement: 'none' as const } };
+    assert.match(exportHttpFile(nb, { connections: new Map([['llm:Ollama', ollama]]) }), /^GET http:\/\/localhost:11434\/v1\/models$/m);
+    assert.match(
+      exportHttpFile(nb),
+      /^# The cell runs on the connection "Ollama", not known here \(export with --connections\): written for https:\/\/api\.openai\.com\/v1\nGET https:\/\/api\.openai\.com\/v1\/models/m,
+    );
+    assert.match(cellToCurl(parseNotebook(nb).cells[0], { connections: new Map([['llm:Ollama', ollama]]) })!, /^curl 'http:\/\/localhost:11434\/v1\/models'$/m);
+  });
+
   it('cURL export: notebook variables as values, other references as shell variables, never %7B%7B…%7D%7D', () => {
     const [cell] = parseNotebook('```llm\nGET /models/{{model_id}}?user={{user_id}}\n```\n').cells;
     const vars = new Map([['model_id', 'gpt-4o']]);

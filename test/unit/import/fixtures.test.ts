@@ -133,6 +133,11 @@ describe('CLI: api-workbench import over real-world fixture files', function () 
     const notebook = read(path.join(dir, 'out.awb.md'));
     assert.match(notebook, /```llm connection=Ollama\nPOST \/chat\/completions\n/);
     assert.match(r.stderr, /line 8: kept as an http block: line 9: "this is no header" is not a header line \(Name: value\)/);
+    // And back out: the Ollama cell goes to Ollama's host, not to the first connection's.
+    const back = await runCli(['export', 'out.awb.md', '--connections', 'connections.json'], { cwd: dir });
+    assert.equal(back.code, 0, back.stderr);
+    assert.match(back.stdout, /^POST http:\/\/localhost:11434\/v1\/chat\/completions$/m);
+    assert.match(back.stdout, /^GET https:\/\/api\.openai\.com\/v1\/models$/m);
   });
 
   // How many requests each fixture holds (the pasted cURL command counts as one).
