@@ -22,12 +22,17 @@ describe('import: malformed input is a clear error naming the line or field', ()
     assert.match(importError(() => importCurl('curl -d "{\\"a\\": 1} https://x')).message, /line 1: the double quote/);
   });
 
-  it('cURL: no URL, a body read from a file, something that is not curl; an unknown option is reported, not fatal', () => {
+  it('cURL: no URL, something that is not curl; an unknown option is reported and a body from a file kept as a block, not fatal', () => {
     assert.match(importError(() => importCurl('curl -X POST')).message, /has no URL/);
     const unknown = importCurl('curl --frobnicate https://api.openai.com/v1/models');
     assert.equal(parseNotebook(unknown.text).cells[0].value, 'GET /models');
     assert.ok(unknown.report.includes('not carried over from the curl command: --frobnicate (not known to the importer)'), unknown.report.join('\n'));
-    assert.match(importError(() => importCurl('curl -d @body.json https://api.openai.com/v1/chat/completions')).message, /reads the body from a file/);
+    // A body read from a file: the request kept as an http block naming the file, not an error.
+    const fromFile = importCurl('curl -d @body.json https://api.openai.com/v1/chat/completions');
+    assert.match(
+      fromFile.text,
+      /the body is read from the file body\.json \(-d @body\.json\)[^]*```http\nPOST https:\/\/api\.openai\.com\/v1\/chat\/completions\nContent-Type: application\/x-www-form-urlencoded\n\n< body\.json\n```/,
+    );
     assert.match(importError(() => importCurl('wget https://api.openai.com/v1/models')).message, /starts with "curl", not "wget"/);
   });
 
