@@ -1,5 +1,6 @@
 // `api-workbench import`: a .http file, a Postman collection or a cURL command (stdin) → a
-// notebook. Exit 0 written, 2 malformed input (nothing written). Keys found are named, never shown.
+// notebook. Exit 0 written (a request that could not be converted is kept as a block, said on
+// stderr), 2 input that is not the format at all (nothing written). Keys found are named, never shown.
 import { existsSync, writeFileSync } from 'node:fs';
 import { ImportError, detectFormat, importText, knownConnectionsOf, type KnownConnection } from '../notebook/api';
 import type { ImportArgs } from './args';

@@ -42,7 +42,7 @@ function longestFence(text: string): number {
 }
 
 /** A request that cannot be a cell, kept as a fenced `http` block under a note saying why (credentials removed). */
-export function keptAsMarkdown(req: RawRequest, headers: Array<[string, string]>, url: string, note: string): Piece {
+export function keptAsBlock(req: RawRequest, headers: Array<[string, string]>, url: string, note: string): Piece {
   return {
     kind: 'markdown',
     value: `> **Not imported as a cell:** ${note}. Kept as written (keys removed):\n\n${fenced('http', requestText(req.method, url, headers, req.body))}`,
@@ -77,7 +77,7 @@ export function keepAsBlock(req: RawRequest, ctx: ConvertContext, label: string,
 /** Kept as a block: the report says so (stderr of `api-workbench import`) with the same reason as the note. */
 function kept(req: RawRequest, ctx: ConvertContext, label: string, headers: Array<[string, string]>, url: string, note: string): Piece[] {
   ctx.report.push(`${label}: kept as an http block: ${note}`);
-  return [keptAsMarkdown(req, headers, url, note)];
+  return [keptAsBlock(req, headers, url, note)];
 }
 
 function publishPieces(body: string | undefined, name: string | undefined, label: string, ctx: ConvertContext): Piece[] | string {

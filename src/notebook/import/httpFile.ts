@@ -1,5 +1,6 @@
-// A REST Client / httpYac `.http` (or `.rest`) file → a notebook: file variables become a vars
-// cell, each request a cell (named by `# @name`), comments Markdown, in the file's order.
+// A REST Client / httpYac / IntelliJ `.http` (or `.rest`) file → a notebook: file variables become
+// a vars cell, each request a cell (named by `# @name`), comments Markdown, in the file's order;
+// a request with a script, a file body or an unreadable line stays an `http` block saying why.
 import { parseAssertion } from '../cells';
 import { convertRequest, fenced, keepAsBlock, type ConvertContext, type Piece } from './convert';
 import { maskCredentials } from './credentials';

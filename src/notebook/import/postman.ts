@@ -1,5 +1,6 @@
 // A Postman collection (v2.1, or v2.0 which has the same shape) → a notebook: folders become
-// headings, requests cells, collection variables a vars cell, scripts a note under the request.
+// headings, requests cells, collection and path variables a vars cell, scripts a note under the
+// request; an item that cannot be read is a note naming the field, the rest still imports.
 import * as z from 'zod/mini';
 import { convertRequest, fenced, type Piece } from './convert';
 import { maskCredentials, maskKeyParams } from './credentials';
