@@ -15,8 +15,9 @@ import {
 const OPENAI_KEY = 'sk-proj-ConstructsTestKey0123456789abcdef';
 const MAPS_KEY = 'AIzaSyConstructsTestKey0123456789abcdef';
 
+/** The service and vars cells (`http` cells, whether the engine reads them as cells or as Markdown, are matched on the text). */
 function codeCells(text: string) {
-  return parseNotebook(text).cells.filter((c) => c.kind === 'code');
+  return parseNotebook(text).cells.filter((c) => c.kind === 'code' && c.language !== 'http');
 }
 
 /** The `http` fences as the importer writes them (the agreed runnable-cell form). */

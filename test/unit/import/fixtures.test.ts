@@ -31,7 +31,8 @@ async function importFixture(name: string, extra: string[] = []): Promise<{ dir:
   return { dir, notebook, stderr: r.stderr };
 }
 
-const code = (notebook: string) => parseNotebook(notebook).cells.filter((c) => c.kind === 'code');
+/** The service and vars cells (`http` cells are matched on the text, whether the engine reads them as cells or as Markdown). */
+const code = (notebook: string) => parseNotebook(notebook).cells.filter((c) => c.kind === 'code' && c.language !== 'http');
 
 /** Request lines of a `.http` text (comments and bodies aside): what a round trip must keep. */
 function requestLines(http: string): string[] {
