@@ -43,10 +43,19 @@ function longestFence(text: string): number {
 
 /** A request that cannot be a cell, kept as a fenced `http` block under a note saying why (credentials removed). */
 export function keptAsBlock(req: RawRequest, headers: Array<[string, string]>, url: string, note: string): Piece {
-  return {
-    kind: 'markdown',
-    value: `> **Not imported as a cell:** ${note}. Kept as written (keys removed):\n\n${fenced('http', requestText(req.method, url, headers, req.body))}`,
-  };
+  return keptNote(`**Not imported as a cell:** ${note}. Kept as written (keys removed):`, requestText(req.method, url, headers, req.body));
+}
+
+/**
+ * A note with the request under it, both inside one blockquote: a fence in a quote is no ```http
+ * cell to the notebook (it cannot run, as it could not be converted), yet reads as HTTP.
+ */
+export function keptNote(note: string, request: string): Piece {
+  const quoted = `${note}\n\n${fenced('http', request)}`
+    .split('\n')
+    .map((l) => (l ? `> ${l}` : '>'))
+    .join('\n');
+  return { kind: 'markdown', value: quoted };
 }
 
 /** `text` in a fence longer than any run of backticks inside it. */
@@ -127,6 +136,12 @@ export function convertRequest(req: RawRequest, ctx: ConvertContext, label: stri
     );
   }
   const where = classify(url, ctx.connections);
+  if (where.kind === 'http' && !METHODS.has(req.method)) {
+    const to: Destination = { origin: url.origin, httpCell: false };
+    const bare = takeUserinfo(req.url, ctx, label, to).url;
+    const note = `${req.method} is not a method a cell sends (${[...METHODS].join(', ')})`;
+    return kept(req, ctx, label, cleanHeaders(req.headers, ctx, label, to), cleanQuery(bare, ctx, label, to), note);
+  }
   if (where.kind === 'http') return [httpCell(req, ctx, label, url, where.note, name)];
   const to: Destination = { service: where.service, origin: url.origin, httpCell: false };
   const bare = { ...req, url: takeUserinfo(req.url, ctx, label, to).url };
@@ -177,8 +192,8 @@ function realtimePieces(
 function httpCell(req: RawRequest, ctx: ConvertContext, label: string, url: URL, why: string, name?: string): Piece {
   const to: Destination = { origin: url.origin, httpCell: true };
   const { url: bare, header } = takeUserinfo(req.url, ctx, label, to);
-  // A variable standing for the origin ({{baseUrl}}/x) is filled in: an http cell's URL is absolute.
-  const absolute = /^https?:\/\//i.test(bare) ? bare : ctx.expand(bare);
+  // A variable standing for the origin ({{baseUrl}}/x, https://{{host}}/x) is filled in: an http cell names its host.
+  const absolute = /^https?:\/\/[^/?#{}]+([/?#]|$)/i.test(bare) ? bare : ctx.expand(bare);
   const headers = cleanHeaders(header ? [...req.headers, header] : req.headers, ctx, label, to);
   ctx.report.push(`${label}: an http cell (${why})`);
   const value = requestText(req.method, cleanQuery(absolute, ctx, label, to), headers, req.body);

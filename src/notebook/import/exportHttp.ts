@@ -87,26 +87,35 @@ const commented = (text: string): string[] => text.split(/\r\n|\r|\n/).map((l) =
 
 type MarkupPart = { kind: 'text'; text: string } | { kind: 'http'; name?: string; request: string };
 
-/** Prose and the fenced `http` requests inside it (http cells as written by the importer, kept blocks). */
+/** Prose and the fenced `http` requests inside it: http cells as Markdown reads them, and the blocks import kept (fenced inside a quote). */
 function splitHttpFences(value: string): MarkupPart[] {
   const parts: MarkupPart[] = [];
   const lines = value.split(/\r\n|\r|\n/);
   let text: string[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const fence = openingFence(lines[i]);
+    const quoted = /^>\s?/.test(lines[i]);
+    const unquote = (l: string) => (quoted ? l.replace(/^>\s?/, '') : l);
+    const fence = openingFence(unquote(lines[i]));
     const info = fence ? parseFenceInfo(fence.info) : undefined;
     if (!fence || info?.language !== 'http') {
       text.push(lines[i]);
       continue;
     }
     let end = i + 1;
-    while (end < lines.length && !closesFence(lines[end], fence)) end++;
-    if (text.some((l) => l.trim() !== '')) parts.push({ kind: 'text', text: text.join('\n').trim() });
+    while (end < lines.length && (!quoted || /^>/.test(lines[end])) && !closesFence(unquote(lines[end]), fence)) end++;
+    if (text.some((l) => l.trim() !== '' && l.trim() !== '>')) parts.push({ kind: 'text', text: text.join('\n').trim() });
     text = [];
-    parts.push({ kind: 'http', name: info.attributes.name, request: lines.slice(i + 1, end).join('\n') });
+    parts.push({
+      kind: 'http',
+      name: info.attributes.name,
+      request: lines
+        .slice(i + 1, end)
+        .map(unquote)
+        .join('\n'),
+    });
     i = end;
   }
-  if (text.some((l) => l.trim() !== '')) parts.push({ kind: 'text', text: text.join('\n').trim() });
+  if (text.some((l) => l.trim() !== '' && l.trim() !== '>')) parts.push({ kind: 'text', text: text.join('\n').trim() });
   return parts;
 }
 

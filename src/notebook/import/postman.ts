@@ -2,7 +2,7 @@
 // headings, requests cells, collection and path variables a vars cell, scripts a note under the
 // request; an item that cannot be read is a note naming the field, the rest still imports.
 import * as z from 'zod/mini';
-import { convertRequest, fenced, type Piece } from './convert';
+import { convertRequest, keptNote, type Piece } from './convert';
 import { maskCredentials, maskKeyParams } from './credentials';
 import { multipartBody, type FormPart } from './multipart';
 import type { RawRequest } from './curl';
@@ -246,9 +246,9 @@ function unreadableItem(entry: unknown, path: string, issue: z.core.$ZodIssue | 
           ? e.request
           : undefined;
   report.push(`"${name}": kept as a note: ${why}`);
-  const kept =
-    typeof rawUrl === 'string' ? `\n\n${fenced('http', `${typeof r.method === 'string' ? r.method.toUpperCase() : 'GET'} ${maskCredentials(rawUrl)}`)}` : '';
-  return { kind: 'markdown', value: `> **Not imported as a cell:** the request "${name}" could not be read (${why}).${kept}` };
+  const note = `**Not imported as a cell:** the request "${name}" could not be read (${why}).`;
+  if (typeof rawUrl !== 'string') return { kind: 'markdown', value: `> ${note}` };
+  return keptNote(note, `${typeof r.method === 'string' ? r.method.toUpperCase() : 'GET'} ${maskCredentials(rawUrl)}`);
 }
 
 /** Postman auth objects become the header or parameter they send, so the converter takes the key out. */

@@ -29,9 +29,10 @@ describe('import: malformed input is a clear error naming the line or field', ()
     assert.ok(unknown.report.includes('not carried over from the curl command: --frobnicate (not known to the importer)'), unknown.report.join('\n'));
     // A body read from a file: the request kept as an http block naming the file, not an error.
     const fromFile = importCurl('curl -d @body.json https://api.openai.com/v1/chat/completions');
+    assert.match(fromFile.text, /the body is read from the file body\.json \(-d @body\.json\)/);
     assert.match(
       fromFile.text,
-      /the body is read from the file body\.json \(-d @body\.json\)[^]*```http\nPOST https:\/\/api\.openai\.com\/v1\/chat\/completions\nContent-Type: application\/x-www-form-urlencoded\n\n< body\.json\n```/,
+      /> ```http\n> POST https:\/\/api\.openai\.com\/v1\/chat\/completions\n> Content-Type: application\/x-www-form-urlencoded\n>\n> < body\.json\n> ```/,
     );
     assert.match(importError(() => importCurl('wget https://api.openai.com/v1/models')).message, /starts with "curl", not "wget"/);
   });
@@ -52,7 +53,7 @@ describe('import: malformed input is a clear error naming the line or field', ()
     const header = importHttpFile('GET https://api.openai.com/v1/models\nnot a header\n');
     assert.match(
       header.text,
-      /> \*\*Not imported as a cell:\*\* line 2: "not a header" is not a header line \(Name: value\)\. Kept as written \(keys removed\):\n\n```http\nGET https:\/\/api\.openai\.com\/v1\/models\n\nnot a header\n```/,
+      /> \*\*Not imported as a cell:\*\* line 2: "not a header" is not a header line \(Name: value\)\. Kept as written \(keys removed\):\n>\n> ```http\n> GET https:\/\/api\.openai\.com\/v1\/models\n>\n> not a header\n> ```/,
     );
     assert.ok(header.report.includes('line 1: kept as an http block: line 2: "not a header" is not a header line (Name: value)'), header.report.join('\n'));
   });
