@@ -46,10 +46,7 @@ describe('CLI: api-workbench import over real-world fixture files', function () 
   it('REST Client: QUERY, GraphQL, multipart and userinfo convert; a pasted cURL command is kept as a block, said on stderr', async () => {
     const { notebook, stderr } = await importFixture('rest-client.http');
     assert.match(notebook, /```llm name=models\nGET \/models\n```/);
-    assert.match(
-      notebook,
-      /QUERY is not a method a cell sends[^]*> ```http\n> QUERY \{\{host\}\}\/contacts\n> Content-Type: \{\{contentType\}\}\n/,
-    );
+    assert.match(notebook, /QUERY is not a method a cell sends[^]*> ```http\n> QUERY \{\{host\}\}\/contacts\n> Content-Type: \{\{contentType\}\}\n/);
     assert.match(notebook, /```http\nPOST https:\/\/api\.github\.com\/graphql\n[^`]*"query": "query \(\$name: String!/);
     assert.match(
       notebook,
