@@ -36,9 +36,8 @@ function assertClean(result: ImportResult): void {
   }
 }
 
-/** The service and vars cells (`http` cells, whether the engine reads them as cells or as Markdown, are matched on the text). */
 function codeCells(text: string) {
-  return parseNotebook(text).cells.filter((c) => c.kind === 'code' && c.language !== 'http');
+  return parseNotebook(text).cells.filter((c) => c.kind === 'code');
 }
 
 describe('import: cURL, .http and Postman into notebooks that run against the sandbox', function () {
