@@ -1,9 +1,19 @@
 // `api-workbench export`: a notebook → a REST Client `.http` file (default) or its llm/maps cells
 // as cURL commands. The key is always an environment-variable reference, never a value: with
-// --connections, the first connection of each service sets the hosts and names its keyEnv.
+// --connections, a cell's named connection (connection="…"), else the first one of its service, sets
+// the hosts and names its keyEnv.
 import { existsSync, writeFileSync } from 'node:fs';
 import { connectionId, type HttpConnection } from '../core/connections';
-import { cellToCurl, exportHttpFile, parseNotebook, type ExportOptions, type ExportTarget } from '../notebook/api';
+import {
+  cellToCurl,
+  exportHttpFile,
+  httpRequestsIn,
+  httpRequestToCurl,
+  notebookVariables,
+  parseNotebook,
+  type ExportOptions,
+  type ExportTarget,
+} from '../notebook/api';
 import type { ExportArgs } from './args';
 import { loadConnectionsFile } from './connectionsFile';
 import { CliError } from './errors';
@@ -27,18 +37,30 @@ function exportOptions(file: string | undefined): ExportOptions {
     const conn = connections.find((c): c is HttpConnection => c.service === service);
     if (conn) opts[service] = targetOf(conn, keyEnv.get(connectionId(conn)));
   }
-  return opts;
+  const http = connections.filter((c): c is HttpConnection => c.service !== 'realtime');
+  return { ...opts, connections: new Map(http.map((c) => [connectionId(c), targetOf(c, keyEnv.get(connectionId(c)))])) };
 }
 
-/** Each llm/maps cell as a cURL command under a comment naming it; other cells are listed as skipped. */
+/**
+ * Each llm/maps/http cell (and each http block kept in prose) as a cURL command under a comment
+ * naming it; notebook variables are written as their values, the rest as shell variables.
+ */
 function curlScript(text: string, opts: ExportOptions, skipped: string[]): string {
   const { cells } = parseNotebook(text);
+  const vars = notebookVariables(cells);
   const commands: string[] = [];
   cells.forEach((cell, i) => {
-    if (cell.kind !== 'code' || cell.language === 'vars') return;
+    if (cell.kind === 'markup') {
+      for (const r of httpRequestsIn(cell.value)) {
+        const curl = httpRequestToCurl(r.request, vars, opts);
+        if (curl !== undefined) commands.push(`# http ${r.name ? `cell ${r.name}` : `block in cell ${i + 1}`}\n${curl}`);
+      }
+      return;
+    }
+    if (cell.language === 'vars') return;
     const name = cell.metadata.attributes?.name;
     const label = `cell ${i + 1}${name ? ` (${name})` : ''}`;
-    const curl = cellToCurl(cell, opts);
+    const curl = cellToCurl(cell, opts, vars);
     if (curl === undefined) skipped.push(`${label}: a ${cell.language} cell has no cURL form`);
     else commands.push(`# ${label}\n${curl}`);
   });

@@ -1,7 +1,8 @@
 // `api-workbench import`: a .http file, a Postman collection or a cURL command (stdin) → a
-// notebook. Exit 0 written, 2 malformed input (nothing written). Keys found are named, never shown.
+// notebook. Exit 0 written (a request that could not be converted is kept as a block, said on
+// stderr), 2 input that is not the format at all (nothing written). Keys found are named, never shown.
 import { existsSync, writeFileSync } from 'node:fs';
-import { ImportError, detectFormat, importText, type KnownConnection } from '../notebook/api';
+import { ImportError, detectFormat, importText, knownConnectionsOf, type KnownConnection } from '../notebook/api';
 import type { ImportArgs } from './args';
 import { loadConnectionsFile } from './connectionsFile';
 import { CliError } from './errors';
@@ -22,12 +23,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 }
 
 function knownConnections(file: string | undefined): KnownConnection[] {
-  if (!file) return [];
-  return loadConnectionsFile(file).connections.flatMap((c): KnownConnection[] =>
-    c.service === 'realtime'
-      ? [{ service: c.service, baseUrl: c.restBaseUrl, name: c.name }]
-      : [c.baseUrl, ...Object.values(c.baseUrls)].map((baseUrl) => ({ service: c.service, baseUrl, name: c.name })),
-  );
+  return file ? knownConnectionsOf(loadConnectionsFile(file).connections) : [];
 }
 
 export async function importCommand(args: ImportArgs, streams: ImportStreams): Promise<number> {

@@ -40,6 +40,25 @@ export function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * Marks a shell variable reference inside a request's text (`shellVariable('MODEL')`): `toCurl`
+ * writes it as `"${MODEL}"` outside the single quotes, so the shell fills it in. Private-use
+ * characters, so no text a user wrote can be taken for one.
+ */
+export function shellVariable(name: string): string {
+  return `\uE000${name}\uE001`;
+}
+const SHELL_VARIABLE = /\uE000([A-Za-z_][A-Za-z0-9_]*)\uE001/;
+
+/** `shellQuote`, with marked variable references left for the shell to expand. */
+function shellWord(s: string): string {
+  if (!SHELL_VARIABLE.test(s)) return shellQuote(s);
+  return s
+    .split(new RegExp(SHELL_VARIABLE.source, 'g'))
+    .map((part, i) => (i % 2 === 1 ? `"\${${part}}"` : part === '' ? '' : shellQuote(part)))
+    .join('');
+}
+
 /** Characters with a meaning inside double quotes ($ ` " \) or to interactive bash (!). */
 const DOUBLE_QUOTE_UNSAFE = /[$`"\\!]/;
 
@@ -68,6 +87,8 @@ export function toCurl(req: CurlRequest, opts: CurlOptions): string {
 
   let url: string;
   try {
+    // Parsing would percent-encode a variable reference: a URL holding one is written as given.
+    if (SHELL_VARIABLE.test(req.url)) throw new Error('has a variable');
     const u = new URL(req.url);
     // The key's own parameter is ours to fill in: a stray value there is never copied.
     if (auth.placement === 'query') u.searchParams.delete(auth.name);
@@ -76,7 +97,7 @@ export function toCurl(req: CurlRequest, opts: CurlOptions): string {
     url = req.url;
   }
   const urlWord =
-    auth.placement === 'query' ? `${shellQuote(redact(url))}"${url.includes('?') ? '&' : '?'}${strictEncode(auth.name)}=$${envVar}"` : shellQuote(redact(url));
+    auth.placement === 'query' ? `${shellWord(redact(url))}"${url.includes('?') ? '&' : '?'}${strictEncode(auth.name)}=$${envVar}"` : shellWord(redact(url));
 
   const authHeader = auth.placement === 'bearer' ? 'authorization' : auth.placement === 'header' ? auth.name.toLowerCase() : undefined;
   const headers = Object.entries(req.headers).filter(([name]) => name.toLowerCase() !== authHeader);
@@ -87,10 +108,10 @@ export function toCurl(req: CurlRequest, opts: CurlOptions): string {
   if (!((method === 'GET' && !hasBody) || (method === 'POST' && hasBody))) args.push(`-X ${method}`);
   // Server-sent events: print each chunk as it arrives instead of buffering.
   if (streaming) args.push('--no-buffer');
-  for (const [name, value] of headers) args.push(`-H ${shellQuote(`${name}: ${redact(value)}`)}`);
+  for (const [name, value] of headers) args.push(`-H ${shellWord(`${name}: ${redact(value)}`)}`);
   if (auth.placement === 'bearer') args.push(`-H ${withVariable('Authorization: Bearer ', envVar)}`);
   if (auth.placement === 'header') args.push(`-H ${withVariable(`${auth.name}: `, envVar)}`);
-  if (hasBody) args.push(`--data-raw ${shellQuote(redact(req.body ?? ''))}`);
+  if (hasBody) args.push(`--data-raw ${shellWord(redact(req.body ?? ''))}`);
 
   const text = [`curl ${urlWord}`, ...args].join(' \\\n  ');
   return guard(text, `$${envVar}`, redact);

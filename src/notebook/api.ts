@@ -25,6 +25,10 @@ export {
   importPostman,
   exportHttpFile,
   cellToCurl,
+  httpRequestToCurl,
+  httpRequestsIn,
+  notebookVariables,
+  knownConnectionsOf,
   ImportError,
   type ImportFormat,
   type ImportOptions,
@@ -33,4 +37,5 @@ export {
   type KnownConnection,
   type ExportOptions,
   type ExportTarget,
+  type CurlVariables,
 } from './import';

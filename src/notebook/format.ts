@@ -54,7 +54,7 @@ export function openingFence(line: string): Fence | undefined {
   return { char, length: m[1].length, info: m[2].trim() };
 }
 
-function closesFence(line: string, fence: Fence): boolean {
+export function closesFence(line: string, fence: Fence): boolean {
   const m = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(line);
   return !!m && m[1][0] === fence.char && m[1].length >= fence.length;
 }

@@ -4,7 +4,16 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { connectionOrigins, SERVICE_IDS, type Connection } from '../../core/connections';
-import { detectFormat, ImportError, importCurl, importText, type ImportedSecret, type ImportResult, type KnownConnection } from '../../notebook/api';
+import {
+  detectFormat,
+  ImportError,
+  importCurl,
+  importText,
+  knownConnectionsOf,
+  type ImportedSecret,
+  type ImportResult,
+  type KnownConnection,
+} from '../../notebook/api';
 import type { CommandTable } from '../commands';
 import { NOTEBOOK_TYPE } from '../../features/ids';
 import type { Services } from '../services';
@@ -14,11 +23,7 @@ const STORE_KEYS = 'Store as Connection Keys';
 
 /** Every configured connection's base URLs, so requests to the sandbox or a proxy become cells. */
 function knownConnections(s: Services): KnownConnection[] {
-  return SERVICE_IDS.flatMap((service) => s.connections.list(service)).flatMap((c): KnownConnection[] =>
-    c.service === 'realtime'
-      ? [{ service: c.service, baseUrl: c.restBaseUrl }]
-      : [c.baseUrl, ...Object.values(c.baseUrls)].map((baseUrl) => ({ service: c.service, baseUrl })),
-  );
+  return knownConnectionsOf(SERVICE_IDS.flatMap((service) => s.connections.list(service)));
 }
 
 function convert(run: () => ImportResult): ImportResult {

@@ -1,6 +1,6 @@
 // Which cell a request URL becomes: a cell of one of our services (relative to the connection
 // that serves it, or absolute when none does), or an `http` cell for any other host.
-import type { ServiceId } from '../../core/connections';
+import type { Connection, ServiceId } from '../../core/connections';
 import type { KnownConnection } from './types';
 
 export interface ServiceTarget {
@@ -66,4 +66,13 @@ export function classify(url: URL, connections: readonly KnownConnection[]): Ser
   // Realtime cells publish through their connection and carry no URL: nothing to keep absolute.
   const absolute = known.service !== 'realtime' && connections.some((c) => c.service === known.service);
   return { kind: 'service', ...known, ...(absolute ? { absolute } : {}) };
+}
+
+/** The base URLs of a front end's connections (CLI `--connections`, the editor's list), named, as the importer matches them. */
+export function knownConnectionsOf(connections: readonly Connection[]): KnownConnection[] {
+  return connections.flatMap((c): KnownConnection[] =>
+    c.service === 'realtime'
+      ? [{ service: c.service, baseUrl: c.restBaseUrl, name: c.name }]
+      : [c.baseUrl, ...Object.values(c.baseUrls)].map((baseUrl) => ({ service: c.service, baseUrl, name: c.name })),
+  );
 }

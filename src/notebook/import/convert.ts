@@ -42,11 +42,20 @@ function longestFence(text: string): number {
 }
 
 /** A request that cannot be a cell, kept as a fenced `http` block under a note saying why (credentials removed). */
-export function keptAsMarkdown(req: RawRequest, headers: Array<[string, string]>, url: string, note: string): Piece {
-  return {
-    kind: 'markdown',
-    value: `> **Not imported as a cell:** ${note}. Kept as written (keys removed):\n\n${fenced('http', requestText(req.method, url, headers, req.body))}`,
-  };
+export function keptAsBlock(req: RawRequest, headers: Array<[string, string]>, url: string, note: string): Piece {
+  return keptNote(`**Not imported as a cell:** ${note}. Kept as written (keys removed):`, requestText(req.method, url, headers, req.body));
+}
+
+/**
+ * A note with the request under it, both inside one blockquote: a fence in a quote is no ```http
+ * cell to the notebook (it cannot run, as it could not be converted), yet reads as HTTP.
+ */
+export function keptNote(note: string, request: string): Piece {
+  const quoted = `${note}\n\n${fenced('http', request)}`
+    .split('\n')
+    .map((l) => (l ? `> ${l}` : '>'))
+    .join('\n');
+  return { kind: 'markdown', value: quoted };
 }
 
 /** `text` in a fence longer than any run of backticks inside it. */
@@ -77,7 +86,7 @@ export function keepAsBlock(req: RawRequest, ctx: ConvertContext, label: string,
 /** Kept as a block: the report says so (stderr of `api-workbench import`) with the same reason as the note. */
 function kept(req: RawRequest, ctx: ConvertContext, label: string, headers: Array<[string, string]>, url: string, note: string): Piece[] {
   ctx.report.push(`${label}: kept as an http block: ${note}`);
-  return [keptAsMarkdown(req, headers, url, note)];
+  return [keptAsBlock(req, headers, url, note)];
 }
 
 function publishPieces(body: string | undefined, name: string | undefined, label: string, ctx: ConvertContext): Piece[] | string {
@@ -127,14 +136,23 @@ export function convertRequest(req: RawRequest, ctx: ConvertContext, label: stri
     );
   }
   const where = classify(url, ctx.connections);
+  if (where.kind === 'http' && !METHODS.has(req.method)) {
+    const to: Destination = { origin: url.origin, httpCell: false };
+    const bare = takeUserinfo(req.url, ctx, label, to).url;
+    const note = `${req.method} is not a method a cell sends (${[...METHODS].join(', ')})`;
+    return kept(req, ctx, label, cleanHeaders(req.headers, ctx, label, to), cleanQuery(bare, ctx, label, to), note);
+  }
   if (where.kind === 'http') return [httpCell(req, ctx, label, url, where.note, name)];
   const to: Destination = { service: where.service, origin: url.origin, httpCell: false };
   const bare = { ...req, url: takeUserinfo(req.url, ctx, label, to).url };
   const headers = cleanHeaders(bare.headers, ctx, label, to);
+  if (where.service !== 'realtime' && !METHODS.has(req.method)) {
+    // Kept with its absolute URL: a block is read (and exported) on its own, without a connection.
+    const note = `${req.method} is not a method a ${where.service} cell sends (${[...METHODS].join(', ')})`;
+    return kept(req, ctx, label, headers, cleanQuery(bare.url, ctx, label, to), note);
+  }
   const target = serviceTarget(bare, ctx, label, where, to);
   if (where.service === 'realtime') return realtimePieces(bare, ctx, label, headers, target, url.origin, name);
-  if (!METHODS.has(req.method))
-    return kept(req, ctx, label, headers, target, `${req.method} is not a method a ${where.service} cell sends (${[...METHODS].join(', ')})`);
   if (where.absolute)
     ctx.report.push(`${label}: no ${where.service} connection is for ${url.host}: the cell keeps the absolute URL (a run asks for a connection to that host)`);
   const attrs = { ...(name ? { name } : {}), ...(where.connection ? { connection: where.connection } : {}) };
@@ -174,11 +192,17 @@ function realtimePieces(
 function httpCell(req: RawRequest, ctx: ConvertContext, label: string, url: URL, why: string, name?: string): Piece {
   const to: Destination = { origin: url.origin, httpCell: true };
   const { url: bare, header } = takeUserinfo(req.url, ctx, label, to);
-  // A variable standing for the origin ({{baseUrl}}/x) is filled in: an http cell's URL is absolute.
-  const absolute = /^https?:\/\//i.test(bare) ? bare : ctx.expand(bare);
+  // A variable standing for the origin ({{baseUrl}}/x, https://{{host}}/x) is filled in: an http cell names its host.
+  const absolute = /^https?:\/\/[^/?#{}]+([/?#]|$)/i.test(bare) ? bare : ctx.expand(bare);
   const headers = cleanHeaders(header ? [...req.headers, header] : req.headers, ctx, label, to);
   ctx.report.push(`${label}: an http cell (${why})`);
-  return { kind: 'http', ...(name ? { name } : {}), value: requestText(req.method, cleanQuery(absolute, ctx, label, to), headers, req.body) };
+  const value = requestText(req.method, cleanQuery(absolute, ctx, label, to), headers, req.body);
+  return { kind: 'http', ...(name ? { name } : {}), value: envReferences(value) };
+}
+
+/** REST Client's and httpYac's environment-variable references in the notebook's spelling: `{{$processEnv X}}`, `{{$dotenv X}}` → `{{$env X}}`. */
+export function envReferences(text: string): string {
+  return text.replace(/\{\{\s*\$(?:processEnv|dotenv)\s+%?([A-Za-z_]\w*)\s*\}\}/g, '{{$env $1}}');
 }
 
 /** A body pasted inside quotes keeps the indentation of the command around it: take it off. */

@@ -83,7 +83,13 @@ function reference(ctx: SecretContext, raw: string, real: string, to: Destinatio
   const bare = raw.slice(scheme.length).trim();
   const shellVar = /^\$\{?([A-Za-z_]\w*)\}?$/.exec(bare);
   if (shellVar) return `${scheme}{{$env ${shellVar[1]}}}`;
-  if (isPlaceholder(real)) return raw;
+  if (raw.includes('{{') && isPlaceholder(real)) return raw;
+  // A placeholder (<API_KEY>, [apiKey]) would be sent as written: a secret the editor asks for once takes its place.
+  if (isPlaceholder(real)) {
+    const name = secretNameFor(to.origin, where.header ?? where.param ?? 'key');
+    ctx.report.push(`a placeholder in the ${where.header ?? where.param ?? 'key'} of ${to.origin} reads {{$secret ${name}}}: the editor asks for it once`);
+    return `${scheme}{{$secret ${name}}}`;
+  }
   return `${scheme}{{$secret ${record(ctx, raw, real.replace(AUTH_SCHEME, ''), to, where)}}}`;
 }
 

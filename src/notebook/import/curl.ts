@@ -127,6 +127,8 @@ export interface ParsedCurl {
   basicAuth?: string;
   /** Options read but not carried over, for the report. */
   ignored: string[];
+  /** `-d @body.json`: the body is that file's content (the request is kept as a block naming it). */
+  bodyFile?: string;
 }
 
 /** `time curl …`, `FOO=1 curl …`: the words before curl, which are not part of the request. */
@@ -178,6 +180,7 @@ export function parseCurl(text: string, source = 'curl'): ParsedCurl {
   let getWithData = false;
   let head = false;
   let basicAuth: string | undefined;
+  let bodyFile: string | undefined;
   const ignored: string[] = [];
   if (wrapper) ignored.push(`${wrapper} (the command around curl)`);
   if (stoppedAt) ignored.push(`${stoppedAt.operator} and what follows it (line ${stoppedAt.line})`);
@@ -215,9 +218,10 @@ export function parseCurl(text: string, source = 'curl'): ParsedCurl {
       headers.push([h.slice(0, colon).trim(), h.slice(colon + 1).trim()]);
     } else if (DATA_OPTIONS.has(opt)) {
       const v = needValue();
-      if (v.startsWith('@') && opt !== '--data-raw')
-        throw new ImportError(source, `line ${w.line}`, `${opt} ${v} reads the body from a file: paste the body itself (--data-raw '…')`);
-      data.push(opt === '--data-urlencode' ? urlencodePair(v) : v);
+      if (v.startsWith('@') && opt !== '--data-raw' && opt !== '--data-urlencode') {
+        bodyFile = v.slice(1);
+        data.push(`< ${v.slice(1)}`);
+      } else data.push(opt === '--data-urlencode' ? urlencodePair(v) : v);
       if (opt === '--json') json = true;
     } else if (opt === '-F' || opt === '--form' || opt === '--form-string') {
       const part = curlFormPart(needValue(), opt === '--form-string');
@@ -257,7 +261,7 @@ export function parseCurl(text: string, source = 'curl'): ParsedCurl {
     headers.push(['Content-Type', looksLikeJson(body) ? 'application/json' : 'application/x-www-form-urlencoded']);
   }
   const finalMethod = method ?? (head ? 'HEAD' : body !== undefined ? 'POST' : 'GET');
-  return { request: { method: finalMethod, url, headers, body, line: words[start - 1].line }, basicAuth, ignored };
+  return { request: { method: finalMethod, url, headers, body, line: words[start - 1].line }, basicAuth, ignored, ...(bodyFile ? { bodyFile } : {}) };
 }
 
 /** `--data-urlencode name=value` sends the value percent-encoded. */

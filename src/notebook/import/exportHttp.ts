@@ -1,11 +1,11 @@
 // Back out: a notebook as a REST Client `.http` file, and one cell as a cURL command. The key is
 // always a reference (`{{$processEnv OPENAI_API_KEY}}`, `$OPENAI_API_KEY`), never a value.
 import type { AuthPlacement } from '../../core/auth';
-import { keyEnvVar, toCurl } from '../../core/curl';
+import { keyEnvVar, shellVariable, toCurl } from '../../core/curl';
 import type { Redactor } from '../../core/redact';
 import type { NotebookCellData } from '../types';
 import { analyseCell, type HttpSpec } from '../cells';
-import { parseNotebook } from '../format';
+import { closesFence, openingFence, parseFenceInfo, parseNotebook } from '../format';
 
 /** Where a service's requests go in the export (a connection's base URLs and key placement). */
 export interface ExportTarget {
@@ -20,7 +20,17 @@ export interface ExportTarget {
 export interface ExportOptions {
   llm?: ExportTarget;
   maps?: ExportTarget;
+  /** Every known connection by id (`llm:Ollama`): a cell with `connection="Ollama"` goes to that one's host. */
+  connections?: ReadonlyMap<string, ExportTarget>;
   redactor?: Redactor;
+}
+
+/** The target of a cell: its named connection when known, else the service's first (or the public API). */
+function targetFor(cell: NotebookCellData, service: 'llm' | 'maps', opts: ExportOptions): { target: ExportTarget; unknown?: string } {
+  const name = cell.metadata.attributes?.connection;
+  const named = name ? opts.connections?.get(`${service}:${name}`) : undefined;
+  const target = named ?? opts[service] ?? DEFAULT_TARGETS[service];
+  return name && !named ? { target, unknown: name } : { target };
 }
 
 const DEFAULT_TARGETS: Record<'llm' | 'maps', ExportTarget> = {
@@ -75,18 +85,87 @@ function keyLine(service: 'llm' | 'maps', t: ExportTarget): { header?: string; p
 
 const commented = (text: string): string[] => text.split(/\r\n|\r|\n/).map((l) => (l ? `# ${l}` : '#'));
 
-/** The notebook as a `.http` file: vars cells → `@name = value`, named cells → `# @name`, prose and realtime cells → comments. */
+type MarkupPart = { kind: 'text'; text: string } | { kind: 'http'; name?: string; request: string };
+
+/** Prose and the fenced `http` requests inside it: http cells as Markdown reads them, and the blocks import kept (fenced inside a quote). */
+function splitHttpFences(value: string): MarkupPart[] {
+  const parts: MarkupPart[] = [];
+  const lines = value.split(/\r\n|\r|\n/);
+  let text: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const quoted = /^>\s?/.test(lines[i]);
+    const unquote = (l: string) => (quoted ? l.replace(/^>\s?/, '') : l);
+    const fence = openingFence(unquote(lines[i]));
+    const info = fence ? parseFenceInfo(fence.info) : undefined;
+    if (!fence || info?.language !== 'http') {
+      text.push(lines[i]);
+      continue;
+    }
+    let end = i + 1;
+    while (end < lines.length && (!quoted || /^>/.test(lines[end])) && !closesFence(unquote(lines[end]), fence)) end++;
+    if (text.some((l) => l.trim() !== '' && l.trim() !== '>')) parts.push({ kind: 'text', text: text.join('\n').trim() });
+    text = [];
+    parts.push({
+      kind: 'http',
+      name: info.attributes.name,
+      request: lines
+        .slice(i + 1, end)
+        .map(unquote)
+        .join('\n'),
+    });
+    i = end;
+  }
+  if (text.some((l) => l.trim() !== '' && l.trim() !== '>')) parts.push({ kind: 'text', text: text.join('\n').trim() });
+  return parts;
+}
+
+/** An `http` cell's request in REST Client's spelling: `{{$env X}}` → `{{$processEnv X}}`, `{{$secret name}}` → `{{name}}`. */
+function httpRequestLines(request: string, name: string | undefined, names: ReadonlySet<string>): string[] {
+  const lines = request.split(/\r\n|\r|\n/);
+  const checks: string[] = [];
+  while (lines.length && (lines.at(-1)!.trim() === '' || lines.at(-1)!.trim().startsWith('??'))) {
+    const last = lines.pop()!.trim();
+    if (last) checks.unshift(`# ${last}`);
+  }
+  // After the body they would be sent as part of it: REST Client reads up to the next ###.
+  const before = checks.length ? ['# Checks in the notebook (read back by the importer):', ...checks] : [];
+  const text = restClientReferences(lines.join('\n'), names)
+    .replace(/\{\{\s*\$env\s+([A-Za-z_]\w*)\s*\}\}/g, '{{$processEnv $1}}')
+    .replace(/\{\{\s*\$secret\s+([\w.-]+)\s*\}\}/g, '{{$1}}');
+  return [...before, ...(name ? [`# @name ${name}`] : []), ...text.split(/\r\n|\r|\n/)];
+}
+
+/**
+ * The notebook as a `.http` file: vars cells → `@name = value`, named cells → `# @name`, `http`
+ * cells and the `http` blocks the importer kept → requests, prose and realtime cells → comments.
+ */
 export function exportHttpFile(notebookText: string, opts: ExportOptions = {}): string {
   const { cells } = parseNotebook(notebookText);
-  const names = new Set(cells.map((c) => c.metadata.attributes?.name).filter((n): n is string => !!n));
+  const names = new Set([
+    ...cells.map((c) => c.metadata.attributes?.name).filter((n): n is string => !!n),
+    ...cells.flatMap((c) => (c.kind === 'markup' ? httpRequestsIn(c.value).flatMap((r) => (r.name ? [r.name] : [])) : [])),
+  ]);
   const out: string[] = [];
   const vars: string[] = [];
   const sections: string[][] = [];
   let prose: string[] = [];
   cells.forEach((cell, i) => {
     if (cell.kind === 'markup') {
-      if (prose.length) prose.push('#');
-      prose.push(...commented(cell.value));
+      for (const part of splitHttpFences(cell.value)) {
+        if (part.kind === 'http') {
+          sections.push([...prose, ...httpRequestLines(part.request, part.name, names)]);
+          prose = [];
+          continue;
+        }
+        if (prose.length) prose.push('#');
+        prose.push(...commented(part.text));
+      }
+      return;
+    }
+    if (cell.language === 'http') {
+      // An http cell is already a REST Client request: written as it is.
+      sections.push([...prose, ...httpRequestLines(cell.value, cell.metadata.attributes?.name, names)]);
+      prose = [];
       return;
     }
     const analysed = analyseCell(cell, 1);
@@ -114,11 +193,13 @@ export function exportHttpFile(notebookText: string, opts: ExportOptions = {}): 
 }
 
 function httpLines(cell: NotebookCellData, spec: HttpSpec, service: 'llm' | 'maps', names: ReadonlySet<string>, opts: ExportOptions): string[] {
-  const t = opts[service] ?? DEFAULT_TARGETS[service];
+  const { target: t, unknown } = targetFor(cell, service, opts);
   const key = keyLine(service, t);
   let url = restClientReferences(absoluteUrl(service, spec.target, t), names);
   if (key.param) url += `${url.includes('?') ? '&' : '?'}${key.param}`;
   const lines: string[] = [];
+  // Said, so nobody sends to the wrong host unawares: the file names which host it assumed.
+  if (unknown) lines.push(`# The cell runs on the connection "${unknown}", not known here (export with --connections): written for ${t.baseUrl}`);
   // After the body they would be sent as part of it: REST Client reads up to the next ###.
   const assertions = analyseCell(cell, 1).assertions;
   if (assertions.length) lines.push('# Checks in the notebook (read back by the importer):', ...assertions.map((a) => `# ${a.source}`));
@@ -131,18 +212,87 @@ function httpLines(cell: NotebookCellData, spec: HttpSpec, service: 'llm' | 'map
   return lines;
 }
 
-/** One llm or maps cell as a cURL command (variables left as written); undefined for other cells. */
-export function cellToCurl(cell: NotebookCellData, opts: ExportOptions = {}): string | undefined {
+/** Notebook variables a cURL command can hold: their values; anything else a shell variable. */
+export type CurlVariables = ReadonlyMap<string, string>;
+
+/** The values of a notebook's vars cells (not those of a named environment): what `{{name}}` is in a cURL command. */
+export function notebookVariables(cells: readonly NotebookCellData[]): Map<string, string> {
+  const vars = new Map<string, string>();
+  for (const cell of cells) {
+    if (cell.kind !== 'code' || cell.language !== 'vars' || cell.metadata.attributes?.env) continue;
+    const spec = analyseCell(cell, 1).spec;
+    if (spec?.kind === 'vars') for (const e of spec.entries) vars.set(e.name, e.value);
+  }
+  return vars;
+}
+
+/** `{{city}}` → its value; `{{$env X}}` → `${X}`; `{{$secret gh_token}}` → `${GH_TOKEN}`; `{{models.json.id}}` → `${MODELS_JSON_ID}`. */
+function fillVariables(text: string, vars: CurlVariables): string {
+  return text.replace(/\{\{\s*([^{}]+?)\s*\}\}/g, (_whole, expr: string) => {
+    const env = /^\$(?:env|processEnv)\s+([A-Za-z_]\w*)$/.exec(expr);
+    if (env) return shellVariable(env[1]);
+    if (vars.has(expr)) return fillVariables(vars.get(expr)!, new Map([...vars].filter(([k]) => k !== expr)));
+    const name = expr
+      .replace(/^\$secret\s+/, '')
+      .replace(/[^A-Za-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .toUpperCase();
+    return shellVariable(/^[A-Z_]/.test(name) ? name : `V_${name}`);
+  });
+}
+
+/** An `http` cell's text → method, absolute URL, headers, body (the `??` checks after it left out). */
+function readHttpRequest(text: string): { method: string; url: string; headers: Record<string, string>; body?: string } | undefined {
+  const lines = text.split(/\r\n|\r|\n/);
+  while (lines.length && (lines.at(-1)!.trim() === '' || lines.at(-1)!.trim().startsWith('??'))) lines.pop();
+  const first = /^([A-Za-z][A-Za-z0-9_-]*)\s+(\S+)/.exec(lines[0]?.trim() ?? '');
+  if (!first) return undefined;
+  const headers: Record<string, string> = {};
+  let i = 1;
+  for (; i < lines.length && lines[i].trim() !== ''; i++) {
+    const h = /^([^:\s]+)\s*:\s*(.*)$/.exec(lines[i].trim());
+    if (h) headers[h[1]] = h[2];
+  }
+  const body = lines.slice(i + 1).join('\n');
+  return { method: first[1].toUpperCase(), url: first[2], headers, ...(body.trim() ? { body } : {}) };
+}
+
+/** An `http` cell's request (as written in the fence) as a cURL command; its keys are `{{$secret}}`/`{{$env}}` references, so shell variables. */
+export function httpRequestToCurl(request: string, vars: CurlVariables = new Map(), opts: ExportOptions = {}): string | undefined {
+  const r = readHttpRequest(request);
+  if (!r) return undefined;
+  const headers = Object.fromEntries(Object.entries(r.headers).map(([n, v]) => [n, fillVariables(v, vars)]));
+  return toCurl(
+    {
+      method: r.method,
+      url: fillVariables(r.url, vars),
+      headers,
+      body: r.body === undefined ? undefined : fillVariables(r.body, vars),
+      auth: { placement: 'none' },
+    },
+    { envVar: 'API_KEY', redactor: opts.redactor },
+  );
+}
+
+/** The `http` requests written inside a Markdown cell (http cells as the importer writes them, kept blocks). */
+export function httpRequestsIn(markdown: string): Array<{ name?: string; request: string }> {
+  return splitHttpFences(markdown).flatMap((p) => (p.kind === 'http' ? [{ name: p.name, request: p.request }] : []));
+}
+
+/** One llm, maps or http cell as a cURL command: variables as their values or as shell variables; undefined for other cells. */
+export function cellToCurl(cell: NotebookCellData, opts: ExportOptions = {}, vars: CurlVariables = new Map()): string | undefined {
+  if (cell.kind === 'code' && cell.language === 'http') return httpRequestToCurl(cell.value, vars, opts);
   if (cell.kind !== 'code' || (cell.language !== 'llm' && cell.language !== 'maps')) return undefined;
   const spec = analyseCell(cell, 1).spec;
   if (spec?.kind !== 'http') return undefined;
   const service = cell.language;
-  const t = opts[service] ?? DEFAULT_TARGETS[service];
-  const headers = Object.fromEntries(spec.headers.map((h) => [h.name, h.value]));
+  const t = targetFor(cell, service, opts).target;
+  const headers = Object.fromEntries(spec.headers.map((h) => [h.name, fillVariables(h.value, vars)]));
   // The engine sends a body as JSON unless the cell says otherwise; curl's -d would say form data.
   if (spec.body !== undefined && !spec.headers.some((h) => h.name.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+  const body = spec.body === undefined ? undefined : fillVariables(spec.body, vars);
   return toCurl(
-    { method: spec.method, url: absoluteUrl(service, spec.target, t), headers, body: spec.body, auth: t.auth },
+    { method: spec.method, url: fillVariables(absoluteUrl(service, spec.target, t), vars), headers, body, auth: t.auth },
     { envVar: t.envVar ?? keyEnvVar(service, t.auth, t.baseUrl), redactor: opts.redactor },
   );
 }

@@ -1,5 +1,6 @@
-// A REST Client / httpYac `.http` (or `.rest`) file → a notebook: file variables become a vars
-// cell, each request a cell (named by `# @name`), comments Markdown, in the file's order.
+// A REST Client / httpYac / IntelliJ `.http` (or `.rest`) file → a notebook: file variables become
+// a vars cell, each request a cell (named by `# @name`), comments Markdown, in the file's order;
+// a request with a script, a file body or an unreadable line stays an `http` block saying why.
 import { parseAssertion } from '../cells';
 import { convertRequest, fenced, keepAsBlock, type ConvertContext, type Piece } from './convert';
 import { maskCredentials } from './credentials';
@@ -96,7 +97,8 @@ function assemble({ blocks, vars, fragments, report }: HttpFileContent, opts: Im
       report.push(`variable ${name}: not written (a key: it comes from the connection)`);
     } else kept.push([name, value]);
   }
-  const systemVars = new Set([...JSON.stringify(blocks).matchAll(/\{\{\s*\$(\w+)/g)].map((m) => m[1]));
+  // {{$processEnv X}} and {{$dotenv X}} become {{$env X}} in http cells; in service cells they sat in the dropped key header.
+  const systemVars = new Set([...JSON.stringify(blocks).matchAll(/\{\{\s*\$(\w+)/g)].map((m) => m[1]).filter((v) => v !== 'processEnv' && v !== 'dotenv'));
   for (const v of systemVars) report.push(`{{$${v}}}: REST Client's system variables are not supported in notebooks; replace it`);
   const varsCell = varsPiece(kept, report);
   return writeNotebook(varsCell ? [varsCell, ...pieces] : pieces, secrets, report);

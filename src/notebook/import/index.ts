@@ -25,7 +25,17 @@ export function importText(format: ImportFormat, text: string, opts: ImportOptio
 }
 
 export { importCurl, curlToPieces } from './importCurl';
+export { knownConnectionsOf } from './classify';
 export { importHttpFile, convertReference } from './httpFile';
 export { importPostman } from './postman';
-export { exportHttpFile, cellToCurl, type ExportOptions, type ExportTarget } from './exportHttp';
+export {
+  exportHttpFile,
+  cellToCurl,
+  httpRequestToCurl,
+  httpRequestsIn,
+  notebookVariables,
+  type CurlVariables,
+  type ExportOptions,
+  type ExportTarget,
+} from './exportHttp';
 export { ImportError, type ImportOptions, type ImportResult, type ImportedSecret, type KnownConnection } from './types';

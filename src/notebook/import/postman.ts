@@ -1,7 +1,8 @@
 // A Postman collection (v2.1, or v2.0 which has the same shape) → a notebook: folders become
-// headings, requests cells, collection variables a vars cell, scripts a note under the request.
+// headings, requests cells, collection and path variables a vars cell, scripts a note under the
+// request; an item that cannot be read is a note naming the field, the rest still imports.
 import * as z from 'zod/mini';
-import { convertRequest, fenced, type Piece } from './convert';
+import { convertRequest, keptNote, type Piece } from './convert';
 import { maskCredentials, maskKeyParams } from './credentials';
 import { multipartBody, type FormPart } from './multipart';
 import type { RawRequest } from './curl';
@@ -245,9 +246,9 @@ function unreadableItem(entry: unknown, path: string, issue: z.core.$ZodIssue | 
           ? e.request
           : undefined;
   report.push(`"${name}": kept as a note: ${why}`);
-  const kept =
-    typeof rawUrl === 'string' ? `\n\n${fenced('http', `${typeof r.method === 'string' ? r.method.toUpperCase() : 'GET'} ${maskCredentials(rawUrl)}`)}` : '';
-  return { kind: 'markdown', value: `> **Not imported as a cell:** the request "${name}" could not be read (${why}).${kept}` };
+  const note = `**Not imported as a cell:** the request "${name}" could not be read (${why}).`;
+  if (typeof rawUrl !== 'string') return { kind: 'markdown', value: `> ${note}` };
+  return keptNote(note, `${typeof r.method === 'string' ? r.method.toUpperCase() : 'GET'} ${maskCredentials(rawUrl)}`);
 }
 
 /** Postman auth objects become the header or parameter they send, so the converter takes the key out. */

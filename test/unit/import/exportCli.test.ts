@@ -62,7 +62,22 @@ describe('CLI: api-workbench export', function () {
     assert.ok(!r.stdout.includes(KEY));
     assert.match(r.stderr, /a realtime cell has no cURL form/);
     const commands = r.stdout.trim().split(/\n\n(?=# cell )/);
-    const original = requests(tour);
+    // Variables go out as their values, a response reference as a shell variable (never %7B%7B…%7D%7D).
+    const filled = tour
+      .replace('{{question}} {{city}}', 'What should I see in Lisbon')
+      .split('{{city}}')
+      .join('Lisbon')
+      .replace(
+        /\{\{([^{}]+)\}\}/g,
+        (_w, ref: string) =>
+          `\${${ref
+            .replace(/[^A-Za-z0-9]+/g, '_')
+            .replace(/^_+|_+$/g, '')
+            .toUpperCase()}}`,
+      );
+    assert.match(r.stdout, /"model": "'"\$\{MODELS_JSON_DATA_0_ID\}"'",/);
+    assert.doesNotMatch(r.stdout, /%7B|\{\{/);
+    const original = requests(filled);
     assert.equal(commands.length, original.length);
     for (const [i, command] of commands.entries()) {
       assert.match(command, /-H "(Authorization: Bearer \$OPENAI_API_KEY|X-Goog-Api-Key: \$GOOGLE_MAPS_API_KEY)"/);

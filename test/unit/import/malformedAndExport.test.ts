@@ -22,12 +22,18 @@ describe('import: malformed input is a clear error naming the line or field', ()
     assert.match(importError(() => importCurl('curl -d "{\\"a\\": 1} https://x')).message, /line 1: the double quote/);
   });
 
-  it('cURL: no URL, a body read from a file, something that is not curl; an unknown option is reported, not fatal', () => {
+  it('cURL: no URL, something that is not curl; an unknown option is reported and a body from a file kept as a block, not fatal', () => {
     assert.match(importError(() => importCurl('curl -X POST')).message, /has no URL/);
     const unknown = importCurl('curl --frobnicate https://api.openai.com/v1/models');
     assert.equal(parseNotebook(unknown.text).cells[0].value, 'GET /models');
     assert.ok(unknown.report.includes('not carried over from the curl command: --frobnicate (not known to the importer)'), unknown.report.join('\n'));
-    assert.match(importError(() => importCurl('curl -d @body.json https://api.openai.com/v1/chat/completions')).message, /reads the body from a file/);
+    // A body read from a file: the request kept as an http block naming the file, not an error.
+    const fromFile = importCurl('curl -d @body.json https://api.openai.com/v1/chat/completions');
+    assert.match(fromFile.text, /the body is read from the file body\.json \(-d @body\.json\)/);
+    assert.match(
+      fromFile.text,
+      /> ```http\n> POST https:\/\/api\.openai\.com\/v1\/chat\/completions\n> Content-Type: application\/x-www-form-urlencoded\n>\n> < body\.json\n> ```/,
+    );
     assert.match(importError(() => importCurl('wget https://api.openai.com/v1/models')).message, /starts with "curl", not "wget"/);
   });
 
@@ -47,7 +53,7 @@ describe('import: malformed input is a clear error naming the line or field', ()
     const header = importHttpFile('GET https://api.openai.com/v1/models\nnot a header\n');
     assert.match(
       header.text,
-      /> \*\*Not imported as a cell:\*\* line 2: "not a header" is not a header line \(Name: value\)\. Kept as written \(keys removed\):\n\n```http\nGET https:\/\/api\.openai\.com\/v1\/models\n\nnot a header\n```/,
+      /> \*\*Not imported as a cell:\*\* line 2: "not a header" is not a header line \(Name: value\)\. Kept as written \(keys removed\):\n>\n> ```http\n> GET https:\/\/api\.openai\.com\/v1\/models\n>\n> not a header\n> ```/,
     );
     assert.ok(header.report.includes('line 1: kept as an http block: line 2: "not a header" is not a header line (Name: value)'), header.report.join('\n'));
   });
@@ -97,11 +103,16 @@ describe('export: a notebook as .http, a cell as cURL; keys as references', () =
 
   it('a cell as cURL with $OPENAI_API_KEY, and back to the same cell', () => {
     const chat = parseNotebook(tour).cells.find((c) => c.metadata.attributes?.name === 'chat')!;
+    // Without the notebook's variables every {{…}} is a shell variable the user sets.
     const curl = cellToCurl(chat)!;
     assert.match(curl, /^curl 'https:\/\/api\.openai\.com\/v1\/chat\/completions' \\\n/);
     assert.match(curl, /-H "Authorization: Bearer \$OPENAI_API_KEY"/);
+    assert.match(curl, /"content": "'"\$\{QUESTION\}"' '"\$\{CITY\}"'\?"/);
     const again = parseNotebook(importCurl(curl).text).cells[0];
-    assert.equal(again.value.split('\n\n?? ')[0], chat.value.split('\n\n?? ')[0]);
+    const asShell = chat.value
+      .replace(/\{\{(\w+)\}\}/g, (_w, n: string) => `\${${n.toUpperCase()}}`)
+      .replace('{{models.json.data[0].id}}', '${MODELS_JSON_DATA_0_ID}');
+    assert.equal(again.value.split('\n\n?? ')[0], asShell.split('\n\n?? ')[0]);
     const place = parseNotebook(tour).cells.find((c) => c.metadata.attributes?.name === 'place')!;
     assert.match(cellToCurl(place)!, /'https:\/\/places\.googleapis\.com\/v1\/places:searchText'[\s\S]*-H "X-Goog-Api-Key: \$GOOGLE_MAPS_API_KEY"/);
   });
