@@ -237,6 +237,11 @@ describe('API notebook', function () {
     const failed = byName.get('broken');
     assert.ok(failed && !failed.ok && failed.error, 'the malformed cell failed with an error');
     assert.match(payloads(broken)[0].error ?? '', /not a request line/);
+    // Beside the "Failed" badge the title says what happened (it said "Failed" again).
+    assert.equal(payloads(broken)[0].title, 'Not sent');
+    vscode.window.activeNotebookEditor?.revealRange(new vscode.NotebookRange(broken.index, broken.index + 1), vscode.NotebookEditorRevealType.AtTop);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await takeScreenshot('notebook-failed-title', 1500);
   });
 
   it('stopping a LISTEN cell keeps the messages that arrived', async () => {
