@@ -104,7 +104,11 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
   }
   const { testing, disposables: historyDisposables } = wireHistory(s, history, () => bundle('notebook').history, log);
   context.subscriptions.push(...historyDisposables);
-  const notebook = registerNotebook(s, () => bundle('notebook'));
+  const notebook = registerNotebook(
+    s,
+    () => bundle('notebook'),
+    (doc, results) => testing.reportNotebookRun(doc.uri, results),
+  );
   context.subscriptions.push(...notebook.disposables);
   context.subscriptions.push(
     vscode.workspace.onDidGrantWorkspaceTrust(() => {

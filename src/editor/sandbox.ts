@@ -8,6 +8,7 @@ import type { SandboxInfo } from '../sandbox/types';
 import type { Config } from './config';
 import type { ConnectionStore } from './connections';
 import type { DiagnosticsLog } from './log';
+import { CONTEXT_KEYS } from '../features/ids';
 import type { SecretStore } from './secrets';
 
 const READY_TIMEOUT_MS = 15_000;
@@ -76,6 +77,7 @@ export class SandboxController implements vscode.Disposable {
     if (this.current) for (const c of sandboxConnections(this.current).connections) await this.secrets.clear(c);
     this.current = undefined;
     this.connections.setManaged('sandbox', []);
+    await vscode.commands.executeCommand('setContext', CONTEXT_KEYS.sandboxRunning, false);
     if (child && child.exitCode === null) {
       child.kill('SIGTERM');
       await new Promise<void>((r) => {
@@ -151,6 +153,8 @@ export class SandboxController implements vscode.Disposable {
     this.current = info;
     this.connections.setManaged('sandbox', conns);
     for (const c of conns) await this.connections.setActive(c.service, c.name);
+    // However it came to run (the command, a welcome link, `npm start`), the walkthrough's step is done.
+    await vscode.commands.executeCommand('setContext', CONTEXT_KEYS.sandboxRunning, true);
   }
 
   dispose(): void {

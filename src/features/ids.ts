@@ -85,6 +85,8 @@ export const CONTEXT_KEYS = {
   } satisfies Record<ServiceId, string>,
   realtimeConnected: 'apiWorkbench.realtime.connected',
   webhookReceiverRunning: 'apiWorkbench.realtime.webhookReceiverRunning',
+  /** The local sandbox runs (started here or adopted from `npm start`): ticks the walkthrough's step. */
+  sandboxRunning: 'apiWorkbench.sandboxRunning',
 } as const;
 
 /** globalState keys (never secrets: those go to SecretStorage under SECRET_KEY_PREFIX). */

@@ -72,7 +72,9 @@ export function cellLabel(r: CellResult): string {
     try {
       const u = new URL(r.request.url);
       // The query is left out: it can be long (signed realtime requests) and says little.
-      target = r.request.method === 'LISTEN' ? decodeURIComponent(u.hash.slice(1)) : u.pathname;
+      // A realtime REST path names the app, and the sandbox's app id changes every run: a CI system
+      // would see a new test each time. The app is the connection's, not the cell's.
+      target = r.request.method === 'LISTEN' ? decodeURIComponent(u.hash.slice(1)) : u.pathname.replace(/^\/apps\/[^/]+\//, '/apps/{appId}/');
     } catch {
       // Not a URL (a realtime command): shown as it is.
     }

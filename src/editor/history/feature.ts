@@ -6,6 +6,7 @@ import { lazyCommandStubs, registerCommands, type CommandTable } from '../comman
 import { HISTORY_COMMANDS, HISTORY_VIEW_ID, NOTEBOOK_TEST_CONTROLLER_ID } from '../../features/ids';
 import type { DiagnosticsLog } from '../log';
 import type { Services } from '../services';
+import type { CellResult } from '../../notebook/api';
 import type { HistoryStore } from './store';
 import { HistoryTreeProvider } from './tree';
 
@@ -14,6 +15,7 @@ export interface HistoryActivation {
   tests: {
     resolve(item: vscode.TestItem | undefined): Promise<void>;
     run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void>;
+    reportNotebookRun(uri: vscode.Uri, results: readonly CellResult[]): Promise<void>;
   };
   disposables: vscode.Disposable[];
 }
@@ -27,6 +29,8 @@ export interface HistoryModule {
 export interface NotebookTesting {
   controller: vscode.TestController;
   profile: vscode.TestRunProfile;
+  /** A notebook's cells ran in the editor: their checks show in the Testing view, as a run from there does. */
+  reportNotebookRun(uri: vscode.Uri, results: readonly CellResult[]): Promise<void>;
 }
 
 export function wireHistory(
@@ -55,7 +59,7 @@ export function wireHistory(
 
   const stubs = lazyCommandStubs(Object.values(HISTORY_COMMANDS), ensure);
   return {
-    testing: { controller, profile },
+    testing: { controller, profile, reportNotebookRun: (uri, results) => ensure().tests.reportNotebookRun(uri, results) },
     disposables: [
       tree,
       view,

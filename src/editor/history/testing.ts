@@ -136,6 +136,23 @@ export class NotebookTests extends Disposable {
     }
   }
 
+  /**
+   * Results of cells run in the notebook editor, shown as a run of their test items (a file the
+   * Testing view has not listed yet is read first).
+   */
+  async reportNotebookRun(uri: vscode.Uri, results: readonly CellResult[]): Promise<void> {
+    const itemOf = (r: CellResult) => this.controller.items.get(uri.toString())?.children.get(`${uri.toString()}#${r.cellIndex}`);
+    if (results.some((r) => !itemOf(r))) await this.refreshFile(uri);
+    const reported = results.map((r) => [r, itemOf(r)] as const).filter((x): x is readonly [CellResult, vscode.TestItem] => x[1] !== undefined);
+    if (!reported.length) return;
+    const run = this.controller.createTestRun(new vscode.TestRunRequest(reported.map(([, item]) => item)), 'Notebook run', false);
+    try {
+      for (const [r, item] of reported) this.report(run, item, uri, r);
+    } finally {
+      run.end();
+    }
+  }
+
   private *collectRoots(): Generator<vscode.TestItem> {
     for (const [, item] of this.controller.items) yield item;
   }
@@ -151,6 +168,7 @@ export class NotebookTests extends Disposable {
     const last = Math.max(-1, ...items.keys());
     const host = editorNotebookHost(this.s);
     const runner = createRunner(nb.cells, { host, file: uri.fsPath || uri.toString() });
+    const pending: Array<Promise<void>> = [];
     try {
       for (let i = 0; i <= last; i++) {
         if (nb.cells[i]?.kind !== 'code') continue;
@@ -160,9 +178,12 @@ export class NotebookTests extends Disposable {
           continue;
         }
         if (item) run.started(item);
-        const result = await runner.runCell(i, token);
-        if (item) this.report(run, item, uri, result);
+        // As under Run All: a LISTEN keeps listening while the cells below it run.
+        const cell = runner.startCell(i, token);
+        pending.push(cell.result.then((result) => item && this.report(run, item, uri, result)));
+        await cell.ready;
       }
+      await Promise.all(pending);
     } finally {
       runner.dispose();
     }

@@ -7,7 +7,7 @@ import { compareToHostSchema, type HostToCompare, type RenderedColumn } from '..
 import type { Services } from '../services';
 import { llmClient } from '../../features/llm/clients';
 import { compareHtml } from '../../features/llm/compareHtml';
-import { compareModelsProblem, MAX_COMPARE_MODELS, runCompare, type ColumnResult } from '../../features/llm/compareRun';
+import { compareModelsProblem, compareSelection, MAX_COMPARE_MODELS, runCompare, type ColumnResult } from '../../features/llm/compareRun';
 import type { LlmCosts } from '../llmCosts';
 import type { ModelCatalog } from './modelCatalog';
 import type { ModelState } from './modelState';
@@ -35,6 +35,8 @@ export class ComparePanel implements vscode.Disposable {
   private ready: Promise<void> | undefined;
   private markReady: (() => void) | undefined;
   private conn: HttpConnection | undefined;
+  /** The models the panel last ticked for the user (for tests and diagnostics). */
+  preselected: readonly string[] = [];
   private runId = 0;
   private running: { abort: AbortController; done: Promise<CompareOutcome> } | undefined;
   private readonly rendered = new Map<number, (columns: RenderedColumn[]) => void>();
@@ -98,9 +100,11 @@ export class ComparePanel implements vscode.Disposable {
     const conn = this.conn;
     if (!conn) return;
     try {
-      const models = (await this.catalog.list(conn, { refresh })).map((m) => m.id).filter(isLikelyChatModel);
-      const preferred = [this.state.defaultModel(conn), this.state.lastModel(conn), ...models].filter((m): m is string => !!m && models.includes(m));
-      this.post({ type: 'models', connection: conn.name, models, selected: [...new Set(preferred)].slice(0, 2) });
+      const chat = (await this.catalog.list(conn, { refresh })).filter((m) => isLikelyChatModel(m.id));
+      const models = chat.map((m) => m.id);
+      const selected = compareSelection(chat, [this.state.defaultModel(conn), this.state.lastModel(conn)]);
+      this.preselected = selected;
+      this.post({ type: 'models', connection: conn.name, models, selected });
     } catch (e) {
       this.post({
         type: 'models',

@@ -90,8 +90,7 @@ export class MapsCommands implements MapsCommandHost {
   // --- commands --------------------------------------------------------------------------------
 
   private async searchPlaces(a: Partial<z.infer<typeof searchArgs>>): Promise<CommandOutcome | undefined> {
-    const query =
-      a.query ?? (await this.input.ask('searchPlaces', { prompt: 'Search places by name', placeHolder: 'e.g. Lyon, Springfield, IL, or San Francisco' }));
+    const query = a.query ?? (await this.input.pickSearchQuery('Search Places: a name, an address or a kind of place'));
     if (!query) return undefined;
     return this.run(
       `Searching places for “${query}”…`,

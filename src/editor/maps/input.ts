@@ -56,8 +56,28 @@ export class MapsInput {
     return `place:${place.id ?? pick.suggestion.placeId}`;
   }
 
+  /**
+   * Search Places' query, typed with place suggestions as in Autocomplete…: Enter searches the text
+   * as typed; a suggestion or a recent place searches its name.
+   */
+  async pickSearchQuery(title: string): Promise<string | undefined> {
+    const pick = await this.pickFromPicker(title, { typedFirst: true, value: this.lastInput.get('searchPlaces') });
+    if (!pick) return undefined;
+    let query: string;
+    if (pick.kind === 'typed') query = pick.typed.text.trim();
+    else if (pick.kind === 'recent') query = pick.result.label;
+    else {
+      // Searched by its name, not looked up: the autocomplete session ends here, unbilled for details.
+      pick.session.dispose();
+      query = [pick.suggestion.label, pick.suggestion.description].filter(Boolean).join(', ');
+    }
+    if (!query) return undefined;
+    this.lastInput.set('searchPlaces', query);
+    return query;
+  }
+
   /** The place picker with autocomplete from the active connection (typed text and recent places without one). */
-  async pickFromPicker(title: string): Promise<PlacePick | undefined> {
+  async pickFromPicker(title: string, extra: { typedFirst?: boolean; value?: string } = {}): Promise<PlacePick | undefined> {
     const conn = this.s.connections.active('maps');
     const http = conn?.service === 'maps' ? conn : undefined;
     const recent = http ? this.results.list(connectionId(http), 'places').filter((r) => r.id.startsWith('place/')) : [];
@@ -67,6 +87,7 @@ export class MapsInput {
       api: http && this.cmd.client(http),
       session: { onAutocomplete: (n, res) => this.costs.record('autocomplete', res.fieldMask, { sessionRequestNumber: n }) },
       emptyHint: http?.source === 'sandbox' ? sandboxKnowledge() : undefined,
+      ...extra,
     });
   }
 

@@ -30,6 +30,10 @@ export interface PlacePickerOptions {
   session?: SessionOptions;
   /** Shown under "no suggestions" (against the sandbox: what it knows). */
   emptyHint?: string;
+  /** The text as typed leads the list, suggestions follow (Search Places: Enter searches what was typed). */
+  typedFirst?: boolean;
+  /** The box starts with this text (the last search). */
+  value?: string;
 }
 
 const PLACEHOLDER = 'Type a place or an address (e.g. Lyon, France) or lat,lng (e.g. 45.76, 4.83)';
@@ -55,7 +59,9 @@ export function pickPlace(opts: PlacePickerOptions): Promise<PlacePick | undefin
   }));
   const render = () => {
     const typed = parseTypedPlace(qp.value);
-    const asTyped: Item[] = typed ? [{ ...typedItem(typed), alwaysShow: true, pick: { kind: 'typed', typed } }] : [];
+    // Search: the typed text is its own label, so VS Code's filter (which ranks labels by the text) keeps it first.
+    const typedLabel = (t: TypedPlace) => (opts.typedFirst ? { label: `$(search) ${t.text.trim()}`, description: 'search for this text' } : typedItem(t));
+    const asTyped: Item[] = typed ? [{ ...typedLabel(typed), alwaysShow: true, pick: { kind: 'typed', typed } }] : [];
     // Suggestions are already filtered by the service: shown whatever VS Code's own filter thinks.
     const suggested: Item[] = session
       ? suggestions.map((s) => ({
@@ -70,7 +76,7 @@ export function pickPlace(opts: PlacePickerOptions): Promise<PlacePick | undefin
     const sep = (label: string): Item => ({ label, kind: vscode.QuickPickItemKind.Separator });
     // Coordinates have nothing to complete: the typed item leads. Otherwise suggestions do.
     qp.items =
-      typed?.kind === 'latLng' || !suggested.length
+      typed?.kind === 'latLng' || !suggested.length || opts.typedFirst
         ? [
             ...asTyped,
             ...notes,
@@ -120,6 +126,7 @@ export function pickPlace(opts: PlacePickerOptions): Promise<PlacePick | undefin
       finish(undefined);
       qp.dispose();
     });
+    if (opts.value) qp.value = opts.value;
     render();
     qp.show();
   });

@@ -88,6 +88,9 @@ export class NotebookRunController implements vscode.Disposable {
   private readonly finished = new vscode.EventEmitter<FinishedCell>();
   /** A cell finished (its output is final): for the history view and the Testing API. */
   readonly onDidFinishCell = this.finished.event;
+  private readonly ran = new vscode.EventEmitter<{ notebook: vscode.NotebookDocument; results: readonly CellResult[] }>();
+  /** A run (one cell, or Run All) ended: the Testing view shows its checks. */
+  readonly onDidRun = this.ran.event;
   private readonly bodies = new Map<string, { text: string; json: boolean }>();
   /** The result id last shown in each cell. */
   private readonly cellResults = new WeakMap<vscode.NotebookCell, string>();
@@ -112,6 +115,7 @@ export class NotebookRunController implements vscode.Disposable {
     this.disposables.push(
       this.controller,
       this.finished,
+      this.ran,
       this.selectionChanged,
       this.controller.onDidChangeSelectedNotebooks(({ notebook, selected }) => {
         if (selected) this.selected.add(notebook.uri.toString());
@@ -237,7 +241,9 @@ export class NotebookRunController implements vscode.Disposable {
       pending.push(result);
       await Promise.race([run.ready, result]);
     }
-    return (await Promise.all(pending)).filter((r): r is CellResult => r !== undefined);
+    const results = (await Promise.all(pending)).filter((r): r is CellResult => r !== undefined);
+    if (results.length) this.ran.fire({ notebook, results });
+    return results;
   }
 
   /** Starts a cell; `ready` as the engine's startCell (a LISTEN once subscribed, others when done). */

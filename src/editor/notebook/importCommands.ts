@@ -36,29 +36,46 @@ function convert(run: () => ImportResult): ImportResult {
   }
 }
 
-/** The connection a found key belongs to: one of its service whose origins include where the key was sent. */
-function ownerOf(s: Services, secret: ImportedSecret): Connection | undefined {
-  if (!secret.service || !secret.origin) return undefined;
-  return s.connections.list(secret.service).find((c) => c.source === 'settings' && connectionOrigins(c).includes(secret.origin));
+/** The connections a found key was sent to: those of its service whose origins include where it went. */
+function connectionsAt(s: Services, secret: ImportedSecret): Connection[] {
+  if (!secret.service || !secret.origin) return [];
+  return s.connections.list(secret.service).filter((c) => connectionOrigins(c).includes(secret.origin));
 }
 
-/** Says what was left out (never the key) and offers to store keys whose connection exists. */
+/**
+ * Says what was left out (never the key) and what became of each key: already the key of its
+ * connection (the sandbox's, say: nothing to do), or stored there with the button.
+ */
 async function offerKeys(s: Services, result: ImportResult, what: string): Promise<void> {
   for (const line of result.report) s.log.info(`Import (${what}): ${line}`);
   if (result.secrets.length === 0) return;
-  const owned = result.secrets
-    .map((secret) => ({ secret, conn: ownerOf(s, secret) }))
-    .filter((o): o is { secret: ImportedSecret; conn: Connection } => !!o.conn);
+  const found = await Promise.all(
+    result.secrets.map(async (secret) => {
+      const at = connectionsAt(s, secret);
+      const stored = await Promise.all(at.map(async (c) => ((await s.secrets.get(c))?.value === secret.value ? c : undefined)));
+      const holder = stored.find((c): c is Connection => c !== undefined);
+      // Only a connection from settings takes a key: the sandbox's are its own.
+      return { secret, holder, owner: holder ? undefined : at.find((c) => c.source === 'settings') };
+    }),
+  );
+  const owned = found.filter((o): o is typeof o & { owner: Connection } => o.owner !== undefined);
+  const held = [...new Set(found.flatMap((o) => (o.holder ? [`"${o.holder.name}"`] : [])))];
   const where = result.secrets.map((k) => `${k.header ?? k.param ?? k.variable ?? 'a value'}${k.origin ? ` for ${k.origin}` : ''}`).join(', ');
   const message = `${result.secrets.length === 1 ? 'A key was' : `${result.secrets.length} keys were`} found in ${what} and left out of the notebook (${where}).`;
-  const choice = owned.length
-    ? await vscode.window.showWarningMessage(
-        `${message} Store ${owned.length === 1 ? 'it' : 'them'} as the key of ${owned.map((o) => `"${o.conn.name}"`).join(', ')}?`,
-        STORE_KEYS,
-      )
-    : await vscode.window.showWarningMessage(`${message} Keys come from a connection: add one with its key.`);
-  if (choice !== STORE_KEYS) return;
-  for (const { secret, conn } of owned) await s.secrets.set({ service: conn.service, name: conn.name }, secret.value, connectionOrigins(conn));
+  const already = held.length
+    ? ` ${held.length === found.length && found.length === 1 ? 'It is' : 'Some are'} already the key of ${held.join(', ')}: the cells use it from there.`
+    : '';
+  if (owned.length) {
+    const choice = await vscode.window.showWarningMessage(
+      `${message}${already} Store ${owned.length === 1 ? 'it' : 'them'} as the key of ${owned.map((o) => `"${o.owner.name}"`).join(', ')}?`,
+      STORE_KEYS,
+    );
+    if (choice !== STORE_KEYS) return;
+    for (const { secret, owner } of owned) await s.secrets.set({ service: owner.service, name: owner.name }, secret.value, connectionOrigins(owner));
+    return;
+  }
+  if (held.length === found.length) void vscode.window.showInformationMessage(`${message}${already}`);
+  else void vscode.window.showWarningMessage(`${message}${already} Keys come from a connection: add one for where the key was sent, with its key.`);
 }
 
 export function importCommands(s: Services, serializer: AwbSerializer): CommandTable {

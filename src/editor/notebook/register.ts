@@ -8,6 +8,7 @@ import { NOTEBOOK_TYPE } from '../../features/ids';
 import type { Services } from '../services';
 import type { NotebookFeature } from './index';
 import { errorText } from '../../core/errors';
+import type { CellResult } from '../../notebook/api';
 
 export interface NotebookModule {
   activate(s: Services): NotebookFeature;
@@ -36,12 +37,24 @@ export async function openNotebookFromEnvironment(s: Services): Promise<void> {
   }
 }
 
-export function registerNotebook(s: Services, load: () => NotebookModule): { feature: () => NotebookFeature; disposables: vscode.Disposable[] } {
+export function registerNotebook(
+  s: Services,
+  load: () => NotebookModule,
+  onDidRun?: (notebook: vscode.NotebookDocument, results: readonly CellResult[]) => unknown,
+): { feature: () => NotebookFeature; disposables: vscode.Disposable[] } {
   let feature: NotebookFeature | undefined;
   const ensure = (): NotebookFeature => {
     if (!feature) {
       const started = Date.now();
       feature = load().activate(s);
+      if (onDidRun)
+        feature.disposables.push(
+          feature.controller.onDidRun((e) =>
+            Promise.resolve(onDidRun(e.notebook, e.results)).catch((err: unknown) =>
+              s.log.warn(`Testing view: a notebook run was not shown: ${errorText(err)}`),
+            ),
+          ),
+        );
       s.log.debug(`Loaded the notebook module in ${Date.now() - started} ms.`);
     }
     return feature;

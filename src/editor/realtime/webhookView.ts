@@ -46,14 +46,15 @@ function row(r: WebhookRecord): WebhookRow {
 export class WebhookPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private readonly sub: { dispose(): void };
+  private readonly subs: Array<{ dispose(): void }>;
 
   constructor(
     private readonly webhooks: WebhookController,
     private readonly redactor: Redactor,
     private readonly target: () => string | undefined,
   ) {
-    this.sub = webhooks.inbox.onDidChange(() => this.scheduleRender());
+    // A stopped or restarted receiver must not stay on the page with its old address.
+    this.subs = [webhooks.inbox.onDidChange(() => this.scheduleRender()), webhooks.onDidChangeReceiver(() => this.render())];
   }
 
   get visible(): boolean {
@@ -108,7 +109,7 @@ export class WebhookPanel implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.timer);
-    this.sub.dispose();
+    for (const sub of this.subs) sub.dispose();
     this.panel?.dispose();
   }
 }

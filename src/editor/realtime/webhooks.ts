@@ -35,6 +35,9 @@ export class WebhookController implements vscode.Disposable {
   private current: { receiver: WebhookReceiver; info: ReceiverInfo; conn: RealtimeConnection } | undefined;
   /** Every webhook received (and test sent), for the webhook view. */
   readonly inbox = new WebhookInbox();
+  private readonly receiverChanged = new vscode.EventEmitter<ReceiverInfo | undefined>();
+  /** The receiver started, stopped or moved to another connection: the webhook view shows it at once. */
+  readonly onDidChangeReceiver = this.receiverChanged.event;
 
   constructor(
     private readonly s: Services,
@@ -91,6 +94,7 @@ export class WebhookController implements vscode.Disposable {
     this.current = { receiver, info, conn };
     await vscode.commands.executeCommand('setContext', CONTEXT_KEY, true);
     this.log.note(`webhook receiver listening on ${receiver.url} for "${conn.name}"${registered ? ' (the sandbox sends its webhooks here)' : ''}`);
+    this.receiverChanged.fire(info);
     return info;
   }
 
@@ -108,11 +112,13 @@ export class WebhookController implements vscode.Disposable {
     await cur.receiver.close();
     await vscode.commands.executeCommand('setContext', CONTEXT_KEY, false);
     this.log.note(`webhook receiver on ${cur.info.url} stopped`);
+    this.receiverChanged.fire(undefined);
     return true;
   }
 
   dispose(): void {
     void this.current?.receiver.close();
     this.current = undefined;
+    this.receiverChanged.dispose();
   }
 }

@@ -37,6 +37,25 @@ export function compareModelsProblem(models: readonly string[]): string | undefi
 }
 
 /**
+ * The models Compare starts with: the user's default and last-used ones, then models of the same
+ * maker as the first of those (the same family, more likely to work alike) before the rest, so a
+ * catalogue's deliberately broken or throttled models (the sandbox's, "sandbox-labs") are not
+ * preselected just for sorting early.
+ */
+export function compareSelection(
+  models: ReadonlyArray<{ id: string; owned_by?: string | null }>,
+  preferred: ReadonlyArray<string | undefined>,
+  count = MIN_COMPARE_MODELS,
+): string[] {
+  const known = new Map(models.map((m) => [m.id, m]));
+  const first = preferred.find((id) => id !== undefined && known.has(id)) ?? models[0]?.id;
+  const owner = first === undefined ? undefined : known.get(first)?.owned_by;
+  const sameMaker = models.filter((m) => m.owned_by === owner).map((m) => m.id);
+  const ordered = [...preferred.filter((id): id is string => id !== undefined && known.has(id)), ...sameMaker, ...models.map((m) => m.id)];
+  return [...new Set(ordered)].slice(0, count);
+}
+
+/**
  * Streams `req` to every model at once. A failure (429 after retries, unknown model, a stream that
  * breaks off) ends only its own column; the others continue. Resolves when every column settled.
  */

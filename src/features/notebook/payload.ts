@@ -103,7 +103,8 @@ function title(r: CellResult): string {
   const checks = failed ? `${failed} of ${r.assertions.length} assertions failed` : `${r.assertions.length}/${r.assertions.length} assertions passed`;
   if (r.listen && r.response) return r.assertions.length ? `${listenSummary(r.listen, r.count ?? 0)} · ${checks}` : listenSummary(r.listen, r.count ?? 0);
   if (r.assertions.length) return checks;
-  return r.response ? (r.ok ? 'Done' : 'HTTP error') : 'Failed';
+  // The badge beside the title already says "Failed": the title says what happened.
+  return r.response ? (r.ok ? 'Done' : 'HTTP error') : r.request ? 'No answer' : 'Not sent';
 }
 
 function clip(text: string): string {

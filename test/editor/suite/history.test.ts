@@ -14,6 +14,30 @@ import type { SandboxInfo } from '../../../src/sandbox/types';
 import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
 import { activateExtension, quietPeriod, sandboxKeys, startSandboxRecordingKeys, userConfig, waitFor } from './kit';
 
+type Outcome = { state: string; messages: readonly vscode.TestMessage[] };
+
+/** Watches what runs of the controller report, by wrapping each run it creates; restore() unwraps. */
+function watchTestRuns(controller: vscode.TestController): { outcomes: Map<string, Outcome>; restore: () => void } {
+  const outcomes = new Map<string, Outcome>();
+  const create = controller.createTestRun.bind(controller);
+  controller.createTestRun = (request, name, persist) => {
+    const run = create(request, name, persist);
+    return Object.assign(Object.create(run) as vscode.TestRun, {
+      passed: (t: vscode.TestItem, d?: number) => (outcomes.set(t.id, { state: 'passed', messages: [] }), run.passed(t, d)),
+      failed: (t: vscode.TestItem, m: vscode.TestMessage | readonly vscode.TestMessage[], d?: number) => (
+        outcomes.set(t.id, { state: 'failed', messages: [m].flat() }),
+        run.failed(t, m, d)
+      ),
+      errored: (t: vscode.TestItem, m: vscode.TestMessage | readonly vscode.TestMessage[], d?: number) => (
+        outcomes.set(t.id, { state: 'errored', messages: [m].flat() }),
+        run.errored(t, m, d)
+      ),
+      skipped: (t: vscode.TestItem) => (outcomes.set(t.id, { state: 'skipped', messages: [] }), run.skipped(t)),
+    });
+  };
+  return { outcomes, restore: () => void (controller.createTestRun = create) };
+}
+
 describe('history', function () {
   this.timeout(120_000);
   let api: ExtensionApi;
@@ -120,6 +144,40 @@ describe('history', function () {
     for (const channel of ['history-bg-1', 'history-bg-2', 'history-bg-3']) await vscode.commands.executeCommand('apiWorkbench.realtime.unsubscribe', channel);
   });
 
+  it('a Run All in the notebook editor shows its checks in the Testing view, as a run from there does', async () => {
+    const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const file = path.join(folder, 'editor-run-tests.awb.md');
+    const cell = (name: string, status: number) => [
+      '```maps name=' + name,
+      'POST /v1/places:searchText',
+      'X-Goog-FieldMask: places.id',
+      '',
+      '{"textQuery": "Lyon"}',
+      '',
+      `?? status == ${status}`,
+      '```',
+      '',
+    ];
+    writeFileSync(file, ['# Editor run', '', ...cell('good', 200), ...cell('bad', 201)].join('\n'));
+    const uri = vscode.Uri.file(file);
+    const doc = await vscode.workspace.openNotebookDocument(uri);
+    await vscode.window.showNotebookDocument(doc);
+    const { outcomes, restore } = watchTestRuns(api.testing.controller);
+    try {
+      await api.notebook().controller.runAll(doc);
+      await waitFor('the run in the Testing view', () => outcomes.size === 2);
+    } finally {
+      restore();
+    }
+    const fileItem = api.testing.controller.items.get(uri.toString());
+    assert.ok(fileItem, 'the notebook is listed in the Testing view');
+    const states: string[] = [];
+    fileItem.children.forEach((c) => void states.push(`${c.label}: ${outcomes.get(c.id)?.state}`));
+    assert.deepEqual(states, ['good: POST /v1/places:searchText: passed', 'bad: POST /v1/places:searchText: failed']);
+    await vscode.commands.executeCommand('workbench.view.testing.focus');
+    await takeScreenshot('testing-view-after-notebook-run', 1000);
+  });
+
   it('the Testing view runs a notebook: a failing assertion shows expected and actual at its line', async () => {
     const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
     const file = path.join(folder, 'history-tests.awb.md');
@@ -159,29 +217,12 @@ describe('history', function () {
     );
     assert.equal(items[1].range?.start.line, 12);
 
-    // Watch what the run reports by wrapping the run the controller creates.
-    const outcomes = new Map<string, { state: string; messages: readonly vscode.TestMessage[] }>();
-    const create = controller.createTestRun.bind(controller);
-    controller.createTestRun = (request, name, persist) => {
-      const run = create(request, name, persist);
-      return Object.assign(Object.create(run) as vscode.TestRun, {
-        passed: (t: vscode.TestItem, d?: number) => (outcomes.set(t.id, { state: 'passed', messages: [] }), run.passed(t, d)),
-        failed: (t: vscode.TestItem, m: vscode.TestMessage | readonly vscode.TestMessage[], d?: number) => (
-          outcomes.set(t.id, { state: 'failed', messages: [m].flat() }),
-          run.failed(t, m, d)
-        ),
-        errored: (t: vscode.TestItem, m: vscode.TestMessage | readonly vscode.TestMessage[], d?: number) => (
-          outcomes.set(t.id, { state: 'errored', messages: [m].flat() }),
-          run.errored(t, m, d)
-        ),
-        skipped: (t: vscode.TestItem) => (outcomes.set(t.id, { state: 'skipped', messages: [] }), run.skipped(t)),
-      });
-    };
+    const { outcomes, restore } = watchTestRuns(controller);
     try {
       const cts = new vscode.CancellationTokenSource();
       await profile.runHandler(new vscode.TestRunRequest([fileItem]), cts.token);
     } finally {
-      controller.createTestRun = create;
+      restore();
     }
     assert.equal(outcomes.get(items[0].id)?.state, 'passed');
     const failed = outcomes.get(items[1].id);

@@ -12,6 +12,7 @@ import type { TreeNode } from '../../../src/editor/tree';
 import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
 import {
   activateExtension,
+  captureQuickPicks,
   findConnectionNode,
   quickPickSent,
   SANDBOX,
@@ -19,6 +20,7 @@ import {
   startSandboxRecordingKeys,
   stubWindow,
   treeLabels,
+  typeInto,
   userConfig,
   waitFor,
 } from './kit';
@@ -58,15 +60,28 @@ describe('maps', function () {
     assert.deepEqual(await treeLabels(await capabilities()), ['Places', 'Routes', 'Address Validation', 'Geocoding']);
   });
 
-  it('Search Places… asks for a query, opens the response in the viewer, adds places with address and rating, and plots them @smoke', async () => {
-    const input = stubWindow('showInputBox', () => 'Lyon');
+  it('Search Places… suggests places as you type, Enter searches the text as typed; the response in the viewer, places with address and rating, plotted @smoke', async () => {
+    const capture = captureQuickPicks();
     let out: CommandOutcome | undefined;
     try {
-      out = await vscode.commands.executeCommand<CommandOutcome>('apiWorkbench.maps.searchPlaces');
+      const running = vscode.commands.executeCommand<CommandOutcome>('apiWorkbench.maps.searchPlaces');
+      const qp = await waitFor('the search box', () => capture.picks[0]);
+      const shown = await typeInto(qp, 'Lyo', (l) => l[0] === '$(search) Lyo' && l.some((x) => x.startsWith('$(location) Lyon')));
+      await takeScreenshot('maps-search-type-ahead', 800);
+      assert.ok(
+        shown.some((x) => x.startsWith('$(location) ')),
+        `suggestions while typing: ${shown.join(' | ')}`,
+      );
+      await typeInto(qp, 'Lyon', (l) => l[0] === '$(search) Lyon');
+      await quickPickSent();
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      out = await running;
     } finally {
-      input.restore();
+      capture.restore();
     }
     assert.ok(out, 'the command returned nothing');
+    const sent = (await api.services.history.entries()).find((e) => e.command === 'apiWorkbench.maps.searchPlaces');
+    assert.match(sent?.request.body ?? '', /"textQuery":\s*"Lyon"/, 'Enter searched the text as typed, not the first suggestion');
     assert.ok(Array.isArray((await shownMapsResponse(out)).places));
     // The viewer's page drew the response (its own report, not the host's).
     const viewer = await vscode.commands.executeCommand<ResponseViewer>('apiWorkbench.maps.openInViewer', out.document);

@@ -168,6 +168,37 @@ describe('API notebook', function () {
     assert.ok(heardShown, 'an example has a LISTEN above a PUBLISH to its channel');
   });
 
+  it('a cURL pasted with the sandbox key in it: the notification says the key is already stored (no offer without a button)', async () => {
+    const info = api.services.sandbox.info;
+    assert.ok(info);
+    await openNotebook('pasted-key.awb.md', '# Pasted\n');
+    const shown: Array<{ kind: string; text: string; buttons: unknown[] }> = [];
+    const w = vscode.window as unknown as Record<string, (...a: unknown[]) => unknown>;
+    const originals = { showInformationMessage: w.showInformationMessage, showWarningMessage: w.showWarningMessage };
+    for (const kind of ['showInformationMessage', 'showWarningMessage'] as const)
+      w[kind] = (text: unknown, ...buttons: unknown[]) => {
+        shown.push({ kind, text: String(text), buttons });
+        return originals[kind].call(vscode.window, text, ...buttons);
+      };
+    await vscode.env.clipboard.writeText(
+      `curl ${info.maps.baseUrl}/v1/places:searchText -H 'X-Goog-Api-Key: ${info.maps.apiKey}' -H 'X-Goog-FieldMask: places.id' -d '{"textQuery": "Lyon"}'`,
+    );
+    try {
+      await vscode.commands.executeCommand('apiWorkbench.notebook.pasteCurl');
+      await waitFor('the notification about the key', () => shown.length > 0);
+    } finally {
+      Object.assign(w, originals);
+      await vscode.env.clipboard.writeText('');
+    }
+    assert.deepEqual(
+      shown.map((m) => [m.kind, m.buttons.length]),
+      [['showInformationMessage', 0]],
+      JSON.stringify(shown.map((m) => m.text)),
+    );
+    assert.match(shown[0].text, /already the key of "Local Sandbox": the cells use it from there/);
+    await takeScreenshot('notebook-pasted-key-already-stored', 800);
+  });
+
   it('a malformed cell shows its error (and a problem) while the other cells run', async () => {
     const text = [
       '# Broken',
@@ -206,6 +237,11 @@ describe('API notebook', function () {
     const failed = byName.get('broken');
     assert.ok(failed && !failed.ok && failed.error, 'the malformed cell failed with an error');
     assert.match(payloads(broken)[0].error ?? '', /not a request line/);
+    // Beside the "Failed" badge the title says what happened (it said "Failed" again).
+    assert.equal(payloads(broken)[0].title, 'Not sent');
+    vscode.window.activeNotebookEditor?.revealRange(new vscode.NotebookRange(broken.index, broken.index + 1), vscode.NotebookEditorRevealType.AtTop);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await takeScreenshot('notebook-failed-title', 1500);
   });
 
   it('stopping a LISTEN cell keeps the messages that arrived', async () => {

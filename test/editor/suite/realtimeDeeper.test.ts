@@ -11,7 +11,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChannelReport } from '../../../src/editor/realtime/channelInfo';
-import type { ReceiverInfo } from '../../../src/editor/realtime/webhooks';
+import { WebhookPanel } from '../../../src/editor/realtime/webhookView';
+import type { ReceiverInfo, WebhookController } from '../../../src/editor/realtime/webhooks';
+import { Redactor } from '../../../src/core/redact';
+import { WebhookInbox } from '../../../src/features/realtime/webhookInbox';
 import type { ExtensionApi } from '../../../src/extension';
 import type { SignedInUser } from '../../../src/services/realtime/client';
 import type { DeliveryResult } from '../../../src/services/realtime/webhookTools';
@@ -81,6 +84,34 @@ describe('realtime deeper: webhooks, encryption, users, batch, channel info', fu
   }
 
   type Shown = { received: number; sent: number; html?: string };
+
+  it('the webhooks panel follows the receiver: stopped, it no longer shows the old address; restarted, the new one (screenshot)', async () => {
+    // The panel with a receiver it is told about, as the controller tells it.
+    const changed = new vscode.EventEmitter<ReceiverInfo | undefined>();
+    let info: ReceiverInfo | undefined = { url: 'http://127.0.0.1:45001/pusher/webhooks', connection: SANDBOX, registered: true };
+    const controller = {
+      inbox: new WebhookInbox(),
+      get info() {
+        return info;
+      },
+      onDidChangeReceiver: changed.event,
+    } as unknown as WebhookController;
+    const panel = new WebhookPanel(controller, new Redactor(), () => undefined);
+    try {
+      panel.show();
+      assert.match(panel.html ?? '', /Receiving on <code>http:\/\/127\.0\.0\.1:45001/);
+      info = undefined;
+      changed.fire(undefined);
+      assert.doesNotMatch(panel.html ?? '', /127\.0\.0\.1:45001/, 'the stopped receiver is not shown');
+      info = { url: 'http://127.0.0.1:45002/pusher/webhooks', connection: SANDBOX, registered: true };
+      changed.fire(info);
+      assert.match(panel.html ?? '', /Receiving on <code>http:\/\/127\.0\.0\.1:45002/, 'the restarted receiver is shown');
+      await takeScreenshot('realtime-webhooks-restarted', 800);
+    } finally {
+      panel.dispose();
+      changed.dispose();
+    }
+  });
 
   it('lists webhooks with their verdicts; replays one and sends test webhooks to my endpoint; a down target is shown plainly @smoke', async () => {
     const info = await vscode.commands.executeCommand<ReceiverInfo>('apiWorkbench.realtime.startWebhookReceiver');

@@ -227,6 +227,19 @@ describe('CLI (dist/cli.js run)', function () {
     assert.equal(lastLine(r.stdout), '1 passed, 1 failed');
   });
 
+  it('--reporter junit: test names are the same from run to run (no sandbox app id in an unnamed realtime cell)', async () => {
+    const nb = write(dir, 'stable.awb.md', '```realtime\nPUBLISH stable-names hello\n{"n": 1}\n\n?? status == 200\n```\n');
+    const names = async (run: number) => {
+      const out = path.join(dir, `stable-${run}.xml`);
+      const r = await runCli(['run', nb, '--sandbox', '--reporter', 'junit', '--out', out], { cwd: dir });
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      return [...read(out).matchAll(/<testcase name="([^"]*)"/g)].map((m) => m[1]);
+    };
+    const first = await names(1);
+    assert.deepEqual(first, ['POST /apps/{appId}/events (line 1)']);
+    assert.deepEqual(await names(2), first);
+  });
+
   it('--data rows (CSV with quoted fields, and JSON): one run per row, each reported on its own', async () => {
     const nb = write(dir, 'rows.awb.md', SEARCH('place', '{{city}}', '?? json.places[0].displayName.text contains {{city}}', '?? text contains {{city}}'));
     const csv = write(dir, 'rows.csv', 'city,note\r\nLisbon,"plain"\r\n"Porto","with, a comma and ""quotes"""\r\n');

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { CellResult } from '../../../src/notebook/api';
-import { geometryOf, resultPayload, usageOf } from '../../../src/features/notebook/payload';
+import { geometryOf, plainSummary, resultPayload, usageOf } from '../../../src/features/notebook/payload';
 import { encodePolyline } from '../../../src/services/maps/polyline';
 import { PREVIEW_BYTES } from '../../../src/webview/result/protocol';
 
@@ -61,6 +61,17 @@ describe('notebook output payload (what the response viewer gets)', () => {
     const heard = resultPayload('r5', result({ service: 'realtime', listen: { ...listen, windowMs: 1500 }, count: 1, response: response(one) }));
     assert.equal(heard.title, '1 message received on my-channel in 1.5 s');
     assert.deepEqual(heard.messages?.items, one);
+  });
+
+  it('a cell that failed without an answer: the title says what happened, not "Failed" again beside the Failed badge', () => {
+    const unsent = resultPayload('r6', result({ ok: false, error: 'test.awb.md:3: no maps connection is set up' }));
+    assert.equal(unsent.title, 'Not sent');
+    const unanswered = resultPayload(
+      'r7',
+      result({ ok: false, error: 'getaddrinfo ENOTFOUND', request: { method: 'GET', url: 'https://x.invalid/', headers: {} } }),
+    );
+    assert.equal(unanswered.title, 'No answer');
+    assert.equal(plainSummary(unanswered).split('\n')[0], 'No answer · 5 ms');
   });
 
   it('finds places and route lines for the map tab', () => {

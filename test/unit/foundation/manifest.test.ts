@@ -107,6 +107,22 @@ describe('package.json manifest', () => {
       for (const [name] of when.matchAll(/apiWorkbench(?:\.[A-Za-z]+)+/g)) assert.ok(known.has(name), `unknown context key or view in when clause: ${name}`);
   });
 
+  it("the walkthrough's steps are ticked by what the code does: each onContext event is a context key the code sets; the sandbox step also when the sandbox was started another way", () => {
+    const keys = new Set<string>([
+      CONTEXT_KEYS.restricted,
+      ...Object.values(CONTEXT_KEYS.hasConnection),
+      CONTEXT_KEYS.realtimeConnected,
+      CONTEXT_KEYS.webhookReceiverRunning,
+      CONTEXT_KEYS.sandboxRunning,
+    ]);
+    const steps = (
+      manifest.contributes as unknown as { walkthroughs: Array<{ steps: Array<{ id: string; completionEvents?: string[] }> }> }
+    ).walkthroughs.flatMap((w) => w.steps);
+    for (const e of steps.flatMap((st) => st.completionEvents ?? []).filter((x) => x.startsWith('onContext:')))
+      assert.ok(keys.has(e.slice('onContext:'.length)), `${e} names no context key the code sets`);
+    assert.ok(steps.find((st) => st.id === 'sandbox')?.completionEvents?.includes(`onContext:${CONTEXT_KEYS.sandboxRunning}`));
+  });
+
   it('builds no id from a template string: every id comes from a typed table (src/editor/ids.ts, commandIds.ts)', () => {
     const offenders: string[] = [];
     const walk = (dir: string) => {
@@ -204,7 +220,8 @@ describe('package.json manifest', () => {
       assert.ok(links.length > 0, `${step.id} has no command button`);
       for (const id of links) assert.ok(known.has(id), `${step.id}: link to unknown command ${id}`);
       assert.ok(step.completionEvents?.length, `${step.id} never completes`);
-      for (const e of step.completionEvents ?? []) {
+      // onContext events are checked against the context keys below.
+      for (const e of (step.completionEvents ?? []).filter((x) => !x.startsWith('onContext:'))) {
         const id = /^onCommand:(.+)$/.exec(e)?.[1];
         assert.ok(id && known.has(id), `${step.id}: completion event ${e}`);
       }

@@ -3,15 +3,22 @@
 // stop the others.
 import * as assert from 'node:assert/strict';
 import { HttpClient } from '../../../src/core/http';
-import { compareModelsProblem, runCompare, type ColumnEvent } from '../../../src/features/llm/compareRun';
+import { compareModelsProblem, compareSelection, runCompare, type ColumnEvent } from '../../../src/features/llm/compareRun';
 import { failureText } from '../../../src/features/llm/prompts';
-import { FAULTY_MODEL, faultAfterTokens, sandboxAnswer, sandboxAnswerTokens, startLlmSandbox } from '../../../src/sandbox/llm';
+import { FAULTY_MODEL, LLM_MODELS, faultAfterTokens, sandboxAnswer, sandboxAnswerTokens, startLlmSandbox } from '../../../src/sandbox/llm';
 import type { RunningService } from '../../../src/sandbox/types';
 import { LlmClient, openAiErrorParser, PRICES, type ChatMessage } from '../../../src/services/llm';
 
 const KEY = 'sk-sandbox-compare-test';
 
 describe('llm/compare: one prompt, several models, side by side', function () {
+  it('preselects the default model and one of its family, never the sandbox models that fail or throttle on purpose', () => {
+    const byName = [...LLM_MODELS].sort((a, b) => a.id.localeCompare(b.id));
+    assert.deepEqual(compareSelection(byName, ['sandbox-chat', undefined]), ['sandbox-chat', 'sandbox-chat-mini']);
+    assert.ok(!compareSelection(byName, [undefined, undefined]).includes(FAULTY_MODEL));
+    assert.deepEqual(compareSelection(byName, ['sandbox-chat', 'sandbox-chat-limited']), ['sandbox-chat', 'sandbox-chat-limited'], 'what the user chose stays');
+  });
+
   this.timeout(20_000);
   let sandbox: RunningService;
   let client: LlmClient;
