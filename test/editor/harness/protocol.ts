@@ -63,8 +63,9 @@ export const screenshotRequestSchema = z.object({ name: z.string() });
  * as a person uses it, wherever its focus is (the extension host cannot type): `press` presses the
  * key named in `text` (Playwright's names: `Enter`, `F1`), `type` types the characters of `text`;
  * for both, a non-empty `selector` is waited for first (in the workbench too: a quick-open row).
+ * `find` only waits for `selector` to match (what the user sees, e.g. a ticked walkthrough step).
  */
-export const webviewActionSchema = z.object({ selector: z.string(), action: z.enum(['click', 'fill', 'press', 'type']), text: z.optional(z.string()) });
+export const webviewActionSchema = z.object({ selector: z.string(), action: z.enum(['click', 'fill', 'press', 'type', 'find']), text: z.optional(z.string()) });
 export type WebviewAction = z.infer<typeof webviewActionSchema>;
 export const screenshotReplySchema = z.union([z.object({ ok: z.literal(true), path: z.string() }), z.object({ ok: z.literal(false), error: z.string() })]);
 export type ScreenshotReply = z.infer<typeof screenshotReplySchema>;

@@ -50,7 +50,7 @@ export async function startScreenshotServer(dir: string, log: (line: string) => 
         return { ok: true, path: page.url() };
       }
       const where = await actInFrames(page, a.selector, (el) =>
-        a.action === 'fill' ? el.fill(a.text ?? '', { timeout: 10_000 }) : el.click({ timeout: 10_000 }),
+        a.action === 'find' ? Promise.resolve() : a.action === 'fill' ? el.fill(a.text ?? '', { timeout: 10_000 }) : el.click({ timeout: 10_000 }),
       );
       log(`    [webview] ${a.action} ${a.selector}`);
       return { ok: true, path: where };
