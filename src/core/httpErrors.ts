@@ -84,6 +84,17 @@ export class HttpErrors {
     if (stop === 'cancelled') return this.make('cancelled', 'Cancelled', { requestId, status, cause: e });
     const code = (e as { code?: string } | undefined)?.code;
     const msg = errorText(e);
+    // A host name that does not resolve is a typo in the base URL or no network (DNS, VPN): say which
+    // host, and what to check, instead of getaddrinfo's words.
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+      const host = (e as { hostname?: unknown }).hostname;
+      const which = typeof host === 'string' && host ? `the host ${host}` : 'its host';
+      return this.make(
+        'network',
+        `${this.service} could not be reached: ${which} was not found (${code === 'EAI_AGAIN' ? 'name lookup failed' : 'no such host'}). Check the host in the connection's base URL, and this machine's network connection (DNS, VPN, proxy).`,
+        { requestId, status, code, cause: e },
+      );
+    }
     // A failure put in words (a proxy's refusal, a certificate problem) names its code already.
     const prefix = code && !msg.includes(code) ? `${code} ` : '';
     return this.make('network', `${this.service} could not be reached: ${prefix}${msg}`, { requestId, status, code, cause: e });

@@ -12,6 +12,7 @@ import {
   type HostToCompare,
   type RenderedColumn,
 } from '../services/llm/compareMessages';
+import { formatMs as ms } from '../core/numbers';
 
 interface VsCodeApi {
   postMessage(message: CompareToHost): void;
@@ -136,10 +137,6 @@ function startRun(m: Extract<HostToCompare, { type: 'run' }>): void {
   });
   columnsEl.replaceChildren(...columns.map((c) => c.root));
   updateControls();
-}
-
-function ms(n: number): string {
-  return n < 1000 ? `${Math.round(n)} ms` : `${(n / 1000).toFixed(2)} s`;
 }
 
 function statsFooter(s: ColumnStats): string {

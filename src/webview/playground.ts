@@ -5,6 +5,7 @@
 import type { CustomTool, HostToPlayground, PlaygroundSettings, PlaygroundToHost, Turn } from '../services/llm/playgroundMessages';
 import { BUILTIN_TOOL_NAMES } from '../services/llm/playgroundToolNames';
 import { errorText } from '../core/errors';
+import { formatMs, formatUsd } from '../core/numbers';
 
 interface VsCodeApi {
   postMessage(message: PlaygroundToHost): void;
@@ -191,13 +192,9 @@ function stats(t: Extract<Turn, { kind: 'assistant' }>): HTMLElement | undefined
   const parts = [
     st.tokensIn !== undefined ? `${about}${st.tokensIn} in` : undefined,
     st.tokensOut !== undefined ? `${about}${st.tokensOut} out` : undefined,
-    `${st.latencyMs} ms`,
-    st.firstTokenMs !== undefined ? `first token ${st.firstTokenMs} ms` : undefined,
-    st.costUsd === undefined
-      ? 'cost unknown'
-      : st.costUsd === 0
-        ? '$0 (free)'
-        : `${about}$${st.costUsd < 0.01 ? st.costUsd.toFixed(6) : st.costUsd.toFixed(4)}`,
+    formatMs(st.latencyMs),
+    st.firstTokenMs !== undefined ? `first token ${formatMs(st.firstTokenMs)}` : undefined,
+    st.costUsd === undefined ? 'cost unknown' : st.costUsd === 0 ? '$0 (free)' : `${about}${formatUsd(st.costUsd)}`,
     st.estimated ? 'estimated: stopped before the server reported usage' : undefined,
     st.api === 'responses' ? 'Responses API' : undefined,
     st.requestId ? `request ${st.requestId}` : undefined,

@@ -12,6 +12,7 @@ import { validate } from '../core/validate';
 import { DEFAULT_TILE_ATTRIBUTION, DEFAULT_TILES } from '../services/maps/mapMessages';
 import { hostMessageSchema, listenSummary, type RendererMessage, type ResultPayload } from './result/protocol';
 import { VIEWER_CSS } from './result/styles';
+import { formatMs, formatUsd } from '../core/numbers';
 
 interface OutputItem {
   readonly id: string;
@@ -69,14 +70,14 @@ function header(p: ResultPayload): HTMLElement {
   const badge =
     p.status !== undefined ? String(p.status) : p.state === 'running' ? 'Running' : p.cancelled ? 'Stopped' : p.skipped ? 'Skipped' : p.ok ? 'OK' : 'Failed';
   head.append(el('span', `awb-badge${neutral ? ' neutral' : p.ok ? '' : ' fail'}`, badge), el('span', undefined, p.title));
-  if (p.durationMs !== undefined) head.append(meta('time', `${Math.round(p.durationMs)} ms`));
+  if (p.durationMs !== undefined) head.append(meta('time', formatMs(p.durationMs)));
   if (p.body) head.append(meta('size', size(p.body.size)));
   if (p.requestId) head.append(meta('request id', p.requestId));
   if (p.usage?.totalTokens !== undefined || p.usage?.completionTokens !== undefined) {
     const u = p.usage;
     head.append(meta('tokens', `${u.promptTokens ?? '?'} in · ${u.completionTokens ?? '?'} out`));
   }
-  if (p.usage?.cost !== undefined) head.append(meta('cost', `$${p.usage.cost.toFixed(4)}`));
+  if (p.usage?.cost !== undefined) head.append(meta('cost', formatUsd(p.usage.cost)));
   return head;
 }
 

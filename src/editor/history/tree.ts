@@ -4,6 +4,7 @@ import { entryPath, type HistoryEntry } from '../../history/model';
 import { HISTORY_COMMANDS } from '../../features/ids';
 import type { HistoryStore } from './store';
 import { Disposable } from '../disposable';
+import { formatMs } from '../../core/numbers';
 
 export const HISTORY_ENTRY_CONTEXT = 'history.entry';
 const MAX_LABEL_PATH = 70;
@@ -11,7 +12,7 @@ const MAX_LABEL_PATH = 70;
 /** "200 · 132 ms", "failed · 3 ms", "cancelled". */
 export function outcomeText(entry: HistoryEntry): string {
   const status = entry.error === 'Cancelled' ? 'cancelled' : entry.status !== undefined ? String(entry.status) : entry.error !== undefined ? 'failed' : '—';
-  return entry.durationMs === undefined ? status : `${status} · ${entry.durationMs} ms`;
+  return entry.durationMs === undefined ? status : `${status} · ${formatMs(entry.durationMs)}`;
 }
 
 function succeeded(entry: HistoryEntry): boolean {

@@ -5,6 +5,7 @@
 import * as z from 'zod/mini';
 import { costOf, PRICES, type Cost, type ModelPrice } from '../../services/llm/pricing';
 import type { ChatMessage, ConversationMessage, TokenUsage } from '../../services/llm';
+import { formatUsd } from '../../core/numbers';
 import { validate } from '../../core/validate';
 
 export const PRICES_SETTING = 'apiWorkbench.llm.prices';
@@ -121,18 +122,8 @@ export function budgetDecision(budget: number | undefined, spentToday: number, e
   return { kind: 'ask', budget, spent: spentToday, estimate, unpriced, message };
 }
 
-/** Dollars with enough digits that a fraction of a cent is still visible. */
-export function formatUsd(usd: number): string {
-  if (usd === 0) return '$0.00';
-  if (usd >= 1) return `$${usd.toFixed(2)}`;
-  // Four decimals, trailing zeros trimmed down to cents: $0.0123, $0.133, $0.01.
-  if (usd >= 0.01)
-    return `$${usd
-      .toFixed(4)
-      .replace(/(\.\d\d\d?)0+$/, '$1')
-      .replace(/(\.\d\d)0$/, '$1')}`;
-  return `$${usd.toPrecision(2)}`;
-}
+/** Re-exported: the LLM's texts and their callers format dollars as everything else does. */
+export { formatUsd };
 
 /** The cost as shown beside tokens: "$0.0012", or why it is unknown. */
 export function costText(model: string, usage: TokenUsage | undefined, table: PriceTable): string {

@@ -2,6 +2,7 @@
 // suite and the in-editor tests build the exact same messages and text from here.
 import { isApiError, requestIdSuffix, errorText } from '../../core/errors';
 import type { ChatMessage, TokenUsage } from '../../services/llm';
+import { formatMs as ms } from '../../core/numbers';
 
 export const SELECTION_SYSTEM_PROMPT = 'You are a careful senior engineer. Answer about the code the user selected, in Markdown, briefly.';
 export const EXPLAIN_QUESTION = 'Explain what this code does, step by step, and point out anything surprising.';
@@ -59,10 +60,6 @@ export interface AnswerStats {
   requestId?: string;
   /** "$0.0012", or why the cost is unknown (costText in costLedger.ts). */
   cost?: string;
-}
-
-function ms(n: number): string {
-  return n < 1000 ? `${Math.round(n)} ms` : `${(n / 1000).toFixed(2)} s`;
 }
 
 /** One line with what support and cost tracking need; used at the end of the answer and in the log. */

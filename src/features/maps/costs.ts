@@ -7,6 +7,7 @@
 // `apiWorkbench.maps.skuPrices` setting because Google changes them.
 import { DEFAULT_SKU_PRICES, skuOf, type SkuOperation, type SkuOptions, type SkuResult } from '../../services/maps/sku';
 import type { MapsOperation } from '../../services/maps/fieldMasks';
+import { formatUsd } from '../../core/numbers';
 
 /** The operations Google bills by SKU (Address Validation and Geocoding have one price each: not tracked). */
 export const SKU_OPERATIONS: readonly SkuOperation[] = ['autocomplete', 'getPlace', 'searchText', 'searchNearby', 'computeRoutes', 'computeRouteMatrix'];
@@ -32,10 +33,8 @@ export function skuLabel(sku: SkuResult): string {
   return `${sku.sku} · ${priceText(sku)}`;
 }
 
-export function dollars(amount: number): string {
-  if (amount === 0) return '$0.00';
-  return amount < 0.01 ? `$${amount.toFixed(4)}` : `$${amount.toFixed(2)}`;
-}
+/** The maps tally's dollars: the one formatter everything people read uses. */
+export const dollars = formatUsd;
 
 export interface CostLine {
   sku: string;

@@ -59,9 +59,13 @@ export const screenshotRequestSchema = z.object({ name: z.string() });
 /**
  * A user's action inside a webview (they are iframes of the workbench page, which only the driver
  * reaches), POSTed to the same URL: the first element matching `selector` in any frame is clicked,
- * or filled with `text`. The reply's `path` is the URL of the frame it was found in.
+ * or filled with `text`. The reply's `path` is the URL of the frame it was found in. The keyboard
+ * as a person uses it, wherever its focus is (the extension host cannot type): `press` presses the
+ * key named in `text` (Playwright's names: `Enter`, `F1`), `type` types the characters of `text`;
+ * for both, a non-empty `selector` is waited for first (in the workbench too: a quick-open row).
+ * `find` only waits for `selector` to match (what the user sees, e.g. a ticked walkthrough step).
  */
-export const webviewActionSchema = z.object({ selector: z.string(), action: z.enum(['click', 'fill']), text: z.optional(z.string()) });
+export const webviewActionSchema = z.object({ selector: z.string(), action: z.enum(['click', 'fill', 'press', 'type', 'find']), text: z.optional(z.string()) });
 export type WebviewAction = z.infer<typeof webviewActionSchema>;
 export const screenshotReplySchema = z.union([z.object({ ok: z.literal(true), path: z.string() }), z.object({ ok: z.literal(false), error: z.string() })]);
 export type ScreenshotReply = z.infer<typeof screenshotReplySchema>;

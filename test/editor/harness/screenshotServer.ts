@@ -43,8 +43,14 @@ export async function startScreenshotServer(dir: string, log: (line: string) => 
   const act = async (a: WebviewAction): Promise<ScreenshotReply> => {
     if (!page) return { ok: false, error: 'the workbench page is not open yet' };
     try {
+      if (a.action === 'press' || a.action === 'type') {
+        if (a.selector) await actInFrames(page, a.selector, () => Promise.resolve());
+        await (a.action === 'press' ? page.keyboard.press(a.text ?? 'Enter') : page.keyboard.type(a.text ?? ''));
+        log(`    [keyboard] ${a.action} ${a.text ?? 'Enter'}`);
+        return { ok: true, path: page.url() };
+      }
       const where = await actInFrames(page, a.selector, (el) =>
-        a.action === 'fill' ? el.fill(a.text ?? '', { timeout: 10_000 }) : el.click({ timeout: 10_000 }),
+        a.action === 'find' ? Promise.resolve() : a.action === 'fill' ? el.fill(a.text ?? '', { timeout: 10_000 }) : el.click({ timeout: 10_000 }),
       );
       log(`    [webview] ${a.action} ${a.selector}`);
       return { ok: true, path: where };
