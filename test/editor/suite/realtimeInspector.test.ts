@@ -131,7 +131,13 @@ describe('realtime inspector and edges', function () {
     await vscode.commands.executeCommand('apiWorkbench.realtime.subscribe', CHANNEL);
     await inspector({ clear: true, filter: { channel: CHANNEL, event: '', regex: '' }, paused: false });
     await publish('order-placed', '{"id":7,"items":["tea","cake"]}');
-    const s = await inspectorUntil('the row on the page', (x) => x.page?.total === 1 && x.page.seqs.length === 1);
+    // Other channels this window subscribed to earlier may deliver meanwhile: the page's header is
+    // drawn a moment after the counts change, so wait until both tell the same story.
+    const inStep = (x: InspectorSnapshot) => (x.page?.header ?? '').includes(`${x.counts.received} received = 1 shown + ${x.counts.filteredOut} filtered out`);
+    const s = await inspectorUntil(
+      'the row on the page, its header in step with the counts',
+      (x) => x.page?.total === 1 && x.page.seqs.length === 1 && inStep(x),
+    );
     assert.equal(s.counts.shown, 1);
     // Other channels this window subscribed to earlier (suite order varies) may add filtered-out messages.
     assert.ok((s.page?.header ?? '').includes(`${s.counts.received} received = 1 shown + ${s.counts.filteredOut} filtered out`), s.page?.header);
