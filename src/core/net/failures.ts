@@ -1,6 +1,6 @@
 // Network failures in words: which proxy refused and what it answered, which host's certificate
 // was not trusted and why. Built where a request or socket fails, with the target it was for.
-import { certificateProblem } from './tlsReasons';
+import { certificateProblem, isCertificateCode } from './tlsReasons';
 import { maskProxy } from './settings';
 
 /** A proxy refused the request or could not be reached; `proxy` is masked. */
@@ -55,6 +55,19 @@ export function proxyUnreachable(proxy: URL, e: unknown): ProxyError {
   const code = (e as { code?: string } | undefined)?.code ?? 'ECONNREFUSED';
   const words = CONNECT_CODES[code] ?? (e instanceof Error ? e.message : String(e));
   return new ProxyError(`the proxy ${maskProxy(proxy)} could not be reached: ${words} (${code})`, maskProxy(proxy), code, undefined, { cause: e });
+}
+
+/**
+ * True for a connection failure that trying again cannot fix: a certificate not trusted (or expired,
+ * or for another name), or a proxy that refused us (407, 403). A reconnect loop stops on these at
+ * once instead of retrying until its give-up window ends.
+ */
+export function retryCannotFix(e: unknown): boolean {
+  for (let err = e, depth = 0; err !== undefined && err !== null && depth < 4; err = (err as { cause?: unknown }).cause, depth++) {
+    if (err instanceof ProxyError) return err.status === 407 || err.status === 403;
+    if (isCertificateCode((err as { code?: string }).code)) return true;
+  }
+  return false;
 }
 
 /**

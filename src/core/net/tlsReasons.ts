@@ -27,6 +27,11 @@ const TRUST_CODES = new Set([
 export const TRUST_HINT =
   'To trust a private certificate authority: in the CLI, --ca <ca.pem> or NODE_EXTRA_CA_CERTS=<ca.pem>; in the editor, add it to the system certificate store (with the setting http.systemCertificates on) or set NODE_EXTRA_CA_CERTS. Certificate checks cannot be turned off.';
 
+/** True when `code` is one of Node's certificate errors (the same server gives it again on a retry). */
+export function isCertificateCode(code: string | undefined): boolean {
+  return code !== undefined && code in REASONS;
+}
+
 /** "the certificate of host: <reason> (CODE). <what to do>", or undefined when `code` is not a certificate problem. */
 export function certificateProblem(code: string | undefined, host: string | undefined, detail?: string): string | undefined {
   if (code === undefined || !(code in REASONS)) return undefined;

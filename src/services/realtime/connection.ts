@@ -6,6 +6,7 @@
 // little and longer each time it repeats (see reconnect.ts).
 import type * as Ws from 'ws';
 import type { Clock, TimerHandle } from '../../core/clock';
+import { retryCannotFix } from '../../core/net/failures';
 import { openWebSocket, webSocketErrorText } from '../../core/net/webSocket';
 import { validate } from '../../core/validate';
 import type { ClientEvents } from './dispatch';
@@ -59,6 +60,8 @@ export class Connection {
   private handshakeTimer: TimerHandle | undefined;
   /** Why the socket failed (ws reports only 1006 on close); used in the close explanation. */
   private lastSocketError: string | undefined;
+  /** The last socket error was one a reconnect cannot fix (an untrusted certificate, a proxy's 407). */
+  private lastSocketErrorIsFinal = false;
   private readonly clock: Clock;
 
   constructor(
@@ -157,7 +160,9 @@ export class Connection {
       if (gen === this._generation) this.onClose(code, reason.toString());
     });
     sock.on('error', (e: Error) => {
-      if (gen === this._generation) this.lastSocketError = webSocketErrorText(e, this.settings.url);
+      if (gen !== this._generation) return;
+      this.lastSocketError = webSocketErrorText(e, this.settings.url);
+      this.lastSocketErrorIsFinal = retryCannotFix(e);
     });
     sock.on('open', () => {
       if (gen !== this._generation) return;
@@ -195,7 +200,16 @@ export class Connection {
     if (!this._wanted) return;
     // ws reports 1006 for a refused or dropped connection; the socket error says why.
     const why = reason || (code === 1006 ? (this.lastSocketError ?? '') : '');
+    const final = code === 1006 && this.lastSocketErrorIsFinal;
     this.lastSocketError = undefined;
+    this.lastSocketErrorIsFinal = false;
+    // The same certificate or the same proxy answer would come back on every retry: say so now.
+    if (final) {
+      this._established = false;
+      this._socketId = undefined;
+      this.hooks.onSocketEnded();
+      return this.stop(code, why, why);
+    }
     this.afterClose(code, why);
   }
 
@@ -222,14 +236,17 @@ export class Connection {
     }, delayMs);
   }
 
-  /** A 4000–4099 close: reconnecting unchanged cannot succeed, so stay disconnected and say why. */
-  private stop(code: number, reason: string): void {
+  /**
+   * A 4000–4099 close, or a failure no retry can fix: reconnecting unchanged cannot succeed, so stay
+   * disconnected and say why. `inWords`: the failure already said in words (it is then the message).
+   */
+  private stop(code: number, reason: string, inWords?: string): void {
     this._wanted = false;
     this.clearTimers();
-    this._lastClose = { code, reason, explanation: describeClose(code, reason), action: 'stop' };
+    this._lastClose = { code, reason, explanation: inWords ?? describeClose(code, reason), action: 'stop' };
     this.hooks.onStopped(this._lastClose.explanation);
     this.setState('disconnected', this._lastClose.explanation);
-    this.events.emit('error', this.events.error('network', `Connection refused: ${this._lastClose.explanation}`, String(code)));
+    this.events.emit('error', this.events.error('network', inWords ?? `Connection refused: ${this._lastClose.explanation}`, String(code)));
   }
 
   /** Abandons the current socket without waiting for a close handshake, then handles it as closed with `code`. */

@@ -20,6 +20,7 @@ import { openWebSocket, webSocketErrorText } from '../../../src/core/net/webSock
 import { Redactor } from '../../../src/core/redact';
 import { deliverWebhook } from '../../../src/services/realtime/webhookTools';
 import { DEFAULT_RETRY } from '../../../src/core/retry';
+import { RealtimeClient } from '../../../src/services/realtime/client';
 import { closedPort, startTestProxy, testPki, type TestProxy } from '../helpers/netKit';
 
 const PASSWORD = 's3cret-proxy-pw';
@@ -319,6 +320,22 @@ describe('core/net: proxies and private certificates for every request and WebSo
     it('wss to an untrusted private CA: the certificate problem in words', async () => {
       const text = await firstMessage(secure.url.replace('https', 'wss'));
       assert.match(text, /^error: the TLS connection to 127\.0\.0\.1:\d+ was refused: its certificate chain ends in a self-signed certificate/);
+    });
+
+    it('the realtime client stops at the first certificate refusal (a retry meets the same certificate) instead of retrying for its give-up window', async () => {
+      const { port } = new URL(secure.url);
+      const c = new RealtimeClient({ key: 'app-key', host: '127.0.0.1', port: Number(port), useTLS: true, unavailableTimeoutMs: 60_000 });
+      const reconnects: unknown[] = [];
+      c.on('reconnect', (p) => reconnects.push(p));
+      const failed = new Promise<string>((resolve) => c.on('error', (e) => resolve(e.message)));
+      c.connect();
+      try {
+        assert.match(await failed, /^the TLS connection to 127\.0\.0\.1:\d+ was refused: its certificate chain ends in a self-signed certificate/);
+        assert.equal(c.state, 'disconnected');
+        assert.deepEqual(reconnects, [], 'no reconnect was planned');
+      } finally {
+        c.disconnect();
+      }
     });
   });
 });
