@@ -46,7 +46,17 @@ describe('maps, first minutes', function () {
       await inWebview({ selector: quickOpenRow('Route Matrix'), action: 'press', text: 'Enter' });
       const first = await waitFor('the first origin picker', () => capture.picks[0]);
       assert.equal(first.title, 'Route matrix: origin 1');
-      await inWebview({ selector: '', action: 'type', text: '48.8566, 2.3522' });
+      // Typed into the picker once it is on screen with its row (keys sent as it is created can land elsewhere).
+      first.value = '48.8566, 2.3522';
+      const offered = async () => {
+        try {
+          await inWebview({ selector: quickOpenRow('Use as coordinates'), action: 'find' });
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      await waitFor('the typed coordinates offered in the picker', offered);
       await takeScreenshot('maps-matrix-enter', 500);
       await inWebview({ selector: quickOpenRow('Use as coordinates'), action: 'press', text: 'Enter' });
       await waitFor('the typed origin accepted (the next step asked)', () => steps.length === 1);
