@@ -137,19 +137,10 @@ function classicRoute(r: Json, stops: Stop[], travelMode: string, waypointCount:
   };
 }
 
-const DirectionsQuery = z.object({
-  origin: param,
-  destination: param,
-  mode: param,
-  waypoints: param,
-  alternatives: param,
-  units: param,
-  avoid: param,
-  language: param,
-  region: param,
-  departure_time: param,
-  arrival_time: param,
-});
+/** The travel parameters Directions and Distance Matrix share. */
+const travelParams = { mode: param, units: param, avoid: param, language: param, region: param, departure_time: param, arrival_time: param };
+
+const DirectionsQuery = z.object({ ...travelParams, origin: param, destination: param, waypoints: param, alternatives: param });
 
 export function classicDirections(url: URL): Json {
   const q = queryParams(DirectionsQuery, url);
@@ -178,17 +169,7 @@ export function classicDirections(url: URL): Json {
 const MAX_DIMENSION = 25;
 const MAX_ELEMENTS = 100;
 
-const MatrixQuery = z.object({
-  origins: param,
-  destinations: param,
-  mode: param,
-  units: param,
-  avoid: param,
-  language: param,
-  region: param,
-  departure_time: param,
-  arrival_time: param,
-});
+const MatrixQuery = z.object({ ...travelParams, origins: param, destinations: param });
 
 interface NewElement {
   destinationIndex?: number;
