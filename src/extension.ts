@@ -6,6 +6,7 @@ import { errorText } from './core/errors';
 import { CONTEXT_KEYS, REALTIME_INSPECTOR_VIEW_ID, VIEW_IDS } from './features/ids';
 import { Redactor } from './core/redact';
 import { HttpClientFactory } from './features/httpClients';
+import { priceTable, SessionCosts } from './features/maps/costs';
 import { registerCommands } from './editor/commands';
 import { Config } from './editor/config';
 import { connectionCommands } from './editor/connectionCommands';
@@ -80,7 +81,21 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
   const sandbox = new SandboxController(context.extensionPath, connections, secrets, config, log);
   context.subscriptions.push(config, secrets, connections, sandbox, history);
 
-  const s: Services = { context, log, redactor, config, connections, secrets, guard, http, sandbox, history, trusted: () => vscode.workspace.isTrusted };
+  const mapsCosts = new SessionCosts(() => priceTable(config.get('maps.skuPrices')));
+  const s: Services = {
+    context,
+    log,
+    redactor,
+    config,
+    connections,
+    secrets,
+    guard,
+    http,
+    sandbox,
+    history,
+    mapsCosts,
+    trusted: () => vscode.workspace.isTrusted,
+  };
 
   const setRestricted = () => void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.restricted, !vscode.workspace.isTrusted);
   setRestricted();

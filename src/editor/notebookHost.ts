@@ -46,6 +46,16 @@ function recordCellCost(s: Services, result: CellResult): void {
     .catch((e: unknown) => s.log.warn(`Notebook: today's language-model cost total was not updated: ${errorText(e)}`));
 }
 
+/**
+ * Adds a maps cell that Google would bill (a 2xx answer of a Places or Routes call) to the
+ * window's session cost, beside the palette's own requests.
+ */
+function recordMapsCellCost(s: Services, result: CellResult): void {
+  const status = result.response?.status;
+  if (result.service !== 'maps' || !result.request || status === undefined || status < 200 || status >= 300) return;
+  s.mapsCosts.recordRequest(result.request);
+}
+
 /** A run's file as the URI string approvals are kept under: runs given a path (the Testing view) share the notebook's answers. */
 function notebookKey(file: string): string {
   return path.isAbsolute(file) ? vscode.Uri.file(file).toString() : file;
@@ -88,6 +98,7 @@ export function editorNotebookHost(s: Services, opts: EditorHostOptions = {}): N
       const entry = opts.recordInHistory === false ? undefined : historyEntryFromCellResult(result);
       if (entry) s.history.record(entry);
       recordCellCost(s, result);
+      recordMapsCellCost(s, result);
       opts.onResult?.(result);
     },
   };

@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import type { Redactor } from '../core/redact';
 import type { HttpClientFactory } from '../features/httpClients';
+import type { SessionCosts } from '../features/maps/costs';
 import type { Config } from './config';
 import type { ConnectionStore } from './connections';
 import type { CredentialGuard } from './credentials';
@@ -28,6 +29,11 @@ export interface Services {
    * notebook records its cells with `history.record(historyEntryFromCellResult(result))`.
    */
   readonly history: HistoryStore;
+  /**
+   * This window's maps spend (the Maps view's "This session"): one tally that the palette commands,
+   * notebook `maps` cells and the playground's maps tools, each in a bundle of its own, all add to.
+   */
+  readonly mapsCosts: SessionCosts;
   /** Workspace trust; false = restricted mode (no stored key leaves). */
   trusted(): boolean;
 }

@@ -27,7 +27,8 @@ export function playgroundToolServices(s: Services): ToolServices {
       for (const api of ['places', 'routes', 'addressValidation', 'geocoding'] as const) {
         if (conn.baseUrls[api]) perApi[api] = s.http.create(conn, { parseError: googleErrorParser, baseUrlKey: api });
       }
-      return { client: new MapsClient(http, perApi), connection: conn.name };
+      // The model's calls spend like the palette's: into the same session cost.
+      return { client: new MapsClient(http, perApi, (call) => s.mapsCosts.recordAnswered(call)), connection: conn.name };
     },
     realtime: () => {
       const conn = s.connections.active('realtime');

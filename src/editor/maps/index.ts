@@ -10,8 +10,6 @@ import { RequestHistory } from '../curl';
 import type { Services } from '../services';
 import type { ServiceActivation, ServiceView } from '../serviceModule';
 import { MapsCommands } from './commands';
-import { SessionCosts } from '../../features/maps/costs';
-import { prices } from './masks';
 import { MatrixPanel } from './matrixPanel';
 import { drawMatrixRoutes } from './matrixRoutes';
 import { MapPanel } from './mapPanel';
@@ -30,8 +28,7 @@ const geometryArgs = z.object({
 export function activate(s: Services, view: ServiceView): ServiceActivation {
   const results = new ResultStore(s.context.globalState);
   const map = new MapPanel(s.context.extensionUri, s.log);
-  const costs = new SessionCosts(() => prices(s));
-  costs.onDidChange(() => view.provider.refresh());
+  const costs = s.mapsCosts;
   view.provider.source = new MapsTreeSource(s, results, costs);
   view.provider.refresh();
   const responses = new ResponseDocuments(s.redactor);
@@ -54,7 +51,15 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
     return map.show({ type: 'show', ...v.value, tileUrl: tiles.url, attribution: tiles.attribution });
   };
   return {
-    disposables: [results, map, matrix, responses, viewer, results.onDidChange(() => view.provider.refresh())],
+    disposables: [
+      results,
+      map,
+      matrix,
+      responses,
+      viewer,
+      results.onDidChange(() => view.provider.refresh()),
+      costs.onDidChange(() => view.provider.refresh()),
+    ],
     commands: {
       ...commands.table(),
       'apiWorkbench.maps.showGeometry': showGeometry,

@@ -8,6 +8,8 @@
 import { DEFAULT_SKU_PRICES, skuOf, type SkuOperation, type SkuOptions, type SkuResult } from '../../services/maps/sku';
 import type { MapsOperation } from '../../services/maps/fieldMasks';
 import { formatUsd } from '../../core/numbers';
+import type { AnsweredCall } from '../../services/maps/client';
+import { billedCall, billedRequest, type BilledCall, type SentMapsRequest } from './billing';
 
 /** The operations Google bills by SKU (Address Validation and Geocoding have one price each: not tracked). */
 export const SKU_OPERATIONS: readonly SkuOperation[] = ['autocomplete', 'getPlace', 'searchText', 'searchNearby', 'computeRoutes', 'computeRouteMatrix'];
@@ -45,15 +47,37 @@ export interface CostLine {
   cost: number;
 }
 
-/** This session's requests per SKU and their estimated cost; forgotten when the window closes. */
+/**
+ * This session's requests per SKU and their estimated cost; forgotten when the window closes. One
+ * per window (Services.mapsCosts): the palette commands, notebook `maps` cells and the playground's
+ * maps tools all spend from the same account, so they add to the same tally.
+ */
 export class SessionCosts {
   private readonly lines = new Map<string, CostLine>();
-  private listener: (() => void) | undefined;
+  private readonly listeners = new Set<() => void>();
 
   constructor(private readonly prices: () => Readonly<Record<string, number>>) {}
 
-  onDidChange(listener: () => void): void {
-    this.listener = listener;
+  /** Called after every change; returns what stops it (the maps view goes away with its bundle's subscriptions). */
+  onDidChange(listener: () => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => void this.listeners.delete(listener) };
+  }
+
+  /** Records a call whose operation and billing inputs are known (billing.ts). */
+  recordCall(call: BilledCall): SkuResult {
+    return this.record(call.operation, call.fieldMask, call.options, call.units);
+  }
+
+  /** Records a MapsClient call that was answered, if its operation is billed by SKU (the playground's maps tools). */
+  recordAnswered(call: AnsweredCall): SkuResult | undefined {
+    return isSkuOperation(call.operation) ? this.recordCall(billedCall(call.operation, call.fieldMask, call.body)) : undefined;
+  }
+
+  /** Records a request as sent, if it is one billed by SKU (a notebook cell's); undefined otherwise. */
+  recordRequest(req: SentMapsRequest): SkuResult | undefined {
+    const call = billedRequest(req);
+    return call && this.recordCall(call);
   }
 
   /** Records one request; `units` is the matrix's element count (1 otherwise). Returns its SKU. */
@@ -65,7 +89,7 @@ export class SessionCosts {
     line.pricePer1000 = sku.pricePer1000;
     line.cost = (line.units * line.pricePer1000) / 1000;
     this.lines.set(sku.sku, line);
-    this.listener?.();
+    this.changed();
     return sku;
   }
 
@@ -89,6 +113,10 @@ export class SessionCosts {
 
   clear(): void {
     this.lines.clear();
-    this.listener?.();
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const l of this.listeners) l();
   }
 }

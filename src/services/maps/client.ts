@@ -172,6 +172,13 @@ export interface MapsResult<T> {
   headers: Record<string, string>;
 }
 
+/** A call the service answered, as sent. */
+export interface AnsweredCall {
+  operation: MapsOperation;
+  fieldMask: string;
+  body: unknown;
+}
+
 /** Input the client refuses before sending anything (empty address, coordinates off the globe). */
 export class MapsInputError extends Error {
   constructor(message: string) {
@@ -187,7 +194,12 @@ export class MapsClient {
    * `http` serves every API unless `perApi` names a client for one (Google's hosts differ per
    * API: places., routes., addressvalidation., geocode.googleapis.com; see GOOGLE_MAPS_BASE_URLS).
    */
-  constructor(http: HttpClient, perApi: Partial<Record<MapsApi, HttpClient>> = {}) {
+  constructor(
+    http: HttpClient,
+    perApi: Partial<Record<MapsApi, HttpClient>> = {},
+    /** Hears of every call that was answered (2xx): what a cost tally needs to price it. */
+    private readonly onAnswered?: (answered: AnsweredCall) => void,
+  ) {
     this.clients = {
       places: perApi.places ?? http,
       routes: perApi.routes ?? http,
@@ -288,6 +300,7 @@ export class MapsClient {
     });
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    this.onAnswered?.({ operation: op, fieldMask, body: req.body });
     // Google answers "nothing found" with an empty body `{}`, which the schemas accept as is.
     return { data: res.data, fieldMask, requestId: res.requestId, durationMs: res.durationMs, status: res.status, headers };
   }
