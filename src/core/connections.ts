@@ -3,6 +3,7 @@
 // Keys are never part of a connection: they live in SecretStorage, keyed by service + name.
 import * as z from 'zod/mini';
 import type { AuthPlacement } from './auth';
+import { AZURE_API_VERSION_PATTERN, AZURE_DEFAULT_API_VERSION } from './connectionsAzure';
 import { describeIssues } from './validate';
 
 export type ServiceId = 'llm' | 'maps' | 'realtime';
@@ -41,6 +42,11 @@ export interface HttpConnection {
   source: ConnectionSource;
   /** LLM: which API answers Ask and the playground by default (absent: chat completions). */
   llmApi?: LlmApi;
+  /**
+   * LLM: Azure OpenAI's classic API (baseUrl `https://<resource>.openai.azure.com/openai`):
+   * deployments in place of model ids, api-version on every request (connectionsAzure.ts).
+   */
+  azure?: { apiVersion: string };
 }
 
 /** Chat completions (`POST /chat/completions`) or the Responses API (`POST /responses`). */
@@ -148,6 +154,11 @@ const settingSchemas = once(() => {
     modelRateLimits: z.optional(z.record(z.string(), z.number().check(z.positive(), z.lte(MAX_RATE_PER_MINUTE)))),
     listing: z.optional(z.enum(LISTING_MODES)),
     api: z.optional(z.enum(LLM_APIS)),
+    azure: z.optional(
+      z.strictObject({
+        apiVersion: z.optional(z.string().check(z.regex(AZURE_API_VERSION_PATTERN, 'must be an Azure api-version such as 2024-10-21'))),
+      }),
+    ),
   });
 
   const realtimeConnectionSetting = z.object({
@@ -174,8 +185,9 @@ function once<T>(build: () => T): () => T {
 type HttpConnectionSetting = z.infer<ReturnType<typeof settingSchemas>['httpConnectionSetting']>;
 type RealtimeConnectionSetting = z.infer<ReturnType<typeof settingSchemas>['realtimeConnectionSetting']>;
 
-function toAuth(a: HttpConnectionSetting['auth'], service: 'llm' | 'maps'): AuthPlacement | string {
-  const placement = a?.placement ?? (service === 'maps' ? 'header' : 'bearer');
+function toAuth(a: HttpConnectionSetting['auth'], service: 'llm' | 'maps', azure: boolean): AuthPlacement | string {
+  // Azure's classic API takes its key in an api-key header.
+  const placement = a?.placement ?? (service === 'maps' || azure ? 'header' : 'bearer');
   if (placement === 'bearer' || placement === 'none') return { placement };
   const name = a?.name ?? (service === 'maps' ? (placement === 'header' ? 'X-Goog-Api-Key' : 'key') : placement === 'header' ? 'api-key' : undefined);
   if (!name) return `auth.name is required for placement "${placement}"`;
@@ -188,7 +200,8 @@ export function needsKey(conn: Connection): boolean {
 }
 
 export function httpConnectionFromSetting(service: 'llm' | 'maps', s: HttpConnectionSetting, source: ConnectionSource = 'settings'): HttpConnection | string {
-  const auth = toAuth(s.auth, service);
+  if (s.azure && service !== 'llm') return '"azure" is for language-model connections only';
+  const auth = toAuth(s.auth, service, s.azure !== undefined);
   if (typeof auth === 'string') return auth;
   return {
     service,
@@ -202,6 +215,7 @@ export function httpConnectionFromSetting(service: 'llm' | 'maps', s: HttpConnec
     listing: s.listing ?? 'service',
     source,
     ...(service === 'llm' && s.api ? { llmApi: s.api } : {}),
+    ...(s.azure ? { azure: { apiVersion: s.azure.apiVersion ?? AZURE_DEFAULT_API_VERSION } } : {}),
   };
 }
 

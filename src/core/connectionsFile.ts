@@ -10,7 +10,7 @@ import { keyEnvVar } from './curl';
  * anything else is refused.
  */
 export const CONNECTIONS_FILE_FIELDS = {
-  http: ['name', 'baseUrl', 'baseUrls', 'auth', 'rateLimitPerMinute', 'timeoutSeconds', 'modelRateLimits', 'listing', 'keyEnv'],
+  http: ['name', 'baseUrl', 'baseUrls', 'auth', 'rateLimitPerMinute', 'timeoutSeconds', 'modelRateLimits', 'listing', 'azure', 'keyEnv'],
   realtime: ['name', 'appId', 'key', 'cluster', 'host', 'port', 'useTLS', 'authEndpoint', 'rateLimitPerMinute', 'listing', 'keyEnv', 'encryptionMasterKeyEnv'],
 } as const;
 
@@ -53,6 +53,7 @@ function httpEntry(c: HttpConnection): Record<string, unknown> {
     ...(c.timeoutMs !== DEFAULT_TIMEOUT_MS ? { timeoutSeconds: c.timeoutMs / 1000 } : {}),
     ...(Object.keys(c.modelRateLimits).length ? { modelRateLimits: c.modelRateLimits } : {}),
     ...(c.listing !== 'service' ? { listing: c.listing } : {}),
+    ...(c.azure ? { azure: c.azure } : {}),
   };
 }
 

@@ -24,7 +24,7 @@ import { moderations } from './moderations';
 import { speech } from './speech';
 import { audioToText } from './transcriptions';
 import { uploadSlots } from './multipart';
-import { normalisePath, refuseAzureRequest } from './azure';
+import { listDeployments, normalisePath, refuseAzureRequest } from './azure';
 import { ModelCatalogue, type ModelMap, type SandboxModel } from './models';
 import { ModelRateLimits } from './rateLimit';
 import { responses } from './responses';
@@ -101,6 +101,10 @@ export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningS
       sendJson(ctx.res, 200, { resources }, baseHeaders(ctx));
     })
     .add('GET', '/v1/models', (ctx) => sendJson(ctx.res, 200, { object: 'list', data: models.list().map(modelJson) }, baseHeaders(ctx)))
+    // Azure only: OpenAI has no deployments.
+    .add('GET', '/v1/deployments', (ctx) =>
+      ctx.azure ? listDeployments(ctx, models) : openAiError(ctx, 404, invalid('Invalid URL (GET /v1/deployments)', null, 'unknown_url')),
+    )
     .add('GET', '/v1/models/{model}', (ctx, { model: id }) => {
       const m = models.find(id);
       if (!m) return openAiError(ctx, 404, invalid(`The model '${id}' does not exist`, 'model', 'model_not_found'));
