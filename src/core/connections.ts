@@ -3,6 +3,7 @@
 // Keys are never part of a connection: they live in SecretStorage, keyed by service + name.
 import * as z from 'zod/mini';
 import type { AuthPlacement } from './auth';
+import { COGNITIVE_SERVICES_SCOPE, type TokenSource } from './auth/resolver';
 import { AZURE_API_VERSION_PATTERN, AZURE_DEFAULT_API_VERSION } from './connectionsAzure';
 import { describeIssues } from './validate';
 
@@ -47,6 +48,11 @@ export interface HttpConnection {
    * deployments in place of model ids, api-version on every request (connectionsAzure.ts).
    */
   azure?: { apiVersion: string };
+  /**
+   * A bearer token from a command (`tokenCommand`) or Entra ID sign-in (`entra`) in place of a
+   * stored key: sent as `Authorization: Bearer`, fetched again before it expires.
+   */
+  credential?: TokenSource;
 }
 
 /** Chat completions (`POST /chat/completions`) or the Responses API (`POST /responses`). */
@@ -154,6 +160,8 @@ const settingSchemas = once(() => {
     modelRateLimits: z.optional(z.record(z.string(), z.number().check(z.positive(), z.lte(MAX_RATE_PER_MINUTE)))),
     listing: z.optional(z.enum(LISTING_MODES)),
     api: z.optional(z.enum(LLM_APIS)),
+    tokenCommand: z.optional(z.string().check(z.refine((v) => v.trim() !== '', 'must be a command line that prints a token'))),
+    entra: z.optional(z.union([z.boolean(), z.strictObject({ scope: z.optional(z.string().check(z.minLength(1))) })])),
     azure: z.optional(
       z.strictObject({
         apiVersion: z.optional(z.string().check(z.regex(AZURE_API_VERSION_PATTERN, 'must be an Azure api-version such as 2024-10-21'))),
@@ -201,7 +209,10 @@ export function needsKey(conn: Connection): boolean {
 
 export function httpConnectionFromSetting(service: 'llm' | 'maps', s: HttpConnectionSetting, source: ConnectionSource = 'settings'): HttpConnection | string {
   if (s.azure && service !== 'llm') return '"azure" is for language-model connections only';
-  const auth = toAuth(s.auth, service, s.azure !== undefined);
+  const credential = tokenSourceOf(s, service);
+  if (typeof credential === 'string') return credential;
+  // A token is always a bearer token, whatever header the provider's keys go in.
+  const auth = credential ? toTokenAuth(s.auth) : toAuth(s.auth, service, s.azure !== undefined);
   if (typeof auth === 'string') return auth;
   return {
     service,
@@ -216,7 +227,27 @@ export function httpConnectionFromSetting(service: 'llm' | 'maps', s: HttpConnec
     source,
     ...(service === 'llm' && s.api ? { llmApi: s.api } : {}),
     ...(s.azure ? { azure: { apiVersion: s.azure.apiVersion ?? AZURE_DEFAULT_API_VERSION } } : {}),
+    ...(credential ? { credential } : {}),
   };
+}
+
+function tokenSourceOf(s: HttpConnectionSetting, service: 'llm' | 'maps'): TokenSource | undefined | string {
+  const entra = s.entra === true ? {} : s.entra === false ? undefined : s.entra;
+  if (entra && s.tokenCommand !== undefined) return 'give either "tokenCommand" or "entra", not both';
+  if (entra && service !== 'llm') return '"entra" is for language-model connections (Azure OpenAI, AI Foundry) only';
+  if (entra) return { kind: 'entra', scope: entra.scope ?? COGNITIVE_SERVICES_SCOPE };
+  if (s.tokenCommand !== undefined) return { kind: 'tokenCommand', command: s.tokenCommand.trim() };
+  return undefined;
+}
+
+function toTokenAuth(a: HttpConnectionSetting['auth']): AuthPlacement | string {
+  if (a?.placement === undefined || a.placement === 'bearer') return { placement: 'bearer' };
+  return `a token ("tokenCommand", "entra") is sent as Authorization: Bearer: remove "auth" (placement "${a.placement}")`;
+}
+
+/** False when the connection takes no stored key: key-less servers, and tokens from a command or Entra ID. */
+export function usesStoredKey(conn: Connection): boolean {
+  return needsKey(conn) && !(conn.service !== 'realtime' && conn.credential);
 }
 
 export function realtimeConnectionFromSetting(s: RealtimeConnectionSetting, source: ConnectionSource = 'settings'): RealtimeConnection | string {
