@@ -6,6 +6,7 @@ import { CredentialResolver, describeTokenSource, type EntraTokenProvider } from
 import type { Connection } from '../core/connections';
 import { errorText } from '../core/errors';
 import type { Redactor } from '../core/redact';
+import { cliEntraProvider } from './entra';
 import { CliError } from './errors';
 
 export interface CliCredentials {
@@ -18,7 +19,7 @@ export async function prepareTokens(
   used: readonly Connection[],
   env: NodeJS.ProcessEnv,
   redactor: Redactor,
-  entra?: EntraTokenProvider,
+  entra: EntraTokenProvider = cliEntraProvider(env),
 ): Promise<CliCredentials> {
   const resolver = new CredentialResolver({ redactor, commandOptions: { env, cwd: process.cwd() }, entra });
   const token = (c: Connection) => (c.service !== 'realtime' && c.credential ? resolver.token(c.credential) : undefined);

@@ -60,6 +60,11 @@ export class CredentialResolver {
     else this.caches.get(cacheKey(source))?.clear();
   }
 
+  /** Forgets every Entra ID token (the editor's sign-out), keeping command tokens. */
+  clearEntra(): void {
+    for (const [key, cache] of this.caches) if (key.startsWith('entra:')) cache.clear();
+  }
+
   private cache(source: TokenSource): TokenCache {
     const key = cacheKey(source);
     let cache = this.caches.get(key);

@@ -60,3 +60,19 @@ export class TokenCache {
     return this.clock.now() < t.expiresAt - margin;
   }
 }
+
+/**
+ * When a JWT access token (Entra ID's are) expires, from its `exp` claim; undefined for a token
+ * that is not a JWT or says nothing. Read only to know when to ask again: nothing here trusts it.
+ */
+export function jwtExpiry(token: string): number | undefined {
+  const payload = token.split('.')[1];
+  if (!payload) return undefined;
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    const exp = claims && typeof claims === 'object' ? (claims as { exp?: unknown }).exp : undefined;
+    return typeof exp === 'number' && Number.isFinite(exp) && exp > 0 ? exp * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
