@@ -85,6 +85,8 @@ const builds = [
     entryPoints: { cli: 'src/cli/main.ts' },
     outdir: 'dist',
     banner: { js: '#!/usr/bin/env node' },
+    // Keyless Entra ID sign-in (src/cli/entra.ts): required from the installed dependencies only when a connection asks for it.
+    external: ['@azure/identity'],
     define: { __CLI_VERSION__: JSON.stringify(require('./package.json').version) },
   },
 ];

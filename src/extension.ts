@@ -11,7 +11,7 @@ import { registerCommands } from './editor/commands';
 import { Config } from './editor/config';
 import { connectionCommands } from './editor/connectionCommands';
 import { ConnectionStore } from './editor/connections';
-import { CredentialGuard } from './editor/credentials';
+import { createCredentialGuard } from './editor/credentials';
 import { bundle } from './editor/bundles';
 import { wireHistory, type NotebookTesting } from './editor/history/feature';
 import { HistoryStore } from './editor/history/store';
@@ -73,13 +73,13 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
   context.subscriptions.push(wireNetworkSettings(redactor, log));
   const secrets = new SecretStore(context.secrets, redactor);
   const connections = new ConnectionStore(config, context.globalState);
-  const guard = new CredentialGuard(secrets);
+  const { guard, entra } = createCredentialGuard(secrets, redactor);
   const http = new HttpClientFactory(guard, log, redactor);
   // Every client the factory makes from now on records its requests (read lazily, on first use).
   const history = new HistoryStore(context, config, log);
   http.history = history;
   const sandbox = new SandboxController(context.extensionPath, connections, secrets, config, log);
-  context.subscriptions.push(config, secrets, connections, sandbox, history);
+  context.subscriptions.push(config, secrets, connections, sandbox, history, entra);
 
   const mapsCosts = new SessionCosts(() => priceTable(config.get('maps.skuPrices')));
   const s: Services = {
@@ -112,6 +112,8 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
     const view = vscode.window.createTreeView<TreeNode>(VIEW_IDS[service], { treeDataProvider: provider, showCollapseAll: true });
     context.subscriptions.push(provider, view, ...lazy.disposables);
     views[service] = { provider, view };
+    // The signed-in Entra account is shown on its connections.
+    context.subscriptions.push(entra.onDidChange(() => provider.refresh()));
     if (service === 'realtime') {
       // In the panel; its page is rebuilt from the module's store whenever it is shown again.
       context.subscriptions.push(vscode.window.registerWebviewViewProvider(REALTIME_INSPECTOR_VIEW_ID, lazy.webviewViewProvider(REALTIME_INSPECTOR_VIEW_ID)));

@@ -1,6 +1,7 @@
 // --connections <file.json>: the editor's connection settings of each service, plus `keyEnv`, the
 // environment variable that holds the connection's key (realtime: the app secret; and
-// `encryptionMasterKeyEnv`, the one holding the encryption master key). Keys are read
+// `encryptionMasterKeyEnv`, the one holding the encryption master key), or in its place
+// `tokenCommand` (a command printing a bearer token) or `entra` (Entra ID sign-in). Keys are read
 // only from those variables: a key-like field in the file is refused, so a file checked into a
 // repository cannot carry one. A top-level "hosts" list names the hosts ```http cells may send to.
 import * as z from 'zod/mini';
@@ -74,6 +75,9 @@ export function loadConnectionsFile(file: string): ConnectionsFile {
       }
       const k = keyEnvSchema.safeParse(entry);
       if (!k.success) problems.push(`${label}.${describeIssues(k.error.issues)}`);
+      const tokenField = ['tokenCommand', 'entra'].find((f) => f in entry && (entry as Record<string, unknown>)[f] !== false);
+      if (tokenField && k.success && k.data.keyEnv)
+        problems.push(`${label}: give either "keyEnv" or "${tokenField}", not both (a token takes the key's place)`);
       // One entry at a time, so a problem's label is this file's index, not the setting's.
       const parsed = parseConnectionsSetting(service, [entry]);
       for (const p of parsed.problems) problems.push(`${label}.${p.replace(/^entry 1( \("[^"]*"\))?: /, '')}`);

@@ -13,6 +13,7 @@ import type { RunArgs } from './args';
 import { loadConnectionsFile } from './connectionsFile';
 import { checkHttpCells } from './httpCellChecks';
 import { configureCliNetwork } from './network';
+import { prepareTokens } from './credentials';
 import { loadDataRows, type DataRow } from './data';
 import { CliError } from './errors';
 import { notebookFiles } from './files';
@@ -50,7 +51,7 @@ interface Job {
 /** Connections and their keys for this run, every key already known to the redactor. */
 interface Setup {
   connections: Connection[];
-  key(c: Connection): string | undefined;
+  key(c: Connection): string | undefined | Promise<string | undefined>;
   /** The encryption master key of a realtime connection, from its encryptionMasterKeyEnv. */
   masterKey(c: Connection): string | undefined;
   /** Hosts http cells may send to: --allow-host and the connections file's "hosts". */
@@ -98,6 +99,10 @@ async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redact
     masterKeys.set(connectionId(c), value);
   }
 
+  // Tokens are fetched now, before the sandbox starts or anything is sent: a failing command stops here.
+  const usedFromFile = file.connections.filter((c) => used.some((u) => u.service === c.service && u.name === c.name));
+  const tokens = await prepareTokens(usedFromFile, env, redactor);
+
   let sandbox: Sandbox | undefined;
   let sandboxSet: ReturnType<typeof sandboxConnections> | undefined;
   if (args.sandbox) {
@@ -111,7 +116,7 @@ async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redact
   return {
     // The sandbox's come first: the first connection of a service is its default.
     connections: [...(sandboxSet?.connections ?? []), ...file.connections].map(withTimeout),
-    key: (c) => (c.source === 'sandbox' ? sandboxSet?.key(c) : keys.get(connectionId(c))),
+    key: (c) => (c.source === 'sandbox' ? sandboxSet?.key(c) : (tokens.token(c) ?? keys.get(connectionId(c)))),
     masterKey: (c) => masterKeys.get(connectionId(c)),
     allowedHosts,
     sandbox,

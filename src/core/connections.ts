@@ -3,6 +3,8 @@
 // Keys are never part of a connection: they live in SecretStorage, keyed by service + name.
 import * as z from 'zod/mini';
 import type { AuthPlacement } from './auth';
+import { COGNITIVE_SERVICES_SCOPE, type TokenSource } from './auth/resolver';
+import { AZURE_API_VERSION_PATTERN, AZURE_DEFAULT_API_VERSION } from './connectionsAzure';
 import { describeIssues } from './validate';
 
 export type ServiceId = 'llm' | 'maps' | 'realtime';
@@ -41,6 +43,16 @@ export interface HttpConnection {
   source: ConnectionSource;
   /** LLM: which API answers Ask and the playground by default (absent: chat completions). */
   llmApi?: LlmApi;
+  /**
+   * LLM: Azure OpenAI's classic API (baseUrl `https://<resource>.openai.azure.com/openai`):
+   * deployments in place of model ids, api-version on every request (connectionsAzure.ts).
+   */
+  azure?: { apiVersion: string };
+  /**
+   * A bearer token from a command (`tokenCommand`) or Entra ID sign-in (`entra`) in place of a
+   * stored key: sent as `Authorization: Bearer`, fetched again before it expires.
+   */
+  credential?: TokenSource;
 }
 
 /** Chat completions (`POST /chat/completions`) or the Responses API (`POST /responses`). */
@@ -148,6 +160,13 @@ const settingSchemas = once(() => {
     modelRateLimits: z.optional(z.record(z.string(), z.number().check(z.positive(), z.lte(MAX_RATE_PER_MINUTE)))),
     listing: z.optional(z.enum(LISTING_MODES)),
     api: z.optional(z.enum(LLM_APIS)),
+    tokenCommand: z.optional(z.string().check(z.refine((v) => v.trim() !== '', 'must be a command line that prints a token'))),
+    entra: z.optional(z.union([z.boolean(), z.strictObject({ scope: z.optional(z.string().check(z.minLength(1))) })])),
+    azure: z.optional(
+      z.strictObject({
+        apiVersion: z.optional(z.string().check(z.regex(AZURE_API_VERSION_PATTERN, 'must be an Azure api-version such as 2024-10-21'))),
+      }),
+    ),
   });
 
   const realtimeConnectionSetting = z.object({
@@ -174,8 +193,9 @@ function once<T>(build: () => T): () => T {
 type HttpConnectionSetting = z.infer<ReturnType<typeof settingSchemas>['httpConnectionSetting']>;
 type RealtimeConnectionSetting = z.infer<ReturnType<typeof settingSchemas>['realtimeConnectionSetting']>;
 
-function toAuth(a: HttpConnectionSetting['auth'], service: 'llm' | 'maps'): AuthPlacement | string {
-  const placement = a?.placement ?? (service === 'maps' ? 'header' : 'bearer');
+function toAuth(a: HttpConnectionSetting['auth'], service: 'llm' | 'maps', azure: boolean): AuthPlacement | string {
+  // Azure's classic API takes its key in an api-key header.
+  const placement = a?.placement ?? (service === 'maps' || azure ? 'header' : 'bearer');
   if (placement === 'bearer' || placement === 'none') return { placement };
   const name = a?.name ?? (service === 'maps' ? (placement === 'header' ? 'X-Goog-Api-Key' : 'key') : placement === 'header' ? 'api-key' : undefined);
   if (!name) return `auth.name is required for placement "${placement}"`;
@@ -188,7 +208,11 @@ export function needsKey(conn: Connection): boolean {
 }
 
 export function httpConnectionFromSetting(service: 'llm' | 'maps', s: HttpConnectionSetting, source: ConnectionSource = 'settings'): HttpConnection | string {
-  const auth = toAuth(s.auth, service);
+  if (s.azure && service !== 'llm') return '"azure" is for language-model connections only';
+  const credential = tokenSourceOf(s, service);
+  if (typeof credential === 'string') return credential;
+  // A token is always a bearer token, whatever header the provider's keys go in.
+  const auth = credential ? toTokenAuth(s.auth) : toAuth(s.auth, service, s.azure !== undefined);
   if (typeof auth === 'string') return auth;
   return {
     service,
@@ -202,7 +226,28 @@ export function httpConnectionFromSetting(service: 'llm' | 'maps', s: HttpConnec
     listing: s.listing ?? 'service',
     source,
     ...(service === 'llm' && s.api ? { llmApi: s.api } : {}),
+    ...(s.azure ? { azure: { apiVersion: s.azure.apiVersion ?? AZURE_DEFAULT_API_VERSION } } : {}),
+    ...(credential ? { credential } : {}),
   };
+}
+
+function tokenSourceOf(s: HttpConnectionSetting, service: 'llm' | 'maps'): TokenSource | undefined | string {
+  const entra = s.entra === true ? {} : s.entra === false ? undefined : s.entra;
+  if (entra && s.tokenCommand !== undefined) return 'give either "tokenCommand" or "entra", not both';
+  if (entra && service !== 'llm') return '"entra" is for language-model connections (Azure OpenAI, AI Foundry) only';
+  if (entra) return { kind: 'entra', scope: entra.scope ?? COGNITIVE_SERVICES_SCOPE };
+  if (s.tokenCommand !== undefined) return { kind: 'tokenCommand', command: s.tokenCommand.trim() };
+  return undefined;
+}
+
+function toTokenAuth(a: HttpConnectionSetting['auth']): AuthPlacement | string {
+  if (a?.placement === undefined || a.placement === 'bearer') return { placement: 'bearer' };
+  return `a token ("tokenCommand", "entra") is sent as Authorization: Bearer: remove "auth" (placement "${a.placement}")`;
+}
+
+/** False when the connection takes no stored key: key-less servers, and tokens from a command or Entra ID. */
+export function usesStoredKey(conn: Connection): boolean {
+  return needsKey(conn) && !(conn.service !== 'realtime' && conn.credential);
 }
 
 export function realtimeConnectionFromSetting(s: RealtimeConnectionSetting, source: ConnectionSource = 'settings'): RealtimeConnection | string {

@@ -1,7 +1,9 @@
 // The connections file the CLI reads with --connections and the editor writes with "Export
 // Connections for CI": each service's connection settings plus `keyEnv`, the environment variable
-// that holds the connection's key (realtime: the app secret). The file never holds a key.
+// that holds the connection's key (realtime: the app secret), or `tokenCommand` / `entra` for a
+// bearer token obtained when the run starts. The file never holds a key.
 import type { Connection, HttpConnection, RealtimeConnection, ServiceId } from './connections';
+import { COGNITIVE_SERVICES_SCOPE } from './auth/resolver';
 import { keyEnvVar } from './curl';
 
 /**
@@ -10,7 +12,20 @@ import { keyEnvVar } from './curl';
  * anything else is refused.
  */
 export const CONNECTIONS_FILE_FIELDS = {
-  http: ['name', 'baseUrl', 'baseUrls', 'auth', 'rateLimitPerMinute', 'timeoutSeconds', 'modelRateLimits', 'listing', 'keyEnv'],
+  http: [
+    'name',
+    'baseUrl',
+    'baseUrls',
+    'auth',
+    'rateLimitPerMinute',
+    'timeoutSeconds',
+    'modelRateLimits',
+    'listing',
+    'azure',
+    'keyEnv',
+    'tokenCommand',
+    'entra',
+  ],
   realtime: ['name', 'appId', 'key', 'cluster', 'host', 'port', 'useTLS', 'authEndpoint', 'rateLimitPerMinute', 'listing', 'keyEnv', 'encryptionMasterKeyEnv'],
 } as const;
 
@@ -28,6 +43,11 @@ export function connectionsFileFor(connections: readonly Connection[]): { json: 
   const used = new Set<string>();
   for (const c of connections) {
     if (c.source !== 'settings') continue;
+    // A token from a command or Entra ID needs no variable: the CLI runs the same command or sign-in.
+    if (c.service !== 'realtime' && c.credential) {
+      (json[c.service] ??= []).push(httpEntry(c));
+      continue;
+    }
     const base = c.service === 'realtime' ? 'PUSHER_APP_SECRET' : keyEnvVar(c.service, c.auth, c.baseUrl);
     // The first connection needing a variable gets its usual name; others add their own name.
     let keyEnv = base;
@@ -53,6 +73,9 @@ function httpEntry(c: HttpConnection): Record<string, unknown> {
     ...(c.timeoutMs !== DEFAULT_TIMEOUT_MS ? { timeoutSeconds: c.timeoutMs / 1000 } : {}),
     ...(Object.keys(c.modelRateLimits).length ? { modelRateLimits: c.modelRateLimits } : {}),
     ...(c.listing !== 'service' ? { listing: c.listing } : {}),
+    ...(c.azure ? { azure: c.azure } : {}),
+    ...(c.credential?.kind === 'tokenCommand' ? { tokenCommand: c.credential.command } : {}),
+    ...(c.credential?.kind === 'entra' ? { entra: c.credential.scope === COGNITIVE_SERVICES_SCOPE ? true : { scope: c.credential.scope } } : {}),
   };
 }
 

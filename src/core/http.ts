@@ -95,6 +95,7 @@ export class HttpClient {
     // "./" keeps a colon in the first segment ("places:searchText", "v1:validateAddress") from reading as a scheme.
     const u = new URL(`./${path.replace(/^\//, '')}`, this.base);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(this.opts.defaultQuery ?? {})) if (!u.searchParams.has(k)) u.searchParams.set(k, v);
     return u;
   }
 
@@ -149,9 +150,9 @@ export class HttpClient {
     signal?.throwIfAborted();
 
     const method = req.method ?? (req.body !== undefined || req.rawBody !== undefined ? 'POST' : 'GET');
-    let url = this.url(req.path, req.query);
-    let headers: Record<string, string> = { accept: 'application/json', ...this.opts.defaultHeaders, ...req.headers };
     const body = req.rawBody ?? (req.body !== undefined ? JSON.stringify(req.body) : undefined);
+    let url = this.url(this.opts.routePath ? this.opts.routePath(req.path, body) : req.path, req.query);
+    let headers: Record<string, string> = { accept: 'application/json', ...this.opts.defaultHeaders, ...req.headers };
     if (body !== undefined) headers['content-type'] ??= 'application/json';
     if (attempt === 0) this.notifyRequest(method, url, headers, body);
     const key = this.opts.credentials ? await this.opts.credentials(url, signal) : undefined;

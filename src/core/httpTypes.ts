@@ -68,6 +68,13 @@ export interface HttpClientOptions {
   parseError?: ErrorParser;
   requestIdHeaders?: readonly string[];
   defaultHeaders?: Record<string, string>;
+  /** Query parameters every request carries unless it names them itself (Azure's api-version). */
+  defaultQuery?: Record<string, string>;
+  /**
+   * Where a request's path really goes, given its body: Azure's classic API names the deployment in
+   * the path (`deployments/<d>/chat/completions`) where OpenAI names the model in the body.
+   */
+  routePath?: (path: string, body: string | Uint8Array | undefined) => string;
   /** The connection pool to use; by default one Agent shared by every client (not undici's global one). */
   dispatcher?: Dispatcher;
   /** A body read whole (JSON answers, error bodies) larger than this fails as 'invalid-response'; default 64 MiB. */

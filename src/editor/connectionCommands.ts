@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { connectionOrigins, SANDBOX_CONNECTION_NAME, SERVICE_LABELS, type Connection, type ServiceId } from '../core/connections';
+import { AZURE_API_VERSION_PATTERN, AZURE_DEFAULT_API_VERSION } from '../core/connectionsAzure';
 import type { CommandTable } from './commands';
 import { exportConnections } from './exportConnections';
 import { CONNECTION_COMMANDS } from '../features/ids';
@@ -33,6 +34,13 @@ const url = (v: string) => {
   }
 };
 
+const AZURE_RESOURCE_FIELD: Preset['fields'][number] = {
+  key: 'resource',
+  prompt: 'Azure OpenAI resource name',
+  placeholder: 'my-resource',
+  validate: (v) => (/^[a-z0-9-]+$/i.test(v) ? undefined : 'Letters, digits and dashes only'),
+};
+
 const PRESETS: Record<ServiceId, Preset[]> = {
   llm: [
     {
@@ -46,15 +54,24 @@ const PRESETS: Record<ServiceId, Preset[]> = {
     {
       label: 'Azure OpenAI / AI Foundry (v1 API)',
       detail: 'https://<resource>.openai.azure.com/openai/v1 · api-key header',
+      fields: [AZURE_RESOURCE_FIELD],
+      build: (d) => ({ baseUrl: `https://${d.resource}.openai.azure.com/openai/v1`, auth: { placement: 'header', name: 'api-key' } }),
+      keyPrompt: 'Azure OpenAI key',
+      envHint: 'AZURE_OPENAI_API_KEY',
+    },
+    {
+      label: 'Azure OpenAI deployments (classic API)',
+      detail: 'https://<resource>.openai.azure.com/openai/deployments/<deployment> · api-version · api-key header',
       fields: [
+        AZURE_RESOURCE_FIELD,
         {
-          key: 'resource',
-          prompt: 'Azure OpenAI resource name',
-          placeholder: 'my-resource',
-          validate: (v) => (/^[a-z0-9-]+$/i.test(v) ? undefined : 'Letters, digits and dashes only'),
+          key: 'apiVersion',
+          prompt: 'api-version added to every request',
+          value: AZURE_DEFAULT_API_VERSION,
+          validate: (v) => (AZURE_API_VERSION_PATTERN.test(v) ? undefined : 'An api-version such as 2024-10-21 or 2025-01-01-preview'),
         },
       ],
-      build: (d) => ({ baseUrl: `https://${d.resource}.openai.azure.com/openai/v1`, auth: { placement: 'header', name: 'api-key' } }),
+      build: (d) => ({ baseUrl: `https://${d.resource}.openai.azure.com/openai`, azure: { apiVersion: d.apiVersion } }),
       keyPrompt: 'Azure OpenAI key',
       envHint: 'AZURE_OPENAI_API_KEY',
     },

@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
+import { CredentialResolver, describeTokenSource, type TokenSource } from '../core/auth/resolver';
+import type { Redactor } from '../core/redact';
 import { connectionOrigins, SERVICE_LABELS, type Connection } from '../core/connections';
-import { ApiError } from '../core/errors';
+import { ApiError, errorText } from '../core/errors';
+import { EntraSignIn } from './entraSignIn';
 import type { SecretStore } from './secrets';
 
 /**
@@ -14,7 +17,17 @@ export class CredentialGuard {
   constructor(
     private readonly secrets: SecretStore,
     private readonly isTrusted: () => boolean = () => vscode.workspace.isTrusted,
+    /** Tokens from a command or Entra ID (connections with `tokenCommand` / `entra`). */
+    private readonly tokens?: { resolver: CredentialResolver; entra?: EntraSignIn },
   ) {}
+
+  /** How a token connection authenticates, for its tree item: "Entra ID: alice@contoso.com"; undefined for a stored key. */
+  describeCredential(conn: Connection): string | undefined {
+    if (conn.service === 'realtime' || !conn.credential) return undefined;
+    if (conn.credential.kind === 'tokenCommand') return `token from \`${conn.credential.command}\``;
+    const account = this.tokens?.entra?.account(conn.credential.scope);
+    return account ? `Entra ID: ${account}` : 'Entra ID: not signed in yet';
+  }
 
   /** The credentials callback for an HttpClient of `conn`. */
   forConnection(conn: Connection): (url: URL) => Promise<string> {
@@ -38,6 +51,7 @@ export class CredentialGuard {
   async keyFor(conn: Connection, url: URL | string): Promise<string> {
     const service = `${SERVICE_LABELS[conn.service]} (${conn.name})`;
     this.assertTrusted(conn);
+    if (conn.service !== 'realtime' && conn.credential) return this.tokenFor(conn, conn.credential, new URL(String(url)), service);
     const stored = await this.secrets.get(conn);
     if (!stored) {
       const what = conn.service === 'realtime' ? 'app secret' : 'API key';
@@ -62,6 +76,30 @@ export class CredentialGuard {
     return stored.value;
   }
 
+  /** A token goes only to the connection's own origins (no approval for others: a new sign-in is cheap, a leaked token is not). */
+  private async tokenFor(conn: Connection, source: TokenSource, url: URL, service: string): Promise<string> {
+    const origins = connectionOrigins(conn);
+    if (!origins.includes(url.origin)) {
+      throw new ApiError({
+        kind: 'auth',
+        service,
+        code: 'origin_not_approved',
+        message: `Not sent: the token of "${conn.name}" only goes to ${origins.join(', ')}, not ${url.origin}.`,
+      });
+    }
+    if (!this.tokens) throw new ApiError({ kind: 'auth', service, code: 'no_key', message: `${describeTokenSource(source)} is not available here.` });
+    try {
+      return await this.tokens.resolver.token(source);
+    } catch (e) {
+      throw new ApiError({
+        kind: 'auth',
+        service,
+        code: 'token_failed',
+        message: `No token for "${conn.name}": ${describeTokenSource(source)} failed: ${errorText(e)}`,
+      });
+    }
+  }
+
   private approve(conn: Connection, origin: string, known: string[]): Promise<boolean> {
     const id = `${conn.service}:${conn.name}:${origin}`;
     let p = this.pending.get(id);
@@ -79,4 +117,14 @@ export class CredentialGuard {
     }
     return p;
   }
+}
+
+/**
+ * The editor's guard with its token sources: token commands run with the editor's environment,
+ * Entra ID through VS Code's "microsoft" sign-in, whose sign-out forgets the Entra tokens.
+ */
+export function createCredentialGuard(secrets: SecretStore, redactor: Redactor): { guard: CredentialGuard; entra: EntraSignIn } {
+  const entra = new EntraSignIn(() => resolver.clearEntra());
+  const resolver: CredentialResolver = new CredentialResolver({ redactor, entra: entra.provider, commandOptions: { env: process.env } });
+  return { guard: new CredentialGuard(secrets, undefined, { resolver, entra }), entra };
 }

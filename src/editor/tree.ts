@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { connectionId, needsKey, type Connection, type ServiceId } from '../core/connections';
+import { connectionId, needsKey, usesStoredKey, type Connection, type ServiceId } from '../core/connections';
 import { errorText } from '../core/errors';
 import { CONNECTION_COMMANDS } from '../features/ids';
 import type { Services } from './services';
@@ -72,17 +72,21 @@ export class ConnectionNode implements TreeNode {
   async toTreeItem(): Promise<vscode.TreeItem> {
     const active = this.provider.isActive(this.conn);
     const keyless = !needsKey(this.conn);
-    const hasKey = keyless || (await this.provider.services.secrets.has(this.conn));
+    const credential = this.provider.services.guard.describeCredential(this.conn);
+    const hasKey = !usesStoredKey(this.conn) || (await this.provider.services.secrets.has(this.conn));
     const item = new vscode.TreeItem(this.conn.name, active ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     const where = this.conn.service === 'realtime' ? `${this.conn.host}:${this.conn.port} · app ${this.conn.appId}` : safeHost(this.conn.baseUrl);
     const extra = this.provider.source.describe?.(this.conn);
-    item.description = [active ? '● active' : undefined, extra ?? where, hasKey ? undefined : 'no key'].filter(Boolean).join(' · ');
+    const token = this.conn.service === 'realtime' ? undefined : this.conn.credential;
+    // The signed-in Entra account is on the row itself; a token command's line is in the tooltip.
+    const how = token?.kind === 'entra' ? credential : token ? 'token command' : undefined;
+    item.description = [active ? '● active' : undefined, extra ?? where, hasKey ? how : 'no key'].filter(Boolean).join(' · ');
     item.tooltip = new vscode.MarkdownString(
       [
         `**${this.conn.name}**${this.conn.source === 'sandbox' ? ' (local sandbox)' : ''}`,
         this.conn.service === 'realtime' ? `Host: \`${this.conn.host}:${this.conn.port}\` · app \`${this.conn.appId}\`` : `Base URL: \`${this.conn.baseUrl}\``,
-        `Key: ${keyless ? 'none needed (auth placement "none")' : hasKey ? 'stored in SecretStorage' : 'not set'}`,
+        `Key: ${keyless ? 'none needed (auth placement "none")' : (credential ?? (hasKey ? 'stored in SecretStorage' : 'not set'))}`,
         active ? 'Active connection' : 'Not active — switch with *Switch Active Connection…*',
       ].join('\n\n'),
     );
@@ -157,7 +161,7 @@ export class ServiceTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   async childrenOf(node: ConnectionNode): Promise<TreeNode[]> {
     const conn = node.conn;
     const id = connectionId(conn);
-    if (needsKey(conn) && !(await this.services.secrets.has(conn))) {
+    if (usesStoredKey(conn) && !(await this.services.secrets.has(conn))) {
       const what = conn.service === 'realtime' ? 'App Secret' : 'API Key';
       return [
         new MessageNode(`${id}/signed-out`, 'signed-out', `Set ${what}…`, {

@@ -1,4 +1,5 @@
 import { connectionId, needsKey, type Connection, type HttpConnection } from '../core/connections';
+import { connectionRequestOptions } from '../core/connectionsAzure';
 import { HttpClient, type HttpClientOptions } from '../core/http';
 import { RecordingHttpClient, type HistorySink } from '../history/recorder';
 import { ResourcesClient, resourcesHttpOptions } from '../services/resources';
@@ -62,6 +63,7 @@ export class HttpClientFactory {
       limiter: this.limiter,
       log: (e) => this.log.request(e),
       redactor: this.redactor,
+      ...connectionRequestOptions(conn),
       ...rest,
     });
   }

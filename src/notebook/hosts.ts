@@ -1,5 +1,6 @@
 // Ready-made pieces of a NotebookHost for front ends without an editor (the CLI, tests): a plain
 // HttpClient, a host over a fixed list of connections, and the local sandbox's connections.
+import { connectionRequestOptions } from '../core/connectionsAzure';
 import { connectionOrigins, SERVICE_LABELS, type Connection, type HttpConnection, type ServiceId } from '../core/connections';
 import { ApiError } from '../core/errors';
 import { HttpClient } from '../core/http';
@@ -18,6 +19,7 @@ export function defaultHttpClient(connection: HttpConnection, options: NotebookH
     parseError: options.parseError,
     requestIdHeaders: options.requestIdHeaders,
     onRequest: options.onRequest,
+    ...connectionRequestOptions(connection),
   });
 }
 

@@ -58,3 +58,21 @@ export function refuseAzureRequest(ctx: Ctx, path: NormalisedPath, models: Model
   }
   return false;
 }
+
+/**
+ * `GET /openai/deployments?api-version=…`: the resource's deployments in the data-plane listing's
+ * shape (2022-12-01). Every sandbox model is a deployment of the same name.
+ */
+export function listDeployments(ctx: Ctx, models: ModelCatalogue): void {
+  const data = models.list().map((m) => ({
+    id: m.id,
+    object: 'deployment',
+    model: m.id,
+    owner: 'organization',
+    status: 'succeeded',
+    scale_settings: { scale_type: 'standard' },
+    created_at: m.created,
+    updated_at: m.created,
+  }));
+  sendJson(ctx.res, 200, { object: 'list', data }, baseHeaders(ctx));
+}

@@ -4,6 +4,8 @@
 //   /openai/v1/...           Azure OpenAI "v1" style, `api-key: <key>` (or Bearer); adds
 //   /openai/deployments/<d>/ Azure content-filter chunks and apim-request-id; classic Azure paths
 //                            need ?api-version= and a deployment named like a model (azure.ts)
+//   /<tenant>/oauth2/v2.0/…  Entra ID's token endpoint and OpenID metadata; the Azure paths take
+//                            its tokens as Bearer (entra.ts)
 // Models: the sandbox's own (`sandbox-*`), stand-ins for OpenAI's public ids, and --model-map ids.
 // Endpoints: models, chat/completions, responses, embeddings, legacy completions, moderations,
 // images/generations, audio/speech, audio/transcriptions and translations (multipart), files.
@@ -24,7 +26,8 @@ import { moderations } from './moderations';
 import { speech } from './speech';
 import { audioToText } from './transcriptions';
 import { uploadSlots } from './multipart';
-import { normalisePath, refuseAzureRequest } from './azure';
+import { listDeployments, normalisePath, refuseAzureRequest } from './azure';
+import { isSandboxEntraToken, serveEntra } from './entra';
 import { ModelCatalogue, type ModelMap, type SandboxModel } from './models';
 import { ModelRateLimits } from './rateLimit';
 import { responses } from './responses';
@@ -101,6 +104,10 @@ export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningS
       sendJson(ctx.res, 200, { resources }, baseHeaders(ctx));
     })
     .add('GET', '/v1/models', (ctx) => sendJson(ctx.res, 200, { object: 'list', data: models.list().map(modelJson) }, baseHeaders(ctx)))
+    // Azure only: OpenAI has no deployments.
+    .add('GET', '/v1/deployments', (ctx) =>
+      ctx.azure ? listDeployments(ctx, models) : openAiError(ctx, 404, invalid('Invalid URL (GET /v1/deployments)', null, 'unknown_url')),
+    )
     .add('GET', '/v1/models/{model}', (ctx, { model: id }) => {
       const m = models.find(id);
       if (!m) return openAiError(ctx, 404, invalid(`The model '${id}' does not exist`, 'model', 'model_not_found'));
@@ -130,8 +137,11 @@ export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningS
     if (!url || !decoded) return openAiError(ctx, 400, invalid('Invalid URL: the path has malformed percent-encoding.', null, 'invalid_url'));
     // Image URLs are opened without a key, as OpenAI's signed ones are.
     if (req.method === 'GET' && serveStoredImage(ctx, decoded, images)) return;
+    if (await serveEntra(req, res, url, `${opts.tls ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`, opts.apiKey, clock.now())) return;
     const key = (azure ? header(req, 'api-key') : undefined) ?? bearer(req);
-    if (!safeEqual(key, opts.apiKey)) {
+    // Azure also takes an Entra ID token (from the sandbox's own token endpoint) as Bearer.
+    const entraSignedIn = azure && isSandboxEntraToken(bearer(req), opts.apiKey, clock.now());
+    if (!entraSignedIn && !safeEqual(key, opts.apiKey)) {
       const shown = key ? `${key.slice(0, 3)}…${key.slice(-2)}` : '';
       const how = azure ? 'an api-key header' : 'an Authorization header (Bearer <key>)';
       return openAiError(

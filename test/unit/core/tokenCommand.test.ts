@@ -1,0 +1,97 @@
+// Token commands and the token cache: what a command's output means (a token alone, or az's JSON
+// with its expiry), what a failing command tells the user, and when a token is fetched again.
+import * as assert from 'node:assert/strict';
+import { CredentialResolver, COGNITIVE_SERVICES_SCOPE } from '../../../src/core/auth/resolver';
+import { RENEW_BEFORE_MS, TokenCache, type Token } from '../../../src/core/auth/tokenCache';
+import { parseTokenOutput, runTokenCommand, TokenCommandError } from '../../../src/core/auth/tokenCommand';
+import { parseConnectionsSetting, usesStoredKey, type HttpConnection } from '../../../src/core/connections';
+import { connectionsFileFor } from '../../../src/core/connectionsFile';
+import { Redactor } from '../../../src/core/redact';
+import { ManualClock } from '../helpers/clock';
+
+const node = (script: string) => `"${process.execPath}" -e ${JSON.stringify(script)}`;
+
+describe('core/auth: token commands', function () {
+  this.timeout(20_000);
+
+  it('plain output is the token, kept for the run; az -o json gives the token and its expiry', () => {
+    assert.deepEqual(parseTokenOutput('  eyJ0eXAi.abc.def \n'), { value: 'eyJ0eXAi.abc.def' });
+    assert.deepEqual(parseTokenOutput(JSON.stringify({ accessToken: 'tok-1', expires_on: 1_900_000_000, tokenType: 'Bearer' })), {
+      value: 'tok-1',
+      expiresAt: 1_900_000_000_000,
+    });
+    const local = parseTokenOutput(JSON.stringify({ accessToken: 'tok-2', expiresOn: '2030-01-31 12:34:56.000000' }));
+    assert.equal(local.expiresAt, new Date(2030, 0, 31, 12, 34, 56).getTime());
+    assert.equal(parseTokenOutput(JSON.stringify({ access_token: 'tok-3', expires_in: 60 }), 1_000).expiresAt, 61_000);
+  });
+
+  it('output that is not a token is refused without repeating it (it may be one)', () => {
+    assert.throws(() => parseTokenOutput(''), /printed nothing/);
+    assert.throws(
+      () => parseTokenOutput('Bearer secret-value-1'),
+      (e: Error) => /more than one word/.test(e.message) && !e.message.includes('secret-value-1'),
+    );
+    assert.throws(
+      () => parseTokenOutput('{"value": "secret-value-2"}'),
+      (e: Error) => /without a token/.test(e.message) && !e.message.includes('secret-value-2'),
+    );
+  });
+
+  it('a failing command rejects with its own message and exit code', async () => {
+    await assert.rejects(
+      runTokenCommand(node('console.error("ERROR: Please run \'az login\' to setup account."); process.exit(3)')),
+      (e: Error) => e instanceof TokenCommandError && /exit 3/.test(e.message) && /Please run 'az login'/.test(e.message),
+    );
+    assert.equal((await runTokenCommand(node("console.log('tok-from-command')"))).value, 'tok-from-command');
+  });
+
+  it('the cache fetches once for concurrent requests, and again only near the reported expiry', async () => {
+    const clock = new ManualClock(0);
+    let fetches = 0;
+    const cache = new TokenCache(() => {
+      fetches++;
+      return Promise.resolve<Token>({ value: `t${fetches}`, expiresAt: 60 * 60_000 });
+    }, clock);
+    assert.deepEqual(await Promise.all([cache.get(), cache.get()]), ['t1', 't1']);
+    clock.advance(60 * 60_000 - RENEW_BEFORE_MS - 1);
+    assert.equal(await cache.get(), 't1');
+    clock.advance(2);
+    assert.equal(await cache.get(), 't2');
+    assert.equal(fetches, 2);
+  });
+
+  it('the resolver runs a command shared by two connections once and teaches the redactor its token', async () => {
+    const redactor = new Redactor();
+    let runs = 0;
+    const resolver = new CredentialResolver({ redactor, runCommand: () => Promise.resolve({ value: `token-run-${++runs}` }) });
+    const source = { kind: 'tokenCommand', command: 'gcloud auth print-access-token' } as const;
+    assert.equal(await resolver.token(source), 'token-run-1');
+    assert.equal(await resolver.token({ ...source }), 'token-run-1');
+    assert.equal(runs, 1);
+    assert.equal(redactor.text('Authorization: Bearer token-run-1'), 'Authorization: Bearer ***');
+  });
+
+  it('settings: tokenCommand and entra make a bearer connection with no stored key; conflicting fields are refused', () => {
+    const { connections, problems } = parseConnectionsSetting('llm', [
+      {
+        name: 'Vertex',
+        baseUrl: 'https://aiplatform.googleapis.com/v1/projects/p/locations/l/endpoints/openapi',
+        tokenCommand: 'gcloud auth print-access-token',
+      },
+      { name: 'Azure', baseUrl: 'https://res.openai.azure.com/openai', azure: {}, entra: true },
+      { name: 'Both', baseUrl: 'https://x.example.com', tokenCommand: 'x', entra: true },
+      { name: 'Header', baseUrl: 'https://x.example.com', tokenCommand: 'x', auth: { placement: 'header', name: 'api-key' } },
+    ]);
+    assert.equal(problems.length, 2, problems.join('\n'));
+    const [vertex, azure] = connections as HttpConnection[];
+    assert.deepEqual(vertex.credential, { kind: 'tokenCommand', command: 'gcloud auth print-access-token' });
+    assert.deepEqual(vertex.auth, { placement: 'bearer' });
+    assert.deepEqual(azure.credential, { kind: 'entra', scope: COGNITIVE_SERVICES_SCOPE });
+    assert.deepEqual(azure.auth, { placement: 'bearer' }, 'Entra tokens go as Bearer even on the api-key Azure API');
+    assert.equal(usesStoredKey(vertex), false);
+    const { json, keyVariables } = connectionsFileFor(connections);
+    assert.deepEqual(keyVariables, []);
+    assert.equal(json.llm?.[0].tokenCommand, 'gcloud auth print-access-token');
+    assert.equal(json.llm?.[1].entra, true);
+  });
+});
