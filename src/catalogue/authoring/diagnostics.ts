@@ -9,6 +9,7 @@ import { FIELD_MASK_HEADER } from '../headers';
 import { maskSelects, responseHas } from '../maskFields';
 import { findOperation, type Operation } from '../operations';
 import { blankReferences, cellLayout, lineRange, range, references, type CellLayout } from './cellLayout';
+import { jsonFault } from './jsonCheck';
 import { resolveReference } from './resolve';
 import type { AuthoringContext, CellInput, Diagnostic, QuickFix } from './types';
 
@@ -108,42 +109,23 @@ function jsonBodyProblems(layout: CellLayout, type: string | undefined): Diagnos
   const trimmed = text.trim();
   // A body of `< ./file` lines, or plain text, is sent as it is.
   if (!/^[[{]/.test(trimmed)) return [];
-  try {
-    JSON.parse(blankReferences(text));
-    return [];
-  } catch (e) {
-    const at = jsonErrorOffset(e instanceof Error ? e.message : '', text);
-    let line = 0;
-    let col = at;
-    for (const l of lines) {
-      if (col <= l.length) break;
-      col -= l.length + 1;
-      line++;
-    }
-    const detail = (e instanceof Error ? e.message : String(e)).replace(/^JSON\.parse: /, '').replace(/ in JSON at position \d+.*$/, '');
-    return [
-      {
-        range: range(layout.bodyStart + Math.min(line, lines.length - 1), Math.max(0, col), Math.max(0, col) + 1),
-        severity: 'error',
-        message: `the body is not valid JSON (${detail}): fix it, or set a Content-Type that is not JSON`,
-        code: 'malformed-json',
-      },
-    ];
+  const fault = jsonFault(blankReferences(text));
+  if (!fault) return [];
+  let line = 0;
+  let col = fault.offset;
+  for (const l of lines) {
+    if (col <= l.length) break;
+    col -= l.length + 1;
+    line++;
   }
-}
-
-/** Where JSON.parse stopped: V8 says "at position N" (or "line L column C"); the end when it ran out. */
-function jsonErrorOffset(message: string, text: string): number {
-  const pos = /position (\d+)/.exec(message);
-  if (pos) return Number(pos[1]);
-  const lc = /line (\d+) column (\d+)/.exec(message);
-  if (lc) {
-    const lines = text.split('\n');
-    let offset = 0;
-    for (let i = 0; i < Number(lc[1]) - 1 && i < lines.length; i++) offset += lines[i].length + 1;
-    return offset + Number(lc[2]) - 1;
-  }
-  return text.trimEnd().length;
+  return [
+    {
+      range: range(layout.bodyStart + Math.min(line, lines.length - 1), col, col + 1),
+      severity: 'error',
+      message: `the body is not valid JSON: ${fault.message} (fix it, or set a Content-Type that is not JSON)`,
+      code: 'malformed-json',
+    },
+  ];
 }
 
 const perThousand = (n: number): string => `$${n.toLocaleString('en-US', { maximumFractionDigits: 2 })} per 1,000`;

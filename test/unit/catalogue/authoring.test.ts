@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { cellCompletions, cellDefinition, cellDiagnostics, cellHover, notebookDiagnostics, type Completion } from '../../../src/catalogue';
+import { jsonFault } from '../../../src/catalogue/authoring/jsonCheck';
 import { at, context } from './authoringKit';
 
 const labels = (list: Completion[]) => list.map((c) => c.label);
@@ -213,5 +214,16 @@ describe('authoring: diagnostics', () => {
       notebookDiagnostics(text, 'n.awb.md').map((f) => `${f.line}:${f.column} ${f.severity} ${f.code}`),
       ['11:16 error undefined-variable', '11:26 error malformed-json', '13:1 error syntax'],
     );
+  });
+});
+
+describe('authoring: where a JSON body goes wrong', () => {
+  it('names the fault and its offset, whatever Node version parses JSON', () => {
+    assert.equal(jsonFault('{"a": [1, {"b": null}], "c": "x\\n"}'), undefined);
+    assert.deepEqual(jsonFault('{"a": 1,}'), { offset: 8, message: '"}" is where another key (JSON has no comma before "}") should be' });
+    assert.deepEqual(jsonFault('{"a": [}'), { offset: 7, message: '"}" is where a value should be' });
+    assert.deepEqual(jsonFault('{"a": 1'), { offset: 7, message: 'it ends where a "," or "}" should be' });
+    assert.deepEqual(jsonFault("{'a': 1}"), { offset: 1, message: '"\'" is where a key in double quotes should be' });
+    assert.deepEqual(jsonFault('[1] 2'), { offset: 4, message: '"2" is after the end of the JSON value' });
   });
 });
