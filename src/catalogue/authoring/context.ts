@@ -22,9 +22,15 @@ export function notebookContext(
   const variables = new Map<string, VariableDef>();
   const named = new Map<string, NamedCell>();
   let varsCell: AuthoringContext['varsCell'];
+  const notebookChannels = new Set<string>();
   cells.forEach((cell, cellIndex) => {
     if (cell.kind !== 'code') return;
     const attributes = cell.metadata.attributes ?? {};
+    if (cell.language === 'realtime') {
+      // Channels other cells of this notebook name are offered too (the connection may list none yet).
+      const m = /^\s*(?:PUBLISH|LISTEN|CHANNEL|USERS)\s+([^\s{}]+)/im.exec(cell.value);
+      if (m) notebookChannels.add(m[1]);
+    }
     if (cell.language !== 'vars') {
       if (attributes.name !== undefined && !named.has(attributes.name)) named.set(attributes.name, { cellIndex, language: cell.language });
       return;
@@ -51,7 +57,10 @@ export function notebookContext(
     varsCell,
     result: (name) => sources.result?.(name),
     models: (service, connection) => sources.models?.(service, connection),
-    channels: (connection) => sources.channels?.(connection),
+    channels: (connection) => {
+      const listed = sources.channels?.(connection) ?? [];
+      return [...new Set([...listed, ...notebookChannels])];
+    },
     connectionNames: (service) => sources.connectionNames?.(service),
     mask: sources.mask ?? ((t) => t),
   };

@@ -156,7 +156,7 @@ function maskProblems(op: Operation, mask: string, line: number, layout: CellLay
     {
       range: range(line, text.length - text.trimStart().length, text.length),
       severity: 'information',
-      message: `this mask bills as ${sku.sku} (${perThousand(sku.pricePer1000)} ${sku.per === 'element' ? 'elements' : 'requests'}) because of ${sku.because.join(', ')}${cheaper && cheaper.sku !== sku.sku ? `; without them: ${cheaper.sku} (${perThousand(cheaper.pricePer1000)})` : ''}`,
+      message: `this mask bills as ${sku.sku} (${perThousand(sku.pricePer1000)} ${sku.per === 'element' ? 'elements' : 'requests'}) because of ${sku.because.join(', ')}${cheaper && cheaper.sku !== sku.sku ? `; without ${sku.because.length === 1 ? 'it' : 'them'}: ${cheaper.sku} (${perThousand(cheaper.pricePer1000)})` : ''}`,
       code: 'dearer-sku',
       fixes,
     },

@@ -15,6 +15,8 @@ import { CurlCellActions, exportCommands } from './exportCommands';
 import { importCommands } from './importCommands';
 import { Environments, notebookOf } from './environments';
 import { AwbSerializer, documentProblems } from './serializer';
+import { AuthoringSources } from './authoring/sources';
+import { registerAuthoring } from './authoring/providers';
 import { NEW_NOTEBOOK_TEMPLATE } from '../../features/notebook/template';
 
 export { type FinishedCell } from './controller';
@@ -95,9 +97,14 @@ export function activate(s: Services): NotebookFeature {
     },
   };
 
+  // Completions, hover, definitions and diagnostics while a cell is typed (src/catalogue).
+  const authoring = new AuthoringSources(s, controller, environments);
+
   const disposables: vscode.Disposable[] = [
     environments,
     controller,
+    authoring,
+    ...registerAuthoring(authoring),
     diagnostics,
     vscode.languages.registerCodeActionsProvider({ notebookType: NOTEBOOK_TYPE }, new CurlCellActions(), { providedCodeActionKinds: CurlCellActions.kinds }),
     vscode.workspace.onDidOpenNotebookDocument(showProblems),

@@ -170,7 +170,7 @@ describe('authoring: diagnostics', () => {
     assert.equal(d.severity, 'information');
     assert.equal(
       d.message,
-      'this mask bills as Text Search Enterprise ($35 per 1,000 requests) because of rating; without them: Text Search Pro ($32 per 1,000)',
+      'this mask bills as Text Search Enterprise ($35 per 1,000 requests) because of rating; without it: Text Search Pro ($32 per 1,000)',
     );
     assert.equal(d.fixes?.[0].edit.newText, ' places.id,places.displayName');
   });
