@@ -17,6 +17,7 @@ import { Environments, notebookOf } from './environments';
 import { AwbSerializer, documentProblems } from './serializer';
 import { AuthoringSources } from './authoring/sources';
 import { registerAuthoring } from './authoring/providers';
+import { CellStatusBar, cellNameCommands } from './authoring/cellNames';
 import { NEW_NOTEBOOK_TEMPLATE } from '../../features/notebook/template';
 
 export { type FinishedCell } from './controller';
@@ -31,6 +32,8 @@ export interface NotebookFeature {
   serializer: AwbSerializer;
   controller: NotebookRunController;
   environments: Environments;
+  /** Each code cell's name, connection and environment in its status bar. */
+  cellStatus: CellStatusBar;
   commands: CommandTable;
   /** What the response viewer reported (newest last; for tests and diagnostics). */
   rendered: Array<Extract<RendererMessage, { type: 'rendered' }>>;
@@ -73,6 +76,7 @@ export function activate(s: Services): NotebookFeature {
   const commands: CommandTable = {
     ...importCommands(s, serializer),
     ...exportCommands(s, serializer),
+    ...cellNameCommands(s),
     'apiWorkbench.notebook.new': async () => {
       const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, serializer.deserializeNotebook(new TextEncoder().encode(NEW_NOTEBOOK_TEMPLATE)));
       await vscode.window.showNotebookDocument(doc);
@@ -99,12 +103,16 @@ export function activate(s: Services): NotebookFeature {
 
   // Completions, hover, definitions and diagnostics while a cell is typed (src/catalogue).
   const authoring = new AuthoringSources(s, controller, environments);
+  const cellStatus = new CellStatusBar(s);
 
   const disposables: vscode.Disposable[] = [
     environments,
     controller,
     authoring,
     ...registerAuthoring(authoring),
+    cellStatus,
+    vscode.notebooks.registerNotebookCellStatusBarItemProvider(NOTEBOOK_TYPE, cellStatus),
+    s.connections.onDidChange(() => cellStatus.refresh()),
     diagnostics,
     vscode.languages.registerCodeActionsProvider({ notebookType: NOTEBOOK_TYPE }, new CurlCellActions(), { providedCodeActionKinds: CurlCellActions.kinds }),
     vscode.workspace.onDidOpenNotebookDocument(showProblems),
@@ -132,7 +140,7 @@ export function activate(s: Services): NotebookFeature {
   ];
   const showTab = (tab: string, resultId?: string) =>
     messaging.postMessage({ type: 'selectTab', tab, ...(resultId ? { resultId } : {}) } satisfies HostMessage);
-  return { serializer, controller, environments, commands, rendered, showTab, disposables };
+  return { serializer, controller, environments, cellStatus, commands, rendered, showTab, disposables };
 }
 
 /** `{ resultId }` (the viewer's button), a cell (cell toolbar), or the active notebook's selected cell. */

@@ -169,3 +169,32 @@ describe('Writing notebook cells', function () {
     }
   });
 });
+
+describe('Cell names you can see', function () {
+  this.timeout(60_000);
+
+  it('each cell shows its name, connection and environment; setting them rewrites the fence line (screenshot)', async () => {
+    const api = await activateExtension();
+    const doc = await openNotebook('cell-names.awb.md', '```vars\ncity = Lisbon\n```\n\n```llm\nGET /models\n```\n');
+    const status = api.notebook().cellStatus;
+    const texts = (cell: vscode.NotebookCell) => status.provideCellStatusBarItems(cell).map((i) => i.text);
+    const llm = codeCell(doc, 'llm');
+    assert.equal(texts(llm)[0], '$(tag) unnamed');
+    assert.match(texts(llm)[1], /^\$\(plug\) /);
+    assert.deepEqual(texts(codeCell(doc, 'vars')), ['$(server-environment) every environment']);
+
+    assert.equal(await vscode.commands.executeCommand('apiWorkbench.notebook.nameCell', llm, 'models'), 'models');
+    assert.equal(await vscode.commands.executeCommand('apiWorkbench.notebook.chooseCellConnection', llm, 'Work account'), 'Work account');
+    assert.equal(await vscode.commands.executeCommand('apiWorkbench.notebook.chooseCellEnvironment', codeCell(doc, 'vars'), 'staging'), 'staging');
+    assert.deepEqual(texts(codeCell(doc, 'llm')), ['$(tag) models', '$(plug) Work account']);
+    assert.deepEqual(texts(codeCell(doc, 'vars')), ['$(server-environment) staging']);
+    await takeScreenshot('authoring-cell-status', 800);
+    // A name other cells could not refer to is refused (the error is shown; the name stays).
+    assert.equal(await vscode.commands.executeCommand('apiWorkbench.notebook.nameCell', codeCell(doc, 'llm'), 'not a name'), undefined);
+    assert.equal(texts(codeCell(doc, 'llm'))[0], '$(tag) models');
+
+    await doc.save();
+    const saved = new TextDecoder().decode(await vscode.workspace.fs.readFile(doc.uri));
+    assert.equal(saved, '```vars env=staging\ncity = Lisbon\n```\n\n```llm name=models connection="Work account"\nGET /models\n```\n');
+  });
+});
