@@ -18,7 +18,7 @@ import { AwbSerializer, documentProblems } from './serializer';
 import { AuthoringSources } from './authoring/sources';
 import { registerAuthoring } from './authoring/providers';
 import { CellStatusBar, cellNameCommands } from './authoring/cellNames';
-import { NEW_NOTEBOOK_TEMPLATE } from '../../features/notebook/template';
+import { newNotebook } from './authoring/newNotebook';
 
 export { type FinishedCell } from './controller';
 /** The playground's notebook-cell tools run on this bundle's engine (dist/llm.js requires it on first use). */
@@ -77,11 +77,7 @@ export function activate(s: Services): NotebookFeature {
     ...importCommands(s, serializer),
     ...exportCommands(s, serializer),
     ...cellNameCommands(s),
-    'apiWorkbench.notebook.new': async () => {
-      const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, serializer.deserializeNotebook(new TextEncoder().encode(NEW_NOTEBOOK_TEMPLATE)));
-      await vscode.window.showNotebookDocument(doc);
-      return doc;
-    },
+    'apiWorkbench.notebook.new': () => newNotebook(serializer),
     'apiWorkbench.notebook.openExample': async () => {
       // The example as an untitled copy: running or editing it never writes into the extension's folder.
       const file = vscode.Uri.file(path.join(s.context.extensionPath, 'examples', 'sandbox-tour.awb.md'));

@@ -3,7 +3,7 @@
 // language defaults that keep word suggestions out and Enter a new line (screenshots).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { takeScreenshot } from '../harness/suiteApi';
+import { screenshotsWanted, takeScreenshot } from '../harness/suiteApi';
 import { activateExtension, waitFor } from './kit';
 
 const NOTEBOOK = [
@@ -196,5 +196,36 @@ describe('Cell names you can see', function () {
     await doc.save();
     const saved = new TextDecoder().decode(await vscode.workspace.fs.readFile(doc.uri));
     assert.equal(saved, '```vars env=staging\ncity = Lisbon\n```\n\n```llm name=models connection="Work account"\nGET /models\n```\n');
+  });
+});
+
+describe('New API Notebook', function () {
+  this.timeout(60_000);
+
+  it('is named Untitled-N.awb.md, so saving it offers the notebook extension', async () => {
+    await activateExtension();
+    const first = await vscode.commands.executeCommand<vscode.NotebookDocument>('apiWorkbench.notebook.new');
+    const second = await vscode.commands.executeCommand<vscode.NotebookDocument>('apiWorkbench.notebook.new');
+    for (const doc of [first, second]) {
+      assert.equal(doc.isUntitled, true);
+      assert.equal(doc.notebookType, 'api-workbench-notebook');
+      assert.ok(
+        doc.getCells().some((c) => c.document.languageId === 'vars'),
+        'the template',
+      );
+    }
+    assert.deepEqual([first.uri.path, second.uri.path], ['Untitled-1.awb.md', 'Untitled-2.awb.md']);
+    if (screenshotsWanted()) {
+      // The save dialog as a user meets it: the name it offers (a picture only; the dialog is then dismissed).
+      const saving = vscode.commands.executeCommand('workbench.action.files.saveAs');
+      await takeScreenshot('authoring-new-notebook-save', 1500);
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      await saving;
+    }
+    for (const doc of [second, first]) {
+      await vscode.window.showNotebookDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    }
   });
 });
