@@ -1,6 +1,7 @@
 // The layer rules of src/, checked by `npm run lint` (README "Code layout"). Each layer may import
 // only the layers below it:
-//   core → services → sandbox | notebook → history → features → cli | editor → extension.ts
+//   core → services → sandbox | notebook → catalogue → history → features → cli | editor → extension.ts
+// (catalogue: what each service accepts, read by the editor's completions and `api-workbench check`)
 // plus src/webview (the pages inside webviews, built for the browser), whose message contracts
 // (src/webview/**/protocol.ts) the extension side may import. Only src/editor and src/extension.ts
 // import vscode, and every file in src/editor needs it: one that does not belongs in src/features.
@@ -11,11 +12,12 @@ const LAYERS = {
   services: ['core', 'services'],
   sandbox: ['core', 'services', 'sandbox'],
   notebook: ['core', 'services', 'notebook'],
+  catalogue: ['core', 'services', 'sandbox', 'notebook', 'catalogue'],
   history: ['core', 'services', 'notebook', 'history'],
-  features: ['core', 'services', 'sandbox', 'notebook', 'history', 'features', 'webview-protocol'],
+  features: ['core', 'services', 'sandbox', 'notebook', 'catalogue', 'history', 'features', 'webview-protocol'],
   webview: ['core', 'services', 'notebook', 'webview'],
-  cli: ['core', 'services', 'sandbox', 'notebook', 'history', 'features', 'cli'],
-  editor: ['core', 'services', 'sandbox', 'notebook', 'history', 'features', 'webview-protocol', 'editor'],
+  cli: ['core', 'services', 'sandbox', 'notebook', 'catalogue', 'history', 'features', 'cli'],
+  editor: ['core', 'services', 'sandbox', 'notebook', 'catalogue', 'history', 'features', 'webview-protocol', 'editor'],
 };
 /** `vscode` as the cruiser resolves it: its types package, or the bare name where that is not installed. */
 const VSCODE = '(^|/)vscode(/index\\.d\\.ts)?$';

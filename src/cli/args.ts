@@ -55,7 +55,20 @@ export interface ExportArgs {
   connectionsFile?: string;
 }
 
-export type CliArgs = RunArgs | ImportArgs | ExportArgs | { command: 'help' } | { command: 'version' };
+export interface CheckArgs {
+  command: 'check';
+  /** Notebook files and folders, as given. */
+  paths: string[];
+  /** --json: the findings as one JSON document, for tools. */
+  json: boolean;
+  /** Connection names (and, with --sandbox, model ids) are checked only when one of these is given. */
+  connectionsFile?: string;
+  sandbox: boolean;
+  /** --var names count as defined. */
+  variables: Record<string, string>;
+}
+
+export type CliArgs = RunArgs | ImportArgs | ExportArgs | CheckArgs | { command: 'help' } | { command: 'version' };
 
 export const USAGE = `Usage: api-workbench run <file.awb.md | folder>... [options]
 
@@ -75,6 +88,14 @@ export writes a notebook as a REST Client .http file (default) or its llm and ma
 commands, to -o (or stdout). The key is read from an environment variable ({{$processEnv
 OPENAI_API_KEY}}, "$GOOGLE_MAPS_API_KEY"), never written. With --connections, the first
 connection of each service gives the hosts and its "keyEnv" the variable's name.
+
+       api-workbench check <file.awb.md | folder>... [--json] [--connections <file> | --sandbox]
+
+check finds what would fail before anything is sent: undefined variables, malformed JSON
+bodies, unknown check subjects, fields the answer or the field mask lacks, a dearer SKU. One line
+per finding (file:line: severity: message); exit 1 when one is an error. Offline: connection names
+are checked with --connections, and model ids too with --sandbox (the built-in sandbox's models).
+--json prints {"files": [...], "findings": [...]} instead.
 
 Options:
   --sandbox                 start the built-in sandbox for this run and use it as the default
@@ -162,6 +183,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         proxy: { type: 'string' },
         ca: { type: 'string', multiple: true },
         format: { type: 'string' },
+        json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -185,8 +207,10 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     if (!EXPORT_FORMATS.includes(format as ExportFormat)) throw new CliError(`--format is one of ${EXPORT_FORMATS.join(', ')}, not "${format}"`);
     return { command: 'export', input: paths[0], out: values.out, format: format as ExportFormat, connectionsFile: values.connections };
   }
+  if (command === 'check') return checkArgs(paths, values);
+  if (values.json) throw new CliError('--json is an option of check (run takes --reporter json)');
   if (values.format !== undefined) throw new CliError('--format is an option of export');
-  if (command !== 'run') throw new CliError(`unknown command "${command}": the commands are "run", "import" and "export"`);
+  if (command !== 'run') throw new CliError(`unknown command "${command}": the commands are "run", "check", "import" and "export"`);
   if (paths.length === 0) throw new CliError('run needs at least one notebook file or folder');
   const reporter = values.reporter ?? 'pretty';
   if (!REPORTERS.includes(reporter as ReporterName)) throw new CliError(`--reporter is one of ${REPORTERS.join(', ')}, not "${reporter}"`);
@@ -213,5 +237,18 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     }),
     proxy: values.proxy,
     ca: values.ca ?? [],
+  };
+}
+
+function checkArgs(paths: string[], values: { json?: boolean; connections?: string; sandbox?: boolean; var?: string[] }): CheckArgs {
+  if (paths.length === 0) throw new CliError('check needs at least one notebook file or folder');
+  if (values.sandbox && values.connections) throw new CliError('check takes --connections or --sandbox, not both');
+  return {
+    command: 'check',
+    paths,
+    json: values.json ?? false,
+    connectionsFile: values.connections,
+    sandbox: values.sandbox ?? false,
+    variables: parseVariables(values.var ?? []),
   };
 }

@@ -4,6 +4,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { parseCliArgs, USAGE } from './args';
 import { CliError } from './errors';
+import { checkCommand } from './check';
 import { exportCommand } from './export';
 import { importCommand } from './import';
 import { runCommand } from './run';
@@ -33,12 +34,13 @@ async function main(argv: readonly string[]): Promise<number> {
       return 0;
     }
     if (args.command === 'import') return await importCommand(args, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
+    if (args.command === 'check') return checkCommand(args, { stdout: process.stdout, stderr: process.stderr });
     if (args.command === 'export') return exportCommand(args, { stdout: process.stdout, stderr: process.stderr });
     return await runCommand(args, { stdout: process.stdout, stderr: process.stderr, env: process.env, inFlight });
   } catch (e) {
     if (e instanceof CliError) {
       process.stderr.write(`api-workbench: ${e.message}\n`);
-      if (/^(Unknown option|Option '|unknown command|run needs|import takes|export takes|--format)/.test(e.message))
+      if (/^(Unknown option|Option '|unknown command|run needs|check needs|check takes|import takes|export takes|--format|--json)/.test(e.message))
         process.stderr.write('Run "api-workbench --help" for the options.\n');
       return 2;
     }

@@ -93,6 +93,9 @@ export const COMMAND_IDS = [
   'apiWorkbench.notebook.copyCellAsCurl',
   'apiWorkbench.notebook.exportHttp',
   'apiWorkbench.notebook.convertCurlCell',
+  'apiWorkbench.notebook.nameCell',
+  'apiWorkbench.notebook.chooseCellConnection',
+  'apiWorkbench.notebook.chooseCellEnvironment',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -15,7 +15,11 @@ export {
   type SandboxEndpoints,
 } from './hosts';
 export { httpCellNeeds, type HttpCellNeeds } from './ownHttpCell';
-export { NotebookError } from './variables';
+export { NotebookError, walk, partOf } from './variables';
+// What the editor's completions, hover and diagnostics and `api-workbench check` read (src/catalogue).
+export { analyseCell, parseAssertion, parsePath, REALTIME_COMMANDS, type AnalysedCell, type AssertionSpec, type CellSpec, type HttpSpec } from './cells';
+export { CHECK_SUBJECTS, CHECK_OPERATORS } from './assertions';
+export { parseFenceInfo, formatAttributes } from './format';
 export {
   detectFormat,
   importText,

@@ -5,6 +5,10 @@ import { walk } from './variables';
 import { formatBytes } from '../core/httpExchange';
 import { compileUserPattern, parseSlashPattern, PatternError } from '../core/userPattern';
 
+// The subjects and operators live in ./checkSyntax (the parser in ./cells reads them too; importing
+// them from here would make a circle); this module is where the engine's checks are found.
+export { CHECK_SUBJECTS, CHECK_OPERATORS } from './checkSyntax';
+
 const MISSING = '(missing)';
 const SHOWN_MAX = 300;
 

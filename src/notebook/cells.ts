@@ -3,6 +3,7 @@
 import { errorText } from '../core/errors';
 import { compileUserPattern, parseSlashPattern } from '../core/userPattern';
 import type { AssertionOperator, NotebookCellData } from './types';
+import { CHECK_OPERATORS, CHECK_SUBJECTS } from './checkSyntax';
 
 export interface LineProblem {
   line: number;
@@ -57,6 +58,13 @@ const REST_VERBS: Record<string, { op: RealtimeRestOp; min: number; max: number;
   SEND_TO_USER: { op: 'sendToUser', min: 2, max: 2, body: true, usage: 'SEND_TO_USER <user id> <event>, then the data' },
   TERMINATE: { op: 'terminate', min: 1, max: 1, body: false, usage: 'TERMINATE <user id>' },
 };
+
+/** Every realtime command word with how it is written: what the editor offers on a realtime cell's first line. */
+export const REALTIME_COMMANDS: ReadonlyArray<{ verb: string; usage: string }> = [
+  { verb: 'PUBLISH', usage: 'PUBLISH <channel> <event>, then the data' },
+  { verb: 'LISTEN', usage: 'LISTEN <channel> <time> (e.g. LISTEN demo-ticker 4s)' },
+  ...Object.entries(REST_VERBS).map(([verb, v]) => ({ verb, usage: v.usage })),
+];
 
 export interface VarsSpec {
   kind: 'vars';
@@ -296,7 +304,8 @@ function parseVars(lines: string[], lineOf: (i: number) => number, problems: Lin
   return { kind: 'vars', entries };
 }
 
-const OPERATORS: readonly AssertionOperator[] = ['==', '!=', '<=', '>=', '<', '>', 'contains', 'matches', 'exists'];
+const OPERATORS: readonly AssertionOperator[] = CHECK_OPERATORS.map((o) => o.word);
+const PLAIN_SUBJECTS = new Set(CHECK_SUBJECTS.map((s) => s.word).filter((w) => w !== 'header' && w !== 'json'));
 
 /** `?? json.places[0].id exists` → its parts, or the problem with it. */
 export function parseAssertion(text: string, line: number): AssertionSpec | string {
@@ -311,12 +320,13 @@ export function parseAssertion(text: string, line: number): AssertionSpec | stri
     const m = /^(\S+)(.*)$/.exec(rest);
     const word = m?.[1] ?? '';
     after = m?.[2] ?? '';
-    if (word === 'status' || word === 'duration' || word === 'text' || word === 'count') subject = { kind: word };
+    if (PLAIN_SUBJECTS.has(word)) subject = { kind: word as 'status' | 'duration' | 'text' | 'count' };
     else if (word === 'json' || word.startsWith('json.') || word.startsWith('json[')) {
       const path = parsePath(word.slice(4));
       if (!path) return `"${word}" is not a JSON path: write json.places[0].displayName.text`;
       subject = { kind: 'json', path };
-    } else return `"${word}" is not something to assert on: use status, duration, header <name>, json.<path>, text or count`;
+    } else
+      return `"${word}" is not something to assert on: use ${CHECK_SUBJECTS.map((s) => (s.word === 'header' ? 'header <name>' : s.word === 'json' ? 'json.<path>' : s.word)).join(', ')}`;
   }
   const opMatch = /^\s*(==|!=|<=|>=|<|>|contains\b|matches\b|exists\b)\s*(.*)$/.exec(after);
   if (!opMatch) return `no operator after the subject: use one of ${OPERATORS.join(', ')}`;

@@ -120,7 +120,7 @@ function resolve(ref: string, line: number, scope: VariableScope): string {
 }
 
 /** `.json.a[0]`, `.status`, `.headers.x-request-id`, `.text`, `.count`, `.duration` of a result. */
-function partOf(result: CellResult, rest: string): unknown {
+export function partOf(result: CellResult, rest: string): unknown {
   const m = /^\.(json|status|headers|text|count|duration)(.*)$/.exec(rest);
   if (!m) return undefined;
   const res = result.response;

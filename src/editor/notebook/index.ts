@@ -15,7 +15,10 @@ import { CurlCellActions, exportCommands } from './exportCommands';
 import { importCommands } from './importCommands';
 import { Environments, notebookOf } from './environments';
 import { AwbSerializer, documentProblems } from './serializer';
-import { NEW_NOTEBOOK_TEMPLATE } from '../../features/notebook/template';
+import { AuthoringSources } from './authoring/sources';
+import { registerAuthoring } from './authoring/providers';
+import { CellStatusBar, cellNameCommands } from './authoring/cellNames';
+import { newNotebook } from './authoring/newNotebook';
 
 export { type FinishedCell } from './controller';
 /** The playground's notebook-cell tools run on this bundle's engine (dist/llm.js requires it on first use). */
@@ -29,6 +32,8 @@ export interface NotebookFeature {
   serializer: AwbSerializer;
   controller: NotebookRunController;
   environments: Environments;
+  /** Each code cell's name, connection and environment in its status bar. */
+  cellStatus: CellStatusBar;
   commands: CommandTable;
   /** What the response viewer reported (newest last; for tests and diagnostics). */
   rendered: Array<Extract<RendererMessage, { type: 'rendered' }>>;
@@ -71,11 +76,8 @@ export function activate(s: Services): NotebookFeature {
   const commands: CommandTable = {
     ...importCommands(s, serializer),
     ...exportCommands(s, serializer),
-    'apiWorkbench.notebook.new': async () => {
-      const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, serializer.deserializeNotebook(new TextEncoder().encode(NEW_NOTEBOOK_TEMPLATE)));
-      await vscode.window.showNotebookDocument(doc);
-      return doc;
-    },
+    ...cellNameCommands(s),
+    'apiWorkbench.notebook.new': () => newNotebook(serializer),
     'apiWorkbench.notebook.openExample': async () => {
       // The example as an untitled copy: running or editing it never writes into the extension's folder.
       const file = vscode.Uri.file(path.join(s.context.extensionPath, 'examples', 'sandbox-tour.awb.md'));
@@ -95,9 +97,18 @@ export function activate(s: Services): NotebookFeature {
     },
   };
 
+  // Completions, hover, definitions and diagnostics while a cell is typed (src/catalogue).
+  const authoring = new AuthoringSources(s, controller, environments);
+  const cellStatus = new CellStatusBar(s);
+
   const disposables: vscode.Disposable[] = [
     environments,
     controller,
+    authoring,
+    ...registerAuthoring(authoring),
+    cellStatus,
+    vscode.notebooks.registerNotebookCellStatusBarItemProvider(NOTEBOOK_TYPE, cellStatus),
+    s.connections.onDidChange(() => cellStatus.refresh()),
     diagnostics,
     vscode.languages.registerCodeActionsProvider({ notebookType: NOTEBOOK_TYPE }, new CurlCellActions(), { providedCodeActionKinds: CurlCellActions.kinds }),
     vscode.workspace.onDidOpenNotebookDocument(showProblems),
@@ -125,7 +136,7 @@ export function activate(s: Services): NotebookFeature {
   ];
   const showTab = (tab: string, resultId?: string) =>
     messaging.postMessage({ type: 'selectTab', tab, ...(resultId ? { resultId } : {}) } satisfies HostMessage);
-  return { serializer, controller, environments, commands, rendered, showTab, disposables };
+  return { serializer, controller, environments, cellStatus, commands, rendered, showTab, disposables };
 }
 
 /** `{ resultId }` (the viewer's button), a cell (cell toolbar), or the active notebook's selected cell. */

@@ -1,0 +1,67 @@
+// Builds an AuthoringContext from a notebook's cells: the vars cells' variables (with where each is
+// defined, for go-to-definition and "define it"), the named cells, and the caller's live sources.
+import { analyseCell, type CellResult, type NotebookCellData } from '../../notebook/api';
+import type { ModelOffer } from '../offers';
+import type { AuthoringContext, NamedCell, VariableDef } from './types';
+
+export interface ContextSources {
+  /** The active environment: its vars cells' values win. */
+  environment?: string;
+  extraVariables?: Iterable<string>;
+  result?(name: string): CellResult | undefined;
+  models?(service: string, connection: string | undefined): readonly ModelOffer[] | undefined;
+  channels?(connection: string | undefined): readonly string[] | undefined;
+  connectionNames?(service: string): readonly string[] | undefined;
+  mask?: (text: string) => string;
+}
+
+export function notebookContext(
+  cells: readonly Pick<NotebookCellData, 'kind' | 'language' | 'value' | 'metadata'>[],
+  sources: ContextSources = {},
+): AuthoringContext {
+  const variables = new Map<string, VariableDef>();
+  const named = new Map<string, NamedCell>();
+  let varsCell: AuthoringContext['varsCell'];
+  const notebookChannels = new Set<string>();
+  cells.forEach((cell, cellIndex) => {
+    if (cell.kind !== 'code') return;
+    const attributes = cell.metadata.attributes ?? {};
+    if (cell.language === 'realtime') {
+      // Channels other cells of this notebook name are offered too (the connection may list none yet).
+      const m = /^\s*(?:PUBLISH|LISTEN|CHANNEL|USERS)\s+([^\s{}]+)/im.exec(cell.value);
+      if (m) notebookChannels.add(m[1]);
+    }
+    if (cell.language !== 'vars') {
+      if (attributes.name !== undefined && !named.has(attributes.name)) named.set(attributes.name, { cellIndex, language: cell.language });
+      return;
+    }
+    const env = attributes.env;
+    if (env === undefined && !varsCell) {
+      const lines = cell.value.split(/\r\n|\r|\n/);
+      varsCell = { index: cellIndex, end: { line: lines.length - 1, col: lines[lines.length - 1].length } };
+    }
+    // Fence line 0: entry lines are then 1-based lines of the cell's own text.
+    const spec = analyseCell({ ...cell, kind: 'code' }, 0).spec;
+    if (spec?.kind !== 'vars') return;
+    for (const e of spec.entries) {
+      const known = variables.get(e.name);
+      // The active environment's value wins, as when the cell runs; else the first definition.
+      const wins = !known || (env !== undefined && env === sources.environment && known.env !== env);
+      if (wins) variables.set(e.name, { value: e.value, cellIndex, line: e.line - 1, env });
+    }
+  });
+  return {
+    variables,
+    extraVariables: new Set(sources.extraVariables ?? []),
+    cells: named,
+    varsCell,
+    result: (name) => sources.result?.(name),
+    models: (service, connection) => sources.models?.(service, connection),
+    channels: (connection) => {
+      const listed = sources.channels?.(connection) ?? [];
+      return [...new Set([...listed, ...notebookChannels])];
+    },
+    connectionNames: (service) => sources.connectionNames?.(service),
+    mask: sources.mask ?? ((t) => t),
+  };
+}

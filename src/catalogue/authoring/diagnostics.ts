@@ -1,0 +1,252 @@
+// The problems of one cell while it is typed, before anything is sent: what the engine's parser
+// already refuses, plus what only the catalogue knows (undefined variables, a malformed JSON body,
+// a check on a field the answer never has, a field mask that bills a dearer SKU, a model or
+// connection the user does not have). The editor shows them per cell; `api-workbench check` prints them.
+import { analyseCell, type AssertionSpec, type HttpSpec } from '../../notebook/api';
+import { editDistance } from '../../sandbox/maps/gazetteer';
+import { skuOf } from '../../services/maps/sku';
+import { FIELD_MASK_HEADER } from '../headers';
+import { maskSelects, responseHas } from '../maskFields';
+import { findOperation, type Operation } from '../operations';
+import { blankReferences, cellLayout, lineRange, range, references, type CellLayout } from './cellLayout';
+import { jsonFault } from './jsonCheck';
+import { resolveReference } from './resolve';
+import type { AuthoringContext, CellInput, Diagnostic, QuickFix } from './types';
+
+export function cellDiagnostics(cell: CellInput, ctx: AuthoringContext): Diagnostic[] {
+  const layout = cellLayout(cell.value, cell.language);
+  const analysed = analyseCell({ kind: 'code', language: cell.language, value: cell.value, metadata: { attributes: { ...cell.attributes } } }, 0);
+  const out: Diagnostic[] = [];
+  for (const p of analysed.problems) {
+    // Fence line 0, so line 1 is the cell's first line; the fence itself is line -1.
+    const line = p.line - 1;
+    out.push({ range: line < 0 ? range(-1, 0) : lineRange(layout.lines, line), severity: 'error', message: p.message, code: 'syntax' });
+  }
+  out.push(...referenceProblems(cell, layout, ctx));
+  const spec = analysed.spec;
+  if (spec?.kind === 'http') {
+    out.push(...jsonBodyProblems(layout, contentType(spec)));
+    const op = findOperation(cell.language, spec.method, spec.target);
+    if (op) {
+      const mask = spec.headers.find((h) => h.name.toLowerCase() === FIELD_MASK_HEADER.toLowerCase());
+      if (mask && op.sku && !mask.value.includes('{{')) out.push(...maskProblems(op, mask.value, mask.line - 1, layout, cell.index));
+      out.push(...checkPathProblems(op, mask?.value, analysed.assertions, layout));
+    }
+    if (cell.language === 'llm') out.push(...modelProblems(cell, layout, ctx));
+  } else if (spec?.kind === 'realtimeRest' && spec.op === 'batch') {
+    out.push(...jsonBodyProblems(layout, 'application/json'));
+  }
+  out.push(...connectionProblems(cell, ctx));
+  return out;
+}
+
+function contentType(spec: HttpSpec): string | undefined {
+  return spec.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value;
+}
+
+function referenceProblems(cell: CellInput, layout: CellLayout, ctx: AuthoringContext): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  // A vars cell's values are taken as written.
+  if (cell.language === 'vars') return out;
+  for (const r of references(layout.lines)) {
+    if (!r.ref) continue;
+    const where = range(r.line, r.start, r.end);
+    const resolved = resolveReference(r.ref, ctx);
+    if (resolved.kind === 'unknownVariable') {
+      out.push({
+        range: where,
+        severity: 'error',
+        message: `unknown variable "${r.ref}": define it in a vars cell (${r.ref} = …) or pass it in`,
+        code: 'undefined-variable',
+        fixes: defineFix(r.ref, ctx),
+      });
+    } else if (resolved.kind === 'unknownCell') {
+      const names = [...ctx.cells.keys()];
+      out.push({
+        range: where,
+        severity: 'error',
+        message: `unknown cell "${resolved.name}" in {{${r.ref}}}: no cell has name=${resolved.name}${names.length ? ` (named cells: ${names.join(', ')})` : ''}`,
+        code: 'unknown-cell',
+      });
+    } else if (resolved.kind === 'cellWithoutPart') {
+      out.push({
+        range: where,
+        severity: 'error',
+        message: `{{${r.ref}}} names a cell: say which part, e.g. {{${r.ref}.json.id}}, {{${r.ref}.status}} or {{${r.ref}.text}}`,
+        code: 'cell-without-part',
+      });
+    } else if (resolved.kind === 'cell' && resolved.ran && resolved.value === undefined) {
+      out.push({
+        range: where,
+        severity: 'warning',
+        message: `{{${r.ref}}}: cell "${resolved.name}"'s last result has no ${resolved.rest.slice(1)}`,
+        code: 'missing-in-result',
+      });
+    }
+  }
+  return out;
+}
+
+/** Appends `name = ` to the notebook's vars cell (the first without env=), for the user to finish. */
+function defineFix(name: string, ctx: AuthoringContext): QuickFix[] | undefined {
+  const vars = ctx.varsCell;
+  if (!vars) return undefined;
+  const empty = vars.end.line === 0 && vars.end.col === 0;
+  return [
+    {
+      title: `Define "${name}" in the vars cell`,
+      cellIndex: vars.index,
+      edit: { range: range(vars.end.line, vars.end.col), newText: `${empty ? '' : '\n'}${name} = ` },
+    },
+  ];
+}
+
+function jsonBodyProblems(layout: CellLayout, type: string | undefined): Diagnostic[] {
+  if (layout.bodyStart === undefined) return [];
+  if (type !== undefined && !/json/i.test(type)) return [];
+  const lines = layout.lines.slice(layout.bodyStart, layout.checksStart);
+  const text = lines.join('\n');
+  const trimmed = text.trim();
+  // A body of `< ./file` lines, or plain text, is sent as it is.
+  if (!/^[[{]/.test(trimmed)) return [];
+  const fault = jsonFault(blankReferences(text));
+  if (!fault) return [];
+  let line = 0;
+  let col = fault.offset;
+  for (const l of lines) {
+    if (col <= l.length) break;
+    col -= l.length + 1;
+    line++;
+  }
+  return [
+    {
+      range: range(layout.bodyStart + Math.min(line, lines.length - 1), col, col + 1),
+      severity: 'error',
+      message: `the body is not valid JSON: ${fault.message} (fix it, or set a Content-Type that is not JSON)`,
+      code: 'malformed-json',
+    },
+  ];
+}
+
+const perThousand = (n: number): string => `$${n.toLocaleString('en-US', { maximumFractionDigits: 2 })} per 1,000`;
+
+/** A mask whose fields bill above the operation's cheapest SKU: information, with the price and a fix dropping the dear fields. */
+function maskProblems(op: Operation, mask: string, line: number, layout: CellLayout, cellIndex: number): Diagnostic[] {
+  if (!op.sku) return [];
+  const sku = skuOf(op.sku, mask);
+  const cheapest = skuOf(op.sku, []);
+  if (sku.pricePer1000 <= cheapest.pricePer1000 || sku.because.length === 0) return [];
+  const text = layout.lines[line] ?? '';
+  const valueStart = text.indexOf(':') + 1;
+  const paths = mask.split(',').map((p) => p.trim());
+  const dear = new Set(sku.because);
+  const kept = paths.filter((p) => !maskTopFields(op, p).some((f) => dear.has(f)));
+  const cheaper = kept.length ? skuOf(op.sku, kept.join(',')) : undefined;
+  const fixes: QuickFix[] | undefined =
+    cheaper && kept.length < paths.length
+      ? [
+          {
+            title: `Drop ${sku.because.join(', ')} (${cheaper.sku}, ${perThousand(cheaper.pricePer1000)})`,
+            cellIndex,
+            edit: { range: range(line, valueStart, text.length), newText: ` ${kept.join(',')}` },
+          },
+        ]
+      : undefined;
+  return [
+    {
+      range: range(line, text.length - text.trimStart().length, text.length),
+      severity: 'information',
+      message: `this mask bills as ${sku.sku} (${perThousand(sku.pricePer1000)} ${sku.per === 'element' ? 'elements' : 'requests'}) because of ${sku.because.join(', ')}${cheaper && cheaper.sku !== sku.sku ? `; without ${sku.because.length === 1 ? 'it' : 'them'}: ${cheaper.sku} (${perThousand(cheaper.pricePer1000)})` : ''}`,
+      code: 'dearer-sku',
+      fixes,
+    },
+  ];
+}
+
+function maskTopFields(op: Operation, path: string): string[] {
+  const segs = path.split(/[./]/);
+  return [(op.sku === 'searchText' || op.sku === 'searchNearby') && segs[0] === 'places' ? (segs[1] ?? '') : segs[0]];
+}
+
+/** `?? json.<path>` on a field the operation's answer never has, or one the mask does not ask for. */
+function checkPathProblems(op: Operation, mask: string | undefined, assertions: readonly AssertionSpec[], layout: CellLayout): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const a of assertions) {
+    if (a.subject.kind !== 'json' || a.subject.path.length === 0) continue;
+    const line = a.line - 1;
+    const text = layout.lines[line] ?? '';
+    const word = /json\S*/.exec(text);
+    const where = word ? range(line, word.index, word.index + word[0].length) : lineRange(layout.lines, line);
+    const shown = word?.[0] ?? 'json';
+    const has = responseHas(op, a.subject.path);
+    if (has === false) {
+      out.push({ range: where, severity: 'warning', message: `${shown}: the answer of ${op.summary} has no such field`, code: 'not-in-response' });
+    } else if (has && mask !== undefined && !mask.includes('{{') && !maskSelects(mask, op, a.subject.path)) {
+      out.push({
+        range: where,
+        severity: 'warning',
+        message: `${shown}: not in the ${FIELD_MASK_HEADER}, so the answer will not have it: add it to the mask`,
+        code: 'not-in-mask',
+      });
+    }
+  }
+  return out;
+}
+
+/** `"model": "…"` that the connection does not offer (only when its models are known). */
+function modelProblems(cell: CellInput, layout: CellLayout, ctx: AuthoringContext): Diagnostic[] {
+  const offers = ctx.models('llm', cell.attributes.connection);
+  if (!offers || offers.length === 0 || layout.bodyStart === undefined) return [];
+  const out: Diagnostic[] = [];
+  for (let line = layout.bodyStart; line < layout.checksStart; line++) {
+    const text = layout.lines[line];
+    for (const m of text.matchAll(/"model"\s*:\s*"([^"{}]*)"/g)) {
+      const id = m[1];
+      if (offers.some((o) => o.id === id)) continue;
+      const start = m.index + m[0].lastIndexOf(`"${id}"`) + 1;
+      const nearest = nearestOf(
+        id,
+        offers.map((o) => o.id),
+      );
+      out.push({
+        range: range(line, start, start + id.length),
+        severity: 'warning',
+        message: `the connection does not offer the model "${id}"${nearest ? `: did you mean "${nearest}"?` : ''}`,
+        code: 'unknown-model',
+        fixes: nearest
+          ? [{ title: `Use "${nearest}"`, cellIndex: cell.index, edit: { range: range(line, start, start + id.length), newText: nearest } }]
+          : undefined,
+      });
+    }
+  }
+  return out;
+}
+
+/** The closest of `names` to `word` (fewest edits), or undefined when none is close. */
+export function nearestOf(word: string, names: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestEdits = Math.max(3, Math.floor(word.length / 2)) + 1;
+  for (const name of names) {
+    const edits = editDistance(word.toLowerCase(), name.toLowerCase(), bestEdits);
+    if (edits < bestEdits) {
+      best = name;
+      bestEdits = edits;
+    }
+  }
+  return best;
+}
+
+function connectionProblems(cell: CellInput, ctx: AuthoringContext): Diagnostic[] {
+  const name = cell.attributes.connection;
+  if (name === undefined || (cell.language !== 'llm' && cell.language !== 'maps' && cell.language !== 'realtime')) return [];
+  const names = ctx.connectionNames(cell.language);
+  if (!names || names.includes(name)) return [];
+  return [
+    {
+      range: range(-1, 0),
+      severity: 'error',
+      message: `no ${cell.language} connection is named "${name}"${names.length ? ` (there are: ${names.join(', ')})` : ''}`,
+      code: 'unknown-connection',
+    },
+  ];
+}

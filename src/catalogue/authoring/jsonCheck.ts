@@ -1,0 +1,112 @@
+// Where a JSON text first goes wrong, and how to say it: JSON.parse's messages differ between Node
+// versions and do not always give the position, so the body's fault is found by a small reader
+// of our own (RFC 8259, no extensions). Undefined when the text is valid.
+export interface JsonFault {
+  offset: number;
+  message: string;
+}
+
+class Fault extends Error {
+  constructor(
+    readonly offset: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function jsonFault(text: string): JsonFault | undefined {
+  let i = 0;
+  const ws = () => {
+    while (i < text.length && ' \t\r\n'.includes(text[i])) i++;
+  };
+  const found = () => (i >= text.length ? 'it ends' : `${JSON.stringify(text[i])} is`);
+  const fail = (what: string): never => {
+    throw new Fault(i, `${found()} where ${what} should be`);
+  };
+  const string = () => {
+    i++;
+    while (i < text.length && text[i] !== '"') {
+      if (text[i] === '\n') fail('the string’s closing quote');
+      if (text[i] === '\\') {
+        i++;
+        if (text[i] === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail('four hex digits after \\u');
+          i += 4;
+        } else if (!'"\\/bfnrt'.includes(text[i] ?? '')) fail('an escape (\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)');
+      }
+      i++;
+    }
+    if (i >= text.length) fail('the string’s closing quote');
+    i++;
+  };
+  const value = (): void => {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      ws();
+      if (text[i] === '}') {
+        i++;
+        return;
+      }
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail('a key in double quotes');
+        string();
+        ws();
+        if (text[i] !== ':') fail('a ":" after the key');
+        i++;
+        value();
+        ws();
+        if (text[i] === ',') {
+          i++;
+          ws();
+          if (text[i] === '}') fail('another key (JSON has no comma before "}")');
+          continue;
+        }
+        if (text[i] === '}') {
+          i++;
+          return;
+        }
+        fail('a "," or "}"');
+      }
+    }
+    if (c === '[') {
+      i++;
+      ws();
+      if (text[i] === ']') {
+        i++;
+        return;
+      }
+      for (;;) {
+        value();
+        ws();
+        if (text[i] === ',') {
+          i++;
+          ws();
+          if (text[i] === ']') fail('another value (JSON has no comma before "]")');
+          continue;
+        }
+        if (text[i] === ']') {
+          i++;
+          return;
+        }
+        fail('a "," or "]"');
+      }
+    }
+    if (c === '"') return string();
+    const literal = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text.slice(i, i + 400));
+    if (!literal) fail('a value');
+    i += literal![0].length;
+  };
+  try {
+    value();
+    ws();
+    if (i < text.length) throw new Fault(i, `${found()} after the end of the JSON value`);
+    return undefined;
+  } catch (e) {
+    if (e instanceof Fault) return { offset: e.offset, message: e.message };
+    throw e;
+  }
+}

@@ -1,0 +1,231 @@
+// Cells that write themselves, in the real editor: suggestions, hover, go to definition,
+// diagnostics with a quick fix, through VS Code's own commands on real notebook cells; the
+// language defaults that keep word suggestions out and Enter a new line (screenshots).
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { screenshotsWanted, takeScreenshot } from '../harness/suiteApi';
+import { activateExtension, waitFor } from './kit';
+
+const NOTEBOOK = [
+  '# Writing cells',
+  '',
+  '```vars',
+  'city = Lisbon',
+  '```',
+  '',
+  '```maps name=place',
+  'POST /v1/places:searchText',
+  'X-Goog-FieldMask: places.id,places.rating',
+  '',
+  '{"textQuery": "{{city}}"}',
+  '',
+  '?? status == 200',
+  '```',
+  '',
+  '```llm name=chat',
+  'POST /chat/completions',
+  'Content-Type: application/json',
+  '',
+  '{"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "{{city}}"}]}',
+  '```',
+  '',
+].join('\n');
+
+async function openNotebook(name: string, content: string): Promise<vscode.NotebookDocument> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the suite runs with a workspace folder');
+  const uri = vscode.Uri.joinPath(folder.uri, name);
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(content));
+  const doc = await vscode.workspace.openNotebookDocument(uri);
+  await vscode.window.showNotebookDocument(doc);
+  return doc;
+}
+
+function codeCell(doc: vscode.NotebookDocument, language: string): vscode.NotebookCell {
+  const cell = doc.getCells().find((c) => c.kind === vscode.NotebookCellKind.Code && c.document.languageId === language);
+  assert.ok(cell, `no ${language} cell`);
+  return cell;
+}
+
+function positionOf(cell: vscode.NotebookCell, text: string, delta = 0): vscode.Position {
+  const offset = cell.document.getText().indexOf(text);
+  assert.ok(offset >= 0, `"${text}" is not in the cell`);
+  return cell.document.positionAt(offset + delta);
+}
+
+async function completions(cell: vscode.NotebookCell, at: vscode.Position, trigger?: string): Promise<vscode.CompletionItem[]> {
+  const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', cell.document.uri, at, trigger);
+  return list.items;
+}
+
+const label = (i: vscode.CompletionItem) => (typeof i.label === 'string' ? i.label : i.label.label);
+
+describe('Writing notebook cells', function () {
+  this.timeout(60_000);
+  let doc: vscode.NotebookDocument;
+
+  before(async () => {
+    await activateExtension();
+    doc = await openNotebook('writing-cells.awb.md', NOTEBOOK);
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('suggests field-mask fields with their SKU tier, body keys and values, and {{ variables (screenshot)', async () => {
+    const maps = codeCell(doc, 'maps');
+    const mask = await completions(maps, positionOf(maps, 'places.rating', 'places.rating'.length));
+    const rating = mask.find((i) => label(i) === 'places.rating');
+    assert.equal(rating?.detail, 'Enterprise: Text Search Enterprise, $35 per 1,000');
+
+    const llm = codeCell(doc, 'llm');
+    const roles = await completions(llm, positionOf(llm, '"role": ', '"role": '.length));
+    assert.ok(
+      roles.some((i) => label(i) === 'user'),
+      'the role values of a chat message',
+    );
+    const variables = await completions(llm, positionOf(llm, '{{city', 2), '{');
+    assert.deepEqual(
+      variables
+        .map(label)
+        .filter((l) => ['city', 'place', 'chat'].includes(l))
+        .sort(),
+      ['chat', 'city', 'place'],
+    );
+    // No word-based suggestions in cells: every item is the catalogue's.
+    assert.ok(!variables.some((i) => i.kind === vscode.CompletionItemKind.Text), 'no word suggestions');
+
+    // The suggest widget as a user sees it, in the field mask of the maps cell.
+    const editor = await vscode.window.showTextDocument(maps.document);
+    const end = positionOf(maps, 'places.rating', 'places.'.length);
+    editor.selection = new vscode.Selection(end, end);
+    await vscode.commands.executeCommand('editor.action.triggerSuggest');
+    await takeScreenshot('authoring-suggest', 800);
+    await vscode.commands.executeCommand('hideSuggestWidget');
+  });
+
+  it('hover shows a variable’s value and a mask field’s SKU and price (screenshot)', async () => {
+    const maps = codeCell(doc, 'maps');
+    const [variable] = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', maps.document.uri, positionOf(maps, '{{city}}', 3));
+    const text = (h: vscode.Hover) => h.contents.map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : '')).join('\n');
+    assert.match(text(variable), /Lisbon/);
+    const [field] = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      maps.document.uri,
+      positionOf(maps, 'places.rating', 3),
+    );
+    assert.match(text(field), /Text Search Enterprise, \$35 per 1,000 requests/);
+
+    const editor = await vscode.window.showTextDocument(maps.document);
+    const at = positionOf(maps, 'places.rating', 3);
+    editor.selection = new vscode.Selection(at, at);
+    await vscode.commands.executeCommand('editor.action.showHover');
+    await takeScreenshot('authoring-hover', 800);
+  });
+
+  it('goes from {{city}} to its line in the vars cell', async () => {
+    const llm = codeCell(doc, 'llm');
+    const locations = await vscode.commands.executeCommand<Array<vscode.Location | vscode.LocationLink>>(
+      'vscode.executeDefinitionProvider',
+      llm.document.uri,
+      positionOf(llm, '{{city}}', 3),
+    );
+    const target = locations[0];
+    const uri = 'uri' in target ? target.uri : target.targetUri;
+    assert.equal(uri.toString(), codeCell(doc, 'vars').document.uri.toString());
+  });
+
+  it('diagnoses while typing: an undefined variable, with a quick fix that defines it in the vars cell', async () => {
+    const maps = codeCell(doc, 'maps');
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(maps.document.uri, new vscode.Range(positionOf(maps, '{{city}}'), positionOf(maps, '{{city}}', '{{city}}'.length)), '{{nope}}');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const found = await waitFor('the undefined-variable diagnostic', () =>
+      vscode.languages.getDiagnostics(maps.document.uri).find((d) => d.message.startsWith('unknown variable "nope"')),
+    );
+    assert.equal(found.severity, vscode.DiagnosticSeverity.Error);
+    assert.equal(found.range.start.line, 3);
+    const info = vscode.languages.getDiagnostics(maps.document.uri).find((d) => d.code === 'dearer-sku');
+    assert.equal(info?.severity, vscode.DiagnosticSeverity.Information);
+    assert.match(info?.message ?? '', /Text Search Enterprise \(\$35 per 1,000 requests\) because of rating/);
+
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', maps.document.uri, found.range);
+    const define = actions.find((a) => a.title === 'Define "nope" in the vars cell');
+    assert.ok(define?.edit, 'the quick fix');
+    assert.ok(await vscode.workspace.applyEdit(define.edit));
+    assert.equal(codeCell(doc, 'vars').document.getText(), 'city = Lisbon\nnope = ');
+    await waitFor(
+      'the diagnostic gone once defined',
+      () => !vscode.languages.getDiagnostics(maps.document.uri).some((d) => d.message.startsWith('unknown variable')),
+    );
+  });
+
+  it('cells have no word suggestions and Enter does not accept a suggestion (language defaults)', () => {
+    for (const languageId of ['llm', 'maps', 'realtime', 'vars', 'http']) {
+      const config = vscode.workspace.getConfiguration('editor', { languageId });
+      assert.equal(config.get('wordBasedSuggestions'), 'off', languageId);
+      assert.equal(config.get('acceptSuggestionOnEnter'), 'off', languageId);
+    }
+  });
+});
+
+describe('Cell names you can see', function () {
+  this.timeout(60_000);
+
+  it('each cell shows its name, connection and environment; setting them rewrites the fence line (screenshot)', async () => {
+    const api = await activateExtension();
+    const doc = await openNotebook('cell-names.awb.md', '```vars\ncity = Lisbon\n```\n\n```llm\nGET /models\n```\n');
+    const status = api.notebook().cellStatus;
+    const texts = (cell: vscode.NotebookCell) => status.provideCellStatusBarItems(cell).map((i) => i.text);
+    const llm = codeCell(doc, 'llm');
+    assert.equal(texts(llm)[0], '$(tag) unnamed');
+    assert.match(texts(llm)[1], /^\$\(plug\) /);
+    assert.deepEqual(texts(codeCell(doc, 'vars')), ['$(server-environment) every environment']);
+
+    assert.equal(await vscode.commands.executeCommand('apiWorkbench.notebook.nameCell', llm, 'models'), 'models');
+    assert.equal(await vscode.commands.executeCommand('apiWorkbench.notebook.chooseCellConnection', llm, 'Work account'), 'Work account');
+    assert.equal(await vscode.commands.executeCommand('apiWorkbench.notebook.chooseCellEnvironment', codeCell(doc, 'vars'), 'staging'), 'staging');
+    assert.deepEqual(texts(codeCell(doc, 'llm')), ['$(tag) models', '$(plug) Work account']);
+    assert.deepEqual(texts(codeCell(doc, 'vars')), ['$(server-environment) staging']);
+    await takeScreenshot('authoring-cell-status', 800);
+    // A name other cells could not refer to is refused (the error is shown; the name stays).
+    assert.equal(await vscode.commands.executeCommand('apiWorkbench.notebook.nameCell', codeCell(doc, 'llm'), 'not a name'), undefined);
+    assert.equal(texts(codeCell(doc, 'llm'))[0], '$(tag) models');
+
+    await doc.save();
+    const saved = new TextDecoder().decode(await vscode.workspace.fs.readFile(doc.uri));
+    assert.equal(saved, '```vars env=staging\ncity = Lisbon\n```\n\n```llm name=models connection="Work account"\nGET /models\n```\n');
+  });
+});
+
+describe('New API Notebook', function () {
+  this.timeout(60_000);
+
+  it('is named Untitled-N.awb.md, so saving it offers the notebook extension', async () => {
+    await activateExtension();
+    const first = await vscode.commands.executeCommand<vscode.NotebookDocument>('apiWorkbench.notebook.new');
+    const second = await vscode.commands.executeCommand<vscode.NotebookDocument>('apiWorkbench.notebook.new');
+    for (const doc of [first, second]) {
+      assert.equal(doc.isUntitled, true);
+      assert.equal(doc.notebookType, 'api-workbench-notebook');
+      assert.ok(
+        doc.getCells().some((c) => c.document.languageId === 'vars'),
+        'the template',
+      );
+    }
+    assert.deepEqual([first.uri.path, second.uri.path], ['Untitled-1.awb.md', 'Untitled-2.awb.md']);
+    if (screenshotsWanted()) {
+      // The save dialog as a user meets it: the name it offers (a picture only; the dialog is then dismissed).
+      const saving = vscode.commands.executeCommand('workbench.action.files.saveAs');
+      await takeScreenshot('authoring-new-notebook-save', 1500);
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      await saving;
+    }
+    for (const doc of [second, first]) {
+      await vscode.window.showNotebookDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    }
+  });
+});
