@@ -1,6 +1,6 @@
 // The layer rules of src/, checked by `npm run lint` (README "Code layout"). Each layer may import
 // only the layers below it:
-//   core → services → sandbox | notebook → history → features → cli | editor → extension.ts
+//   core → services → sandbox | notebook → history → features → agents → cli | editor → extension.ts
 // plus src/webview (the pages inside webviews, built for the browser), whose message contracts
 // (src/webview/**/protocol.ts) the extension side may import. Only src/editor and src/extension.ts
 // import vscode, and every file in src/editor needs it: one that does not belongs in src/features.
@@ -13,9 +13,11 @@ const LAYERS = {
   notebook: ['core', 'services', 'notebook'],
   history: ['core', 'services', 'notebook', 'history'],
   features: ['core', 'services', 'sandbox', 'notebook', 'history', 'features', 'webview-protocol'],
+  // The tools agents call (MCP server, language-model tools): over features, under both front ends.
+  agents: ['core', 'services', 'notebook', 'history', 'features', 'agents'],
   webview: ['core', 'services', 'notebook', 'webview'],
-  cli: ['core', 'services', 'sandbox', 'notebook', 'history', 'features', 'cli'],
-  editor: ['core', 'services', 'sandbox', 'notebook', 'history', 'features', 'webview-protocol', 'editor'],
+  cli: ['core', 'services', 'sandbox', 'notebook', 'history', 'features', 'agents', 'cli'],
+  editor: ['core', 'services', 'sandbox', 'notebook', 'history', 'features', 'agents', 'webview-protocol', 'editor'],
 };
 /** `vscode` as the cruiser resolves it: its types package, or the bare name where that is not installed. */
 const VSCODE = '(^|/)vscode(/index\\.d\\.ts)?$';
