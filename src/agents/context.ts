@@ -5,6 +5,7 @@ import type { Connection, ServiceId } from '../core/connections';
 import type { WorkbenchClients } from '../features/httpClients';
 import type { PriceTable } from '../features/llm/costLedger';
 import type { NotebookHost } from '../notebook/api';
+import type { TokenUsage } from '../services/llm';
 import type { SpendBudget } from './budget';
 import type { RecentMessages } from './recentMessages';
 
@@ -23,6 +24,8 @@ export interface AgentContext {
   /** The model `llm_chat` uses when the call names none; undefined: the call must name one. */
   defaultModel?(connection: Connection): string | undefined;
   readonly prices: PriceTable;
+  /** An LLM call finished with this usage (the editor adds it to today's spend, as Ask's calls are). */
+  spent?(model: string, usage: TokenUsage): void;
   /** An upper limit on what LLM calls may cost, over the life of this context. */
   readonly budget?: SpendBudget;
   /**

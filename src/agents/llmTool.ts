@@ -35,6 +35,7 @@ export async function llmChat(ctx: AgentContext, input: LlmChatInput, signal?: A
   const answer = await client.chat({ model: plan.model, messages: plan.messages, maxTokens: input.maxTokens }, { cancel: signal });
   const cost = answer.usage ? costOf(answer.model ?? plan.model, answer.usage, ctx.prices) : undefined;
   ctx.budget?.record(cost?.totalUsd);
+  if (answer.usage) ctx.spent?.(answer.model ?? plan.model, answer.usage);
   const shown = clip(answer.text, ctx.maxResultChars);
   const usage = answer.usage ? `${answer.usage.prompt_tokens} tokens in, ${answer.usage.completion_tokens ?? 0} out` : 'no usage reported';
   const costLine = cost ? formatUsd(cost.totalUsd) : 'unknown (no price for this model)';

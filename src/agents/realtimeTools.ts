@@ -20,6 +20,7 @@ export function publishTarget(ctx: AgentContext, input: PublishInput): RealtimeC
 
 export async function publish(ctx: AgentContext, input: PublishInput, signal?: AbortSignal): Promise<ToolOutput> {
   const conn = publishTarget(ctx, input);
+  if (input.data === undefined) throw new ToolRefusal('give the data to publish (any JSON value, e.g. {"text": "hello"})');
   await realtimeRestFor(ctx.clients, conn).publish({ channels: [input.channel], name: input.event, data: input.data }, signal);
   return {
     text: `Delivered: "${input.event}" was published to channel "${input.channel}" on "${conn.name}"; everyone subscribed to it receives it.`,

@@ -13,17 +13,9 @@ import { listResources } from './resourcesTool';
 import { failure, finish, type ToolOutput, type ToolResult } from './result';
 import { computeRouteInput, listResourcesInput, llmChatInput, publishInput, recentMessagesInput, runNotebookInput, searchPlacesInput } from './schemas';
 import { ToolRefusal } from './context';
+import { TOOL_NAMES, type ToolName } from './names';
 
-export const TOOL_NAMES = [
-  'list_resources',
-  'llm_chat',
-  'maps_search_places',
-  'maps_compute_route',
-  'realtime_publish',
-  'realtime_recent_messages',
-  'run_notebook',
-] as const;
-export type ToolName = (typeof TOOL_NAMES)[number];
+export { TOOL_NAMES, type ToolName } from './names';
 
 /** MCP's tool annotations (hints to the client: what may need the user's confirmation). */
 export interface ToolAnnotations {

@@ -3,16 +3,18 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SpendBudget } from '../../../src/agents/budget';
+import { confirmationFor } from '../../../src/agents/confirm';
 import { standaloneContext, type StandaloneContext, type StandaloneOptions } from '../../../src/agents/standalone';
 import { AGENT_TOOLS, callTool, inputJsonSchema, TOOL_NAMES } from '../../../src/agents/tools';
 import type { ToolResult } from '../../../src/agents/result';
 import { sandboxConnections } from '../../../src/core/connections';
 import { Redactor } from '../../../src/core/redact';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/host';
+import { repoRoot } from '../helpers/sandboxProcess';
 
 const LLM_KEY = 'sk-agents-llm-key-0123456789';
 const MAPS_KEY = 'AIzaAgentsMapsKey0123456789';
@@ -75,6 +77,16 @@ describe('agents: the tools against the sandbox', function () {
     assert.equal(publish.annotations.readOnlyHint, false);
     for (const name of ['list_resources', 'llm_chat', 'maps_search_places', 'maps_compute_route', 'realtime_recent_messages'])
       assert.equal(AGENT_TOOLS.find((t) => t.name === name)!.annotations.readOnlyHint, true, name);
+  });
+
+  it('package.json declares the same tools for VS Code (languageModelTools): names, descriptions and the generated input schemas', () => {
+    const pkg = JSON.parse(readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')) as {
+      contributes: { languageModelTools: Array<{ name: string; modelDescription: string; displayName: string; inputSchema: unknown }> };
+    };
+    assert.deepEqual(
+      pkg.contributes.languageModelTools.map((t) => [t.name, t.displayName, t.modelDescription, t.inputSchema]),
+      AGENT_TOOLS.map((t) => [t.name, t.annotations.title, t.description, inputJsonSchema(t)]),
+    );
   });
 
   it('list_resources lists the models, the maps APIs and the occupied channels', async () => {
@@ -173,6 +185,23 @@ describe('agents: the tools against the sandbox', function () {
     const refused = await callTool(ctx, 'llm_chat', { prompt: 'Write a long story.', model: 'gpt-4o', maxTokens: 4000 });
     assert.equal(refused.isError, true);
     assert.match(refused.text, /^not sent: this call may cost up to \$0\.04.*of the \$0\.0020 budget.*restart the server with a larger --budget-usd/);
+  });
+
+  it('asks for confirmation before publishing (showing channel, event and data) and before a costly LLM call; read-only calls are not asked about', () => {
+    const ctx = context();
+    const publish = confirmationFor(ctx, 'realtime_publish', { channel: 'team', event: 'lunch', data: { places: ['Pizza Uno'] } });
+    assert.deepEqual(publish, {
+      title: 'Publish to "team"?',
+      message:
+        'Publish event "lunch" to channel "team" on the realtime connection "Local Sandbox". Everyone subscribed to the channel receives it.\n\nData: {"places":["Pizza Uno"]}',
+    });
+    const costly = confirmationFor(ctx, 'llm_chat', { prompt: 'Write a book.', model: 'gpt-4o', maxTokens: 10_000 });
+    assert.equal(costly?.title, 'Send a costly language-model request?');
+    assert.match(costly?.message ?? '', /^This call to gpt-4o on "Local Sandbox" may cost up to \$0\.10 .*more than \$0\.05\.$/);
+    assert.equal(confirmationFor(ctx, 'llm_chat', { prompt: 'Hi', model: 'gpt-4o', maxTokens: 100 }), undefined);
+    assert.equal(confirmationFor(ctx, 'llm_chat', { prompt: 'Hi' }), undefined, 'a free sandbox model');
+    for (const name of ['list_resources', 'maps_search_places', 'maps_compute_route', 'realtime_recent_messages'])
+      assert.equal(confirmationFor(ctx, name, { service: 'llm', query: 'x', origin: 'a', destination: 'b', channel: 'c' }), undefined, name);
   });
 
   it('a long answer is cut to the stated size, and says so', async () => {
