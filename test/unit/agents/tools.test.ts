@@ -204,6 +204,31 @@ describe('agents: the tools against the sandbox', function () {
       assert.equal(confirmationFor(ctx, name, { service: 'llm', query: 'x', origin: 'a', destination: 'b', channel: 'c' }), undefined, name);
   });
 
+  it("one rate limiter per connection holds across calls and tools: the connection's quota counts every call", async () => {
+    const set = sandboxConnections(sandbox.info);
+    const maps = set.connections.find((c) => c.service === 'maps')!;
+    const limited = { ...maps, rateLimitPerMinute: 3 };
+    const ctx = context({ connections: [limited], key: () => MAPS_KEY });
+    ok(await callTool(ctx, 'maps_search_places', { query: 'Berlin' }));
+    ok(await callTool(ctx, 'maps_compute_route', { origin: 'Berlin', destination: 'Potsdam' }));
+    ok(await callTool(ctx, 'list_resources', { service: 'maps' }));
+    const key = ctx.clients.http.rateLimitKey(limited);
+    assert.equal(ctx.clients.http.limiter.remaining(key, 3), 0);
+    assert.ok(ctx.clients.http.limiter.waitTime(key, 3) > 50_000, 'a fourth call this minute would wait for the window');
+  });
+
+  it('--budget-usd holds for language-model cells of run_notebook too: over-budget cells are not sent', async () => {
+    writeFileSync(
+      path.join(root, 'costly.awb.md'),
+      '```llm name=costly\nPOST /chat/completions\nContent-Type: application/json\n\n{"model": "gpt-4o", "max_tokens": 4000, "messages": [{"role": "user", "content": "Write a long story."}]}\n\n?? status == 200\n```\n',
+    );
+    const ctx = context({ budget: new SpendBudget(0.001, 'restart the server with a larger --budget-usd') });
+    const r = await callTool(ctx, 'run_notebook', { path: 'costly.awb.md' });
+    assert.equal(ok(r).summary, '0 passed, 1 failed');
+    assert.match(r.text, /not sent: this call may cost up to \$0\.04/);
+    assert.equal(ctx.budget?.spentUsd, 0);
+  });
+
   it('a long answer is cut to the stated size, and says so', async () => {
     const ctx = context({ maxResultChars: 40 });
     const r = await callTool(ctx, 'list_resources', { service: 'llm' });
