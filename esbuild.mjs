@@ -46,6 +46,21 @@ const serviceChunkPlugin = {
   },
 };
 
+/**
+ * The MCP SDK's server imports Ajv for one thing, checking what a user typed into an elicitation
+ * form; `api-workbench mcp` never asks for one and gives the server a validator of its own
+ * (src/cli/mcp.ts). Without this stub Ajv would add ~40 KB (compressed) to the .vsix for nothing.
+ */
+const noAjvPlugin = {
+  name: 'no-ajv',
+  setup(build) {
+    build.onResolve({ filter: /\/validation\/ajv-provider\.js$/ }, (a) => ({ path: a.path, namespace: 'no-ajv' }));
+    build.onLoad({ filter: /.*/, namespace: 'no-ajv' }, () => ({
+      contents: 'export class AjvJsonSchemaValidator { constructor() { throw new Error("Ajv is not bundled: pass a jsonSchemaValidator"); } }',
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -83,6 +98,7 @@ const builds = [
   {
     ...common,
     entryPoints: { cli: 'src/cli/main.ts' },
+    plugins: [noAjvPlugin],
     outdir: 'dist',
     banner: { js: '#!/usr/bin/env node' },
     // Keyless Entra ID sign-in (src/cli/entra.ts): required from the installed dependencies only when a connection asks for it.

@@ -25,6 +25,7 @@ import { SecretStore } from './editor/secrets';
 import type { Services } from './editor/services';
 import type { ServiceModule, ServiceViews } from './editor/serviceModule';
 import { ServiceTreeProvider, type TreeNode } from './editor/tree';
+import { registerAgentTools, type AgentToolsRegistration } from './editor/agents/register';
 
 /** What activate() returns: used by the in-editor tests (and other extensions) to reach the services. */
 export interface ExtensionApi {
@@ -37,6 +38,8 @@ export interface ExtensionApi {
    * runAll are the hooks for the history view and the Testing API.
    */
   notebook(): NotebookFeature;
+  /** The language-model tools for agents, as VS Code calls them. */
+  agentTools: AgentToolsRegistration;
 }
 
 let services: Services | undefined;
@@ -134,12 +137,15 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
     }),
   );
 
+  const agentTools = registerAgentTools(s);
+  context.subscriptions.push(...agentTools.disposables);
+
   // Primes the redactor with every stored key, so even a line logged before the first request is clean.
   await Promise.all(SERVICE_IDS.flatMap((id) => connections.list(id).map((c) => secrets.get(c))));
   await sandbox.adoptFromEnvironment();
   void openNotebookFromEnvironment(s);
   log.info(`Activated (VS Code ${vscode.version}${vscode.workspace.isTrusted ? '' : ', restricted mode'}).`);
-  return { services: s, views, testing, notebook: notebook.feature };
+  return { services: s, views, testing, notebook: notebook.feature, agentTools };
 }
 
 export async function deactivate(): Promise<void> {

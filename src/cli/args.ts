@@ -68,7 +68,17 @@ export interface CheckArgs {
   variables: Record<string, string>;
 }
 
-export type CliArgs = RunArgs | ImportArgs | ExportArgs | CheckArgs | { command: 'help' } | { command: 'version' };
+export interface McpArgs extends Pick<RunArgs, 'sandbox' | 'modelMap' | 'connectionsFile' | 'allowHosts' | 'proxy' | 'ca'> {
+  command: 'mcp';
+  /** Folder run_notebook may run notebooks from (default: the current directory). */
+  root?: string;
+  /** realtime_publish is refused without it. */
+  allowPublish: boolean;
+  /** LLM calls stop once their estimated cost reaches it (USD). */
+  budgetUsd?: number;
+}
+
+export type CliArgs = RunArgs | ImportArgs | ExportArgs | CheckArgs | McpArgs | { command: 'help' } | { command: 'version' };
 
 export const USAGE = `Usage: api-workbench run <file.awb.md | folder>... [options]
 
@@ -96,6 +106,15 @@ bodies, unknown check subjects, fields the answer or the field mask lacks, a dea
 per finding (file:line: severity: message); exit 1 when one is an error. Offline: connection names
 are checked with --connections, and model ids too with --sandbox (the built-in sandbox's models).
 --json prints {"files": [...], "findings": [...]} instead.
+
+       api-workbench mcp [--sandbox] [--connections file.json] [--root dir] [--allow-publish] [--budget-usd n]
+
+mcp serves the Model Context Protocol on stdin/stdout, so agents (Claude, Copilot, Cursor, any MCP
+client) can use the connections: list_resources, llm_chat, maps_search_places, maps_compute_route,
+realtime_publish, realtime_recent_messages and run_notebook. Keys stay out of every result.
+  --root <dir>              mcp: run_notebook runs only notebooks inside this folder (default: .)
+  --allow-publish           mcp: let realtime_publish publish (refused without it)
+  --budget-usd <n>          mcp: stop LLM calls once their estimated cost reaches n US dollars
 
 Options:
   --sandbox                 start the built-in sandbox for this run and use it as the default
@@ -184,6 +203,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         ca: { type: 'string', multiple: true },
         format: { type: 'string' },
         json: { type: 'boolean' },
+        root: { type: 'string' },
+        'allow-publish': { type: 'boolean' },
+        'budget-usd': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -208,9 +230,11 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     return { command: 'export', input: paths[0], out: values.out, format: format as ExportFormat, connectionsFile: values.connections };
   }
   if (command === 'check') return checkArgs(paths, values);
+  if (command === 'mcp') return mcpArgs(values, paths);
   if (values.json) throw new CliError('--json is an option of check (run takes --reporter json)');
+  for (const flag of ['root', 'allow-publish', 'budget-usd'] as const) if (values[flag] !== undefined) throw new CliError(`--${flag} is an option of mcp`);
   if (values.format !== undefined) throw new CliError('--format is an option of export');
-  if (command !== 'run') throw new CliError(`unknown command "${command}": the commands are "run", "check", "import" and "export"`);
+  if (command !== 'run') throw new CliError(`unknown command "${command}": the commands are "run", "check", "import", "export" and "mcp"`);
   if (paths.length === 0) throw new CliError('run needs at least one notebook file or folder');
   const reporter = values.reporter ?? 'pretty';
   if (!REPORTERS.includes(reporter as ReporterName)) throw new CliError(`--reporter is one of ${REPORTERS.join(', ')}, not "${reporter}"`);
@@ -231,10 +255,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     dataFile: values.data,
     parallel: positiveInt('--parallel', values.parallel, 64) ?? 1,
     outputFailed: values['output-failed'] ?? false,
-    allowHosts: (values['allow-host'] ?? []).map((h) => {
-      if (!isHostName(h)) throw new CliError(`--allow-host takes a host name, or host:port (e.g. api.example.com), not "${h}"`);
-      return h;
-    }),
+    allowHosts: allowedHosts(values['allow-host']),
     proxy: values.proxy,
     ca: values.ca ?? [],
   };
@@ -250,5 +271,40 @@ function checkArgs(paths: string[], values: { json?: boolean; connections?: stri
     connectionsFile: values.connections,
     sandbox: values.sandbox ?? false,
     variables: parseVariables(values.var ?? []),
+  };
+}
+
+function allowedHosts(hosts: readonly string[] | undefined): string[] {
+  return (hosts ?? []).map((h) => {
+    if (!isHostName(h)) throw new CliError(`--allow-host takes a host name, or host:port (e.g. api.example.com), not "${h}"`);
+    return h;
+  });
+}
+
+/** parseArgs' values, read by name. */
+type ParsedValues = Readonly<Record<string, string | boolean | (string | boolean)[] | undefined>>;
+
+function mcpArgs(values: ParsedValues, positionals: readonly string[]): McpArgs {
+  if (positionals.length) throw new CliError(`mcp takes no files (notebooks are named by the agent, inside --root): remove "${positionals.join(' ')}"`);
+  const str = (k: string) => values[k] as string | undefined;
+  const list = (k: string) => values[k] as string[] | undefined;
+  const budgetText = str('budget-usd');
+  const budgetUsd = budgetText === undefined ? undefined : Number(budgetText);
+  if (budgetUsd !== undefined && !(Number.isFinite(budgetUsd) && budgetUsd > 0))
+    throw new CliError(`--budget-usd takes an amount of US dollars greater than 0 (e.g. 0.50), not "${budgetText}"`);
+  if (list('model-map') && !values.sandbox) throw new CliError('--model-map applies to the built-in sandbox: add --sandbox');
+  for (const flag of ['reporter', 'out', 'var', 'env', 'timeout', 'bail', 'data', 'parallel', 'output-failed', 'format'])
+    if (values[flag] !== undefined) throw new CliError(`--${flag} is not an option of mcp`);
+  return {
+    command: 'mcp',
+    sandbox: values.sandbox === true,
+    modelMap: list('model-map') ?? [],
+    connectionsFile: str('connections'),
+    root: str('root'),
+    allowPublish: values['allow-publish'] === true,
+    ...(budgetUsd !== undefined ? { budgetUsd } : {}),
+    allowHosts: allowedHosts(list('allow-host')),
+    proxy: str('proxy'),
+    ca: list('ca') ?? [],
   };
 }

@@ -36,11 +36,16 @@ async function main(argv: readonly string[]): Promise<number> {
     if (args.command === 'import') return await importCommand(args, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
     if (args.command === 'check') return checkCommand(args, { stdout: process.stdout, stderr: process.stderr });
     if (args.command === 'export') return exportCommand(args, { stdout: process.stdout, stderr: process.stderr });
+    if (args.command === 'mcp') {
+      // Loaded only for mcp: a notebook run does not evaluate the protocol SDK.
+      const { mcpCommand } = await import('./mcp');
+      return await mcpCommand(args, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }, VERSION);
+    }
     return await runCommand(args, { stdout: process.stdout, stderr: process.stderr, env: process.env, inFlight });
   } catch (e) {
     if (e instanceof CliError) {
       process.stderr.write(`api-workbench: ${e.message}\n`);
-      if (/^(Unknown option|Option '|unknown command|run needs|check needs|check takes|import takes|export takes|--format|--json)/.test(e.message))
+      if (/^(Unknown option|Option '|unknown command|run needs|check needs|check takes|import takes|export takes|mcp takes|--format|--json|--[a-z-]+ is (not )?an option of)/.test(e.message))
         process.stderr.write('Run "api-workbench --help" for the options.\n');
       return 2;
     }

@@ -25,6 +25,8 @@ export { type FinishedCell } from './controller';
 export { cellToolRunner } from '../../features/llm/playgroundCellTool';
 export { editorNotebookHost } from '../notebookHost';
 export { toolNotebookReader } from './toolNotebooks';
+/** The agent tools (language-model tools) run on this bundle's engine and service clients. */
+export { agentToolsFor } from '../agents/tools';
 /** dist/notebook.js also carries the history module (see src/extension.ts). */
 export * as history from '../history/index';
 

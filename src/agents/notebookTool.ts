@@ -1,0 +1,83 @@
+// run_notebook: runs an API notebook through the engine with the front end's host (the same key
+// release, host approval and refusals as `api-workbench run`), only from inside the served folder.
+import { readFile, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { NOTEBOOK_EXTENSION, runNotebook, type CellResult } from '../notebook/api';
+import { ToolRefusal, type AgentContext } from './context';
+import { clip, type ToolOutput } from './result';
+import type { RunNotebookInput } from './schemas';
+
+/** Bytes of each response body the engine keeps for assertions (as `api-workbench run`). */
+const MAX_BODY_BYTES = 1024 * 1024;
+/** Characters of a failed check's expected/actual value and of a cell's error given to the agent. */
+const DETAIL_CHARS = 500;
+
+/** The notebook's real path when it lies inside `root` (links resolved); a ToolRefusal otherwise. */
+export async function notebookInside(root: string, wanted: string): Promise<string> {
+  const realRoot = await realpath(root);
+  const full = path.resolve(realRoot, wanted);
+  let real: string;
+  try {
+    real = await realpath(full);
+  } catch {
+    throw new ToolRefusal(`there is no file ${full}: give a notebook path relative to ${realRoot}`);
+  }
+  const rel = path.relative(realRoot, real);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) {
+    throw new ToolRefusal(
+      `refused: ${wanted} is outside the folder this server may run notebooks from (${realRoot}); start the server with --root set to a folder that holds it`,
+    );
+  }
+  if (!real.endsWith(NOTEBOOK_EXTENSION)) throw new ToolRefusal(`${wanted} is not an API notebook (*${NOTEBOOK_EXTENSION})`);
+  return real;
+}
+
+/** Counted in "N passed, N failed" as `api-workbench run` counts: request cells, and a vars cell that failed. */
+function counts(r: CellResult): boolean {
+  return !r.skipped && (r.service !== 'vars' || !r.ok);
+}
+
+export async function runNotebookTool(ctx: AgentContext, input: RunNotebookInput, signal?: AbortSignal): Promise<ToolOutput> {
+  if (!ctx.notebooks) throw new ToolRefusal('running notebooks is not available here: no folder to run them from');
+  const file = await notebookInside(ctx.notebooks.root, input.path);
+  const text = await readFile(file, 'utf8');
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  signal?.addEventListener('abort', onAbort);
+  let report;
+  try {
+    report = await runNotebook(text, { host: ctx.notebooks.host(), file, baseDir: path.dirname(file), maxBodyBytes: MAX_BODY_BYTES }, stop.signal);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+  const cells = report.results.filter(counts).map((r) => ({
+    line: r.line,
+    name: r.name ?? null,
+    service: r.service,
+    ok: r.ok,
+    status: r.response?.status ?? null,
+    durationMs: Math.round(r.durationMs),
+    ...(r.error ? { error: clip(r.error, DETAIL_CHARS).text } : {}),
+    failedChecks: r.assertions
+      .filter((a) => !a.passed)
+      .map((a) => ({
+        line: a.line,
+        check: clip(a.source, DETAIL_CHARS).text,
+        expected: clip(a.expected, DETAIL_CHARS).text,
+        actual: clip(a.actual, DETAIL_CHARS).text,
+      })),
+  }));
+  const passed = cells.filter((c) => c.ok).length;
+  const failed = cells.length - passed;
+  const lines = cells.map((c) => {
+    const head = `${c.ok ? 'PASS' : 'FAIL'} line ${c.line}${c.name ? ` "${c.name}"` : ''} (${c.service}${c.status !== null ? ` ${c.status}` : ''}, ${c.durationMs} ms)`;
+    const why = [...(c.error ? [`  ${c.error}`] : []), ...c.failedChecks.map((f) => `  ${f.check}: expected ${f.expected}, got ${f.actual}`)];
+    return [head, ...why].join('\n');
+  });
+  const problems = report.problems.map((p) => `${p.file}:${p.line}: ${p.message}`);
+  const summary = `${passed} passed, ${failed} failed`;
+  return {
+    text: [`${path.relative(ctx.notebooks.root, file) || file}: ${summary}`, ...problems, ...lines].join('\n'),
+    structured: { file, passed, failed, summary, problems, cells },
+  };
+}

@@ -1,0 +1,84 @@
+// The agent context of a front end without the editor (the MCP server, tests): a fixed list of
+// connections with their keys, one HTTP factory (so one rate limiter per connection across every
+// call), notebooks run with the same host as `api-workbench run` plus that factory and the budget.
+import { type Connection, type ServiceId } from '../core/connections';
+import type { Redactor } from '../core/redact';
+import { HttpClientFactory, type WorkbenchClients } from '../features/httpClients';
+import { estimateCost, type PriceTable } from '../features/llm/costLedger';
+import { connectionsHost, type NotebookHost } from '../notebook/api';
+import { costOf, PRICES } from '../services/llm';
+import { plannedFromBody, usageFromAnswer } from '../services/llm/bodyCosts';
+import type { SpendBudget } from './budget';
+import type { AgentContext } from './context';
+import { OriginBoundKeys } from './keys';
+import { RecentMessages } from './recentMessages';
+
+/** Characters of a result's text by default (about 5,000 tokens). */
+export const DEFAULT_MAX_RESULT_CHARS = 20_000;
+
+export interface StandaloneOptions {
+  connections: readonly Connection[];
+  /** The key of a connection (realtime: the app secret); each is registered with the redactor. */
+  key(connection: Connection): string | undefined;
+  redactor: Redactor;
+  /** Folder notebooks may be run from (absolute); absent: run_notebook is refused. */
+  root?: string;
+  /** Hosts http cells may send to (--allow-host, the connections file's "hosts"). */
+  allowedHosts?: readonly string[];
+  /** What `{{$env NAME}}` and `{{$secret name}}` of http cells read. Default: nothing. */
+  env?: Readonly<Record<string, string | undefined>>;
+  publishRefusal?: string;
+  budget?: SpendBudget;
+  prices?: PriceTable;
+  defaultModel?(connection: Connection): string | undefined;
+  maxResultChars?: number;
+}
+
+export interface StandaloneContext extends AgentContext {
+  /** Closes the realtime sockets opened for recent messages. */
+  dispose(): void;
+}
+
+export function standaloneContext(opts: StandaloneOptions): StandaloneContext {
+  const { redactor } = opts;
+  for (const c of opts.connections) redactor.addSecret(opts.key(c));
+  const guard = new OriginBoundKeys((c) => opts.key(c));
+  // Requests are not logged one by one: stdout carries the protocol, and stderr is for problems.
+  const log = { request: () => undefined };
+  const clients: WorkbenchClients = { http: new HttpClientFactory(guard, log, redactor), log, redactor, guard };
+  const prices = opts.prices ?? PRICES;
+  const recent = new RecentMessages(clients);
+  const budget = opts.budget;
+  const notebookHost = (): NotebookHost => ({
+    ...connectionsHost({
+      connections: opts.connections,
+      key: (c) => opts.key(c),
+      redactor,
+      allowedHosts: opts.allowedHosts ?? [],
+      env: opts.env ?? {},
+      onResult: (r) => {
+        const used = usageFromAnswer(r.response?.json);
+        const model = used?.model ?? plannedFromBody(r.request?.body)?.model;
+        if (r.service === 'llm' && used && model) budget?.record(costOf(model, used.usage, prices)?.totalUsd);
+      },
+    }),
+    // On the shared factory: a notebook's requests count against the same per-connection limits as the tools'.
+    httpClient: (connection, options) => clients.http.create(connection, { ...options, history: false }),
+    beforeModelRequest: (_connection, body) => {
+      const planned = plannedFromBody(body);
+      return Promise.resolve(planned && budget?.refusal(estimateCost(planned.model, planned.messages, planned.maxTokens, prices)));
+    },
+  });
+  return {
+    clients,
+    connections: (service: ServiceId) => opts.connections.filter((c) => c.service === service),
+    defaultModel: opts.defaultModel ? (c) => opts.defaultModel?.(c) : undefined,
+    prices,
+    budget,
+    publishRefusal: opts.publishRefusal,
+    recent,
+    notebooks: opts.root === undefined ? undefined : { root: opts.root, host: notebookHost },
+    maxResultChars: opts.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
+    dispose: () => recent.dispose(),
+  };
+}

@@ -1,0 +1,193 @@
+// `api-workbench mcp` as an agent meets it: the BUILT CLI (dist/cli.js) spawned over stdio by the
+// SDK's own client. Every tool, the refusals, the budget, truncation, a malformed line survived,
+// and no key in any result or on stderr.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { TOOL_NAMES } from '../../../src/agents/tools';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/host';
+import { assertBuilt, CLI } from '../cli/cliKit';
+
+const LLM_KEY = 'sk-mcp-recognisable-llm-key-0123456789';
+const MAPS_KEY = 'AIzaMcpRecognisableMapsKey0123456789';
+const SECRET = 'mcp-recognisable-app-secret-0123456789';
+
+interface Served {
+  client: Client;
+  transport: StdioClientTransport;
+  stderr: () => string;
+}
+
+interface CallResult {
+  content: Array<{ type: string; text?: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+function textOf(r: CallResult): string {
+  return r.content.map((c) => c.text ?? '').join('\n');
+}
+
+describe('api-workbench mcp (dist/cli.js) with the SDK client over stdio', function () {
+  this.timeout(60_000);
+  let sandbox: Sandbox;
+  let dir: string;
+  let connectionsFile: string;
+  const served: Served[] = [];
+  const seen: string[] = [];
+
+  before(async () => {
+    assertBuilt();
+    // The services the connections file points at, with keys the test can look for.
+    sandbox = await startSandbox({ port: 0, llmKey: LLM_KEY, mapsKey: MAPS_KEY, llm: { tokenRate: 0 }, realtime: { secret: SECRET, demo: false } });
+    dir = mkdtempSync(path.join(tmpdir(), 'awb-mcp-'));
+    const rt = sandbox.info.realtime;
+    connectionsFile = path.join(dir, 'connections.json');
+    writeFileSync(
+      connectionsFile,
+      JSON.stringify({
+        llm: [{ name: 'Work LLM', baseUrl: sandbox.info.llm.baseUrl, keyEnv: 'AWB_MCP_LLM_KEY' }],
+        maps: [{ name: 'Work Maps', baseUrl: sandbox.info.maps.baseUrl, keyEnv: 'AWB_MCP_MAPS_KEY' }],
+        realtime: [{ name: 'Work RT', appId: rt.appId, key: rt.key, host: rt.host, port: rt.port, useTLS: false, keyEnv: 'AWB_MCP_SECRET' }],
+      }),
+    );
+  });
+
+  after(async () => {
+    for (const s of served) await s.client.close().catch(() => undefined);
+    await sandbox.close();
+    // Whatever any server said, on stdout (as results) or stderr, never held a key.
+    for (const text of seen)
+      for (const key of [LLM_KEY, MAPS_KEY, SECRET]) assert.ok(!text.includes(key), `a key reached the agent or stderr: ${text.slice(0, 300)}`);
+  });
+
+  async function serve(args: string[]): Promise<Served> {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', ...args],
+      cwd: dir,
+      env: { AWB_MCP_LLM_KEY: LLM_KEY, AWB_MCP_MAPS_KEY: MAPS_KEY, AWB_MCP_SECRET: SECRET },
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+    const client = new Client({ name: 'api-workbench-test', version: '1' });
+    await client.connect(transport);
+    const s: Served = { client, transport, stderr: () => stderr };
+    served.push(s);
+    return s;
+  }
+
+  async function call(s: Served, name: string, args: Record<string, unknown>): Promise<CallResult> {
+    const r = (await s.client.callTool({ name, arguments: args })) as CallResult;
+    seen.push(JSON.stringify(r), s.stderr());
+    return r;
+  }
+
+  async function ok(s: Served, name: string, args: Record<string, unknown>): Promise<{ text: string; data: Record<string, unknown> }> {
+    const r = await call(s, name, args);
+    assert.notEqual(r.isError, true, textOf(r));
+    assert.ok(r.structuredContent, `${name} gave no structuredContent`);
+    return { text: textOf(r), data: r.structuredContent };
+  }
+
+  it('lists the seven tools by their stable names, each with a described JSON Schema and annotations', async () => {
+    const s = await serve(['--connections', connectionsFile]);
+    const { tools } = await s.client.listTools();
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      [...TOOL_NAMES],
+    );
+    for (const t of tools) {
+      assert.ok(t.description && t.inputSchema.type === 'object', t.name);
+      for (const [p, schema] of Object.entries(t.inputSchema.properties ?? {})) assert.ok((schema as { description?: string }).description, `${t.name}.${p}`);
+    }
+    assert.equal(tools.find((t) => t.name === 'realtime_publish')?.annotations?.destructiveHint, true);
+    assert.equal(tools.find((t) => t.name === 'maps_search_places')?.annotations?.readOnlyHint, true);
+  });
+
+  it('every tool works over a --connections file whose keys come from keyEnv, and no key is in any result or on stderr', async () => {
+    const s = await serve(['--connections', connectionsFile, '--allow-publish', '--root', dir]);
+    const models = await ok(s, 'list_resources', { service: 'llm' });
+    assert.match(models.text, /- sandbox-chat/);
+    assert.equal(models.data.connection, 'Work LLM');
+    const chat = await ok(s, 'llm_chat', { prompt: `Repeat this back: ${LLM_KEY}`, model: 'sandbox-chat' });
+    assert.ok(typeof chat.data.answer === 'string' && (chat.data.usage as { outputTokens: number }).outputTokens > 0);
+    const places = await ok(s, 'maps_search_places', { query: 'Paris', maxResults: 2 });
+    const first = (places.data.places as Array<{ id: string; name: string; lat: number; lng: number }>)[0];
+    assert.ok(first.id && first.name && Number.isFinite(first.lat) && Number.isFinite(first.lng));
+    const route = await ok(s, 'maps_compute_route', { origin: 'Paris', destination: 'Versailles', travelMode: 'DRIVE' });
+    assert.ok((route.data.distanceMeters as number) > 0 && (route.data.durationSeconds as number) > 0 && typeof route.data.polyline === 'string');
+    const listening = await ok(s, 'realtime_recent_messages', { channel: 'lunch' });
+    assert.equal(listening.data.subscribedNow, true);
+    const sent = await ok(s, 'realtime_publish', { channel: 'lunch', event: 'suggestions', data: { places: [first.name] } });
+    assert.equal(sent.data.delivered, true);
+    const recent = await ok(s, 'realtime_recent_messages', { channel: 'lunch', waitSeconds: 10 });
+    assert.deepEqual(
+      (recent.data.messages as Array<{ event: string; data: unknown }>).map((m) => [m.event, m.data]),
+      [['suggestions', { places: [first.name] }]],
+    );
+    writeFileSync(path.join(dir, 'ok.awb.md'), '```llm name=models\nGET /models\n\n?? status == 200\n```\n');
+    const run = await ok(s, 'run_notebook', { path: 'ok.awb.md' });
+    assert.equal(run.data.summary, '1 passed, 0 failed');
+    // The sandbox quotes the prompt in its answer: the key an agent pasted comes back masked.
+    assert.match(chat.data.answer, /Repeat this back: \*\*\*/);
+  });
+
+  it('refuses realtime_publish without --allow-publish, saying to start the server with it', async () => {
+    const s = await serve(['--sandbox']);
+    const r = await call(s, 'realtime_publish', { channel: 'team', event: 'hello', data: 'hi' });
+    assert.equal(r.isError, true);
+    assert.match(textOf(r), /start the server with --allow-publish/);
+  });
+
+  it('refuses a notebook outside --root and a cell aimed at a foreign origin', async () => {
+    const root = mkdtempSync(path.join(dir, 'root-'));
+    const s = await serve(['--sandbox', '--root', root]);
+    writeFileSync(path.join(dir, 'outside.awb.md'), '```llm\nGET /models\n```\n');
+    const outside = await call(s, 'run_notebook', { path: '../outside.awb.md' });
+    assert.equal(outside.isError, true);
+    assert.match(textOf(outside), /outside the folder this server may run notebooks from .*--root/);
+    writeFileSync(path.join(root, 'foreign.awb.md'), '```llm name=elsewhere\nGET https://example.invalid/v1/models\n\n?? status == 200\n```\n');
+    const foreign = await ok(s, 'run_notebook', { path: 'foreign.awb.md' });
+    assert.equal(foreign.data.summary, '0 passed, 1 failed');
+    assert.match(foreign.text, /FAIL line 1 "elsewhere".*\n.*no LLM connection has that host/);
+  });
+
+  it('survives a malformed line on stdin: the error goes to stderr, the next call still works', async () => {
+    const s = await serve(['--sandbox']);
+    // The transport's child process: what an MCP client writes to the server.
+    const stdin = (s.transport['_process'] as { stdin: Writable } | undefined)?.stdin;
+    assert.ok(stdin);
+    const said = new Promise<void>((resolve) => {
+      const check = () => (/not valid JSON/.test(s.stderr()) ? resolve() : undefined);
+      (s.transport.stderr as Readable).on('data', check);
+      check();
+    });
+    stdin.write('this is not json\n{"jsonrpc":"2.0","method":"no/such","id":"x"}\n{}\n');
+    await said;
+    const r = await ok(s, 'list_resources', { service: 'maps' });
+    assert.match(r.text, /maps API/);
+  });
+
+  it('--budget-usd stops an LLM call whose estimated cost would pass it, and says how to go on', async () => {
+    const s = await serve(['--sandbox', '--budget-usd', '0.001']);
+    const r = await call(s, 'llm_chat', { prompt: 'Write a long story.', model: 'gpt-4o', maxTokens: 2000 });
+    assert.equal(r.isError, true);
+    assert.match(textOf(r), /^not sent: this call may cost up to \$0\.02.* of the \$0\.0010 budget\..*restart the server with a larger --budget-usd\.$/);
+  });
+
+  it('cuts a long result to the stated size and says so', async () => {
+    const s = await serve(['--sandbox', '--root', dir]);
+    const long = 'x'.repeat(480);
+    const cells = Array.from({ length: 40 }, (_, i) => `\`\`\`llm name=c${i}\nGET /models\n\n?? text contains ${long}\n\`\`\`\n`).join('\n');
+    writeFileSync(path.join(dir, 'long.awb.md'), cells);
+    const r = await ok(s, 'run_notebook', { path: 'long.awb.md' });
+    assert.equal(r.data.summary, '0 passed, 40 failed');
+    assert.match(r.text, /\n… \(truncated: 20,000 of [\d,]+ characters shown\)$/);
+  });
+});
