@@ -9,7 +9,7 @@ import { Redactor } from '../core/redact';
 import { connectionsHost, runNotebook, SANDBOX_CONNECTION_NAME, sandboxConnections, type CellResult, type NotebookHost } from '../notebook/api';
 import type { Sandbox } from '../sandbox/host';
 import { masterKeyProblem } from '../services/realtime/encryption';
-import type { RunArgs } from './args';
+import type { MatrixAxis, RunArgs } from './args';
 import { loadConnectionsFile } from './connectionsFile';
 import { checkHttpCells } from './httpCellChecks';
 import { configureCliNetwork } from './network';
@@ -22,6 +22,8 @@ import { jsonReport } from './reporters/json';
 import { junitReport } from './reporters/junit';
 import { cellLines, prettyReport, suiteHeader, summaryLine } from './reporters/pretty';
 import { countsAsCell, trimResult, type RunSummary, type SuiteReport } from './reporters/types';
+import { matrixLabel } from './reporters/checks';
+import { matrixCombinations, matrixTable } from './reporters/matrix';
 import { errorText } from '../core/errors';
 
 /** Bytes of each response body the engine keeps for assertions; the rest is counted, not stored. */
@@ -45,6 +47,8 @@ export interface Streams {
 interface Job {
   notebook: LoadedNotebook;
   row?: { index: number; values: DataRow };
+  /** --matrix: this run's values. */
+  matrix?: Record<string, string>;
 }
 
 /** Connections and their keys for this run, every key already known to the redactor. */
@@ -118,9 +122,12 @@ async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redact
   };
 }
 
-function jobsOf(notebooks: readonly LoadedNotebook[], rows: DataRow[] | undefined): Job[] {
-  if (!rows) return notebooks.map((notebook) => ({ notebook }));
-  return notebooks.flatMap((notebook) => rows.map((values, index) => ({ notebook, row: { index: index + 1, values } })));
+function jobsOf(notebooks: readonly LoadedNotebook[], rows: DataRow[] | undefined, axes: readonly MatrixAxis[]): Job[] {
+  const plain: Job[] = rows
+    ? notebooks.flatMap((notebook) => rows.map((values, index) => ({ notebook, row: { index: index + 1, values } })))
+    : notebooks.map((notebook) => ({ notebook }));
+  const combos = matrixCombinations(axes);
+  return combos.length === 0 ? plain : plain.flatMap((job) => combos.map((matrix) => ({ ...job, matrix })));
 }
 
 /** Runs `args` and returns the exit code (0 all passed, 1 a cell failed). CliError = exit 2. */
@@ -150,15 +157,16 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
   process.on('SIGINT', onSigint);
 
   const summary: RunSummary = { suites: [], passed: 0, failed: 0, durationMs: 0, bailed: false };
-  const jobs = jobsOf(notebooks, rows);
+  const jobs = jobsOf(notebooks, rows, args.matrix);
   const serial = args.parallel === 1 || jobs.length === 1;
   let running = 0;
   try {
     const runJob = async (job: Job): Promise<SuiteReport> => {
-      const name = job.row ? `${job.notebook.file} [row ${job.row.index}]` : job.notebook.file;
+      const name = `${job.notebook.file}${job.row ? ` [row ${job.row.index}]` : ''}${job.matrix ? ` [${matrixLabel(job.matrix)}]` : ''}`;
       const suite: SuiteReport = {
         file: job.notebook.file,
         row: job.row?.index,
+        ...(job.matrix && { matrix: job.matrix }),
         name,
         startedAt: new Date().toISOString(),
         durationMs: 0,
@@ -205,9 +213,10 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
             // `< ./file` lines of request bodies are read next to the notebook.
             baseDir: path.dirname(job.notebook.file),
             environment: args.environment,
-            variables: { ...args.variables, ...job.row?.values },
+            variables: { ...args.variables, ...job.row?.values, ...job.matrix },
             maxBodyBytes: MAX_BODY_BYTES,
             cellTimeoutMs: args.timeoutMs,
+            judgeModel: args.judgeModel,
           },
           stopRun.signal,
         );
@@ -262,6 +271,7 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
       }
     } else io.stdout.write(text);
   }
+  for (const l of matrixTable(summary)) out.line(l);
   out.line(summaryLine(summary));
   return summary.failed > 0 || (stopRun.signal.aborted && !summary.bailed) ? 1 : 0;
 }

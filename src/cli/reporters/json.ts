@@ -17,6 +17,7 @@ export function jsonReport(summary: RunSummary): string {
           name: s.name,
           file: s.file,
           ...(s.row !== undefined ? { row: s.row } : {}),
+          ...(s.matrix !== undefined ? { matrix: s.matrix } : {}),
           ok: !s.error && s.problems.length === 0 && s.cells.every((c) => c.ok),
           startedAt: s.startedAt,
           durationMs: Math.round(s.durationMs),

@@ -6,7 +6,9 @@ export interface SuiteReport {
   file: string;
   /** 1-based data row (--data). */
   row?: number;
-  /** "file" or "file [row 2]". */
+  /** --matrix: the values this run set (`{ model: 'gpt-4o' }`). */
+  matrix?: Record<string, string>;
+  /** "file", "file [row 2]", "file [model=gpt-4o]". */
   name: string;
   startedAt: string;
   durationMs: number;
