@@ -18,6 +18,8 @@ import { CliError } from './errors';
 import { notebookFiles } from './files';
 import { loadNotebooks, usedConnections, type LoadedNotebook } from './preflight';
 import { Console, type LineSink } from './progress';
+import { loadBaseline, regressionCountLine, regressionLines, regressions, type Regression } from './reporters/baseline';
+import { htmlReport } from './reporters/html';
 import { jsonReport } from './reporters/json';
 import { junitReport } from './reporters/junit';
 import { cellLines, prettyReport, suiteHeader, summaryLine } from './reporters/pretty';
@@ -130,6 +132,22 @@ function jobsOf(notebooks: readonly LoadedNotebook[], rows: DataRow[] | undefine
   return combos.length === 0 ? plain : plain.flatMap((job) => combos.map((matrix) => ({ ...job, matrix })));
 }
 
+/** The report --reporter asks for; with --baseline, regressions come first and their count last. */
+function reportText(args: RunArgs, summary: RunSummary, found: Regression[] | undefined): string {
+  switch (args.reporter) {
+    case 'junit':
+      return junitReport(summary);
+    case 'json':
+      return jsonReport(summary, found);
+    case 'html':
+      return htmlReport(summary, found);
+    case 'pretty': {
+      const text = prettyReport(summary, args);
+      return found ? `${regressionLines(found).join('\n')}${found.length ? '\n' : ''}${text}${regressionCountLine(found)}\n` : text;
+    }
+  }
+}
+
 /** Runs `args` and returns the exit code (0 all passed, 1 a cell failed). CliError = exit 2. */
 export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
   const started = performance.now();
@@ -137,6 +155,8 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
   configureCliNetwork(args, io.env, redactor);
   const notebooks = loadNotebooks(notebookFiles(args.paths));
   const rows = args.dataFile ? loadDataRows(args.dataFile) : undefined;
+  // Read before anything is sent: a baseline that is not a report stops the run (exit 2).
+  const baseline = args.baseline !== undefined ? loadBaseline(args.baseline) : undefined;
   // The pretty lines go to the terminal; when a machine report goes to stdout, they go to stderr.
   const machineToStdout = args.reporter !== 'pretty' && args.out === undefined;
   const out = new Console(machineToStdout ? io.stderr : io.stdout, (t) => redactor.text(t));
@@ -259,8 +279,9 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
   summary.durationMs = performance.now() - started;
 
   if (summary.bailed) out.line(`stopped at the first failure (--bail): ${jobs.length - summary.suites.length} notebook run(s) not started`);
+  const found = baseline && regressions(summary, baseline);
   if (args.out !== undefined || machineToStdout) {
-    const report = args.reporter === 'junit' ? junitReport(summary) : args.reporter === 'json' ? jsonReport(summary) : prettyReport(summary, args);
+    const report = reportText(args, summary, found);
     // Defence in depth: the engine redacts every result, and the whole report passes once more.
     const text = redactor.text(report);
     if (args.out !== undefined) {
@@ -271,7 +292,9 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
       }
     } else io.stdout.write(text);
   }
+  if (found) for (const l of regressionLines(found)) out.line(l);
   for (const l of matrixTable(summary)) out.line(l);
   out.line(summaryLine(summary));
+  if (found) out.line(regressionCountLine(found));
   return summary.failed > 0 || (stopRun.signal.aborted && !summary.bailed) ? 1 : 0;
 }
