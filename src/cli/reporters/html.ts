@@ -4,7 +4,7 @@
 // answer, every check and each judge's reason. run.ts passes the page through the redactor.
 import type { CellResult } from '../../notebook/api';
 import { cellChecks, checkName } from './checks';
-import { formatUsd, matrixView, type MatrixColumn } from './matrix';
+import { formatCostTotal, formatUsd, matrixView, type MatrixColumn } from './matrix';
 import type { Regression } from './baseline';
 import { cellLabel, type RunSummary, type SuiteReport } from './types';
 
@@ -28,17 +28,16 @@ export function escapeHtml(text: string): string {
 
 const mark = (passed: boolean) => (passed ? '<span class="pass">✓ pass</span>' : '<span class="fail">✗ fail</span>');
 
-function totals(summary: RunSummary): { tokens: number; costUsd: number | undefined; answers: number } {
-  let tokens = 0;
-  let costUsd: number | undefined = 0;
-  let answers = 0;
+function totals(summary: RunSummary): { tokens: number; costUsd: number; unpriced: number; answers: number } {
+  const out = { tokens: 0, costUsd: 0, unpriced: 0, answers: 0 };
   for (const cell of summary.suites.flatMap((s) => s.cells)) {
     if (!cell.llm) continue;
-    answers++;
-    tokens += cell.llm.tokens?.total ?? 0;
-    costUsd = costUsd === undefined || cell.llm.costUsd === undefined ? undefined : costUsd + cell.llm.costUsd;
+    out.answers++;
+    out.tokens += cell.llm.tokens?.total ?? 0;
+    if (cell.llm.costUsd === undefined) out.unpriced++;
+    else out.costUsd += cell.llm.costUsd;
   }
-  return { tokens, costUsd, answers };
+  return out;
 }
 
 function matrixSection(summary: RunSummary): string {
@@ -54,7 +53,7 @@ function matrixSection(summary: RunSummary): string {
   return `<h2>Matrix</h2><table>${head}${rows.join('')}${figure('passed', (c) => `${[...c.checks.values()].filter(Boolean).length}/${c.checks.size}`)}${figure(
     'latency (ms)',
     (c) => String(Math.round(c.latencyMs)),
-  )}${figure('tokens', (c) => String(c.tokens))}${figure('cost (USD)', (c) => formatUsd(c.costUsd))}</table>`;
+  )}${figure('tokens', (c) => String(c.tokens))}${figure('cost (USD)', (c) => formatCostTotal(c.costUsd, c.unpriced))}</table>`;
 }
 
 function cellSection(cell: CellResult): string {
@@ -107,7 +106,7 @@ export function htmlReport(summary: RunSummary, found?: readonly Regression[]): 
     ['cells failed', String(summary.failed)],
     ['model answers', String(t.answers)],
     ['tokens', String(t.tokens)],
-    ['cost (USD)', formatUsd(t.costUsd)],
+    ['cost (USD)', formatCostTotal(t.costUsd, t.unpriced)],
   ]
     .map(([k, v]) => `<div class="card"><b>${v}</b>${k}</div>`)
     .join('');

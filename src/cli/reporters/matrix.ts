@@ -19,8 +19,10 @@ export interface MatrixColumn {
   /** Wall time of the llm cells that a model answered. */
   latencyMs: number;
   tokens: number;
-  /** Undefined when some answer's price is not known. */
-  costUsd: number | undefined;
+  /** Of the answers whose price is known. */
+  costUsd: number;
+  /** Answers whose cost is not known (no price for the model, or no usage in the answer). */
+  unpriced: number;
   answers: number;
 }
 
@@ -41,7 +43,7 @@ export function matrixView(summary: Pick<RunSummary, 'suites'>): MatrixView | un
   for (const s of suites) {
     const label = matrixLabel(s.matrix);
     let col = columns.get(label);
-    if (!col) columns.set(label, (col = { label, checks: new Map(), latencyMs: 0, tokens: 0, costUsd: 0, answers: 0 }));
+    if (!col) columns.set(label, (col = { label, checks: new Map(), latencyMs: 0, tokens: 0, costUsd: 0, unpriced: 0, answers: 0 }));
     for (const row of suiteChecks(s)) {
       const name = prefix(s) + row.name;
       if (!checks.includes(name)) checks.push(name);
@@ -52,7 +54,8 @@ export function matrixView(summary: Pick<RunSummary, 'suites'>): MatrixView | un
       col.answers++;
       col.latencyMs += cell.response?.durationMs ?? cell.durationMs;
       col.tokens += cell.llm.tokens?.total ?? 0;
-      col.costUsd = col.costUsd === undefined || cell.llm.costUsd === undefined ? undefined : col.costUsd + cell.llm.costUsd;
+      if (cell.llm.costUsd === undefined) col.unpriced++;
+      else col.costUsd += cell.llm.costUsd;
     }
   }
   return { checks, columns: [...columns.values()] };
@@ -63,6 +66,11 @@ export function formatUsd(usd: number | undefined): string {
   if (usd === undefined) return 'unknown';
   if (usd === 0) return '0';
   return usd >= 0.01 ? usd.toFixed(4) : String(Number(usd.toPrecision(3)));
+}
+
+/** A total that says how many answers it leaves out: `0.000384 + 1 unpriced`. */
+export function formatCostTotal(usd: number, unpriced: number): string {
+  return unpriced === 0 ? formatUsd(usd) : `${formatUsd(usd)} + ${unpriced} unpriced`;
 }
 
 function pad(text: string, width: number): string {
@@ -88,7 +96,7 @@ export function matrixTable(summary: Pick<RunSummary, 'suites'>): string[] {
     ['passed', ...view.columns.map((c) => `${[...c.checks.values()].filter(Boolean).length}/${c.checks.size}`)],
     ['latency (ms)', ...view.columns.map((c) => String(Math.round(c.latencyMs)))],
     ['tokens', ...view.columns.map((c) => String(c.tokens))],
-    ['cost (USD)', ...view.columns.map((c) => formatUsd(c.costUsd))],
+    ['cost (USD)', ...view.columns.map((c) => formatCostTotal(c.costUsd, c.unpriced))],
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => Array.from(r[i]).length)));
   return [

@@ -10,19 +10,25 @@ import { errorText } from '../../core/errors';
 export type SchemaCheck = { ok: true; schema: Record<string, unknown>; validate: (value: unknown) => SchemaProblem[] } | { ok: false; message: string };
 
 type AjvInstance = { compile(schema: object): ValidateFunction };
-let ajv: Promise<AjvInstance> | undefined;
+type AjvClass = new (opts: object) => AjvInstance;
+/** The default (draft-07, which also reads draft-06/04-style schemas) and the 2020-12 dialect, each loaded when first needed. */
+const ajvs = new Map<'draft-07' | '2020-12', Promise<AjvInstance>>();
 
-function loadAjv(): Promise<AjvInstance> {
-  ajv ??= import('ajv').then((m) => {
-    // ajv is CommonJS: the class is the module itself or its `default`, depending on the loader.
-    const mod = m as unknown as { default?: unknown };
-    const Ajv = (typeof mod.default === 'function' ? mod.default : mod.default && (mod.default as { default?: unknown }).default) as new (
-      opts: object,
-    ) => AjvInstance;
+/** ajv is CommonJS: the class is the module itself or its `default`, depending on the loader. */
+function classOf(m: unknown): AjvClass {
+  const mod = m as { default?: unknown };
+  return (typeof mod.default === 'function' ? mod.default : mod.default && (mod.default as { default?: unknown }).default) as AjvClass;
+}
+
+function loadAjv(dialect: 'draft-07' | '2020-12'): Promise<AjvInstance> {
+  let ajv = ajvs.get(dialect);
+  if (!ajv) {
     // strict: false: OpenAI schemas carry keywords (e.g. `description` beside `$ref`) ajv's strict mode rejects.
     // A schema's `pattern`s are the user's (or the model's) regular expressions: run in linear time.
-    return new Ajv({ allErrors: true, strict: false, validateFormats: false, code: { regExp: BOUNDED_REGEXP } });
-  });
+    const opts = { allErrors: true, strict: false, validateFormats: false, code: { regExp: BOUNDED_REGEXP } };
+    ajv = (dialect === '2020-12' ? import('ajv/dist/2020.js') : import('ajv')).then((m) => new (classOf(m))(opts));
+    ajvs.set(dialect, ajv);
+  }
   return ajv;
 }
 
@@ -46,7 +52,9 @@ export async function checkSchema(text: string, what = 'The schema'): Promise<Sc
   const schema = parsed as Record<string, unknown>;
   let validate: ValidateFunction;
   try {
-    validate = (await loadAjv()).compile(schema);
+    // Schemas written today often say "$schema": ".../draft/2020-12/schema", which the default dialect refuses.
+    const dialect = typeof schema.$schema === 'string' && schema.$schema.includes('2020-12') ? '2020-12' : 'draft-07';
+    validate = (await loadAjv(dialect)).compile(schema);
   } catch (e) {
     return { ok: false, message: `${what} is not a valid JSON Schema: ${errorText(e)}` };
   }

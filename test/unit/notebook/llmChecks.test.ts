@@ -2,7 +2,7 @@
 // API, streamed or not), JSON Schema files, usage, cost, time to first token, a judge with its
 // reason, and embedding similarity. Each failing message is asserted as the user reads it.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/host';
@@ -209,6 +209,18 @@ describe('LLM checks in llm cells, against the sandbox', function () {
       assert.equal(far.expected, 'similar "quarterly tax forms" > 0.8');
       assert.match(far.actual, /^-?0\.[0-3]\d\d \(text-embedding-3-small\)$/);
     });
+  });
+
+  it('the example evaluation notebook (examples/prompt-evals.awb.md) passes every check against the sandbox, its 2020-12 schema file included', async () => {
+    const examples = path.resolve(__dirname, '../../../../examples');
+    const text = readFileSync(path.join(examples, 'prompt-evals.awb.md'), 'utf8');
+    const { connections, key } = sandboxConnections(sandbox.info);
+    const report = await runNotebook(text, { host: connectionsHost({ connections, key }), file: 'prompt-evals.awb.md', baseDir: examples });
+    assert.deepEqual(report.problems, []);
+    for (const r of report.results)
+      assert.equal(r.ok, true, `line ${r.line}: ${JSON.stringify({ error: r.error, failed: r.assertions.filter((a) => !a.passed) })}`);
+    const checks = report.results.flatMap((r) => r.assertions.map((a) => a.source.split(/\s/)[1]));
+    for (const kind of ['judge:', 'similar', 'usage.total_tokens', 'cost', 'tool_calls[0].name', 'ttft', 'json']) assert.ok(checks.includes(kind), kind);
   });
 
   describe('parsing', () => {
