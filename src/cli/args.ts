@@ -4,15 +4,12 @@ import { parseArgs } from 'node:util';
 import { CliError } from './errors';
 import { MAX_TIMEOUT_SECONDS } from '../core/connections';
 import { errorText } from '../core/errors';
+import type { MatrixAxis } from '../features/notebook/matrixTable';
+
+export type { MatrixAxis };
 
 export type ReporterName = 'pretty' | 'junit' | 'json' | 'html';
 const REPORTERS: readonly ReporterName[] = ['pretty', 'junit', 'json', 'html'];
-
-/** `--matrix model=gpt-4o-mini,gpt-4o`: a variable and the values each run sets it to. */
-export interface MatrixAxis {
-  name: string;
-  values: string[];
-}
 
 export interface RunArgs {
   command: 'run';

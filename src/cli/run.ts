@@ -24,8 +24,8 @@ import { jsonReport } from './reporters/json';
 import { junitReport } from './reporters/junit';
 import { cellLines, prettyReport, suiteHeader, summaryLine } from './reporters/pretty';
 import { countsAsCell, trimResult, type RunSummary, type SuiteReport } from './reporters/types';
-import { matrixLabel } from './reporters/checks';
-import { matrixCombinations, matrixTable } from './reporters/matrix';
+import { matrixLabel } from '../features/notebook/checkRows';
+import { matrixCombinations, matrixTable } from '../features/notebook/matrixTable';
 import { errorText } from '../core/errors';
 
 /** Bytes of each response body the engine keeps for assertions; the rest is counted, not stored. */

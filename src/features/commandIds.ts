@@ -93,6 +93,7 @@ export const COMMAND_IDS = [
   'apiWorkbench.notebook.copyCellAsCurl',
   'apiWorkbench.notebook.exportHttp',
   'apiWorkbench.notebook.convertCurlCell',
+  'apiWorkbench.notebook.runWithModels',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

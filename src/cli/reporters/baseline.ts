@@ -8,7 +8,7 @@ import * as z from 'zod/mini';
 import { parseJson, validate } from '../../core/validate';
 import type { CellResult } from '../../notebook/api';
 import { CliError } from '../errors';
-import { suiteChecks, type CheckRow } from './checks';
+import { suiteChecks, type CheckRow } from '../../features/notebook/checkRows';
 import type { RunSummary, SuiteReport } from './types';
 
 const cellSchema = z.object({
@@ -64,7 +64,7 @@ export function loadBaseline(file: string): Baseline {
   for (const s of report.value.suites) {
     // The fields checks.ts reads are validated above; the rest of a CellResult is not needed here.
     const cells = s.cells.map((c) => ({ ...c, cellIndex: 0, file: s.file, startedAt: '', durationMs: 0 }) as unknown as CellResult);
-    for (const row of suiteChecks({ ...s, startedAt: '', durationMs: 0, problems: [], cells })) out.set(`${runKey(s)} › ${row.name}`, row.passed);
+    for (const row of suiteChecks({ cells })) out.set(`${runKey(s)} › ${row.name}`, row.passed);
   }
   return out;
 }

@@ -3,8 +3,8 @@
 // regressions first, then the matrix table, cost totals, and each run's cells with the model's
 // answer, every check and each judge's reason. run.ts passes the page through the redactor.
 import type { CellResult } from '../../notebook/api';
-import { cellChecks, checkName } from './checks';
-import { formatCostTotal, formatUsd, matrixView, type MatrixColumn } from './matrix';
+import { cellChecks, checkName } from '../../features/notebook/checkRows';
+import { formatCostTotal, formatUsd, matrixView, type MatrixColumn } from '../../features/notebook/matrixTable';
 import type { Regression } from './baseline';
 import { cellLabel, type RunSummary, type SuiteReport } from './types';
 

@@ -1,7 +1,7 @@
 // JUnit XML, as CI systems read it: a <testsuite> per notebook run (per data row and matrix value), a
 // <testcase> per check named `<cell> › <check>` (checks.ts); a failed one has a <failure> with
 // expected and actual (a judge's reason too), the error and the request id.
-import { failureText, suiteChecks, type CheckRow } from './checks';
+import { failureText, suiteChecks, type CheckRow } from '../../features/notebook/checkRows';
 import type { RunSummary, SuiteReport } from './types';
 
 // XML 1.0 allows tab, LF, CR and everything from U+0020 on except surrogate halves and U+FFFE/F.

@@ -2,7 +2,7 @@
 // failed cell each failing assertion with expected and actual, the error and the request id;
 // last, "N passed, N failed".
 import type { CellResult } from '../../notebook/api';
-import { matrixTable } from './matrix';
+import { matrixTable } from '../../features/notebook/matrixTable';
 import { cellLabel, type RunSummary, type SuiteReport } from './types';
 
 export interface PrettyOptions {

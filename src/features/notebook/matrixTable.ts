@@ -1,8 +1,12 @@
-// --matrix: the runs of every combination of the axes' values, and the table the pretty report ends
-// with: checks down, values across (✓/✗ per check), then each value's latency, tokens and cost.
-import type { MatrixAxis } from '../args';
-import { matrixLabel, suiteChecks } from './checks';
-import type { RunSummary, SuiteReport } from './types';
+// Runs of one notebook with different values (the CLI's --matrix, the editor's Run with Models) side
+// by side: checks down, values across (✓/✗ per check), then each value's latency, tokens and cost.
+import { matrixLabel, suiteChecks, type NotebookRunView } from './checkRows';
+
+/** `--matrix model=a,b`: a variable and the values each run sets it to. */
+export interface MatrixAxis {
+  name: string;
+  values: string[];
+}
 
 /** Every combination of the axes' values, the first axis varying slowest; [] without axes. */
 export function matrixCombinations(axes: readonly MatrixAxis[]): Array<Record<string, string>> {
@@ -33,11 +37,11 @@ export interface MatrixView {
 }
 
 /** Runs outside a matrix are not in it; undefined when no run had matrix values. */
-export function matrixView(summary: Pick<RunSummary, 'suites'>): MatrixView | undefined {
+export function matrixView(summary: { suites: readonly NotebookRunView[] }): MatrixView | undefined {
   const suites = summary.suites.filter((s) => s.matrix !== undefined);
   if (suites.length === 0) return undefined;
   const files = new Set(suites.map((s) => `${s.file}\n${s.row ?? ''}`));
-  const prefix = (s: SuiteReport) => (files.size > 1 ? `${s.file}${s.row !== undefined ? ` [row ${s.row}]` : ''} › ` : '');
+  const prefix = (s: NotebookRunView) => (files.size > 1 ? `${s.file}${s.row !== undefined ? ` [row ${s.row}]` : ''} › ` : '');
   const checks: string[] = [];
   const columns = new Map<string, MatrixColumn>();
   for (const s of suites) {
@@ -79,7 +83,7 @@ function pad(text: string, width: number): string {
 }
 
 /** The table's lines (with a blank line before it); [] when the run had no --matrix. */
-export function matrixTable(summary: Pick<RunSummary, 'suites'>): string[] {
+export function matrixTable(summary: { suites: readonly NotebookRunView[] }): string[] {
   const view = matrixView(summary);
   if (!view) return [];
   const MAX_NAME = 70;

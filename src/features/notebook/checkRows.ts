@@ -2,8 +2,39 @@
 // each `??` line of a cell is one check, named `<cell> › <check>`; a cell without checks, or one that
 // failed for a reason none of its checks names (an error, an unasserted HTTP error), is a check of
 // its own, named by the cell.
+// Shared by the CLI's reporters and the editor's Run with Models (no vscode here).
 import type { AssertionResult, CellResult } from '../../notebook/api';
-import { cellLabel, type SuiteReport } from './types';
+
+/** One run of one notebook (a CLI suite; a model of Run with Models), as the check views read it. */
+export interface NotebookRunView {
+  file: string;
+  /** "file", "file [row 2]", "file [model=gpt-4o]". */
+  name: string;
+  /** 1-based data row (--data). */
+  row?: number;
+  /** --matrix (or Run with Models): the values this run set. */
+  matrix?: Record<string, string>;
+  cells: CellResult[];
+}
+
+/** A cell's name in reports: its name= attribute, else its request line. */
+export function cellLabel(r: CellResult): string {
+  if (r.name) return r.name;
+  if (r.request) {
+    let target = r.request.url;
+    try {
+      const u = new URL(r.request.url);
+      // The query is left out: it can be long (signed realtime requests) and says little.
+      // A realtime REST path names the app, and the sandbox's app id changes every run: a CI system
+      // would see a new test each time. The app is the connection's, not the cell's.
+      target = r.request.method === 'LISTEN' ? decodeURIComponent(u.hash.slice(1)) : u.pathname.replace(/^\/apps\/[^/]+\//, '/apps/{appId}/');
+    } catch {
+      // Not a URL (a realtime command): shown as it is.
+    }
+    return `${r.request.method} ${target} (line ${r.line})`;
+  }
+  return `${r.service} cell (line ${r.line})`;
+}
 
 export interface CheckRow {
   /** `<cell> › <check>`, or the cell's label for the cell itself: the same from run to run. */
@@ -27,7 +58,7 @@ export function cellChecks(cell: CellResult): CheckRow[] {
   return rows;
 }
 
-export function suiteChecks(suite: SuiteReport): CheckRow[] {
+export function suiteChecks(suite: Pick<NotebookRunView, 'cells'>): CheckRow[] {
   return suite.cells.flatMap(cellChecks);
 }
 
