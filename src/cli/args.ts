@@ -4,9 +4,12 @@ import { parseArgs } from 'node:util';
 import { CliError } from './errors';
 import { MAX_TIMEOUT_SECONDS } from '../core/connections';
 import { errorText } from '../core/errors';
+import type { MatrixAxis } from '../features/notebook/matrixTable';
 
-export type ReporterName = 'pretty' | 'junit' | 'json';
-const REPORTERS: readonly ReporterName[] = ['pretty', 'junit', 'json'];
+export type { MatrixAxis };
+
+export type ReporterName = 'pretty' | 'junit' | 'json' | 'html';
+const REPORTERS: readonly ReporterName[] = ['pretty', 'junit', 'json', 'html'];
 
 export interface RunArgs {
   command: 'run';
@@ -31,6 +34,12 @@ export interface RunArgs {
   proxy?: string;
   /** --ca: PEM files of certificate authorities trusted besides Node's (repeatable). */
   ca: string[];
+  /** --matrix: each notebook runs once per combination of the axes' values (their product). */
+  matrix: MatrixAxis[];
+  /** --judge-model: the model that answers `?? judge:` checks. */
+  judgeModel?: string;
+  /** --baseline: a previous --reporter json report; checks that passed there and fail now are regressions. */
+  baseline?: string;
 }
 
 export interface ImportArgs {
@@ -130,7 +139,15 @@ Options:
                             private-encrypted- channels). The first of each service is the
                             default; a cell's connection="Name" picks another. "hosts": [...]
                             lists the hosts \`\`\`http cells may send to, as --allow-host
-  --reporter <name>         pretty (default), junit or json
+  --reporter <name>         pretty (default), junit, json, or html (one self-contained page: the
+                            matrix table, each answer, the judges' reasons, cost; needs --out)
+  --matrix <name=a,b,…>     run each notebook once per value, with {{name}} set to it (repeatable:
+                            every combination); the report ends with a table of checks × values
+                            (pass/fail, latency, tokens, cost), e.g. --matrix model=gpt-4o-mini,gpt-4o
+  --judge-model <model>     the model that answers ?? judge: checks (else the notebook's "judge"
+                            variable, else the cell's own model)
+  --baseline <report.json>  a previous --reporter json report: checks that passed there and fail
+                            now are regressions, listed first; the last line says "N regressions"
   -o, --out <file>          import: the notebook to write; export: the file to write; run: write
                             the report to a file (the pretty lines still go to the terminal)
   --format <http|curl>      export: a .http file (default) or cURL commands
@@ -206,6 +223,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         root: { type: 'string' },
         'allow-publish': { type: 'boolean' },
         'budget-usd': { type: 'string' },
+        matrix: { type: 'string', multiple: true },
+        'judge-model': { type: 'string' },
+        baseline: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -240,6 +260,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if (!REPORTERS.includes(reporter as ReporterName)) throw new CliError(`--reporter is one of ${REPORTERS.join(', ')}, not "${reporter}"`);
   if (values.env !== undefined && values.env.trim() === '') throw new CliError('--env needs a name');
   if (values['model-map'] && !values.sandbox) throw new CliError('--model-map applies to the built-in sandbox: add --sandbox');
+  if (reporter === 'html' && values.out === undefined) throw new CliError('--reporter html writes a page: give the file with --out report.html');
+  if (values['judge-model'] !== undefined && values['judge-model'].trim() === '') throw new CliError('--judge-model needs a model id');
   return {
     command: 'run',
     paths,
@@ -258,6 +280,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     allowHosts: allowedHosts(values['allow-host']),
     proxy: values.proxy,
     ca: values.ca ?? [],
+    matrix: parseMatrix(values.matrix ?? []),
+    judgeModel: values['judge-model']?.trim(),
+    baseline: values.baseline,
   };
 }
 
@@ -307,4 +332,17 @@ function mcpArgs(values: ParsedValues, positionals: readonly string[]): McpArgs 
     proxy: str('proxy'),
     ca: list('ca') ?? [],
   };
+}
+
+/** `name=a,b` entries; a name given twice, an empty value or a malformed entry is a usage error. */
+function parseMatrix(entries: readonly string[]): MatrixAxis[] {
+  const axes: MatrixAxis[] = [];
+  for (const entry of entries) {
+    const m = /^([A-Za-z_][\w-]*)=(.*)$/s.exec(entry);
+    const values = m ? m[2].split(',').map((v) => v.trim()) : [];
+    if (!m || values.some((v) => v === '')) throw new CliError(`--matrix takes name=value,value (e.g. model=gpt-4o-mini,gpt-4o), not "${entry}"`);
+    if (axes.some((a) => a.name === m[1])) throw new CliError(`--matrix ${m[1]} is given twice: list all its values in one --matrix ${m[1]}=a,b`);
+    axes.push({ name: m[1], values: [...new Set(values)] });
+  }
+  return axes;
 }

@@ -9,7 +9,7 @@ import { Redactor } from '../core/redact';
 import { connectionsHost, runNotebook, SANDBOX_CONNECTION_NAME, sandboxConnections, type CellResult, type NotebookHost } from '../notebook/api';
 import type { Sandbox } from '../sandbox/host';
 import { masterKeyProblem } from '../services/realtime/encryption';
-import type { RunArgs } from './args';
+import type { MatrixAxis, RunArgs } from './args';
 import { loadConnectionsFile } from './connectionsFile';
 import { checkHttpCells } from './httpCellChecks';
 import { configureCliNetwork } from './network';
@@ -19,10 +19,14 @@ import { CliError } from './errors';
 import { notebookFiles } from './files';
 import { loadNotebooks, usedConnections, type LoadedNotebook } from './preflight';
 import { Console, type LineSink } from './progress';
+import { loadBaseline, regressionCountLine, regressionLines, regressions, type Regression } from './reporters/baseline';
+import { htmlReport } from './reporters/html';
 import { jsonReport } from './reporters/json';
 import { junitReport } from './reporters/junit';
 import { cellLines, prettyReport, suiteHeader, summaryLine } from './reporters/pretty';
 import { countsAsCell, trimResult, type RunSummary, type SuiteReport } from './reporters/types';
+import { matrixLabel } from '../features/notebook/checkRows';
+import { matrixCombinations, matrixTable } from '../features/notebook/matrixTable';
 import { errorText } from '../core/errors';
 
 /** Bytes of each response body the engine keeps for assertions; the rest is counted, not stored. */
@@ -46,6 +50,8 @@ export interface Streams {
 interface Job {
   notebook: LoadedNotebook;
   row?: { index: number; values: DataRow };
+  /** --matrix: this run's values. */
+  matrix?: Record<string, string>;
 }
 
 /** Connections and their keys for this run, every key already known to the redactor. */
@@ -123,9 +129,28 @@ async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redact
   };
 }
 
-function jobsOf(notebooks: readonly LoadedNotebook[], rows: DataRow[] | undefined): Job[] {
-  if (!rows) return notebooks.map((notebook) => ({ notebook }));
-  return notebooks.flatMap((notebook) => rows.map((values, index) => ({ notebook, row: { index: index + 1, values } })));
+function jobsOf(notebooks: readonly LoadedNotebook[], rows: DataRow[] | undefined, axes: readonly MatrixAxis[]): Job[] {
+  const plain: Job[] = rows
+    ? notebooks.flatMap((notebook) => rows.map((values, index) => ({ notebook, row: { index: index + 1, values } })))
+    : notebooks.map((notebook) => ({ notebook }));
+  const combos = matrixCombinations(axes);
+  return combos.length === 0 ? plain : plain.flatMap((job) => combos.map((matrix) => ({ ...job, matrix })));
+}
+
+/** The report --reporter asks for; with --baseline, regressions come first and their count last. */
+function reportText(args: RunArgs, summary: RunSummary, found: Regression[] | undefined): string {
+  switch (args.reporter) {
+    case 'junit':
+      return junitReport(summary);
+    case 'json':
+      return jsonReport(summary, found);
+    case 'html':
+      return htmlReport(summary, found);
+    case 'pretty': {
+      const text = prettyReport(summary, args);
+      return found ? `${regressionLines(found).join('\n')}${found.length ? '\n' : ''}${text}${regressionCountLine(found)}\n` : text;
+    }
+  }
 }
 
 /** Runs `args` and returns the exit code (0 all passed, 1 a cell failed). CliError = exit 2. */
@@ -135,6 +160,8 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
   configureCliNetwork(args, io.env, redactor);
   const notebooks = loadNotebooks(notebookFiles(args.paths));
   const rows = args.dataFile ? loadDataRows(args.dataFile) : undefined;
+  // Read before anything is sent: a baseline that is not a report stops the run (exit 2).
+  const baseline = args.baseline !== undefined ? loadBaseline(args.baseline) : undefined;
   // The pretty lines go to the terminal; when a machine report goes to stdout, they go to stderr.
   const machineToStdout = args.reporter !== 'pretty' && args.out === undefined;
   const out = new Console(machineToStdout ? io.stderr : io.stdout, (t) => redactor.text(t));
@@ -155,15 +182,16 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
   process.on('SIGINT', onSigint);
 
   const summary: RunSummary = { suites: [], passed: 0, failed: 0, durationMs: 0, bailed: false };
-  const jobs = jobsOf(notebooks, rows);
+  const jobs = jobsOf(notebooks, rows, args.matrix);
   const serial = args.parallel === 1 || jobs.length === 1;
   let running = 0;
   try {
     const runJob = async (job: Job): Promise<SuiteReport> => {
-      const name = job.row ? `${job.notebook.file} [row ${job.row.index}]` : job.notebook.file;
+      const name = `${job.notebook.file}${job.row ? ` [row ${job.row.index}]` : ''}${job.matrix ? ` [${matrixLabel(job.matrix)}]` : ''}`;
       const suite: SuiteReport = {
         file: job.notebook.file,
         row: job.row?.index,
+        ...(job.matrix && { matrix: job.matrix }),
         name,
         startedAt: new Date().toISOString(),
         durationMs: 0,
@@ -210,9 +238,10 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
             // `< ./file` lines of request bodies are read next to the notebook.
             baseDir: path.dirname(job.notebook.file),
             environment: args.environment,
-            variables: { ...args.variables, ...job.row?.values },
+            variables: { ...args.variables, ...job.row?.values, ...job.matrix },
             maxBodyBytes: MAX_BODY_BYTES,
             cellTimeoutMs: args.timeoutMs,
+            judgeModel: args.judgeModel,
           },
           stopRun.signal,
         );
@@ -255,8 +284,9 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
   summary.durationMs = performance.now() - started;
 
   if (summary.bailed) out.line(`stopped at the first failure (--bail): ${jobs.length - summary.suites.length} notebook run(s) not started`);
+  const found = baseline && regressions(summary, baseline);
   if (args.out !== undefined || machineToStdout) {
-    const report = args.reporter === 'junit' ? junitReport(summary) : args.reporter === 'json' ? jsonReport(summary) : prettyReport(summary, args);
+    const report = reportText(args, summary, found);
     // Defence in depth: the engine redacts every result, and the whole report passes once more.
     const text = redactor.text(report);
     if (args.out !== undefined) {
@@ -267,6 +297,9 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
       }
     } else io.stdout.write(text);
   }
+  if (found) for (const l of regressionLines(found)) out.line(l);
+  for (const l of matrixTable(summary)) out.line(l);
   out.line(summaryLine(summary));
+  if (found) out.line(regressionCountLine(found));
   return summary.failed > 0 || (stopRun.signal.aborted && !summary.bailed) ? 1 : 0;
 }

@@ -96,6 +96,7 @@ export const COMMAND_IDS = [
   'apiWorkbench.notebook.nameCell',
   'apiWorkbench.notebook.chooseCellConnection',
   'apiWorkbench.notebook.chooseCellEnvironment',
+  'apiWorkbench.notebook.runWithModels',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -1,6 +1,8 @@
-// `?? <subject> <op> <value>` checked against a cell's result.
+// `?? <subject> <op> <value>` checked against a cell's result. The checks that ask a model or read
+// a file (judge:, similar, matches schema) are in assertionsModel.ts.
 import type { AssertionResult, CellResult } from './types';
 import type { AssertionSpec } from './cells';
+import { answerCost, llmAnswerOf, requestedModel } from './llmAnswer';
 import { walk } from './variables';
 import { formatBytes } from '../core/httpExchange';
 import { compileUserPattern, parseSlashPattern, PatternError } from '../core/userPattern';
@@ -12,10 +14,79 @@ export { CHECK_SUBJECTS, CHECK_OPERATORS } from './checkSyntax';
 const MISSING = '(missing)';
 const SHOWN_MAX = 300;
 
+/**
+ * Every subject and operator a `??` line can use, with what it means: the one list completions,
+ * hover and documentation read (keep it in step with parseAssertion in cells.ts).
+ */
+export const ASSERTION_CATALOGUE = {
+  subjects: [
+    { syntax: 'status', services: 'all', doc: 'The HTTP status of the answer.' },
+    { syntax: 'duration', services: 'all', doc: 'Milliseconds from sending the request to the end of the answer.' },
+    { syntax: 'header <name>', services: 'all', doc: 'A response header.' },
+    { syntax: 'json.<path>', services: 'all', doc: 'A value of the JSON answer, e.g. json.places[0].id.' },
+    { syntax: 'text', services: 'all', doc: 'The answer as text (a streamed LLM answer: the assembled text).' },
+    { syntax: 'count', services: 'all', doc: 'Messages a LISTEN received, or the length of a JSON array answer.' },
+    {
+      syntax: 'tool_calls[i].<field>',
+      services: 'llm',
+      doc: 'A tool call of the answer: name, id, or arguments.<path> (parsed from their JSON string); chat completions and the Responses API, streamed or not.',
+    },
+    {
+      syntax: 'usage.<field>',
+      services: 'llm',
+      doc: 'Tokens of the answer: prompt_tokens, completion_tokens, total_tokens (Responses: input_tokens, output_tokens).',
+    },
+    { syntax: 'cost', services: 'llm', doc: 'What the answer cost in USD, from the price table; an unknown price fails the check.' },
+    { syntax: 'ttft', services: 'llm', doc: 'Milliseconds to the first streamed token (streamed answers only).' },
+    { syntax: 'similar "<expected>"', services: 'llm', doc: "Cosine similarity (-1 to 1) of the answer's and the expected text's embeddings." },
+  ],
+  operators: [
+    { syntax: '==', doc: 'Equal (numbers by value, strings with or without quotes).' },
+    { syntax: '!=', doc: 'Not equal (a missing subject is not equal to anything).' },
+    { syntax: '<', doc: 'Less than (numbers).' },
+    { syntax: '<=', doc: 'At most (numbers).' },
+    { syntax: '>', doc: 'Greater than (numbers).' },
+    { syntax: '>=', doc: 'At least (numbers).' },
+    { syntax: 'contains', doc: 'Text contains, an array has the item, or an object has the key.' },
+    { syntax: 'matches', doc: 'Matches a regular expression written /like this/i.' },
+    { syntax: 'exists', doc: 'The subject is there.' },
+  ],
+  /** Whole-line checks with a form of their own. */
+  checks: [
+    {
+      syntax: 'json matches schema <file>',
+      services: 'all',
+      doc: "The answer checked with a JSON Schema file (relative to the notebook); an llm cell's answer content is parsed as JSON. A failure names the first schema error's path.",
+    },
+    {
+      syntax: 'judge: <rubric>',
+      services: 'llm',
+      doc: "A model judges the answer against the rubric and gives a verdict with a reason (the --judge-model, the notebook's judge variable, or the cell's model).",
+    },
+  ],
+} as const;
+
+type Checked = Pick<CellResult, 'response' | 'count'> & { request?: Pick<NonNullable<CellResult['request']>, 'body'> };
+
 /** The value an assertion looks at, or undefined when the result does not have it. */
-export function subjectValue(spec: AssertionSpec, result: Pick<CellResult, 'response' | 'count'>): unknown {
+export function subjectValue(spec: AssertionSpec, result: Checked): unknown {
   const res = result.response;
   switch (spec.subject.kind) {
+    case 'toolCalls':
+      return walk(llmAnswerOf(res)?.toolCalls, spec.subject.path);
+    case 'usage':
+      return walk(llmAnswerOf(res)?.usage, spec.subject.path);
+    case 'cost': {
+      const answer = llmAnswerOf(res);
+      const cost = answer && answerCost({ ...answer, model: answer.model ?? requestedModel(result.request?.body) });
+      return cost && 'usd' in cost ? cost.usd : undefined;
+    }
+    case 'ttft':
+      return res?.ttftMs;
+    case 'similar':
+    case 'judge':
+      // Asked of a model: assertionsModel.ts.
+      return undefined;
     case 'status':
       return res?.status;
     case 'duration':
@@ -31,11 +102,40 @@ export function subjectValue(spec: AssertionSpec, result: Pick<CellResult, 'resp
   }
 }
 
+/** Why an LLM subject is missing, in words the user can act on; undefined for other subjects. */
+function missingWhy(spec: AssertionSpec, result: Checked): string | undefined {
+  const res = result.response;
+  if (!res) return undefined;
+  const answer = llmAnswerOf(res);
+  switch (spec.subject.kind) {
+    case 'toolCalls':
+      if (!answer) return "(missing: the answer is not a model's answer)";
+      return answer.toolCalls.length === 0 ? '(missing: the model called no tool)' : undefined;
+    case 'usage':
+      return answer && !answer.usage
+        ? '(missing: the answer has no usage; a stream reports it only when the request asks for "stream_options": {"include_usage": true})'
+        : undefined;
+    case 'cost': {
+      if (!answer) return "(missing: the answer is not a model's answer)";
+      const cost = answerCost({ ...answer, model: answer.model ?? requestedModel(result.request?.body) });
+      return 'unknown' in cost ? `(unknown: ${cost.unknown})` : undefined;
+    }
+    case 'ttft':
+      return '(missing: the time to first token is measured on streamed answers; add "stream": true to the request)';
+    default:
+      return undefined;
+  }
+}
+
 /** Checks one assertion; `value` is its value with variables already substituted. */
-export function checkAssertion(spec: AssertionSpec, value: string, result: Pick<CellResult, 'response' | 'count'>): AssertionResult {
+export function checkAssertion(spec: AssertionSpec, value: string, result: Checked): AssertionResult {
   const actual = subjectValue(spec, result);
   const expected = spec.operator === 'exists' ? 'exists' : `${spec.operator} ${value}`;
   const res = result.response;
+  if (actual === undefined) {
+    const why = missingWhy(spec, result);
+    if (why !== undefined) return { source: spec.source, line: spec.line, passed: spec.operator === '!=', expected, actual: why };
+  }
   // Only the first maxBodyBytes of an answer are kept: a JSON path into the rest is not "missing".
   if ((spec.subject.kind === 'json' || spec.subject.kind === 'count') && actual === undefined && res?.truncated) {
     const actualText = `(the answer was too large to check: ${formatBytes(res.size)} received, only the first ${formatBytes(Buffer.byteLength(res.text))} are kept)`;
@@ -77,6 +177,10 @@ function passes(op: AssertionSpec['operator'], actual: unknown, value: string): 
       if (!p) return false;
       return compileUserPattern(p.source, p.flags).test(asText(actual));
     }
+    case 'matches schema':
+    case 'judge':
+      // Checked by assertionsModel.ts, never here.
+      return false;
   }
 }
 
@@ -93,11 +197,11 @@ function equals(actual: unknown, value: string): boolean {
   }
 }
 
-function unquote(value: string): string {
+export function unquote(value: string): string {
   return /^"(.*)"$/.test(value) || /^'(.*)'$/.test(value) ? value.slice(1, -1) : value;
 }
 
-function toNumber(v: unknown): number | undefined {
+export function toNumber(v: unknown): number | undefined {
   if (typeof v === 'number') return v;
   if (typeof v !== 'string' || v.trim() === '') return undefined;
   const n = Number(v);
@@ -108,7 +212,7 @@ function asText(v: unknown): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
-function show(v: unknown): string {
+export function show(v: unknown): string {
   if (v === undefined) return MISSING;
   const s = asText(v);
   return s.length > SHOWN_MAX ? `${s.slice(0, SHOWN_MAX)}…` : s;

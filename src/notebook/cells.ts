@@ -74,7 +74,11 @@ export interface VarsSpec {
 export type CellSpec = HttpSpec | PublishSpec | ListenSpec | RealtimeRestSpec | VarsSpec;
 
 export type AssertionSubject =
-  { kind: 'status' | 'duration' | 'text' | 'count' } | { kind: 'header'; name: string } | { kind: 'json'; path: Array<string | number> };
+  | { kind: 'status' | 'duration' | 'text' | 'count' | 'cost' | 'ttft' | 'judge' }
+  | { kind: 'header'; name: string }
+  | { kind: 'json' | 'toolCalls' | 'usage'; path: Array<string | number> }
+  /** `similar "<expected>"`: cosine similarity of the answer's and the expected text's embeddings. */
+  | { kind: 'similar'; expected: string };
 
 export interface AssertionSpec {
   source: string;
@@ -305,28 +309,38 @@ function parseVars(lines: string[], lineOf: (i: number) => number, problems: Lin
 }
 
 const OPERATORS: readonly AssertionOperator[] = CHECK_OPERATORS.map((o) => o.word);
-const PLAIN_SUBJECTS = new Set(CHECK_SUBJECTS.map((s) => s.word).filter((w) => w !== 'header' && w !== 'json'));
+const PLAIN_SUBJECTS = new Set(CHECK_SUBJECTS.filter((s) => s.shape === 'plain').map((s) => s.word));
+/** `json.places[0]`, `tool_calls[0].name`, `usage.total_tokens`: a subject word, then its path. */
+const PATHED_SUBJECT = new RegExp(`^(${CHECK_SUBJECTS.filter((s) => s.shape === 'path').map((s) => s.word).join('|')})(?=$|[.[])(.*)$`);
 
 /** `?? json.places[0].id exists` → its parts, or the problem with it. */
 export function parseAssertion(text: string, line: number): AssertionSpec | string {
   const rest = text.replace(/^\?\?\s*/, '');
+  const special = parseModelCheck(rest, text, line);
+  if (special !== undefined) return special;
   let subject: AssertionSubject;
   let after: string;
   const header = /^header\s+([!#$%&'*+.^_`|~0-9A-Za-z-]+)(.*)$/i.exec(rest);
+  const similar = /^similar\s+("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')(.*)$/.exec(rest);
   if (header) {
     subject = { kind: 'header', name: header[1].toLowerCase() };
     after = header[2];
+  } else if (similar) {
+    subject = { kind: 'similar', expected: similar[1].slice(1, -1).replace(/\\(.)/g, '$1') };
+    after = similar[2];
   } else {
     const m = /^(\S+)(.*)$/.exec(rest);
     const word = m?.[1] ?? '';
     after = m?.[2] ?? '';
-    if (PLAIN_SUBJECTS.has(word)) subject = { kind: word as 'status' | 'duration' | 'text' | 'count' };
-    else if (word === 'json' || word.startsWith('json.') || word.startsWith('json[')) {
-      const path = parsePath(word.slice(4));
-      if (!path) return `"${word}" is not a JSON path: write json.places[0].displayName.text`;
-      subject = { kind: 'json', path };
-    } else
-      return `"${word}" is not something to assert on: use ${CHECK_SUBJECTS.map((s) => (s.word === 'header' ? 'header <name>' : s.word === 'json' ? 'json.<path>' : s.word)).join(', ')}`;
+    const pathed = PATHED_SUBJECT.exec(word);
+    if (PLAIN_SUBJECTS.has(word)) subject = { kind: word as 'status' | 'duration' | 'text' | 'count' | 'cost' | 'ttft' };
+    else if (pathed) {
+      const path = parsePath(pathed[2]);
+      if (!path) return `"${word}" is not a path: write e.g. json.places[0].displayName.text, tool_calls[0].arguments.query or usage.total_tokens`;
+      subject = { kind: pathed[1] === 'json' ? 'json' : pathed[1] === 'usage' ? 'usage' : 'toolCalls', path };
+    } else if (word === 'similar') return 'similar takes the expected text in quotes, then a comparison: similar "a café in Lisbon" > 0.8';
+    else
+      return `"${word}" is not something to assert on: use ${CHECK_SUBJECTS.map((s) => s.syntax).join(', ')} or json matches schema <file>`;
   }
   const opMatch = /^\s*(==|!=|<=|>=|<|>|contains\b|matches\b|exists\b)\s*(.*)$/.exec(after);
   if (!opMatch) return `no operator after the subject: use one of ${OPERATORS.join(', ')}`;
@@ -334,6 +348,7 @@ export function parseAssertion(text: string, line: number): AssertionSpec | stri
   const value = opMatch[2].trim();
   if (operator === 'exists' && value) return '"exists" takes no value';
   if (operator !== 'exists' && !value) return `"${operator}" needs a value to compare with`;
+  if (subject.kind === 'similar' && !['<', '<=', '>', '>='].includes(operator)) return 'similar compares a score from -1 to 1: use >, >=, < or <= (e.g. > 0.8)';
   if (operator === 'matches') {
     const pattern = parseSlashPattern(value);
     if (!pattern) return 'matches takes a regular expression written /like this/i';
@@ -347,6 +362,23 @@ export function parseAssertion(text: string, line: number): AssertionSpec | stri
     }
   }
   return { source: text, line, subject, operator, value };
+}
+
+/** `judge: <rubric>` and `json matches schema <file>`; undefined when `rest` is neither. */
+function parseModelCheck(rest: string, text: string, line: number): AssertionSpec | string | undefined {
+  const judge = /^judge\s*:\s*(.*)$/.exec(rest);
+  if (judge) {
+    const rubric = judge[1].trim();
+    if (!rubric) return 'judge: needs a rubric, what a good answer does: judge: recommends one café in Lisbon and says why';
+    return { source: text, line, subject: { kind: 'judge' }, operator: 'judge', value: rubric };
+  }
+  const schema = /^(json\S*)\s+matches\s+schema\b\s*(.*)$/.exec(rest);
+  if (!schema) return undefined;
+  const path = parsePath(schema[1].slice(4));
+  if (!path) return `"${schema[1]}" is not a JSON path: write json matches schema ./answer.schema.json`;
+  const file = schema[2].trim().replace(/^"(.*)"$/, '$1');
+  if (!file) return 'matches schema needs the schema file, relative to the notebook: json matches schema ./answer.schema.json';
+  return { source: text, line, subject: { kind: 'json', path }, operator: 'matches schema', value: file };
 }
 
 /** `.places[0].displayName` → ['places', 0, 'displayName']; '' → []. Undefined when malformed. */

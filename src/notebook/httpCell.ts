@@ -9,11 +9,11 @@ import { parseJsonSliced } from '../core/slicedJson';
 import type { HttpClient, OutgoingRequest } from '../core/http';
 import { googleErrorParser } from '../services/maps/errors';
 import { openAiErrorParser } from '../services/llm/errors';
-import { SseParser } from '../services/llm/sse';
 import type { NotebookHost, NotebookHttpOptions, RequestRecord, ResponseRecord } from './types';
 import type { HttpSpec } from './cells';
 import { NotebookError } from './variables';
 import { defaultHttpClient, ownHttpClient } from './hosts';
+import { readLlmStream } from './llmStream';
 
 const LLM_REQUEST_ID_HEADERS = ['x-request-id', 'apim-request-id'];
 
@@ -208,7 +208,7 @@ export async function runHttpCell(input: HttpCellInput): Promise<HttpCellOutput>
     const response: ResponseRecord = { status: res.status, headers, text: '', size: 0, truncated: false, durationMs: 0, requestId: res.requestId };
     out.response = response;
     const contentType = headers['content-type'] ?? '';
-    if (streaming || contentType.includes('text/event-stream')) await readSse(res.body, response, input);
+    if (streaming || contentType.includes('text/event-stream')) await readLlmStream(res.body, response, { ...input, started });
     else await readBody(res.body, response, input.maxBodyBytes);
     response.durationMs = performance.now() - started;
   } catch (e) {
@@ -261,52 +261,5 @@ async function readBody(body: AsyncIterable<Uint8Array>, response: ResponseRecor
     } catch {
       // Not JSON: the text is the answer.
     }
-  }
-}
-
-interface ChatChunk {
-  choices?: Array<{ delta?: { content?: string | null }; finish_reason?: string | null }>;
-  model?: string;
-  /** The last chunk's, when the request asked for `stream_options: {"include_usage": true}`. */
-  usage?: unknown;
-}
-
-/** A chat-completion stream: the answer text grows as deltas arrive (and is shown live). */
-async function readSse(body: AsyncIterable<Uint8Array>, response: ResponseRecord, input: HttpCellInput): Promise<void> {
-  const parser = new SseParser({ maxEventChars: input.maxBodyBytes });
-  let content = '';
-  let events = 0;
-  let finishReason: string | undefined;
-  let model: string | undefined;
-  let usage: unknown;
-  const onEvent = (data: string) => {
-    events++;
-    if (data.trim() === '[DONE]') return;
-    let chunk: ChatChunk;
-    try {
-      chunk = JSON.parse(data) as ChatChunk;
-    } catch {
-      return;
-    }
-    model ??= chunk.model;
-    if (chunk.usage !== null && typeof chunk.usage === 'object') usage = chunk.usage;
-    const choice = chunk.choices?.[0];
-    finishReason = choice?.finish_reason ?? finishReason;
-    const delta = choice?.delta?.content;
-    if (typeof delta === 'string' && delta) {
-      if (content.length < input.maxBodyBytes) content += delta;
-      else response.truncated = true;
-      input.onText(delta, content);
-    }
-  };
-  try {
-    for await (const chunk of body) {
-      response.size += chunk.byteLength;
-      parser.push(chunk, onEvent);
-    }
-  } finally {
-    response.text = content;
-    // `usage` in the shape of a non-streamed answer, so assertions (json.usage.total_tokens) and the viewer's tokens and cost read it alike.
-    response.json = { content, finishReason: finishReason ?? null, model: model ?? null, events, ...(usage !== undefined && { usage }) };
   }
 }

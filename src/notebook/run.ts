@@ -16,6 +16,8 @@ import type {
   RunOptions,
 } from './types';
 import { checkAssertion } from './assertions';
+import { checkModelAssertion, isModelCheck, type ModelCheckContext } from './assertionsModel';
+import { llmSummaryOf } from './llmAnswer';
 import { analyseCell, type AnalysedCell, type HttpSpec } from './cells';
 import { cellStartLines, parseNotebook } from './format';
 import { absoluteOrigin, CONNECTION_WORD, resolveTarget, runHttpCell, type HttpTarget, type TargetFail } from './httpCell';
@@ -195,9 +197,18 @@ class Runner implements NotebookRunner {
         };
       }
     }
+    if (analysed.language === 'llm') {
+      const llm = llmSummaryOf(result.response, result.request?.body);
+      if (llm) result.llm = llm;
+    }
     for (const a of analysed.assertions) {
       try {
-        result.assertions.push(checkAssertion(a, substitute(a.value, a.line, scope), result));
+        const value = substitute(a.value, a.line, scope);
+        if (!isModelCheck(a)) result.assertions.push(checkAssertion(a, value, result));
+        else {
+          const spec = a.subject.kind === 'similar' ? { ...a, subject: { ...a.subject, expected: substitute(a.subject.expected, a.line, scope) } } : a;
+          result.assertions.push(await checkModelAssertion(spec, value, result, this.modelCheckContext(analysed, scope, signal)));
+        }
       } catch (e) {
         result.assertions.push({ source: a.source, line: a.line, passed: false, expected: a.value, actual: describe(e) });
       }
@@ -268,6 +279,19 @@ class Runner implements NotebookRunner {
       return { connection: conn.name, ...(await runRealtimeRest(rt, spec.op, args, substitute(spec.body, spec.line + 1, scope))) };
     }
     throw new NotebookError(this.opts.file, ref.line, 'the cell has nothing to run');
+  }
+
+  /** What judges, embeddings and schema files of a cell's checks are read through. */
+  private modelCheckContext(analysed: AnalysedCell, scope: VariableScope, signal: AbortSignal): ModelCheckContext {
+    const conn = analysed.language === 'llm' ? this.opts.host.connection('llm', analysed.attributes.connection) : undefined;
+    return {
+      host: this.opts.host,
+      connection: conn?.service === 'llm' ? conn : undefined,
+      baseDir: this.opts.baseDir,
+      judgeModel: this.opts.judgeModel ?? scope.variables.get('judge'),
+      embeddingModel: scope.variables.get('embedding'),
+      signal,
+    };
   }
 
   /** Names of the service's connections that have `origin` (for a refusal that says which one to name). */

@@ -186,6 +186,11 @@ export interface RunOptions {
   cellTimeoutMs?: number;
   /** Live output of a running cell (LLM stream text, LISTEN messages). */
   onProgress?(progress: CellProgress): void;
+  /**
+   * The model that answers `?? judge:` checks (the CLI's --judge-model). Without it: the notebook's
+   * `judge` variable, else the cell's own model.
+   */
+  judgeModel?: string;
 }
 
 export type CellProgress =
@@ -220,6 +225,8 @@ export interface ResponseRecord {
   truncated: boolean;
   durationMs: number;
   requestId?: string;
+  /** A streamed LLM answer: milliseconds from sending the request to the first token (text or tool call). */
+  ttftMs?: number;
 }
 
 export interface ListenMessage {
@@ -238,7 +245,8 @@ export interface ListenMessage {
   error?: string;
 }
 
-export type AssertionOperator = '==' | '!=' | '<' | '<=' | '>' | '>=' | 'contains' | 'matches' | 'exists';
+/** `matches schema`: `?? json matches schema ./file.json`; `judge`: `?? judge: <rubric>` (the value is the rubric). */
+export type AssertionOperator = '==' | '!=' | '<' | '<=' | '>' | '>=' | 'contains' | 'matches' | 'exists' | 'matches schema' | 'judge';
 
 export interface AssertionResult {
   /** The line as written, e.g. `?? status == 200`. */
@@ -249,6 +257,24 @@ export interface AssertionResult {
   expected: string;
   /** What was found (JSON text for non-strings; `(missing)` when the subject does not exist). */
   actual: string;
+  /** A `judge:` check: the judge's reason, shown pass or fail. */
+  reason?: string;
+  /** A `judge:` check: the model that judged. */
+  judgeModel?: string;
+}
+
+/** What reports show of a language model's answer (tables of tokens and cost, the HTML report). */
+export interface LlmSummary {
+  /** The model that answered (or, when the answer does not say, the one asked for). */
+  model?: string;
+  /** The answer text (Responses API: every output_text joined). */
+  answer: string;
+  toolCalls?: Array<{ name: string; arguments: string }>;
+  tokens?: { prompt: number; completion: number; total: number };
+  /** USD from the price table; absent when the model's price (or the usage) is not known. */
+  costUsd?: number;
+  /** A streamed answer: milliseconds to the first token. */
+  ttftMs?: number;
 }
 
 export interface CellResult extends CellRef {
@@ -272,6 +298,8 @@ export interface CellResult extends CellRef {
   assertions: AssertionResult[];
   /** A vars cell: what it set. */
   variables?: Record<string, string>;
+  /** An llm cell that a model answered: model, tokens, cost, time to first token, the answer. */
+  llm?: LlmSummary;
   /** Wall time of the whole cell, including the engine's own work. */
   durationMs: number;
   /**

@@ -87,7 +87,9 @@ function assertions(p: ResultPayload): HTMLElement | undefined {
   for (const a of p.assertions) {
     const row = el('div', `awb-assert ${a.passed ? 'pass' : 'fail'}`);
     row.append(el('span', 'mark', a.passed ? '✓' : '✗'), el('span', undefined, a.source));
-    row.append(el('div', 'detail', `expected ${a.expected} · actual ${a.actual}`));
+    // A judge's reason says more than expected and actual; it is shown pass or fail.
+    if (a.reason !== undefined) row.append(el('div', 'detail reason', `judge ${a.judgeModel ?? ''}: ${a.reason}`));
+    else row.append(el('div', 'detail', `expected ${a.expected} · actual ${a.actual}`));
     box.append(row);
   }
   return box;

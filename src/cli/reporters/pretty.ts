@@ -2,6 +2,7 @@
 // failed cell each failing assertion with expected and actual, the error and the request id;
 // last, "N passed, N failed".
 import type { CellResult } from '../../notebook/api';
+import { matrixTable } from '../../features/notebook/matrixTable';
 import { cellLabel, type RunSummary, type SuiteReport } from './types';
 
 export interface PrettyOptions {
@@ -37,10 +38,13 @@ function exchange(r: CellResult): string[] {
 /** The lines of one finished cell. */
 export function cellLines(r: CellResult, opts: PrettyOptions): string[] {
   const ms = Math.round(r.durationMs);
-  if (r.ok) return [`  ✓ ${cellLabel(r)} (${ms} ms)`];
-  const lines = [`  ✗ ${cellLabel(r)}${r.response ? ` (${r.response.status}, ${ms} ms)` : ''}`];
+  // A judge's reason is shown pass or fail: a pass is only as good as why it passed.
+  const judged = r.assertions.filter((a) => a.passed && a.reason !== undefined).map((a) => `${INDENT}${a.source}: ${judgeLine(a)}`);
+  if (r.ok) return [`  ✓ ${cellLabel(r)} (${ms} ms)`, ...judged];
+  const lines = [`  ✗ ${cellLabel(r)}${r.response ? ` (${r.response.status}, ${ms} ms)` : ''}`, ...judged];
   for (const a of r.assertions) {
     if (!a.passed) lines.push(`${INDENT}${a.source}  (line ${a.line})`, `${INDENT}  expected: ${a.expected}`, `${INDENT}  actual:   ${a.actual}`);
+    if (!a.passed && a.judgeModel) lines.push(`${INDENT}  judge:    ${a.judgeModel}`);
   }
   if (r.error) lines.push(...indentBlock(r.error, INDENT));
   else if (r.response && r.response.status >= 400 && !r.assertions.some((a) => /^\?\?\s*status\b/.test(a.source))) {
@@ -49,6 +53,10 @@ export function cellLines(r: CellResult, opts: PrettyOptions): string[] {
   if (r.response?.requestId) lines.push(`${INDENT}request id: ${r.response.requestId}`);
   if (opts.outputFailed) lines.push(...exchange(r));
   return lines;
+}
+
+function judgeLine(a: CellResult['assertions'][number]): string {
+  return `pass (${a.judgeModel ?? 'judge'}): ${a.reason ?? ''}`;
 }
 
 export function summaryLine(summary: Pick<RunSummary, 'passed' | 'failed'>): string {
@@ -64,6 +72,7 @@ export function prettyReport(summary: RunSummary, opts: PrettyOptions): string {
     if (s.error) lines.push(`  ${s.error}`);
   }
   if (summary.bailed) lines.push('stopped at the first failure (--bail)');
+  lines.push(...matrixTable(summary));
   lines.push(summaryLine(summary));
   return lines.join('\n') + '\n';
 }

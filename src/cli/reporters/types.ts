@@ -6,7 +6,9 @@ export interface SuiteReport {
   file: string;
   /** 1-based data row (--data). */
   row?: number;
-  /** "file" or "file [row 2]". */
+  /** --matrix: the values this run set (`{ model: 'gpt-4o' }`). */
+  matrix?: Record<string, string>;
+  /** "file", "file [row 2]", "file [model=gpt-4o]". */
   name: string;
   startedAt: string;
   durationMs: number;
@@ -64,21 +66,4 @@ export function countsAsCell(r: CellResult): boolean {
   return !r.skipped && (r.service !== 'vars' || !r.ok);
 }
 
-/** A cell's name in reports: its name= attribute, else its request line. */
-export function cellLabel(r: CellResult): string {
-  if (r.name) return r.name;
-  if (r.request) {
-    let target = r.request.url;
-    try {
-      const u = new URL(r.request.url);
-      // The query is left out: it can be long (signed realtime requests) and says little.
-      // A realtime REST path names the app, and the sandbox's app id changes every run: a CI system
-      // would see a new test each time. The app is the connection's, not the cell's.
-      target = r.request.method === 'LISTEN' ? decodeURIComponent(u.hash.slice(1)) : u.pathname.replace(/^\/apps\/[^/]+\//, '/apps/{appId}/');
-    } catch {
-      // Not a URL (a realtime command): shown as it is.
-    }
-    return `${r.request.method} ${target} (line ${r.line})`;
-  }
-  return `${r.service} cell (line ${r.line})`;
-}
+export { cellLabel } from '../../features/notebook/checkRows';

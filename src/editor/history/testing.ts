@@ -195,6 +195,10 @@ export class NotebookTests extends Disposable {
       ? `${r.request.method} ${r.request.url}${r.response ? ` → ${r.response.status} (${Math.round(r.response.durationMs)} ms)` : ''}`
       : '';
     if (summary) run.appendOutput(`${summary}\r\n`, at(r.line), item);
+    // A judge's reason, pass or fail, at its check's line: a pass is only as good as why it passed.
+    for (const a of r.assertions)
+      if (a.reason !== undefined)
+        run.appendOutput(`${a.source.trim()}: ${a.passed ? 'pass' : 'fail'} (judge ${a.judgeModel ?? ''}): ${a.reason}\r\n`, at(a.line), item);
     if (r.skipped !== undefined || r.cancelled) return run.skipped(item);
     if (r.ok) return run.passed(item, r.durationMs);
     const failed = r.assertions.filter((a) => !a.passed);

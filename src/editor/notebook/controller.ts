@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { mapTiles } from '../../features/settings';
-import { createRunner, type CellProgress, type CellResult, type CodeLanguage, type NotebookRunner } from '../../notebook/api';
+import { createRunner, type CellProgress, type CellResult, type CodeLanguage, type NotebookRunner, type RunOptions } from '../../notebook/api';
 import { RESULT_MIME, type ResultPayload } from '../../webview/result/protocol';
 import { CONNECTION_COMMANDS, EXTENSION_ID, NOTEBOOK_CONTROLLER_ID, NOTEBOOK_LANGUAGES, NOTEBOOK_TYPE } from '../../features/ids';
 import type { Services } from '../services';
@@ -185,6 +185,19 @@ export class NotebookRunController implements vscode.Disposable {
     );
   }
 
+  /**
+   * Runs every code cell once more on a runner of its own with `variables` set (Run with Models):
+   * the notebook's outputs and named results stay as they were.
+   */
+  async runWith(notebook: vscode.NotebookDocument, variables: Record<string, string>, token: vscode.CancellationToken): Promise<CellResult[]> {
+    const runner = createRunner(engineCells(notebook), { ...this.runOptions(notebook), variables });
+    try {
+      return await runner.runAll(token);
+    } finally {
+      runner.dispose();
+    }
+  }
+
   /** The whole (redacted) body of a result, for "Open Whole Body in Editor". */
   body(resultId: string): { text: string; json: boolean } | undefined {
     return this.bodies.get(resultId);
@@ -199,20 +212,21 @@ export class NotebookRunController implements vscode.Disposable {
     const key = doc.uri.toString();
     let session = this.sessions.get(key);
     if (!session) {
-      session = new Session(doc, (sess) =>
-        createRunner(engineCells(doc), {
-          host: editorNotebookHost(this.s, { notebook: doc.uri.toString() }),
-          file: doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.toString(),
-          // `< ./file` in a request body is read next to the notebook; an untitled one has no folder.
-          baseDir: doc.uri.scheme === 'file' ? path.dirname(doc.uri.fsPath) : undefined,
-          environment: this.environments.get(doc.uri),
-          maxBodyBytes: MAX_BODY_BYTES,
-          onProgress: (p) => this.progress(sess, p),
-        }),
-      );
+      session = new Session(doc, (sess) => createRunner(engineCells(doc), { ...this.runOptions(doc), onProgress: (p) => this.progress(sess, p) }));
       this.sessions.set(key, session);
     }
     return session;
+  }
+
+  private runOptions(doc: vscode.NotebookDocument): RunOptions {
+    return {
+      host: editorNotebookHost(this.s, { notebook: doc.uri.toString() }),
+      file: doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.toString(),
+      // `< ./file` in a request body (and a `matches schema` file) is read next to the notebook; an untitled one has no folder.
+      baseDir: doc.uri.scheme === 'file' ? path.dirname(doc.uri.fsPath) : undefined,
+      environment: this.environments.get(doc.uri),
+      maxBodyBytes: MAX_BODY_BYTES,
+    };
   }
 
   private async execute(cells: readonly vscode.NotebookCell[], notebook: vscode.NotebookDocument): Promise<CellResult[]> {

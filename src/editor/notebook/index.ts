@@ -11,6 +11,7 @@ import type { CommandTable } from '../commands';
 import { NOTEBOOK_TYPE, RESULT_RENDERER_ID } from '../../features/ids';
 import type { Services } from '../services';
 import { NotebookRunController } from './controller';
+import { runWithModels } from './runWithModels';
 import { CurlCellActions, exportCommands } from './exportCommands';
 import { importCommands } from './importCommands';
 import { Environments, notebookOf } from './environments';
@@ -88,6 +89,8 @@ export function activate(s: Services): NotebookFeature {
       return doc;
     },
     'apiWorkbench.notebook.selectEnvironment': (target?: unknown, name?: string) => environments.pick(target, name),
+    // `models`: given by a caller instead of asking (tests, other commands).
+    'apiWorkbench.notebook.runWithModels': (_target?: unknown, models?: readonly string[]) => runWithModels(s, controller, models),
     'apiWorkbench.notebook.openWholeBody': async (target?: unknown) => {
       const resultId = resultIdOf(target, controller);
       if (!resultId) throw new Error('Select a notebook cell with a response first.');

@@ -90,7 +90,10 @@ export function plainSummary(p: ResultPayload): string {
   ];
   if (p.error) lines.push(p.error);
   if (p.answer !== undefined) lines.push(p.answer);
-  for (const a of p.assertions) lines.push(`${a.passed ? '✓' : '✗'} ${a.source}${a.passed ? '' : ` (expected ${a.expected}, actual ${a.actual})`}`);
+  for (const a of p.assertions) {
+    if (a.reason !== undefined) lines.push(`${a.passed ? '✓' : '✗'} ${a.source} (judge ${a.judgeModel ?? ''}: ${a.reason})`);
+    else lines.push(`${a.passed ? '✓' : '✗'} ${a.source}${a.passed ? '' : ` (expected ${a.expected}, actual ${a.actual})`}`);
+  }
   if (p.body && p.answer === undefined) lines.push(p.body.text.slice(0, 2000));
   return lines.join('\n');
 }

@@ -141,13 +141,30 @@ export function estimatePromptTokens(messages: readonly SandboxMessage[]): numbe
   return 3 + messages.reduce((n, m) => n + 3 + estimateTokens(messageText(m)), 0);
 }
 
+/** How much of an embedding is the text's own noise: two texts with the same words stay distinguishable, yet about 0.98 similar. */
+const EMBEDDING_NOISE = 0.15;
+
 /**
- * A deterministic unit-length embedding of `text`. Values are float32 (Math.fround) so the
- * "float" and "base64" encodings of one vector decode to identical numbers.
+ * A deterministic unit-length embedding of `text`: a hashed bag of its words (each word adds ±1 to
+ * one dimension) plus a little noise seeded by the whole text. Texts that share words point the
+ * same way, so cosine similarity means something (`?? similar` checks rely on it): the same words
+ * give about 0.98, unrelated words about 0. Values are float32 (Math.fround) so the "float" and
+ * "base64" encodings of one vector decode to identical numbers.
  */
 export function sandboxEmbedding(text: string, dimensions: number): number[] {
   const random = seededRandom(fnv1a(text));
-  const raw = Array.from({ length: dimensions }, () => random() * 2 - 1);
-  const norm = Math.sqrt(raw.reduce((s, v) => s + v * v, 0)) || 1;
-  return raw.map((v) => Math.fround(v / norm));
+  const noise = unit(Array.from({ length: dimensions }, () => random() * 2 - 1));
+  const bag = new Array<number>(dimensions).fill(0);
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    const h = fnv1a(word);
+    bag[h % dimensions] += h & 0x80000000 ? -1 : 1;
+  }
+  const words = unit(bag);
+  const hasWords = words.some((v) => v !== 0);
+  return unit(words.map((v, i) => (hasWords ? v + EMBEDDING_NOISE * noise[i] : noise[i]))).map((v) => Math.fround(v));
+}
+
+function unit(v: number[]): number[] {
+  const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+  return norm === 0 ? v : v.map((x) => x / norm);
 }

@@ -6,6 +6,7 @@
 //   auto (the default with tools) → a call while the conversation ends with the user; once it ends
 //                                    with a tool result, a text answer quoting that result
 import { messageText, type SandboxMessage } from './answer';
+import { sandboxVerdict } from './judge';
 import { strictSchemaProblem, valueForSchema } from './schemaValue';
 
 export interface ToolSpec {
@@ -71,8 +72,10 @@ export function planToolCalls(messages: readonly SandboxMessage[], tools: readon
   }));
 }
 
-/** The JSON a structured-output request answers with (`json_schema`, or `json_object` without a schema). */
+/** The JSON a structured-output request answers with (`json_schema`, or `json_object` without a schema); a judge's verdict by judge.ts's rule. */
 export function structuredAnswer(messages: readonly SandboxMessage[], schema: Readonly<Record<string, unknown>> | undefined, strict: boolean): string {
+  const verdict = sandboxVerdict(messages, schema);
+  if (verdict !== undefined) return verdict;
   const prompt = lastUserText(messages);
   const value = schema ? valueForSchema(schema, prompt, { allProperties: strict }) : { answer: prompt };
   return JSON.stringify(value);

@@ -214,15 +214,18 @@ describe('CLI (dist/cli.js run)', function () {
     }
   });
 
-  it('--reporter junit: well-formed XML, a testsuite per notebook, a testcase per cell, escaped text', async () => {
+  it('--reporter junit: well-formed XML, a testsuite per notebook, a testcase per check named <cell> › <check>, escaped text', async () => {
     const nb = write(dir, 'junit.awb.md', MODELS('models') + SEARCH('place', 'Lisbon', '?? json.places[0].displayName.text == <a & "b\'s">'));
     const out = path.join(dir, 'report.xml');
     const r = await runCli(['run', nb, '--sandbox', '--reporter', 'junit', '--out', out], { cwd: dir });
     assert.equal(r.code, 1, r.stdout + r.stderr);
     const xml = read(out);
     assertWellFormedXml(xml);
-    assert.match(xml, /<testsuite name="[^"]*junit\.awb\.md" tests="2" failures="1"/);
-    assert.equal((xml.match(/<testcase /g) ?? []).length, 2);
+    assert.match(xml, /<testsuite name="[^"]*junit\.awb\.md" tests="3" failures="1"/);
+    assert.deepEqual(
+      [...xml.matchAll(/<testcase name="([^"]*)"/g)].map((m) => m[1]),
+      ['models › status == 200', 'place › status == 200', 'place › json.places[0].displayName.text == &lt;a &amp; &quot;b&apos;s&quot;&gt;'],
+    );
     assert.match(xml, /expected: == &lt;a &amp; &quot;b&apos;s&quot;&gt;/);
     assert.equal(lastLine(r.stdout), '1 passed, 1 failed');
   });
@@ -236,7 +239,7 @@ describe('CLI (dist/cli.js run)', function () {
       return [...read(out).matchAll(/<testcase name="([^"]*)"/g)].map((m) => m[1]);
     };
     const first = await names(1);
-    assert.deepEqual(first, ['POST /apps/{appId}/events (line 1)']);
+    assert.deepEqual(first, ['POST /apps/{appId}/events (line 1) › status == 200']);
     assert.deepEqual(await names(2), first);
   });
 

@@ -1,0 +1,96 @@
+// --baseline previous.json: a report of an earlier run (--reporter json) read back, and the checks
+// that passed there and fail now (regressions). Runs are matched by notebook file name (not its
+// folder, so a report from another checkout still matches), data row and matrix values; checks by
+// `<cell> › <check>`.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import * as z from 'zod/mini';
+import { parseJson, validate } from '../../core/validate';
+import type { CellResult } from '../../notebook/api';
+import { CliError } from '../errors';
+import { suiteChecks, type CheckRow } from '../../features/notebook/checkRows';
+import type { RunSummary, SuiteReport } from './types';
+
+const cellSchema = z.object({
+  name: z.optional(z.string()),
+  line: z.number(),
+  service: z.string(),
+  ok: z.boolean(),
+  error: z.optional(z.string()),
+  request: z.optional(z.object({ method: z.string(), url: z.string() })),
+  response: z.optional(z.object({ status: z.number() })),
+  assertions: z.array(z.object({ source: z.string(), line: z.number(), passed: z.boolean(), expected: z.string(), actual: z.string() })),
+});
+
+const reportSchema = z.object({
+  version: z.number(),
+  suites: z.array(
+    z.object({
+      name: z.string(),
+      file: z.string(),
+      row: z.optional(z.number()),
+      matrix: z.optional(z.record(z.string(), z.string())),
+      cells: z.array(cellSchema),
+    }),
+  ),
+});
+
+/** Check key → passed, of the earlier run. */
+export type Baseline = Map<string, boolean>;
+
+export interface Regression {
+  suite: SuiteReport;
+  check: CheckRow;
+}
+
+/** The same run of the same notebook, wherever the notebook was: its file name, row and matrix values. */
+function runKey(s: Pick<SuiteReport, 'name' | 'file'>): string {
+  return path.basename(s.file) + (s.name.startsWith(s.file) ? s.name.slice(s.file.length) : ` ${s.name}`);
+}
+
+/** Reads a --reporter json report; a file that is not one is a usage error naming what is wrong. */
+export function loadBaseline(file: string): Baseline {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new CliError(`--baseline ${file}: ${code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(e)})`}`);
+  }
+  const json = parseJson(text);
+  const report = json.ok ? validate(reportSchema, json.value) : { ok: false as const, problem: 'not JSON' };
+  if (!report.ok) throw new CliError(`--baseline ${file} is not a report of "api-workbench run --reporter json" (${report.problem})`);
+  const out: Baseline = new Map();
+  for (const s of report.value.suites) {
+    // The fields checks.ts reads are validated above; the rest of a CellResult is not needed here.
+    const cells = s.cells.map((c) => ({ ...c, cellIndex: 0, file: s.file, startedAt: '', durationMs: 0 }) as unknown as CellResult);
+    for (const row of suiteChecks({ cells })) out.set(`${runKey(s)} › ${row.name}`, row.passed);
+  }
+  return out;
+}
+
+/** Checks that passed in the baseline and fail now, in run order. */
+export function regressions(summary: Pick<RunSummary, 'suites'>, baseline: Baseline): Regression[] {
+  return summary.suites.flatMap((suite) =>
+    suiteChecks(suite)
+      .filter((check) => !check.passed && baseline.get(`${runKey(suite)} › ${check.name}`) === true)
+      .map((check) => ({ suite, check })),
+  );
+}
+
+/** The lines that list regressions first in a report (none without any). */
+export function regressionLines(found: readonly Regression[]): string[] {
+  if (found.length === 0) return [];
+  const out = [`Regressions (passed in the baseline, fail now):`];
+  for (const { suite, check } of found) {
+    out.push(`  ✗ ${suite.name} › ${check.name}`);
+    if (check.assertion) out.push(`      expected: ${check.assertion.expected}`, `      actual:   ${check.assertion.actual}`);
+    else if (check.cell.error) out.push(`      ${check.cell.error.split('\n')[0]}`);
+  }
+  return [...out, ''];
+}
+
+/** The last line of a run with --baseline. */
+export function regressionCountLine(found: readonly Regression[]): string {
+  return `${found.length} regressions`;
+}

@@ -1,0 +1,131 @@
+// Evaluating prompts in the real editor against the sandbox: a judge's reason in the cell's output,
+// pass or fail, and Run with Models (the models picked in a multi-select quick pick, the notebook
+// run once per model, the table of checks × models opened beside it, the cells' outputs untouched).
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../../src/extension';
+import { RESULT_MIME } from '../../../src/features/ids';
+import type { ResultPayload } from '../../../src/webview/result/protocol';
+import type { ModelsRun } from '../../../src/editor/notebook/runWithModels';
+import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
+import { activateExtension, startSandboxRecordingKeys, stubWindow } from './kit';
+
+const decoder = new TextDecoder();
+
+const NOTEBOOK = `# Cafés
+
+\`\`\`vars
+model = sandbox-chat
+\`\`\`
+
+\`\`\`llm name=suggest
+POST /chat/completions
+
+{"model": "{{model}}", "messages": [{"role": "user", "content": "Suggest one café in Lisbon"}]}
+
+?? status == 200
+?? judge: names a café in Lisbon
+?? judge: recommends a restaurant in Tokyo
+\`\`\`
+`;
+
+async function openNotebook(name: string, text: string): Promise<vscode.NotebookDocument> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the suite runs with a workspace folder');
+  const uri = vscode.Uri.joinPath(folder.uri, name);
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  const doc = await vscode.workspace.openNotebookDocument(uri);
+  await vscode.window.showNotebookDocument(doc);
+  return doc;
+}
+
+function outputs(cell: vscode.NotebookCell): { payloads: ResultPayload[]; text: string } {
+  const items = cell.outputs.flatMap((o) => o.items);
+  return {
+    payloads: items.filter((i) => i.mime === RESULT_MIME).map((i) => JSON.parse(decoder.decode(i.data)) as ResultPayload),
+    text: items
+      .filter((i) => i.mime === 'text/plain')
+      .map((i) => decoder.decode(i.data))
+      .join('\n'),
+  };
+}
+
+describe('Evaluating prompts in the editor', function () {
+  this.timeout(120_000);
+  let api: ExtensionApi;
+
+  before(async function () {
+    if (!isTrustedRun()) this.skip();
+    api = await activateExtension();
+    await startSandboxRecordingKeys(api);
+  });
+
+  it("shows each judge's verdict and reason in the cell's output, pass or fail", async () => {
+    const doc = await openNotebook('judged.awb.md', NOTEBOOK);
+    const results = await api.notebook().controller.runAll(doc);
+    const suggest = results.find((r) => r.name === 'suggest');
+    assert.ok(suggest);
+    assert.equal(suggest.ok, false, 'the Tokyo rubric fails');
+    const cell = doc.getCells().find((c) => (c.metadata.attributes as Record<string, string> | undefined)?.name === 'suggest');
+    assert.ok(cell);
+    const { payloads, text } = outputs(cell);
+    const [good, bad] = payloads[0].assertions.filter((a) => a.source.startsWith('?? judge:'));
+    assert.equal(good.passed, true);
+    assert.equal(good.judgeModel, 'sandbox-chat');
+    assert.match(good.reason ?? '', /^The answer has 2 of the rubric’s 3 words \(café, lisbon\)/);
+    assert.equal(bad.passed, false);
+    assert.equal(
+      bad.reason,
+      'The answer has 0 of the rubric’s 3 words; missing: recommends, restaurant, tokyo. The sandbox passes an answer with at least half of them.',
+    );
+    assert.match(text, /✓ \?\? judge: names a café in Lisbon \(judge sandbox-chat: The answer has 2 of the rubric’s 3 words/);
+    assert.match(text, /✗ \?\? judge: recommends a restaurant in Tokyo \(judge sandbox-chat: The answer has 0 of the rubric’s 3 words/);
+    vscode.window.activeNotebookEditor?.revealRange(new vscode.NotebookRange(cell.index, cell.index + 1), vscode.NotebookEditorRevealType.AtTop);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await takeScreenshot('notebook-judge-reasons', 2000);
+  });
+
+  it('Run with Models: picks models in a multi-select quick pick, runs the notebook per model, opens the table; the outputs stay', async () => {
+    const doc = await openNotebook('models.awb.md', NOTEBOOK);
+    const before = doc.getCells().map((c) => c.outputs.length);
+    const pick = stubWindow('showQuickPick', (items: readonly vscode.QuickPickItem[]) =>
+      items.filter((i) => i.label === 'sandbox-chat' || i.label === 'gpt-4o-mini'),
+    );
+    let run: ModelsRun | undefined;
+    try {
+      run = await vscode.commands.executeCommand<ModelsRun | undefined>('apiWorkbench.notebook.runWithModels');
+    } finally {
+      pick.restore();
+    }
+    assert.ok(run, 'the command ran');
+    const options = pick.calls[0][1] as vscode.QuickPickOptions;
+    assert.equal(options.canPickMany, true);
+    const offered = (pick.calls[0][0] as vscode.QuickPickItem[]).map((i) => i.label);
+    assert.ok(offered.includes('sandbox-chat-mini') && offered.includes('gpt-4o'), 'the connection’s models are offered');
+    // In the order the quick pick lists them (by id).
+    assert.deepEqual(
+      run.runs.map((r) => r.matrix),
+      [{ model: 'gpt-4o-mini' }, { model: 'sandbox-chat' }],
+    );
+    const rows = run.text.split('\n').map((l) => l.split(/ {2,}/));
+    const header = rows.find((r) => r[0] === 'check');
+    assert.ok(header, run.text);
+    assert.deepEqual(header.slice(1), ['model=gpt-4o-mini', 'model=sandbox-chat']);
+    assert.deepEqual(
+      rows.filter((r) => r[0].startsWith('suggest › ')).map((r) => [r[0], r[1], r[2]]),
+      [
+        ['suggest › status == 200', '✓', '✓'],
+        ['suggest › judge: names a café in Lisbon', '✓', '✓'],
+        ['suggest › judge: recommends a restaurant in Tokyo', '✗', '✗'],
+      ],
+    );
+    assert.ok(rows.some((r) => r[0] === 'cost (USD)'));
+    assert.equal(vscode.window.activeTextEditor?.document, run.document, 'the table is shown');
+    assert.deepEqual(
+      doc.getCells().map((c) => c.outputs.length),
+      before,
+      'the cells’ outputs are those of the last ordinary run',
+    );
+    await takeScreenshot('notebook-run-with-models', 1500);
+  });
+});
