@@ -306,6 +306,10 @@ function parseVars(lines: string[], lineOf: (i: number) => number, problems: Lin
 
 const OPERATORS: readonly AssertionOperator[] = CHECK_OPERATORS.map((o) => o.word);
 const PLAIN_SUBJECTS = new Set(CHECK_SUBJECTS.map((s) => s.word).filter((w) => w !== 'header' && w !== 'json'));
+/** "status, duration, header <name>, json.<path>, text or count": how each subject is written. */
+const SUBJECTS_TEXT = ((words) => `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`)(
+  CHECK_SUBJECTS.map((s) => (s.word === 'header' ? 'header <name>' : s.word === 'json' ? 'json.<path>' : s.word)),
+);
 
 /** `?? json.places[0].id exists` → its parts, or the problem with it. */
 export function parseAssertion(text: string, line: number): AssertionSpec | string {
@@ -325,8 +329,7 @@ export function parseAssertion(text: string, line: number): AssertionSpec | stri
       const path = parsePath(word.slice(4));
       if (!path) return `"${word}" is not a JSON path: write json.places[0].displayName.text`;
       subject = { kind: 'json', path };
-    } else
-      return `"${word}" is not something to assert on: use ${CHECK_SUBJECTS.map((s) => (s.word === 'header' ? 'header <name>' : s.word === 'json' ? 'json.<path>' : s.word)).join(', ')}`;
+    } else return `"${word}" is not something to assert on: use ${SUBJECTS_TEXT}`;
   }
   const opMatch = /^\s*(==|!=|<=|>=|<|>|contains\b|matches\b|exists\b)\s*(.*)$/.exec(after);
   if (!opMatch) return `no operator after the subject: use one of ${OPERATORS.join(', ')}`;
