@@ -45,7 +45,11 @@ async function main(argv: readonly string[]): Promise<number> {
   } catch (e) {
     if (e instanceof CliError) {
       process.stderr.write(`api-workbench: ${e.message}\n`);
-      if (/^(Unknown option|Option '|unknown command|run needs|check needs|check takes|import takes|export takes|mcp takes|--format|--json|--[a-z-]+ is (not )?an option of)/.test(e.message))
+      if (
+        /^(Unknown option|Option '|unknown command|run needs|check needs|check takes|import takes|export takes|mcp takes|--format|--json|--[a-z-]+ is (not )?an option of)/.test(
+          e.message,
+        )
+      )
         process.stderr.write('Run "api-workbench --help" for the options.\n');
       return 2;
     }

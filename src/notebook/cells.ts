@@ -311,7 +311,16 @@ function parseVars(lines: string[], lineOf: (i: number) => number, problems: Lin
 const OPERATORS: readonly AssertionOperator[] = CHECK_OPERATORS.map((o) => o.word);
 const PLAIN_SUBJECTS = new Set(CHECK_SUBJECTS.filter((s) => s.shape === 'plain').map((s) => s.word));
 /** `json.places[0]`, `tool_calls[0].name`, `usage.total_tokens`: a subject word, then its path. */
-const PATHED_SUBJECT = new RegExp(`^(${CHECK_SUBJECTS.filter((s) => s.shape === 'path').map((s) => s.word).join('|')})(?=$|[.[])(.*)$`);
+/** "status, duration, header <name>, …, judge: <rubric> or json matches schema <file>": how each subject is written. */
+const SUBJECTS_TEXT = ((forms: string[]) => `${forms.slice(0, -1).join(', ')} or ${forms.at(-1)}`)([
+  ...CHECK_SUBJECTS.map((s) => s.syntax),
+  'json matches schema <file>',
+]);
+const PATHED_SUBJECT = new RegExp(
+  `^(${CHECK_SUBJECTS.filter((s) => s.shape === 'path')
+    .map((s) => s.word)
+    .join('|')})(?=$|[.[])(.*)$`,
+);
 
 /** `?? json.places[0].id exists` → its parts, or the problem with it. */
 export function parseAssertion(text: string, line: number): AssertionSpec | string {
@@ -339,8 +348,7 @@ export function parseAssertion(text: string, line: number): AssertionSpec | stri
       if (!path) return `"${word}" is not a path: write e.g. json.places[0].displayName.text, tool_calls[0].arguments.query or usage.total_tokens`;
       subject = { kind: pathed[1] === 'json' ? 'json' : pathed[1] === 'usage' ? 'usage' : 'toolCalls', path };
     } else if (word === 'similar') return 'similar takes the expected text in quotes, then a comparison: similar "a café in Lisbon" > 0.8';
-    else
-      return `"${word}" is not something to assert on: use ${CHECK_SUBJECTS.map((s) => s.syntax).join(', ')} or json matches schema <file>`;
+    else return `"${word}" is not something to assert on: use ${SUBJECTS_TEXT}`;
   }
   const opMatch = /^\s*(==|!=|<=|>=|<|>|contains\b|matches\b|exists\b)\s*(.*)$/.exec(after);
   if (!opMatch) return `no operator after the subject: use one of ${OPERATORS.join(', ')}`;

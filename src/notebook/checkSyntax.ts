@@ -22,7 +22,12 @@ export const CHECK_SUBJECTS: ReadonlyArray<{ word: string; detail: string; shape
   },
   { word: 'text', shape: 'plain', syntax: 'text', detail: 'the answer as text (a streamed answer: its whole text)' },
   { word: 'count', shape: 'plain', syntax: 'count', detail: 'LISTEN: messages received; else the length of a JSON array answer' },
-  { word: 'tool_calls', shape: 'path', syntax: 'tool_calls[i].<field>', detail: 'llm: the tools the model called: tool_calls[0].name, tool_calls[0].arguments.query' },
+  {
+    word: 'tool_calls',
+    shape: 'path',
+    syntax: 'tool_calls[i].<field>',
+    detail: 'llm: the tools the model called: tool_calls[0].name, tool_calls[0].arguments.query',
+  },
   { word: 'usage', shape: 'path', syntax: 'usage.<field>', detail: 'llm: tokens used: usage.total_tokens, usage.prompt_tokens' },
   { word: 'cost', shape: 'plain', syntax: 'cost', detail: "llm: the answer's estimated cost in USD, from the price table" },
   { word: 'ttft', shape: 'plain', syntax: 'ttft', detail: 'llm: milliseconds to the first streamed token' },
