@@ -74,7 +74,10 @@ describe('catalogue: what each service accepts', () => {
       const line = s.word === 'header' ? '?? header x-id exists' : s.word === 'json' ? '?? json.a exists' : `?? ${s.word} exists`;
       assert.equal(typeof parseAssertion(line, 1), 'object', line);
     }
-    assert.match(parseAssertion('?? colour == red', 1) as string, /use status, duration, header <name>, json.<path>, text, count, .* or json matches schema <file>/);
+    assert.match(
+      parseAssertion('?? colour == red', 1) as string,
+      /use status, duration, header <name>, json.<path>, text, count, .* or json matches schema <file>/,
+    );
   });
 
   it('prices a model and says what the connection offers of it', () => {
