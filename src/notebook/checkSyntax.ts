@@ -10,29 +10,57 @@ export type CheckSubjectShape = 'plain' | 'path' | 'header' | 'similar' | 'judge
  * completions and `api-workbench check` read. `word` is how a line starts (`header` takes a name,
  * `json` a path: `json.places[0].id`).
  */
-export const CHECK_SUBJECTS: ReadonlyArray<{ word: string; detail: string; shape: CheckSubjectShape; syntax: string }> = [
-  { word: 'status', shape: 'plain', syntax: 'status', detail: 'the HTTP status (realtime: 200 once PUBLISH or LISTEN completed)' },
-  { word: 'duration', shape: 'plain', syntax: 'duration', detail: 'milliseconds the request took' },
-  { word: 'header', shape: 'header', syntax: 'header <name>', detail: 'a response header: header <name>' },
+/**
+ * `example` is a whole check the parser accepts (tests read it); `llm` marks subjects only an `llm`
+ * cell's answer has, so completions offer them there alone.
+ */
+export const CHECK_SUBJECTS: ReadonlyArray<{ word: string; detail: string; shape: CheckSubjectShape; syntax: string; example: string; llm?: true }> = [
+  { word: 'status', example: 'status == 200', shape: 'plain', syntax: 'status', detail: 'the HTTP status (realtime: 200 once PUBLISH or LISTEN completed)' },
+  { word: 'duration', example: 'duration < 2000', shape: 'plain', syntax: 'duration', detail: 'milliseconds the request took' },
+  { word: 'header', example: 'header x-request-id exists', shape: 'header', syntax: 'header <name>', detail: 'a response header: header <name>' },
   {
     word: 'json',
+    example: 'json.data[0].id exists',
     shape: 'path',
     syntax: 'json.<path>',
     detail: 'the parsed answer, or a path into it: json.places[0].id; an LLM answer against a JSON Schema: json matches schema ./answer.schema.json',
   },
-  { word: 'text', shape: 'plain', syntax: 'text', detail: 'the answer as text (a streamed answer: its whole text)' },
-  { word: 'count', shape: 'plain', syntax: 'count', detail: 'LISTEN: messages received; else the length of a JSON array answer' },
+  { word: 'text', example: 'text contains Lisbon', shape: 'plain', syntax: 'text', detail: 'the answer as text (a streamed answer: its whole text)' },
+  { word: 'count', example: 'count >= 1', shape: 'plain', syntax: 'count', detail: 'LISTEN: messages received; else the length of a JSON array answer' },
   {
     word: 'tool_calls',
+    example: 'tool_calls[0].name == find_place',
+    llm: true,
     shape: 'path',
     syntax: 'tool_calls[i].<field>',
     detail: 'llm: the tools the model called: tool_calls[0].name, tool_calls[0].arguments.query',
   },
-  { word: 'usage', shape: 'path', syntax: 'usage.<field>', detail: 'llm: tokens used: usage.total_tokens, usage.prompt_tokens' },
-  { word: 'cost', shape: 'plain', syntax: 'cost', detail: "llm: the answer's estimated cost in USD, from the price table" },
-  { word: 'ttft', shape: 'plain', syntax: 'ttft', detail: 'llm: milliseconds to the first streamed token' },
-  { word: 'similar', shape: 'similar', syntax: 'similar "<text>"', detail: 'llm: cosine similarity of the answer to a text: similar "a café in Lisbon" > 0.8' },
-  { word: 'judge:', shape: 'judge', syntax: 'judge: <rubric>', detail: 'llm: a model judges the answer against a rubric and gives its reason' },
+  {
+    word: 'usage',
+    example: 'usage.total_tokens < 500',
+    llm: true,
+    shape: 'path',
+    syntax: 'usage.<field>',
+    detail: 'llm: tokens used: usage.total_tokens, usage.prompt_tokens',
+  },
+  { word: 'cost', example: 'cost < 0.01', llm: true, shape: 'plain', syntax: 'cost', detail: "llm: the answer's estimated cost in USD, from the price table" },
+  { word: 'ttft', example: 'ttft < 2000', llm: true, shape: 'plain', syntax: 'ttft', detail: 'llm: milliseconds to the first streamed token' },
+  {
+    word: 'similar',
+    example: 'similar "a café in Lisbon" > 0.8',
+    llm: true,
+    shape: 'similar',
+    syntax: 'similar "<text>"',
+    detail: 'llm: cosine similarity of the answer to a text: similar "a café in Lisbon" > 0.8',
+  },
+  {
+    word: 'judge:',
+    example: 'judge: answers politely',
+    llm: true,
+    shape: 'judge',
+    syntax: 'judge: <rubric>',
+    detail: 'llm: a model judges the answer against a rubric and gives its reason',
+  },
 ];
 
 export const CHECK_OPERATORS: ReadonlyArray<{ word: AssertionOperator; detail: string }> = [

@@ -153,7 +153,13 @@ function checkCompletions(cell: CellInput, layout: CellLayout, before: string, l
   if (!/\s/.test(rest)) {
     if (rest.startsWith('json') && /[.[]/.test(rest)) return checkPathCompletions(cell, layout, rest, restStart, line, col, ctx);
     const r = range(line, restStart, col);
-    return CHECK_SUBJECTS.map((s) => ({ label: s.word, kind: 'subject', detail: s.detail, insertText: s.word === 'header' ? 'header ' : s.word, range: r }));
+    return CHECK_SUBJECTS.filter((s) => !s.llm || cell.language === 'llm').map((s) => ({
+      label: s.word,
+      kind: 'subject',
+      detail: s.detail,
+      insertText: s.shape === 'header' || s.shape === 'judge' ? `${s.word} ` : s.shape === 'similar' ? 'similar "' : s.word,
+      range: r,
+    }));
   }
   const header = /^header\s+(\S*)$/i.exec(rest);
   if (header) {
