@@ -31,6 +31,12 @@ describe('agents: language-model tools', function () {
     assert.deepEqual(Object.keys((publish?.inputSchema as { properties: object }).properties), ['channel', 'event', 'data', 'connection']);
   });
 
+  it('offers the MCP server only where VS Code has the finalized API (1.101+); on older hosts activation still succeeds without it', () => {
+    const [major, minor] = vscode.version.split('.').map(Number);
+    if (major === 1 && minor < 101) assert.equal(api.agentTools.mcpProvider, false);
+    else assert.equal(api.agentTools.mcpProvider, true, 'dist/cli.js is beside the extension under test, so the server should be offered');
+  });
+
   it('invokeTool runs the tools on the stored sandbox connections; no key is in any result', async () => {
     const texts: string[] = [];
     const models = await invoke('list_resources', { service: 'llm' });
