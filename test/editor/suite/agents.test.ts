@@ -61,6 +61,22 @@ describe('agents: language-model tools', function () {
     for (const text of texts) for (const key of keys) assert.ok(!text.includes(key), `a key is in a tool result: ${text.slice(0, 200)}`);
   });
 
+  it("run_notebook runs a notebook of the open folder with the editor's notebook host, and refuses one outside it", async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the test window has a folder open');
+    const uri = vscode.Uri.joinPath(folder.uri, 'agents-tool.awb.md');
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode('```llm name=models\nGET /models\n\n?? status == 200\n```\n'));
+    try {
+      const text = await invoke('run_notebook', { path: 'agents-tool.awb.md' });
+      assert.match(text, /^agents-tool\.awb\.md: 1 passed, 0 failed\nPASS line 1 "models" \(llm 200, \d+ ms\)$/);
+      // A file that exists outside the open folder: the extension's own manifest.
+      const outside = await invoke('run_notebook', { path: path.join(api.services.context.extensionPath, 'package.json') });
+      assert.match(outside, /^refused: .*package\.json is outside the folder this server may run notebooks from/);
+    } finally {
+      await vscode.workspace.fs.delete(uri);
+    }
+  });
+
   it('asks before publishing, showing the channel, the event and the data; read-only tools do not ask', async () => {
     const publish = api.agentTools.tools.get('realtime_publish');
     assert.ok(publish);
