@@ -71,11 +71,10 @@ export function registerAgentTools(s: Services): AgentToolsRegistration {
 function registerMcpServer(s: Services, disposables: vscode.Disposable[]): boolean {
   const lm = vscode.lm as unknown as Partial<McpApi>;
   const Definition = (vscode as unknown as { McpStdioServerDefinition?: McpStdioDefinitionCtor }).McpStdioServerDefinition;
-  // dist/cli.js ships in the npm package (the .vsix leaves it out for size): offered where it is there.
-  const cli = path.join(s.context.extensionPath, 'dist', 'cli.js');
-  if (typeof lm.registerMcpServerDefinitionProvider !== 'function' || typeof Definition !== 'function' || !existsSync(cli)) return false;
   // 1.100 has a proposed API of the same name that wants another contribution point; 1.101 finalized it.
-  if (!atLeast(vscode.version, 1, 101)) return false;
+  if (typeof lm.registerMcpServerDefinitionProvider !== 'function' || typeof Definition !== 'function' || !atLeast(vscode.version, 1, 101)) return false;
+  const command = mcpCommand(s.context.extensionPath);
+  if (!command) return false;
   const version = (s.context.extension.packageJSON as { version?: string }).version;
   try {
     disposables.push(
@@ -83,10 +82,7 @@ function registerMcpServer(s: Services, disposables: vscode.Disposable[]): boole
         provideMcpServerDefinitions: () => {
           const root = vscode.workspace.workspaceFolders?.[0]?.uri;
           const rootArgs = root?.scheme === 'file' ? ['--root', root.fsPath] : [];
-          // The extension host's own runtime runs the CLI: Electron's as Node, code-server's Node as is.
-          return [
-            new Definition('API Workbench (local sandbox)', process.execPath, [cli, 'mcp', '--sandbox', ...rootArgs], { ELECTRON_RUN_AS_NODE: '1' }, version),
-          ];
+          return [new Definition('API Workbench (local sandbox)', command.command, [...command.args, 'mcp', '--sandbox', ...rootArgs], command.env, version)];
         },
       }),
     );
@@ -96,6 +92,21 @@ function registerMcpServer(s: Services, disposables: vscode.Disposable[]): boole
     return false;
   }
   return true;
+}
+
+/**
+ * How to start `api-workbench`: dist/cli.js beside the extension (a checkout; the .vsix leaves the
+ * CLI out for its size budget) run by the extension host's own runtime (Electron's as Node,
+ * code-server's Node as is), else the npm package's command on PATH; undefined when neither exists.
+ */
+function mcpCommand(extensionPath: string): { command: string; args: string[]; env: Record<string, string> } | undefined {
+  const cli = path.join(extensionPath, 'dist', 'cli.js');
+  if (existsSync(cli)) return { command: process.execPath, args: [cli], env: { ELECTRON_RUN_AS_NODE: '1' } };
+  const names = process.platform === 'win32' ? ['api-workbench.cmd', 'api-workbench.exe'] : ['api-workbench'];
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+    for (const name of names) if (existsSync(path.join(dir, name))) return { command: path.join(dir, name), args: [], env: {} };
+  }
+  return undefined;
 }
 
 /** `1.101.0-insider` ≥ 1.101. */

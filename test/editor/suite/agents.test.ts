@@ -3,6 +3,8 @@
 // SecretStorage; the confirmation VS Code shows before publishing (prepareInvocation's result);
 // read-only tools run without one.
 import * as assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import { activateExtension, sandboxKeys, startSandboxRecordingKeys } from './kit';
@@ -31,6 +33,13 @@ describe('agents: language-model tools', function () {
     assert.deepEqual(Object.keys((publish?.inputSchema as { properties: object }).properties), ['channel', 'event', 'data', 'connection']);
   });
 
+  it('offers the MCP server only where VS Code has the finalized API (1.101+); on older hosts activation still succeeds without it', () => {
+    const [major, minor] = vscode.version.split('.').map(Number);
+    if (major === 1 && minor < 101) assert.equal(api.agentTools.mcpProvider, false);
+    else if (existsSync(path.join(api.services.context.extensionPath, 'dist', 'cli.js')))
+      assert.equal(api.agentTools.mcpProvider, true, 'the CLI is beside the extension: the server should be offered');
+  });
+
   it('invokeTool runs the tools on the stored sandbox connections; no key is in any result', async () => {
     const texts: string[] = [];
     const models = await invoke('list_resources', { service: 'llm' });
@@ -50,6 +59,22 @@ describe('agents: language-model tools', function () {
     texts.push(listening);
     assert.match(listening, /^Now listening to "agents-editor" on "Local Sandbox"/);
     for (const text of texts) for (const key of keys) assert.ok(!text.includes(key), `a key is in a tool result: ${text.slice(0, 200)}`);
+  });
+
+  it("run_notebook runs a notebook of the open folder with the editor's notebook host, and refuses one outside it", async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the test window has a folder open');
+    const uri = vscode.Uri.joinPath(folder.uri, 'agents-tool.awb.md');
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode('```llm name=models\nGET /models\n\n?? status == 200\n```\n'));
+    try {
+      const text = await invoke('run_notebook', { path: 'agents-tool.awb.md' });
+      assert.match(text, /^agents-tool\.awb\.md: 1 passed, 0 failed\nPASS line 1 "models" \(llm 200, \d+ ms\)$/);
+      // A file that exists outside the open folder: the extension's own manifest.
+      const outside = await invoke('run_notebook', { path: path.join(api.services.context.extensionPath, 'package.json') });
+      assert.match(outside, /^refused: .*package\.json is outside the folder this server may run notebooks from/);
+    } finally {
+      await vscode.workspace.fs.delete(uri);
+    }
   });
 
   it('asks before publishing, showing the channel, the event and the data; read-only tools do not ask', async () => {

@@ -2,6 +2,7 @@
 // SDK's own client. Every tool, the refusals, the budget, truncation, a malformed line survived,
 // and no key in any result or on stderr.
 import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { TOOL_NAMES } from '../../../src/agents/tools';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/host';
+import { parseCliArgs } from '../../../src/cli/args';
 import { assertBuilt, CLI } from '../cli/cliKit';
 
 const LLM_KEY = 'sk-mcp-recognisable-llm-key-0123456789';
@@ -26,6 +28,26 @@ interface CallResult {
   content: Array<{ type: string; text?: string }>;
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
+}
+
+/** The built CLI with `input` written to its stdin, which then ends; what it printed, once it exited. */
+function rawSession(args: string[], input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // The answers arrive before stdin ends: the server answers each request as it is read.
+    let answered = 0;
+    child.stdout.on('data', () => {
+      answered = stdout.split('\n').filter(Boolean).length;
+      if (answered >= 2) child.stdin.end();
+    });
+    child.stdin.write(input);
+  });
 }
 
 function textOf(r: CallResult): string {
@@ -172,6 +194,42 @@ describe('api-workbench mcp (dist/cli.js) with the SDK client over stdio', funct
     await said;
     const r = await ok(s, 'list_resources', { service: 'maps' });
     assert.match(r.text, /maps API/);
+  });
+
+  it('stdout carries only protocol messages (the sandbox and every notice go to stderr), and the server ends when stdin does', async () => {
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_resources', arguments: { service: 'realtime' } } },
+    ];
+    const r = await rawSession(['mcp', '--sandbox'], lines.map((l) => JSON.stringify(l)).join('\n') + '\nnot json\n');
+    assert.equal(r.code, 0, r.stderr);
+    const out = r.stdout.split('\n').filter(Boolean);
+    assert.deepEqual(
+      out.map((l) => (JSON.parse(l) as { id: number }).id),
+      [1, 2],
+    );
+    assert.match(r.stderr, /serving 7 tools over stdio/);
+    assert.match(r.stderr, /not valid JSON/);
+  });
+
+  it('mcp options: refused where they make no sense, with a sentence saying why', () => {
+    assert.throws(() => parseCliArgs(['mcp', 'notebook.awb.md']), /mcp takes no files/);
+    assert.throws(() => parseCliArgs(['mcp', '--budget-usd', '0']), /--budget-usd takes an amount of US dollars greater than 0/);
+    assert.throws(() => parseCliArgs(['mcp', '--bail']), /--bail is not an option of mcp/);
+    assert.throws(() => parseCliArgs(['run', 'x.awb.md', '--allow-publish']), /--allow-publish is an option of mcp/);
+    assert.deepEqual(parseCliArgs(['mcp', '--sandbox', '--allow-publish', '--budget-usd', '0.5', '--root', 'nb']), {
+      command: 'mcp',
+      sandbox: true,
+      modelMap: [],
+      connectionsFile: undefined,
+      root: 'nb',
+      allowPublish: true,
+      budgetUsd: 0.5,
+      allowHosts: [],
+      proxy: undefined,
+      ca: [],
+    });
   });
 
   it('--budget-usd stops an LLM call whose estimated cost would pass it, and says how to go on', async () => {
