@@ -8,7 +8,7 @@ import { errorText } from '../core/errors';
 import { validate } from '../core/validate';
 import { hostToMapSchema, type MapToHost, type ShowMessage } from '../services/maps/mapMessages';
 import { OFFLINE_MAX_ZOOM, offlineBasemap } from './lib/basemapLayer';
-import { drawGeometry, tileLayer } from './lib/draw';
+import { drawGeometry, FittedMap, tileLayer } from './lib/draw';
 
 interface VsCodeApi {
   postMessage(message: MapToHost): void;
@@ -34,8 +34,10 @@ const basemap = offlineBasemap(map, scriptUrl, (state, error) => {
   if (state === 'failed') setStatus('Offline: no tiles, and the basemap did not load.', errorText(error));
   post(state === 'failed' ? { type: 'basemap', state, message: errorText(error).slice(0, 500) } : { type: 'basemap', state });
 });
-// The header wraps to fit its text, which changes the map's height: Leaflet must measure again.
-new ResizeObserver(() => map.invalidateSize({ animate: false })).observe(map.getContainer());
+/** What was last drawn, reported again with the new view when a resize refits it. */
+let lastDrawn: Omit<Extract<MapToHost, { type: 'rendered' }>, 'view'> | undefined;
+// The header wraps to fit its text, which changes the map's height: it measures and fits again.
+const fitted = new FittedMap(map, () => lastDrawn && post({ ...lastDrawn, view: fitted.view() }));
 
 /** A short status (the header stays narrow), with the whole explanation on hover. */
 function setStatus(text: string, detail = text): void {
@@ -46,6 +48,7 @@ function setStatus(text: string, detail = text): void {
 
 function setOffline(value: boolean): void {
   offline = value;
+  fitted.capZoom(value ? OFFLINE_MAX_ZOOM : undefined);
   document.body.classList.toggle('no-tiles', value);
   basemap.update(value);
   setStatus(
@@ -73,9 +76,10 @@ function setTiles(template: string | null, attribution: string): void {
 function show(m: ShowMessage): void {
   if (titleEl) titleEl.textContent = m.title;
   setTiles(m.tileUrl, m.attribution);
-  const bounds = drawGeometry(map, drawn, m.markers, m.lines, offline ? { maxZoom: OFFLINE_MAX_ZOOM } : {});
+  const bounds = drawGeometry(fitted, drawn, m.markers, m.lines, offline ? { maxZoom: OFFLINE_MAX_ZOOM } : {});
   vscode.setState(m);
-  post({ type: 'rendered', markers: m.markers.length, lines: m.lines.length, bounds });
+  lastDrawn = { type: 'rendered', markers: m.markers.length, lines: m.lines.length, bounds };
+  post({ ...lastDrawn, view: fitted.view() });
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {

@@ -6,7 +6,7 @@
 import * as L from 'leaflet';
 import leafletCss from 'leaflet/dist/leaflet.css';
 import { OFFLINE_MAX_ZOOM, offlineBasemap } from './lib/basemapLayer';
-import { drawGeometry, tileLayer } from './lib/draw';
+import { drawGeometry, FittedMap, tileLayer } from './lib/draw';
 import { bodyView } from './result/jsonView';
 import { validate } from '../core/validate';
 import { DEFAULT_TILE_ATTRIBUTION, DEFAULT_TILES } from '../services/maps/mapMessages';
@@ -96,6 +96,8 @@ function assertions(p: ResultPayload): HTMLElement | undefined {
 function mapPanel(
   p: NonNullable<ResultPayload['geometry']>,
   onDrawn: () => void,
+  /** What the map shows once fitted, and again after a resize fitted it anew. */
+  onView: (view: [[number, number], [number, number]]) => void,
   onBasemap: (state: 'drawn' | 'failed') => void,
   onShowOnPanel: () => void,
 ): HTMLElement {
@@ -110,11 +112,10 @@ function mapPanel(
   let map: L.Map | undefined;
   // Leaflet needs the element's size: the map is made when its tab is first shown.
   (tab as HTMLElement & { awbShow?: () => void }).awbShow = () => {
-    if (map) {
-      map.invalidateSize();
-      return;
-    }
+    // Shown again: its FittedMap measures the element anew and fits again, unless the user moved it.
+    if (map) return;
     map = L.map(box, { zoomControl: true, worldCopyJump: true, attributionControl: true }).setView([20, 0], 2);
+    const fitted = new FittedMap(map, () => onView(fitted.view()));
     // The same offline basemap as the map panel, fetched from beside this renderer's script.
     const basemap = offlineBasemap(map, import.meta.url, onBasemap);
     const template = p.tiles?.url === undefined ? DEFAULT_TILES : p.tiles.url;
@@ -122,12 +123,14 @@ function mapPanel(
       const attribution = p.tiles?.attribution ?? DEFAULT_TILE_ATTRIBUTION;
       tileLayer(template, attribution, (state) => {
         box.classList.toggle('no-tiles', state === 'failed');
+        fitted.capZoom(state === 'failed' ? OFFLINE_MAX_ZOOM : undefined);
         basemap.update(state === 'failed');
         if (state === 'failed') map?.attributionControl.removeAttribution(attribution);
       }).addTo(map);
     } else basemap.update(true);
-    drawGeometry(map, L.featureGroup().addTo(map), p.markers, p.lines, template ? {} : { maxZoom: OFFLINE_MAX_ZOOM });
+    drawGeometry(fitted, L.featureGroup().addTo(map), p.markers, p.lines, template ? {} : { maxZoom: OFFLINE_MAX_ZOOM });
     onDrawn();
+    if (fitted.fitted) onView(fitted.view());
   };
   return tab;
 }
@@ -195,6 +198,7 @@ function render(p: ResultPayload, element: HTMLElement, post: (m: RendererMessag
         mapPanel(
           g,
           () => post({ type: 'rendered', resultId: p.resultId, tab: 'map-drawn' }),
+          (view) => post({ type: 'rendered', resultId: p.resultId, tab: 'map-view', view }),
           (state) => post({ type: 'rendered', resultId: p.resultId, tab: `map-basemap-${state}` }),
           // A notebook result's title is its assertion summary: the cell's name says more on the map.
           () =>
@@ -236,10 +240,14 @@ function render(p: ResultPayload, element: HTMLElement, post: (m: RendererMessag
       bar.append(b);
     }
     root.append(bar, panel);
+    // In the page before the first tab is made: a map measures its element when it is made.
+    element.replaceChildren(root);
     select(tabs[0].id);
     selectTab = (id) => tabs.some((t) => t.id === id) && select(id);
-  } else if (p.state === 'done') post({ type: 'rendered', resultId: p.resultId, tab: 'none' });
+    return selectTab;
+  }
   element.replaceChildren(root);
+  if (p.state === 'done') post({ type: 'rendered', resultId: p.resultId, tab: 'none' });
   return selectTab;
 }
 

@@ -9,6 +9,8 @@ export interface MapRendered {
   markers: number;
   lines: number;
   bounds: [[number, number], [number, number]] | null;
+  /** What the map shows after fitting (updated when a resize fits it again). */
+  view?: [[number, number], [number, number]];
   /** How the tiles fared so far (undefined: none requested yet, or tiles off). */
   tiles?: 'loaded' | 'failed';
   /** Whether the offline basemap is under the geometry (drawn when tiles are unavailable). */
@@ -105,7 +107,7 @@ export class MapPanel implements vscode.Disposable {
         this.flush();
         return;
       case 'rendered':
-        this.last = { markers: m.markers, lines: m.lines, bounds: m.bounds };
+        this.last = { markers: m.markers, lines: m.lines, bounds: m.bounds, view: m.view };
         for (const w of this.waiting.splice(0)) {
           clearTimeout(w.timer);
           w.resolve({ ...this.last, tiles: this.tiles, basemap: this.basemap });

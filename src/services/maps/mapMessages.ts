@@ -41,6 +41,8 @@ export const mapToHostSchema = z.union([
     lines: z.number(),
     /** [[south, west], [north, east]] of what is shown, null when nothing is. */
     bounds: z.nullable(z.tuple([z.tuple([z.number(), z.number()]), z.tuple([z.number(), z.number()])])),
+    /** [[south, west], [north, east]] of the map on screen after fitting: it holds `bounds`, closely. */
+    view: z.optional(z.tuple([z.tuple([z.number(), z.number()]), z.tuple([z.number(), z.number()])])),
   }),
   z.object({ type: z.literal('tiles'), state: z.enum(['loaded', 'failed']) }),
   /** The offline basemap was drawn under the geometry (tiles unavailable), or could not be loaded. */

@@ -66,7 +66,13 @@ export interface ResultPayload {
 /** Renderer → extension. */
 export const rendererMessageSchema = z.union([
   z.object({ type: z.literal('openBody'), resultId: z.string().check(z.maxLength(100)) }),
-  z.object({ type: z.literal('rendered'), resultId: z.string().check(z.maxLength(100)), tab: z.string().check(z.maxLength(40)) }),
+  z.object({
+    type: z.literal('rendered'),
+    resultId: z.string().check(z.maxLength(100)),
+    tab: z.string().check(z.maxLength(40)),
+    /** tab "map-view": what the map tab shows after fitting, [[south, west], [north, east]]. */
+    view: z.optional(z.tuple([z.tuple([z.number(), z.number()]), z.tuple([z.number(), z.number()])])),
+  }),
   /** "Show on Map Panel": the map tab's geometry, to draw on the maps view's shared map. */
   z.object({
     type: z.literal('showOnMap'),

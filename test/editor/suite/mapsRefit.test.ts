@@ -1,0 +1,113 @@
+// The map panel fits every new result, in the real editor against the sandbox: a second search in
+// another city moves the view there and frames it closely.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { CommandOutcome } from '../../../src/editor/maps/commandHost';
+import type { ResponseViewer } from '../../../src/editor/maps/responseViewer';
+import type { ExtensionApi } from '../../../src/extension';
+import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
+import { activateExtension, SANDBOX, startSandboxRecordingKeys, stubWindow, waitFor } from './kit';
+
+type Box = [[number, number], [number, number]];
+
+/**
+ * Whether the view holds the result whole, centred on it, and closely: a region, not the world
+ * (offline, the basemap stops at a region the size of France, OFFLINE_MAX_ZOOM).
+ */
+function framed(view: Box | undefined, bounds: Box): boolean {
+  if (!view) return false;
+  const [[s, w], [n, e]] = view;
+  const [[bs, bw], [bn, be]] = bounds;
+  const holds = s <= bs && w <= bw && n >= bn && e >= be;
+  const centred = Math.abs((s + n) / 2 - (bs + bn) / 2) <= (n - s) / 4 && Math.abs((w + e) / 2 - (bw + be) / 2) <= (e - w) / 4;
+  const close = e - w <= Math.max(30, 2 * (be - bw)) && n - s <= Math.max(30, 2 * (bn - bs));
+  return holds && centred && close;
+}
+
+/**
+ * Opens a document in front of the map panel, in its own group: the next result reveals the map
+ * again, and arrives while the panel is still hidden (no size to fit to yet).
+ */
+async function hideMapBehindAnotherTab(): Promise<void> {
+  const group = vscode.window.tabGroups.all.find((g) =>
+    g.tabs.some((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('apiWorkbench.map')),
+  );
+  assert.ok(group, 'the map panel is open');
+  const doc = await vscode.workspace.openTextDocument({ content: 'in front of the map' });
+  await vscode.window.showTextDocument(doc, { viewColumn: group.viewColumn, preserveFocus: true });
+}
+
+describe('maps: the map fits each new result', function () {
+  this.timeout(120_000);
+  let api: ExtensionApi;
+
+  before(async function () {
+    if (!isTrustedRun()) this.skip();
+    api = await activateExtension();
+    await startSandboxRecordingKeys(api);
+    await api.services.connections.setActive('maps', SANDBOX);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  after(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
+
+  it('two searches in different cities: each is framed on the map', async () => {
+    const info = stubWindow('showInformationMessage', () => undefined);
+    const outcomes: Array<CommandOutcome | undefined> = [];
+    try {
+      for (const query of ['Lyon', 'Lisbon Portugal']) {
+        const out = await vscode.commands.executeCommand<CommandOutcome>('apiWorkbench.maps.searchPlaces', { query });
+        outcomes.push(out);
+        assert.ok(out?.map?.bounds, `${query}: drawn on the map`);
+        assert.ok(framed(out.map.view, out.map.bounds), `${query}: the view ${JSON.stringify(out.map.view)} frames ${JSON.stringify(out.map.bounds)}`);
+        await takeScreenshot(`maps-refit-${query.split(' ')[0].toLowerCase()}`, 1000);
+        await hideMapBehindAnotherTab();
+      }
+    } finally {
+      info.restore();
+    }
+    const [lyon, lisbon] = outcomes.map((o) => o?.map?.view);
+    assert.ok(lyon && lisbon && Math.abs(lyon[0][1] - lisbon[0][1]) > 5, 'the second result moved the view to its city');
+  });
+
+  it("the response viewer's Map tab, opened while the viewer is behind another tab, is fitted once on screen, and again after a resize", async () => {
+    const info = stubWindow('showInformationMessage', () => undefined);
+    let out: CommandOutcome | undefined;
+    try {
+      out = await vscode.commands.executeCommand<CommandOutcome>('apiWorkbench.maps.searchPlaces', { query: 'Lisbon Portugal' });
+    } finally {
+      info.restore();
+    }
+    const bounds = out?.map?.bounds;
+    assert.ok(out && bounds);
+    const viewer = await vscode.commands.executeCommand<ResponseViewer>('apiWorkbench.maps.openInViewer', out.document);
+    const resultId = viewer.shown?.resultId;
+    await waitFor('the viewer to draw the body', () => viewer.rendered.some((m) => m.resultId === resultId && m.tab === 'body'), 30_000);
+    // Another document in front of the viewer: its webview has no size while the Map tab is made.
+    const viewerGroup = vscode.window.tabGroups.activeTabGroup.viewColumn;
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: 'in front of the response' }), { viewColumn: viewerGroup });
+    await viewer.selectTab('map');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await waitFor('the Map tab to be made', () => viewer.rendered.some((m) => m.resultId === resultId && m.tab === 'map-drawn'), 30_000);
+    const fitted = await waitFor(
+      'the Map tab to frame the result once on screen',
+      () => viewer.rendered.find((m) => m.resultId === resultId && m.tab === 'map-view' && framed(m.view, bounds)),
+      30_000,
+    );
+    assert.ok(fitted.view);
+    await takeScreenshot('maps-viewer-map-tab-fitted', 1000);
+    // A resize (the side bar closing widens the viewer) fits it again rather than keeping the old centre and zoom.
+    const seen = viewer.rendered.length;
+    await vscode.commands.executeCommand('workbench.action.toggleSidebarVisibility');
+    try {
+      const refit = await waitFor(
+        'the Map tab to fit again after the resize',
+        () => viewer.rendered.slice(seen).find((m) => m.resultId === resultId && m.tab === 'map-view' && framed(m.view, bounds)),
+        30_000,
+      );
+      assert.ok(refit.view && refit.view[1][1] - refit.view[0][1] > fitted.view[1][1] - fitted.view[0][1], 'wider after the side bar closed');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.toggleSidebarVisibility');
+    }
+  });
+});
