@@ -51,9 +51,13 @@ export class ApiError extends Error {
 
   /** One line for a notification: "OpenAI 429 rate_limit_exceeded: Slow down (request id req_1)". */
   describe(): string {
-    const head = [this.service, this.status, this.code].filter((p) => p !== undefined && p !== '').join(' ');
     const text = this.serviceMessage ?? this.message;
-    return `${head}: ${text}${requestIdSuffix(this.requestId)}`;
+    // A sentence that names the service or the code itself ("Maps could not be reached (ENOTFOUND …)")
+    // is not preceded by them again.
+    const service = text.startsWith(`${this.service} `) ? undefined : this.service;
+    const code = this.code !== undefined && text.includes(this.code) ? undefined : this.code;
+    const head = [service, this.status, code].filter((p) => p !== undefined && p !== '').join(' ');
+    return `${head ? `${head}: ` : ''}${text}${requestIdSuffix(this.requestId)}`;
   }
 }
 

@@ -88,10 +88,10 @@ export class HttpErrors {
     // host, and what to check, instead of getaddrinfo's words.
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
       const host = (e as { hostname?: unknown }).hostname;
-      const which = typeof host === 'string' && host ? `the host ${host}` : 'its host';
+      const which = typeof host === 'string' && host ? ` ${host}` : '';
       return this.make(
         'network',
-        `${this.service} could not be reached: ${which} was not found (${code === 'EAI_AGAIN' ? 'name lookup failed' : 'no such host'}). Check the host in the connection's base URL, and this machine's network connection (DNS, VPN, proxy).`,
+        `${this.service} could not be reached (${code}${which}): check the host in the connection's base URL, or this machine's network (DNS, VPN, proxy)`,
         { requestId, status, code, cause: e },
       );
     }

@@ -29,7 +29,7 @@ describe('core/http: timeouts and cancellation', function () {
       const err = await apiErrorOf(client({ timeoutMs: 150, retry: NO_RETRY }).json({ path: 'x' }));
       assert.equal(err.kind, 'timeout');
       assert.equal(server.count, 1);
-      assert.match(err.describe(), /^Svc: Svc did not answer within/);
+      assert.match(err.describe(), /^Svc did not answer within/);
     });
 
     it('a per-request timeout overrides the client one', async () => {

@@ -171,7 +171,12 @@ describe('core/http: errors a user can act on', () => {
 
 describe('core/errors and core/validate: the pieces', () => {
   it('describe() leaves out what is unknown', () => {
-    assert.equal(new ApiError({ kind: 'network', service: 'Maps', message: 'Maps could not be reached' }).describe(), 'Maps: Maps could not be reached');
+    assert.equal(new ApiError({ kind: 'network', service: 'Maps', message: 'Maps could not be reached' }).describe(), 'Maps could not be reached');
+    assert.equal(
+      new ApiError({ kind: 'network', service: 'Maps', code: 'ECONNRESET', message: 'Maps could not be reached: ECONNRESET socket hang up' }).describe(),
+      'Maps could not be reached: ECONNRESET socket hang up',
+      'neither the service nor the code twice',
+    );
     const full = new ApiError({
       kind: 'http',
       service: 'Maps',
