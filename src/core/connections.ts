@@ -83,7 +83,7 @@ export const GOOGLE_CLASSIC_MAPS_URL = 'https://maps.googleapis.com';
  * set; Google's classic host for a connection on Google's hosts (places., routes., ….googleapis.com,
  * whose keys work there too); otherwise the base URL (the sandbox answers every API on one origin).
  */
-export function classicMapsBaseUrl(c: HttpConnection): string {
+export function classicMapsBaseUrl(c: Pick<HttpConnection, 'baseUrl' | 'baseUrls'>): string {
   if (c.baseUrls.classic) return c.baseUrls.classic;
   return [c.baseUrl, ...Object.values(c.baseUrls)].some(isGoogleApisUrl) ? GOOGLE_CLASSIC_MAPS_URL : c.baseUrl;
 }

@@ -34,6 +34,19 @@ function authFor(conn: HttpConnection, path: string): { auth?: AuthPlacement } {
   return conn.service === 'maps' && conn.auth.placement !== 'none' && CLASSIC_MAPS_PATH.test(path) ? { auth: CLASSIC_MAPS_AUTH } : {};
 }
 
+/**
+ * Where a maps path goes on a maps connection (or an export's target of the same shape), and where
+ * its key goes when not where the connection puts it: the API's own host (places., routes., …), the
+ * classic web services' host for /maps/api/… (classicMapsBaseUrl), else the base URL. The one
+ * mapping cells run by and exports are written with.
+ */
+export function mapsRoute(conn: Pick<HttpConnection, 'baseUrl' | 'baseUrls' | 'auth'>, path: string): { baseUrl: string; auth?: AuthPlacement } {
+  const api = MAPS_API_PREFIXES.find(([re]) => re.test(path))?.[1];
+  if (api && conn.baseUrls[api]) return { baseUrl: conn.baseUrls[api] };
+  if (!CLASSIC_MAPS_PATH.test(path)) return { baseUrl: conn.baseUrl };
+  return { baseUrl: classicMapsBaseUrl(conn), ...(conn.auth.placement !== 'none' ? { auth: CLASSIC_MAPS_AUTH } : {}) };
+}
+
 export interface HttpTarget {
   /** The base URL the client is built on. */
   baseUrl: string;
@@ -88,13 +101,8 @@ export function resolveTarget(conn: HttpConnection, rawTarget: string, fail: Tar
       { service: conn.service, host: url.host },
     );
   }
-  let baseUrl = conn.baseUrl;
-  if (conn.service === 'maps') {
-    const api = MAPS_API_PREFIXES.find(([re]) => re.test(rawTarget))?.[1];
-    if (api && conn.baseUrls[api]) baseUrl = conn.baseUrls[api];
-    else if (CLASSIC_MAPS_PATH.test(rawTarget)) baseUrl = classicMapsBaseUrl(conn);
-  }
-  return { baseUrl, origin: new URL(baseUrl).origin, absolute: false, ...authFor(conn, rawTarget) };
+  const { baseUrl, auth } = conn.service === 'maps' ? mapsRoute(conn, rawTarget) : { baseUrl: conn.baseUrl, auth: undefined };
+  return { baseUrl, origin: new URL(baseUrl).origin, absolute: false, ...(auth ? { auth } : {}) };
 }
 
 export interface HttpCellInput {

@@ -1,6 +1,6 @@
 // Which cell a request URL becomes: a cell of one of our services (relative to the connection
 // that serves it, or absolute when none does), or an `http` cell for any other host.
-import type { Connection, ServiceId } from '../../core/connections';
+import { classicMapsBaseUrl, type Connection, type ServiceId } from '../../core/connections';
 import type { KnownConnection } from './types';
 
 export interface ServiceTarget {
@@ -42,10 +42,11 @@ function knownHost(url: URL): { service: ServiceId; baseLength: number } | { not
       : { note: 'Azure OpenAI deployment URLs (…/openai/deployments/…) are not covered by llm cells: use the /openai/v1 API' };
   }
   if (MAPS_HOSTS.has(host)) return { service: 'maps', baseLength: origin };
+  // The classic web services (/maps/api/geocode/json, …): maps cells send them to this host with the key in ?key=.
   if (host === 'maps.googleapis.com')
-    return {
-      note: 'the legacy Maps web services (maps.googleapis.com) are not covered by maps cells: they speak the Places, Routes, Address Validation and Geocoding APIs',
-    };
+    return url.pathname.startsWith('/maps/api/')
+      ? { service: 'maps', baseLength: origin }
+      : { note: `${url.origin}${url.pathname} is not one of the classic Maps web services (/maps/api/…)` };
   if (PUSHER_HOST.test(host)) return { service: 'realtime', baseLength: origin };
   return undefined;
 }
@@ -73,6 +74,10 @@ export function knownConnectionsOf(connections: readonly Connection[]): KnownCon
   return connections.flatMap((c): KnownConnection[] =>
     c.service === 'realtime'
       ? [{ service: c.service, baseUrl: c.restBaseUrl, name: c.name }]
-      : [c.baseUrl, ...Object.values(c.baseUrls)].map((baseUrl) => ({ service: c.service, baseUrl, name: c.name })),
+      : [...new Set([c.baseUrl, ...Object.values(c.baseUrls), ...(c.service === 'maps' ? [classicMapsBaseUrl(c)] : [])])].map((baseUrl) => ({
+          service: c.service,
+          baseUrl,
+          name: c.name,
+        })),
   );
 }

@@ -6,6 +6,7 @@ import type { Redactor } from '../../core/redact';
 import type { NotebookCellData } from '../types';
 import { analyseCell, type HttpSpec } from '../cells';
 import { closesFence, openingFence, parseFenceInfo, parseNotebook } from '../format';
+import { mapsRoute } from '../httpCell';
 
 /** Where a service's requests go in the export (a connection's base URLs and key placement). */
 export interface ExportTarget {
@@ -47,22 +48,12 @@ const DEFAULT_TARGETS: Record<'llm' | 'maps', ExportTarget> = {
   },
 };
 
-const MAPS_API_PREFIXES: ReadonlyArray<[RegExp, string]> = [
-  [/^\/?v1\/places[:/]/, 'places'],
-  [/^\/?(directions|distanceMatrix)\/v2:/, 'routes'],
-  [/^\/?v1:validateAddress/, 'addressValidation'],
-  [/^\/?v4\/geocode\//, 'geocoding'],
-];
-
-/** The absolute URL a cell's target stands for under `t`. */
-function absoluteUrl(service: 'llm' | 'maps', target: string, t: ExportTarget): string {
-  if (/^https?:\/\//i.test(target)) return target;
-  let base = t.baseUrl;
-  if (service === 'maps') {
-    const api = MAPS_API_PREFIXES.find(([re]) => re.test(target))?.[1];
-    if (api && t.baseUrls?.[api]) base = t.baseUrls[api];
-  }
-  return `${base.replace(/\/+$/, '')}${target.startsWith('/') ? '' : '/'}${target}`;
+/** The absolute URL a cell's target stands for under `t`, and where its key goes when not where `t` puts it (classic maps paths: `?key=`). */
+function absoluteUrl(service: 'llm' | 'maps', target: string, t: ExportTarget): { url: string; auth: AuthPlacement } {
+  if (/^https?:\/\//i.test(target)) return { url: target, auth: t.auth };
+  // Maps paths go where a maps connection sends them: one mapping, the engine's.
+  const route = service === 'maps' ? mapsRoute({ baseUrl: t.baseUrl, baseUrls: t.baseUrls ?? {}, auth: t.auth }, target) : { baseUrl: t.baseUrl };
+  return { url: `${route.baseUrl.replace(/\/+$/, '')}${target.startsWith('/') ? '' : '/'}${target}`, auth: route.auth ?? t.auth };
 }
 
 /** Notebook references back to REST Client's: `{{login.json.token}}` → `{{login.response.body.$.token}}`. */
@@ -75,11 +66,11 @@ function restClientReferences(text: string, names: ReadonlySet<string>): string 
   });
 }
 
-function keyLine(service: 'llm' | 'maps', t: ExportTarget): { header?: string; param?: string } {
+function keyLine(service: 'llm' | 'maps', t: ExportTarget, auth: AuthPlacement): { header?: string; param?: string } {
   const ref = `{{$processEnv ${t.envVar ?? keyEnvVar(service, t.auth, t.baseUrl)}}}`;
-  if (t.auth.placement === 'bearer') return { header: `Authorization: Bearer ${ref}` };
-  if (t.auth.placement === 'header') return { header: `${t.auth.name}: ${ref}` };
-  if (t.auth.placement === 'query') return { param: `${t.auth.name}=${ref}` };
+  if (auth.placement === 'bearer') return { header: `Authorization: Bearer ${ref}` };
+  if (auth.placement === 'header') return { header: `${auth.name}: ${ref}` };
+  if (auth.placement === 'query') return { param: `${auth.name}=${ref}` };
   return {};
 }
 
@@ -194,8 +185,9 @@ export function exportHttpFile(notebookText: string, opts: ExportOptions = {}): 
 
 function httpLines(cell: NotebookCellData, spec: HttpSpec, service: 'llm' | 'maps', names: ReadonlySet<string>, opts: ExportOptions): string[] {
   const { target: t, unknown } = targetFor(cell, service, opts);
-  const key = keyLine(service, t);
-  let url = restClientReferences(absoluteUrl(service, spec.target, t), names);
+  const target = absoluteUrl(service, spec.target, t);
+  const key = keyLine(service, t, target.auth);
+  let url = restClientReferences(target.url, names);
   if (key.param) url += `${url.includes('?') ? '&' : '?'}${key.param}`;
   const lines: string[] = [];
   // Said, so nobody sends to the wrong host unawares: the file names which host it assumed.
@@ -291,8 +283,9 @@ export function cellToCurl(cell: NotebookCellData, opts: ExportOptions = {}, var
   // The engine sends a body as JSON unless the cell says otherwise; curl's -d would say form data.
   if (spec.body !== undefined && !spec.headers.some((h) => h.name.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
   const body = spec.body === undefined ? undefined : fillVariables(spec.body, vars);
+  const target = absoluteUrl(service, spec.target, t);
   return toCurl(
-    { method: spec.method, url: fillVariables(absoluteUrl(service, spec.target, t), vars), headers, body, auth: t.auth },
+    { method: spec.method, url: fillVariables(target.url, vars), headers, body, auth: target.auth },
     { envVar: t.envVar ?? keyEnvVar(service, t.auth, t.baseUrl), redactor: opts.redactor },
   );
 }

@@ -81,7 +81,8 @@ describe('CLI: api-workbench import over real-world fixture files', function () 
     assert.equal(cells[0].value, 'baseUrl = https://api.openai.com/v1\nmodel_id = gpt-4o-mini');
     assert.deepEqual(
       cells.slice(1).map((c) => c.value.split('\n')[0]),
-      ['GET /models?limit=5', 'GET /models/{{model_id}}', 'POST /audio/transcriptions', 'DELETE /files/file-abc'],
+      // The classic geocoder is a maps cell too: maps connections serve /maps/api/… (its key taken out).
+      ['GET /models?limit=5', 'GET /models/{{model_id}}', 'POST /audio/transcriptions', 'DELETE /files/file-abc', 'GET /maps/api/geocode/json?address=Lisbon'],
     );
     assert.match(cells[3].value, /name="file"; filename="sample\.wav"\nContent-Type: audio\/wav\n\n< \.\/sample\.wav\n/);
     assert.doesNotMatch(notebook, /stale|name="old"/);
