@@ -148,7 +148,7 @@ export function convertRequest(req: RawRequest, ctx: ConvertContext, label: stri
   const headers = cleanHeaders(bare.headers, ctx, label, to);
   if (where.service !== 'realtime' && !METHODS.has(req.method)) {
     // Kept with its absolute URL: a block is read (and exported) on its own, without a connection.
-    const note = `${req.method} is not a method a ${where.service} cell sends (${[...METHODS].join(', ')})`;
+    const note = `${req.method} is not a method ${where.service === 'llm' ? 'an' : 'a'} ${where.service} cell sends (${[...METHODS].join(', ')})`;
     return kept(req, ctx, label, headers, cleanQuery(bare.url, ctx, label, to), note);
   }
   const target = serviceTarget(bare, ctx, label, where, to);

@@ -3,9 +3,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CommandOutcome } from '../../../src/editor/maps/commandHost';
+import type { MatrixOutcome } from '../../../src/editor/maps/matrixCommand';
 import type { ResponseViewer } from '../../../src/editor/maps/responseViewer';
 import type { ExtensionApi } from '../../../src/extension';
-import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
+import { canDriveWebviews, inWebview, isTrustedRun, takeScreenshot } from '../harness/suiteApi';
 import { activateExtension, SANDBOX, startSandboxRecordingKeys, stubWindow, waitFor } from './kit';
 
 type Box = [[number, number], [number, number]];
@@ -109,5 +110,20 @@ describe('maps: the map fits each new result', function () {
     } finally {
       await vscode.commands.executeCommand('workbench.action.toggleSidebarVisibility');
     }
+  });
+
+  it('the route matrix table reads rounded distances and durations (screenshot once the table is on screen)', async function () {
+    const out = await vscode.commands.executeCommand<MatrixOutcome>('apiWorkbench.maps.routeMatrix', {
+      origins: ['Lyon, France'],
+      destinations: ['Marseille, France', 'Grenoble, France'],
+      travelMode: 'DRIVE',
+    });
+    assert.ok(out);
+    // "277 km", "2 h 51 min": whole kilometres past 10 km, no float tails.
+    for (const r of out.rows) assert.match(`${r.distance} ${r.duration}`, /^\d+(\.\d)? km \d+( h \d+)? min$|^\d+(\.\d)? km \d+ h$/, JSON.stringify(r));
+    if (!canDriveWebviews()) return;
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await inWebview({ selector: 'td.num', action: 'find' });
+    await takeScreenshot('maps-matrix-rounded', 800);
   });
 });

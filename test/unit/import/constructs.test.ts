@@ -117,7 +117,7 @@ describe('import: .http files of REST Client, httpYac and IntelliJ', () => {
     assert.deepEqual(httpFences(r.text), []);
     assert.equal(codeCells(r.text)[0].value, 'GET /files');
     assert.match(r.text, /Not imported as a cell:\*\* QUERY is not a method a cell sends/);
-    assert.ok(r.report.includes('line 7: kept as an http block: QUERY is not a method a llm cell sends (GET, POST, PUT, PATCH, DELETE)'), r.report.join('\n'));
+    assert.ok(r.report.includes('line 7: kept as an http block: QUERY is not a method an llm cell sends (GET, POST, PUT, PATCH, DELETE)'), r.report.join('\n'));
   });
 
   it('GraphQL (X-REQUEST-TYPE: GraphQL) becomes the JSON body the server receives, httpYac fragments included', () => {
