@@ -56,6 +56,9 @@ export async function llmScenario(r: SecurityRun): Promise<void> {
   assert.equal(api.services.connections.active('llm')?.name, name);
   assert.equal((await api.services.secrets.get({ service: 'llm', name }))?.value, USER_LLM_KEY);
   await cmd.run('apiWorkbench.llm.refresh');
+  // The diagnosis names the connection's auth and shows the server's answer: never the key.
+  const diagnosis = await cmd.run<vscode.TextDocument>('apiWorkbench.diagnoseConnection', name);
+  assertClean('the connection diagnosis', diagnosis.getText());
 
   const ok = await cmd.run<AskResult>('apiWorkbench.llm.ask', { prompt: 'Is my key safe?', model: 'sandbox-chat', connection: name });
   assert.equal(ok?.outcome, 'done', ok?.error);
