@@ -195,7 +195,6 @@ describe('connections you can trust: the check, Azure deployments, Entra ID, Dia
       await waitFor('the account on the connection', async () =>
         String((await findConnectionNode(api, 'llm', name).then((n) => n?.toTreeItem()))?.description).includes(`Entra ID: ${ACCOUNT}`),
       );
-      await takeScreenshot('entra-connection', 800);
 
       provider.signOut();
       await waitFor('the account gone after sign-out', async () =>
