@@ -213,6 +213,25 @@ describe('connections you can trust: the check, Azure deployments, Entra ID, Dia
     }
   });
 
+  it('a tokenCommand in the connection settings: its token goes as Bearer, the row says so, no key is asked for', async () => {
+    const name = 'Token Command';
+    // A stand-in for `az account get-access-token … -o tsv`: prints the sandbox's key as the token.
+    const tokenCommand = `"${process.execPath}" -e "console.log(process.env.AWB_TEST_TOKEN)"`;
+    process.env.AWB_TEST_TOKEN = info.llm.apiKey;
+    try {
+      await userConfig().update('llm.connections', [...llmEntries(), { name, baseUrl: info.llm.baseUrl, tokenCommand }], g);
+      const node = await waitFor('the token-command connection', () => findConnectionNode(api, 'llm', name));
+      const labels = await treeLabels(await loadedChildren(node));
+      assert.ok(labels.includes('sandbox-chat'), `listed with the command's token: ${labels.join(', ')}`);
+      const item = await node.toTreeItem();
+      assert.match(String(item.description), /token command/);
+      assert.doesNotMatch(String(item.description), /no key/);
+    } finally {
+      delete process.env.AWB_TEST_TOKEN;
+      await removeLlm(name);
+    }
+  });
+
   it('Diagnose Connection: a redacted report of resolution, proxy, request, latency and rate limits', async () => {
     const doc = await vscode.commands.executeCommand<vscode.TextDocument>('apiWorkbench.diagnoseConnection', api.services.connections.get('llm', SANDBOX));
     assert.ok(doc, 'a report document opened');
