@@ -1,121 +1,19 @@
 import * as vscode from 'vscode';
-import { connectionOrigins, SANDBOX_CONNECTION_NAME, SERVICE_LABELS, type Connection, type ServiceId } from '../core/connections';
-import { AZURE_API_VERSION_PATTERN, AZURE_DEFAULT_API_VERSION } from '../core/connectionsAzure';
+import { connectionOrigins, needsKey, SANDBOX_CONNECTION_NAME, SERVICE_LABELS, type Connection, type ServiceId } from '../core/connections';
 import type { CommandTable } from './commands';
+import { checkNewConnection } from './connectionCheck';
+import { connectionFromArg } from './connections';
+import { diagnoseCommand, DIAGNOSE_COMMAND } from './diagnose';
 import { exportConnections } from './exportConnections';
 import { CONNECTION_COMMANDS } from '../features/ids';
-import { realtimePresets, type ConnectionPreset } from '../features/realtime/presets';
+import type { ConnectionPreset } from '../features/realtime/presets';
+import { CONNECTION_PRESETS as PRESETS } from '../features/connectionPresets';
 import type { Services } from './services';
 import type { ServiceViews } from './serviceModule';
 
 type Draft = Record<string, string>;
 
 type Preset = ConnectionPreset;
-
-/** Local OpenAI-compatible servers: their usual base URL (editable: another host or port), no key. */
-function localServer(label: string, baseUrl: string, detail: string): Preset {
-  return {
-    label,
-    detail: `${baseUrl} · no key · ${detail}`,
-    fields: [{ key: 'baseUrl', prompt: `Base URL of ${label} (its OpenAI-compatible API)`, value: baseUrl, validate: url }],
-    build: (d) => ({ baseUrl: d.baseUrl, auth: { placement: 'none' } }),
-    keyPrompt: 'API key',
-    envHint: 'OPENAI_API_KEY',
-    keyless: true,
-  };
-}
-
-const url = (v: string) => {
-  try {
-    const u = new URL(v);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? undefined : 'Use an http(s) URL';
-  } catch {
-    return 'Enter a full URL, e.g. https://api.example.com/v1';
-  }
-};
-
-const AZURE_RESOURCE_FIELD: Preset['fields'][number] = {
-  key: 'resource',
-  prompt: 'Azure OpenAI resource name',
-  placeholder: 'my-resource',
-  validate: (v) => (/^[a-z0-9-]+$/i.test(v) ? undefined : 'Letters, digits and dashes only'),
-};
-
-const PRESETS: Record<ServiceId, Preset[]> = {
-  llm: [
-    {
-      label: 'OpenAI',
-      detail: 'https://api.openai.com/v1 · Authorization: Bearer',
-      fields: [],
-      build: () => ({ baseUrl: 'https://api.openai.com/v1', auth: { placement: 'bearer' } }),
-      keyPrompt: 'OpenAI API key (sk-…)',
-      envHint: 'OPENAI_API_KEY',
-    },
-    {
-      label: 'Azure OpenAI / AI Foundry (v1 API)',
-      detail: 'https://<resource>.openai.azure.com/openai/v1 · api-key header',
-      fields: [AZURE_RESOURCE_FIELD],
-      build: (d) => ({ baseUrl: `https://${d.resource}.openai.azure.com/openai/v1`, auth: { placement: 'header', name: 'api-key' } }),
-      keyPrompt: 'Azure OpenAI key',
-      envHint: 'AZURE_OPENAI_API_KEY',
-    },
-    {
-      label: 'Azure OpenAI deployments (classic API)',
-      detail: 'https://<resource>.openai.azure.com/openai/deployments/<deployment> · api-version · api-key header',
-      fields: [
-        AZURE_RESOURCE_FIELD,
-        {
-          key: 'apiVersion',
-          prompt: 'api-version added to every request',
-          value: AZURE_DEFAULT_API_VERSION,
-          validate: (v) => (AZURE_API_VERSION_PATTERN.test(v) ? undefined : 'An api-version such as 2024-10-21 or 2025-01-01-preview'),
-        },
-      ],
-      build: (d) => ({ baseUrl: `https://${d.resource}.openai.azure.com/openai`, azure: { apiVersion: d.apiVersion } }),
-      keyPrompt: 'Azure OpenAI key',
-      envHint: 'AZURE_OPENAI_API_KEY',
-    },
-    localServer('Ollama (local)', 'http://localhost:11434/v1', 'ollama serve'),
-    localServer('LM Studio (local)', 'http://localhost:1234/v1', "the Developer tab's local server"),
-    localServer('vLLM (local)', 'http://localhost:8000/v1', 'vllm serve <model>; started with --api-key? pick "Other OpenAI-compatible server"'),
-    {
-      label: 'Other OpenAI-compatible server',
-      detail: 'LiteLLM, a vLLM with --api-key, a hosted gateway, … · Bearer',
-      fields: [{ key: 'baseUrl', prompt: 'Base URL (the one an OpenAI client takes as baseURL)', placeholder: 'http://localhost:11434/v1', validate: url }],
-      build: (d) => ({ baseUrl: d.baseUrl, auth: { placement: 'bearer' } }),
-      keyPrompt: 'API key',
-      envHint: 'OPENAI_API_KEY',
-    },
-  ],
-  maps: [
-    {
-      label: 'Google Maps Platform',
-      detail: 'places / routes / addressvalidation / geocode .googleapis.com · X-Goog-Api-Key',
-      fields: [],
-      build: () => ({
-        baseUrl: 'https://places.googleapis.com',
-        baseUrls: {
-          places: 'https://places.googleapis.com',
-          routes: 'https://routes.googleapis.com',
-          addressValidation: 'https://addressvalidation.googleapis.com',
-          geocoding: 'https://geocode.googleapis.com',
-        },
-        auth: { placement: 'header', name: 'X-Goog-Api-Key' },
-      }),
-      keyPrompt: 'Google Maps Platform API key (AIza…)',
-      envHint: 'GOOGLE_MAPS_API_KEY',
-    },
-    {
-      label: 'Other Google-compatible server',
-      detail: 'one base URL for all capabilities · X-Goog-Api-Key',
-      fields: [{ key: 'baseUrl', prompt: 'Base URL', placeholder: 'https://maps.example.com', validate: url }],
-      build: (d) => ({ baseUrl: d.baseUrl, auth: { placement: 'header', name: 'X-Goog-Api-Key' } }),
-      keyPrompt: 'API key',
-      envHint: 'GOOGLE_MAPS_API_KEY',
-    },
-  ],
-  realtime: realtimePresets(),
-};
 
 /** A field with choices: the picked label, undefined = "Other…" (type it), null = cancelled. */
 async function pickChoice(title: string, f: Preset['fields'][number]): Promise<string | undefined | null> {
@@ -201,23 +99,20 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
       const conn = services.connections.get(service, draft.name);
       if (!conn) throw new Error(`The new connection "${draft.name}" could not be read back from settings.`);
       drafts.delete(draftKey);
-      await services.connections.setActive(service, conn.name);
-      if (preset.preset.keyless) {
-        void vscode.window.showInformationMessage(
-          `Connected "${conn.name}" (${conn.service === 'realtime' ? conn.host : conn.baseUrl}). No key is needed or sent; start the server if it is not running.`,
-        );
-        return;
+      // Not made active here: the user decides once the check shows whether it works.
+      if (!preset.preset.keyless) {
+        const key = await vscode.window.showInputBox({
+          title: `${preset.label}: ${keyName(service)}`,
+          prompt: `${preset.preset.keyPrompt}. Stored in VS Code SecretStorage only. Leave empty to set it later (or import it from ${preset.preset.envHint}).`,
+          password: true,
+          ignoreFocusOut: true,
+        });
+        if (key) await storeKey(conn, key.trim());
+        if (service === 'realtime')
+          await vscode.commands.executeCommand('apiWorkbench.realtime.setEncryptionMasterKey', { connection: conn.name, optional: true });
       }
-      const key = await vscode.window.showInputBox({
-        title: `${preset.label}: ${keyName(service)}`,
-        prompt: `${preset.preset.keyPrompt}. Stored in VS Code SecretStorage only. Leave empty to set it later (or import it from ${preset.preset.envHint}).`,
-        password: true,
-        ignoreFocusOut: true,
-      });
-      if (key) await storeKey(conn, key.trim());
-      if (service === 'realtime')
-        await vscode.commands.executeCommand('apiWorkbench.realtime.setEncryptionMasterKey', { connection: conn.name, optional: true });
-      void vscode.window.showInformationMessage(`Connected "${conn.name}".${key ? '' : ` Set its ${keyName(service)} when ready.`}`);
+      const note = needsKey(conn) ? '' : ' No key is needed or sent.';
+      await checkNewConnection(services, views, conn, note);
     },
     [CONNECTION_COMMANDS[service].selectConnection]: async () => {
       const all = services.connections.list(service);
@@ -307,21 +202,8 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
     },
     'apiWorkbench.showLog': () => services.log.show(),
     'apiWorkbench.exportConnections': (arg?: { uri?: vscode.Uri }) => exportConnections(services, arg),
+    [DIAGNOSE_COMMAND]: (arg?: unknown) => diagnoseCommand(services, arg),
   };
 }
 
-/**
- * Commands take a connection as a tree node (context menus), a connection, or a connection name
- * (other commands, tests, keybindings). Checked by shape, not instanceof: callers may come from
- * another bundle.
- */
-export function connectionFromArg(services: Services, service: ServiceId, arg: unknown): Connection | undefined {
-  const name = typeof arg === 'string' ? arg : arg && typeof arg === 'object' ? (pickName((arg as { conn?: unknown }).conn) ?? pickName(arg)) : undefined;
-  return name === undefined ? undefined : services.connections.get(service, name);
-
-  function pickName(v: unknown): string | undefined {
-    if (!v || typeof v !== 'object') return undefined;
-    const c = v as { service?: unknown; name?: unknown };
-    return c.service === service && typeof c.name === 'string' ? c.name : undefined;
-  }
-}
+export { connectionFromArg } from './connections';

@@ -64,3 +64,19 @@ export class ConnectionStore extends Disposable {
     void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.hasConnection[service], this.list(service).length > 0);
   }
 }
+
+/**
+ * Commands take a connection as a tree node (context menus), a connection, or a connection name
+ * (other commands, tests, keybindings). Checked by shape, not instanceof: callers may come from
+ * another bundle.
+ */
+export function connectionFromArg(services: { connections: ConnectionStore }, service: ServiceId, arg: unknown): Connection | undefined {
+  const name = typeof arg === 'string' ? arg : arg && typeof arg === 'object' ? (pickName((arg as { conn?: unknown }).conn) ?? pickName(arg)) : undefined;
+  return name === undefined ? undefined : services.connections.get(service, name);
+
+  function pickName(v: unknown): string | undefined {
+    if (!v || typeof v !== 'object') return undefined;
+    const c = v as { service?: unknown; name?: unknown };
+    return c.service === service && typeof c.name === 'string' ? c.name : undefined;
+  }
+}

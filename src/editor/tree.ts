@@ -58,7 +58,7 @@ export interface ChildSource {
   contextSuffix?(conn: Connection): string | undefined;
 }
 
-type Loaded = { state: 'loading' } | { state: 'done'; nodes: TreeNode[] } | { state: 'error'; error: unknown };
+export type Loaded = { state: 'loading' } | { state: 'done'; nodes: TreeNode[] } | { state: 'error'; error: unknown };
 
 export class ConnectionNode implements TreeNode {
   readonly id: string;
@@ -81,7 +81,15 @@ export class ConnectionNode implements TreeNode {
     const token = this.conn.service === 'realtime' ? undefined : this.conn.credential;
     // The signed-in Entra account is on the row itself; a token command's line is in the tooltip.
     const how = token?.kind === 'entra' ? credential : token ? 'token command' : undefined;
-    item.description = [active ? '● active' : undefined, extra ?? where, hasKey ? how : 'no key'].filter(Boolean).join(' · ');
+    const checked = this.provider.checkState(this.conn);
+    item.description = [
+      active ? '● active' : undefined,
+      extra ?? where,
+      hasKey ? how : 'no key',
+      checked && (checked === 'connected' ? '✓ connected' : '⚠ check failed'),
+    ]
+      .filter(Boolean)
+      .join(' · ');
     item.tooltip = new vscode.MarkdownString(
       [
         `**${this.conn.name}**${this.conn.source === 'sandbox' ? ' (local sandbox)' : ''}`,
@@ -99,6 +107,11 @@ export class ConnectionNode implements TreeNode {
   children(): Promise<TreeNode[]> {
     return this.provider.childrenOf(this);
   }
+}
+
+/** Google's maps capabilities are built in: listing them asks the server nothing, so it proves nothing. */
+export function listingMakesRequest(conn: Connection): boolean {
+  return !(conn.service === 'maps' && conn.listing !== 'resources');
 }
 
 function safeHost(url: string): string {
@@ -172,7 +185,8 @@ export class ServiceTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     }
     const state = this.loaded.get(id);
     if (!state) {
-      this.startLoad(node);
+      // The result reaches the tree through finish(); nobody waits here.
+      void this.startLoad(node);
       return [new MessageNode(`${id}/loading`, 'loading', 'Loading…')];
     }
     if (state.state === 'loading') return [new MessageNode(`${id}/loading`, 'loading', 'Loading…')];
@@ -191,24 +205,56 @@ export class ServiceTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     return state.nodes;
   }
 
-  private startLoad(node: ConnectionNode): void {
+  /**
+   * Loads `conn`'s listing now and waits for it: the check after adding a connection. The tree
+   * shows the same result ("connected" only once a request succeeded).
+   */
+  async check(conn: Connection): Promise<Loaded> {
+    // A load of its own: the tree's loads are cancelled by every refresh (the new setting, the stored key).
+    const cts = new vscode.CancellationTokenSource();
+    let result: Loaded;
+    try {
+      result = { state: 'done', nodes: await this.source.load(conn, cts.token) };
+    } catch (error) {
+      result = { state: 'error', error };
+    } finally {
+      cts.dispose();
+    }
+    const id = connectionId(conn);
+    if (!this.inflight.has(id)) {
+      this.loaded.set(id, result);
+      const node = this.nodes.get(id);
+      if (node) this.changed.fire(node);
+    }
+    return result;
+  }
+
+  /** "connected" after a listing request succeeded, "failed" after it failed; undefined before (or with nothing to ask). */
+  checkState(conn: Connection): 'connected' | 'failed' | undefined {
+    const state = this.loaded.get(connectionId(conn))?.state;
+    if (state === 'error') return 'failed';
+    return state === 'done' && listingMakesRequest(conn) ? 'connected' : undefined;
+  }
+
+  private startLoad(node: ConnectionNode): Promise<Loaded> {
     const id = connectionId(node.conn);
     this.inflight.get(id)?.cancel();
     const cts = new vscode.CancellationTokenSource();
     this.inflight.set(id, cts);
     this.loaded.set(id, { state: 'loading' });
-    this.source.load(node.conn, cts.token).then(
+    return this.source.load(node.conn, cts.token).then(
       (nodes) => this.finish(id, cts, { state: 'done', nodes }, node),
       (error: unknown) => this.finish(id, cts, { state: 'error', error }, node),
     );
   }
 
-  private finish(id: string, cts: vscode.CancellationTokenSource, result: Loaded, node: ConnectionNode): void {
-    if (this.inflight.get(id) !== cts) return;
+  private finish(id: string, cts: vscode.CancellationTokenSource, result: Loaded, node: ConnectionNode): Loaded {
+    if (this.inflight.get(id) !== cts) return result;
     this.inflight.delete(id);
     cts.dispose();
     this.loaded.set(id, result);
     this.changed.fire(this.nodes.get(id) ?? node);
+    return result;
   }
 
   /** Reloads everything (debounced: a burst of changes refreshes once). */

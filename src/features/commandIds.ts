@@ -6,6 +6,7 @@ export const COMMAND_IDS = [
   'apiWorkbench.sandbox.stop',
   'apiWorkbench.showLog',
   'apiWorkbench.exportConnections',
+  'apiWorkbench.diagnoseConnection',
   'apiWorkbench.llm.addConnection',
   'apiWorkbench.llm.selectConnection',
   'apiWorkbench.llm.setKey',

@@ -1,6 +1,7 @@
 // The three per-service scenarios of the security test (security.test.ts): each connects with a
 // typed key, runs every command of its service (a wrong key included), then removes the connection.
 // What they leave behind (settings, state, logs, documents, messages) is checked by the test itself.
+import { MAKE_ACTIVE } from '../../../src/editor/connectionCheck';
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -47,12 +48,17 @@ export async function llmScenario(r: SecurityRun): Promise<void> {
   const name = 'User LLM';
   dialogs.answer('showQuickPick', pick('Other OpenAI-compatible server'));
   dialogs.answer('showInputBox', user.info.llm.baseUrl, name, USER_LLM_KEY);
+  // A new connection is checked, then made active only when the user says so.
+  dialogs.answer('showInformationMessage', MAKE_ACTIVE);
   await cmd.run('apiWorkbench.llm.addConnection');
   dialogs.assertDrained('llm.addConnection');
   assertSettingsClean('with the llm user connection');
   assert.equal(api.services.connections.active('llm')?.name, name);
   assert.equal((await api.services.secrets.get({ service: 'llm', name }))?.value, USER_LLM_KEY);
   await cmd.run('apiWorkbench.llm.refresh');
+  // The diagnosis names the connection's auth and shows the server's answer: never the key.
+  const diagnosis = await cmd.run<vscode.TextDocument>('apiWorkbench.diagnoseConnection', name);
+  assertClean('the connection diagnosis', diagnosis.getText());
 
   const ok = await cmd.run<AskResult>('apiWorkbench.llm.ask', { prompt: 'Is my key safe?', model: 'sandbox-chat', connection: name });
   assert.equal(ok?.outcome, 'done', ok?.error);
@@ -122,6 +128,8 @@ export async function mapsScenario(r: SecurityRun): Promise<void> {
   const name = 'User Maps';
   dialogs.answer('showQuickPick', pick('Other Google-compatible server'));
   dialogs.answer('showInputBox', user.info.maps.baseUrl, name, USER_MAPS_KEY);
+  // A new connection is checked, then made active only when the user says so.
+  dialogs.answer('showInformationMessage', MAKE_ACTIVE);
   await cmd.run('apiWorkbench.maps.addConnection');
   dialogs.assertDrained('maps.addConnection');
   assertSettingsClean('with the maps user connection');
@@ -227,6 +235,8 @@ export async function realtimeScenario(r: SecurityRun): Promise<string> {
   const rt = user.info.realtime;
   dialogs.answer('showQuickPick', pick('Other self-hosted Pusher-compatible server'));
   dialogs.answer('showInputBox', rt.host, String(rt.port), 'no', rt.appId, rt.key, name, USER_RT_SECRET, USER_MASTER_KEY);
+  // A new connection is checked, then made active only when the user says so.
+  dialogs.answer('showInformationMessage', MAKE_ACTIVE);
   await cmd.run('apiWorkbench.realtime.addConnection');
   dialogs.assertDrained('realtime.addConnection');
   assertSettingsClean('with the realtime user connection');

@@ -2,7 +2,7 @@
 // with its expiry), what a failing command tells the user, and when a token is fetched again.
 import * as assert from 'node:assert/strict';
 import { CredentialResolver, COGNITIVE_SERVICES_SCOPE } from '../../../src/core/auth/resolver';
-import { RENEW_BEFORE_MS, TokenCache, type Token } from '../../../src/core/auth/tokenCache';
+import { jwtExpiry, RENEW_BEFORE_MS, TokenCache, type Token } from '../../../src/core/auth/tokenCache';
 import { parseTokenOutput, runTokenCommand, TokenCommandError } from '../../../src/core/auth/tokenCommand';
 import { parseConnectionsSetting, usesStoredKey, type HttpConnection } from '../../../src/core/connections';
 import { connectionsFileFor } from '../../../src/core/connectionsFile';
@@ -58,6 +58,14 @@ describe('core/auth: token commands', function () {
     clock.advance(2);
     assert.equal(await cache.get(), 't2');
     assert.equal(fetches, 2);
+  });
+
+  it('a JWT access token (Entra ID’s) says when it expires; anything else says nothing', () => {
+    const jwt = (claims: object) => `e30.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.sig`;
+    assert.equal(jwtExpiry(jwt({ exp: 1_900_000_000 })), 1_900_000_000_000);
+    assert.equal(jwtExpiry(jwt({ aud: 'x' })), undefined);
+    assert.equal(jwtExpiry('opaque-token'), undefined);
+    assert.equal(jwtExpiry('a.%%%.c'), undefined);
   });
 
   it('the resolver runs a command shared by two connections once and teaches the redactor its token', async () => {

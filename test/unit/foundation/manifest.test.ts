@@ -139,7 +139,11 @@ describe('package.json manifest', () => {
 
   it('names commands <ext>.<service>.<verb> and gives each a category', () => {
     for (const c of manifest.contributes.commands) {
-      assert.match(c.command, /^apiWorkbench\.(?:(?:llm|maps|realtime|sandbox|history|notebook)\.[a-zA-Z]+|showLog|exportConnections)$/, c.command);
+      assert.match(
+        c.command,
+        /^apiWorkbench\.(?:(?:llm|maps|realtime|sandbox|history|notebook)\.[a-zA-Z]+|showLog|exportConnections|diagnoseConnection)$/,
+        c.command,
+      );
       assert.ok(c.category, `${c.command} has no category`);
     }
   });
