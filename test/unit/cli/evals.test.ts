@@ -33,6 +33,8 @@ describe('CLI: evaluating prompts (--matrix, JUnit per check, --judge-model)', f
     // gpt-4o costs more than 0.0003 USD for this answer: its cost check fails, gpt-4o-mini's passes.
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(r.stdout, /matrix\.awb\.md \[model=gpt-4o-mini\]\n {2}✓ ask/);
+    // A judge's reason is printed when it passes too.
+    assert.match(r.stdout, /\n {4}\?\? judge: names a café in Lisbon: pass \(gpt-4o-mini\): The answer has 2 of the rubric’s 3 words \(café, lisbon\)/);
     assert.match(r.stdout, /matrix\.awb\.md \[model=gpt-4o\]\n {2}✗ ask/);
     const out = lines(r.stdout);
     const table = out.slice(
