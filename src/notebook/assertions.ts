@@ -14,58 +14,6 @@ export { CHECK_SUBJECTS, CHECK_OPERATORS } from './checkSyntax';
 const MISSING = '(missing)';
 const SHOWN_MAX = 300;
 
-/**
- * Every subject and operator a `??` line can use, with what it means: the one list completions,
- * hover and documentation read (keep it in step with parseAssertion in cells.ts).
- */
-export const ASSERTION_CATALOGUE = {
-  subjects: [
-    { syntax: 'status', services: 'all', doc: 'The HTTP status of the answer.' },
-    { syntax: 'duration', services: 'all', doc: 'Milliseconds from sending the request to the end of the answer.' },
-    { syntax: 'header <name>', services: 'all', doc: 'A response header.' },
-    { syntax: 'json.<path>', services: 'all', doc: 'A value of the JSON answer, e.g. json.places[0].id.' },
-    { syntax: 'text', services: 'all', doc: 'The answer as text (a streamed LLM answer: the assembled text).' },
-    { syntax: 'count', services: 'all', doc: 'Messages a LISTEN received, or the length of a JSON array answer.' },
-    {
-      syntax: 'tool_calls[i].<field>',
-      services: 'llm',
-      doc: 'A tool call of the answer: name, id, or arguments.<path> (parsed from their JSON string); chat completions and the Responses API, streamed or not.',
-    },
-    {
-      syntax: 'usage.<field>',
-      services: 'llm',
-      doc: 'Tokens of the answer: prompt_tokens, completion_tokens, total_tokens (Responses: input_tokens, output_tokens).',
-    },
-    { syntax: 'cost', services: 'llm', doc: 'What the answer cost in USD, from the price table; an unknown price fails the check.' },
-    { syntax: 'ttft', services: 'llm', doc: 'Milliseconds to the first streamed token (streamed answers only).' },
-    { syntax: 'similar "<expected>"', services: 'llm', doc: "Cosine similarity (-1 to 1) of the answer's and the expected text's embeddings." },
-  ],
-  operators: [
-    { syntax: '==', doc: 'Equal (numbers by value, strings with or without quotes).' },
-    { syntax: '!=', doc: 'Not equal (a missing subject is not equal to anything).' },
-    { syntax: '<', doc: 'Less than (numbers).' },
-    { syntax: '<=', doc: 'At most (numbers).' },
-    { syntax: '>', doc: 'Greater than (numbers).' },
-    { syntax: '>=', doc: 'At least (numbers).' },
-    { syntax: 'contains', doc: 'Text contains, an array has the item, or an object has the key.' },
-    { syntax: 'matches', doc: 'Matches a regular expression written /like this/i.' },
-    { syntax: 'exists', doc: 'The subject is there.' },
-  ],
-  /** Whole-line checks with a form of their own. */
-  checks: [
-    {
-      syntax: 'json matches schema <file>',
-      services: 'all',
-      doc: "The answer checked with a JSON Schema file (relative to the notebook); an llm cell's answer content is parsed as JSON. A failure names the first schema error's path.",
-    },
-    {
-      syntax: 'judge: <rubric>',
-      services: 'llm',
-      doc: "A model judges the answer against the rubric and gives a verdict with a reason (the --judge-model, the notebook's judge variable, or the cell's model).",
-    },
-  ],
-} as const;
-
 type Checked = Pick<CellResult, 'response' | 'count'> & { request?: Pick<NonNullable<CellResult['request']>, 'body'> };
 
 /** The value an assertion looks at, or undefined when the result does not have it. */

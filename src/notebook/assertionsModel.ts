@@ -10,6 +10,8 @@ import { errorText, isApiError } from '../core/errors';
 import { parseJson, validate } from '../core/validate';
 import { LlmClient } from '../services/llm/client';
 import { openAiErrorParser } from '../services/llm/errors';
+import { costOf } from '../services/llm/pricing';
+import type { TokenUsage } from '../services/llm/schemas';
 import { checkSchema } from '../services/llm/jsonSchema';
 import type { AssertionSpec } from './cells';
 import { show, toNumber, unquote } from './assertions';
@@ -158,11 +160,13 @@ async function judge(rubric: string, answer: LlmAnswer, result: CellResult, ctx:
   const responseFormat = { type: 'json_schema' as const, name: 'verdict', schema: VERDICT_SCHEMA, strict: true };
   await mayAsk(ctx, conn, { model, messages, response_format: responseFormat });
   const reply = await llmClient(ctx, conn).chat({ model, messages, responseFormat }, { cancel: ctx.signal });
+  const spent = checkCost(reply.model ?? model, reply.usage);
   const parsed = parseJson(reply.text);
   const verdict = parsed.ok ? validate(verdictSchema, parsed.value) : undefined;
-  if (!verdict?.ok) return { passed: false, expected, actual: `(not checked: the judge ${model} gave no verdict: ${show(reply.text)})`, judgeModel: model };
+  if (!verdict?.ok)
+    return { passed: false, expected, actual: `(not checked: the judge ${model} gave no verdict: ${show(reply.text)})`, judgeModel: model, ...spent };
   const { reason } = verdict.value;
-  return { passed: verdict.value.verdict === 'pass', expected, actual: `${verdict.value.verdict}: ${reason}`, reason, judgeModel: model };
+  return { passed: verdict.value.verdict === 'pass', expected, actual: `${verdict.value.verdict}: ${reason}`, reason, judgeModel: model, ...spent };
 }
 
 // --- similar ------------------------------------------------------------------------------------
@@ -189,11 +193,18 @@ async function similar(expectedText: string, op: AssertionSpec['operator'], thre
     };
   const input = [answer.content, expectedText];
   await mayAsk(ctx, conn, { model, input });
-  const { vectors } = await client.embeddings({ model, input }, { cancel: ctx.signal });
+  const { vectors, usage } = await client.embeddings({ model, input }, { cancel: ctx.signal });
+  const spent = checkCost(model, usage);
   if (vectors.length !== 2) return { passed: false, expected, actual: `(not checked: ${model} returned ${vectors.length} embeddings for 2 texts)` };
   const score = cosine(vectors[0], vectors[1]);
   const passed = op === '>' ? score > limit : op === '>=' ? score >= limit : op === '<' ? score < limit : op === '<=' ? score <= limit : false;
-  return { passed, expected, actual: `${score.toFixed(3)} (${model})` };
+  return { passed, expected, actual: `${score.toFixed(3)} (${model})`, ...spent };
+}
+
+/** `{ costUsd }` of a check's own request, or nothing when its price (or usage) is not known. */
+function checkCost(model: string, usage: TokenUsage | undefined): { costUsd?: number } {
+  const cost = usage && costOf(model, usage);
+  return cost ? { costUsd: Number(cost.totalUsd.toFixed(10)) } : {};
 }
 
 /** Cosine similarity; 0 when either vector is all zeros or their sizes differ. */

@@ -261,6 +261,8 @@ export interface AssertionResult {
   reason?: string;
   /** A `judge:` check: the model that judged. */
   judgeModel?: string;
+  /** What asking a model for this check cost in USD (a judge, the embeddings of `similar`), when its price is known. */
+  costUsd?: number;
 }
 
 /** What reports show of a language model's answer (tables of tokens and cost, the HTML report). */

@@ -31,6 +31,7 @@ const mark = (passed: boolean) => (passed ? '<span class="pass">✓ pass</span>'
 function totals(summary: RunSummary): { tokens: number; costUsd: number; unpriced: number; answers: number } {
   const out = { tokens: 0, costUsd: 0, unpriced: 0, answers: 0 };
   for (const cell of summary.suites.flatMap((s) => s.cells)) {
+    for (const a of cell.assertions) out.costUsd += a.costUsd ?? 0;
     if (!cell.llm) continue;
     out.answers++;
     out.tokens += cell.llm.tokens?.total ?? 0;
@@ -77,7 +78,8 @@ function cellSection(cell: CellResult): string {
       if (!a) return '';
       // A judge's reason says more than its expected and actual: it is shown instead.
       const detail = a.passed || a.reason !== undefined ? '' : ` <span class="muted">expected ${escapeHtml(a.expected)}, actual ${escapeHtml(a.actual)}</span>`;
-      const reason = a.reason !== undefined ? `<div class="reason">judge ${escapeHtml(a.judgeModel ?? '')}: ${escapeHtml(a.reason)}</div>` : '';
+      const spent = a.costUsd !== undefined ? ` (${formatUsd(a.costUsd)} USD)` : '';
+      const reason = a.reason !== undefined ? `<div class="reason">judge ${escapeHtml(a.judgeModel ?? '')}${spent}: ${escapeHtml(a.reason)}</div>` : '';
       return `<li>${mark(a.passed)} <code>${escapeHtml(checkName(a))}</code>${detail}${reason}</li>`;
     });
   if (items.length) parts.push(`<ul class="checks">${items.join('')}</ul>`);

@@ -51,6 +51,8 @@ export function trimResult(r: CellResult, max = REPORT_BODY_CHARS): CellResult {
     })),
   };
   if (r.error !== undefined) out.error = cut(r.error, max).text;
+  // The answer again, as reports show it (the HTML report prints it): cut like the body.
+  if (r.llm) out.llm = { ...r.llm, answer: cut(r.llm.answer, max).text };
   if (r.request?.body !== undefined) out.request = { ...r.request, body: cut(r.request.body, max).text };
   if (r.response) {
     const body = cut(r.response.text, max);

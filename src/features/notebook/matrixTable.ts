@@ -23,7 +23,7 @@ export interface MatrixColumn {
   /** Wall time of the llm cells that a model answered. */
   latencyMs: number;
   tokens: number;
-  /** Of the answers whose price is known. */
+  /** Of the answers whose price is known, and of the checks' own requests (judges, embeddings). */
   costUsd: number;
   /** Answers whose cost is not known (no price for the model, or no usage in the answer). */
   unpriced: number;
@@ -54,6 +54,8 @@ export function matrixView(summary: { suites: readonly NotebookRunView[] }): Mat
       col.checks.set(name, (col.checks.get(name) ?? true) && row.passed);
     }
     for (const cell of s.cells) {
+      // Judges and embeddings are part of what the run cost.
+      for (const a of cell.assertions) col.costUsd += a.costUsd ?? 0;
       if (!cell.llm) continue;
       col.answers++;
       col.latencyMs += cell.response?.durationMs ?? cell.durationMs;

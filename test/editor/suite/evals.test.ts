@@ -8,7 +8,7 @@ import { RESULT_MIME } from '../../../src/features/ids';
 import type { ResultPayload } from '../../../src/webview/result/protocol';
 import type { ModelsRun } from '../../../src/editor/notebook/runWithModels';
 import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, startSandboxRecordingKeys, stubWindow } from './kit';
+import { activateExtension, startSandboxRecordingKeys, stubWindow, waitFor } from './kit';
 
 const decoder = new TextDecoder();
 
@@ -83,6 +83,45 @@ describe('Evaluating prompts in the editor', function () {
     vscode.window.activeNotebookEditor?.revealRange(new vscode.NotebookRange(cell.index, cell.index + 1), vscode.NotebookEditorRevealType.AtTop);
     await vscode.commands.executeCommand('notifications.clearAll');
     await takeScreenshot('notebook-judge-reasons', 2000);
+  });
+
+  it("shows each judge's reason in the Testing view's output at its check's line, and a failed judge's reason in its failure", async () => {
+    const doc = await openNotebook('judged-testing.awb.md', NOTEBOOK);
+    const controller = api.testing.controller;
+    const create = controller.createTestRun.bind(controller);
+    const output: Array<{ text: string; line?: number }> = [];
+    const failures: string[] = [];
+    controller.createTestRun = (request, name, persist) => {
+      const run = create(request, name, persist);
+      return Object.assign(Object.create(run) as vscode.TestRun, {
+        appendOutput: (text: string, location?: vscode.Location, item?: vscode.TestItem) => (
+          output.push({ text, line: location?.range.start.line }),
+          run.appendOutput(text, location, item)
+        ),
+        failed: (t: vscode.TestItem, m: vscode.TestMessage | readonly vscode.TestMessage[], d?: number) => (
+          failures.push(...[m].flat().map((x) => (typeof x.message === 'string' ? x.message : x.message.value))),
+          run.failed(t, m, d)
+        ),
+      });
+    };
+    try {
+      await api.notebook().controller.runAll(doc);
+      await waitFor('the judged cell in the Testing view', () => failures.length > 0);
+    } finally {
+      controller.createTestRun = create;
+    }
+    const good = output.find((o) => o.text.startsWith('?? judge: names a café in Lisbon'));
+    assert.ok(good, JSON.stringify(output));
+    assert.match(good.text, /^\?\? judge: names a café in Lisbon: pass \(judge sandbox-chat\): The answer has 2 of the rubric’s 3 words/);
+    // 0-based: the check is on the 13th line of the file.
+    assert.equal(good.line, 12);
+    assert.ok(output.some((o) => o.text.startsWith('?? judge: recommends a restaurant in Tokyo: fail (judge sandbox-chat): The answer has 0')));
+    assert.ok(
+      failures.some((f) =>
+        /^\?\? judge: recommends a restaurant in Tokyo: expected judge: recommends a restaurant in Tokyo, got fail: The answer has 0/.test(f),
+      ),
+      JSON.stringify(failures),
+    );
   });
 
   it('Run with Models: picks models in a multi-select quick pick, runs the notebook per model, opens the table; the outputs stay', async () => {

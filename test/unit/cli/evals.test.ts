@@ -33,6 +33,8 @@ describe('CLI: evaluating prompts (--matrix, JUnit per check, --judge-model)', f
     // gpt-4o costs more than 0.0003 USD for this answer: its cost check fails, gpt-4o-mini's passes.
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(r.stdout, /matrix\.awb\.md \[model=gpt-4o-mini\]\n {2}✓ ask/);
+    // A judge's reason is printed when it passes too.
+    assert.match(r.stdout, /\n {4}\?\? judge: names a café in Lisbon: pass \(gpt-4o-mini\): The answer has 2 of the rubric’s 3 words \(café, lisbon\)/);
     assert.match(r.stdout, /matrix\.awb\.md \[model=gpt-4o\]\n {2}✗ ask/);
     const out = lines(r.stdout);
     const table = out.slice(
@@ -49,7 +51,8 @@ describe('CLI: evaluating prompts (--matrix, JUnit per check, --judge-model)', f
         ['passed', '3/3', '2/3'],
         ['latency (ms)', table[5].split(/ {2,}/)[1], table[5].split(/ {2,}/)[2]],
         ['tokens', '73', '65'],
-        ['cost (USD)', '0.000038', '0.000553'],
+        // The answer's cost and the judge's (the cell's model judges).
+        ['cost (USD)', '0.0000856', '0.00132'],
       ],
     );
     assert.match(table[5], /^latency \(ms\) +\d+ +\d+$/);

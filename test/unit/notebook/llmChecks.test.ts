@@ -182,6 +182,9 @@ describe('LLM checks in llm cells, against the sandbox', function () {
       const byOption = await run(vars + llmCell(ask, ['?? judge: names a café in Lisbon']), { judgeModel: 'gpt-4o-mini' });
       assert.equal(byOption.assertions[0].judgeModel, 'gpt-4o-mini');
       assert.equal(byOption.assertions[0].passed, true);
+      // What judging cost counts in the run's cost: gpt-4o-mini is priced, the sandbox's models are free.
+      assert.ok((byOption.assertions[0].costUsd ?? 0) > 0);
+      assert.equal(byVar.assertions[0].costUsd, 0);
     });
 
     it('a judge that cannot be asked fails the check saying why', async () => {
@@ -204,6 +207,7 @@ describe('LLM checks in llm cells, against the sandbox', function () {
       const close = r.assertions[0];
       assert.equal(close.passed, true, close.actual);
       assert.match(close.actual, /^0\.9\d\d \(text-embedding-3-small\)$/);
+      assert.ok((close.costUsd ?? 0) > 0, 'the embeddings are priced');
       const far = r.assertions[1];
       assert.equal(far.passed, false);
       assert.equal(far.expected, 'similar "quarterly tax forms" > 0.8');
