@@ -5,6 +5,7 @@ import { COGNITIVE_SERVICES_SCOPE } from '../core/auth/resolver';
 import type { ServiceId } from '../core/connections';
 import { AZURE_API_VERSION_PATTERN, AZURE_DEFAULT_API_VERSION } from '../core/connectionsAzure';
 import { realtimePresets, type ConnectionPreset } from './realtime/presets';
+import { GOOGLE_MAPS_BASE_URLS } from '../services/maps/client';
 
 type Preset = ConnectionPreset;
 type Field = Preset['fields'][number];
@@ -185,12 +186,7 @@ const MAPS_PRESETS: Preset[] = [
     fields: [],
     build: () => ({
       baseUrl: 'https://places.googleapis.com',
-      baseUrls: {
-        places: 'https://places.googleapis.com',
-        routes: 'https://routes.googleapis.com',
-        addressValidation: 'https://addressvalidation.googleapis.com',
-        geocoding: 'https://geocode.googleapis.com',
-      },
+      baseUrls: { ...GOOGLE_MAPS_BASE_URLS },
       auth: { placement: 'header', name: 'X-Goog-Api-Key' },
     }),
     keyPrompt: 'Google Maps Platform API key (AIza…)',

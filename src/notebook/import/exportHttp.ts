@@ -7,6 +7,7 @@ import type { NotebookCellData } from '../types';
 import { analyseCell, type HttpSpec } from '../cells';
 import { closesFence, openingFence, parseFenceInfo, parseNotebook } from '../format';
 import { mapsRoute } from '../httpCell';
+import { GOOGLE_MAPS_BASE_URLS } from '../../services/maps/client';
 
 /** Where a service's requests go in the export (a connection's base URLs and key placement). */
 export interface ExportTarget {
@@ -38,12 +39,7 @@ const DEFAULT_TARGETS: Record<'llm' | 'maps', ExportTarget> = {
   llm: { baseUrl: 'https://api.openai.com/v1', auth: { placement: 'bearer' } },
   maps: {
     baseUrl: 'https://places.googleapis.com',
-    baseUrls: {
-      places: 'https://places.googleapis.com',
-      routes: 'https://routes.googleapis.com',
-      addressValidation: 'https://addressvalidation.googleapis.com',
-      geocoding: 'https://geocode.googleapis.com',
-    },
+    baseUrls: { ...GOOGLE_MAPS_BASE_URLS },
     auth: { placement: 'header', name: 'X-Goog-Api-Key' },
   },
 };
