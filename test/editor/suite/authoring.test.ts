@@ -3,8 +3,8 @@
 // language defaults that keep word suggestions out and Enter a new line (screenshots).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { screenshotsWanted, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, waitFor } from './kit';
+import { canDriveWebviews, inWebview, takeScreenshot } from '../harness/suiteApi';
+import { activateExtension, stubWindow, waitFor } from './kit';
 
 const NOTEBOOK = [
   '# Writing cells',
@@ -201,31 +201,59 @@ describe('Cell names you can see', function () {
 
 describe('New API Notebook', function () {
   this.timeout(60_000);
+  const NAME_BOX = '.quick-input-widget:visible:has-text("New API Notebook") .quick-input-box input';
 
-  it('is named Untitled-N.awb.md, so saving it offers the notebook extension', async () => {
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('asks only for a name and creates <name>.awb.md in the workspace folder, open as an API notebook (screenshot)', async () => {
     await activateExtension();
-    const first = await vscode.commands.executeCommand<vscode.NotebookDocument>('apiWorkbench.notebook.new');
-    const second = await vscode.commands.executeCommand<vscode.NotebookDocument>('apiWorkbench.notebook.new');
-    for (const doc of [first, second]) {
-      assert.equal(doc.isUntitled, true);
-      assert.equal(doc.notebookType, 'api-workbench-notebook');
-      assert.ok(
-        doc.getCells().some((c) => c.document.languageId === 'vars'),
-        'the template',
-      );
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the suite runs with a workspace folder');
+    let doc: vscode.NotebookDocument | undefined;
+    if (canDriveWebviews()) {
+      // As a person does: the name box offers a free name, the user types "tour" over it and presses Enter.
+      const creating = vscode.commands.executeCommand<vscode.NotebookDocument | undefined>('apiWorkbench.notebook.new');
+      await inWebview({ selector: NAME_BOX, action: 'find' });
+      await takeScreenshot('authoring-new-notebook-name', 300);
+      await inWebview({ selector: NAME_BOX, action: 'type', text: 'tour' });
+      await inWebview({ selector: NAME_BOX, action: 'press', text: 'Enter' });
+      doc = await creating;
+    } else {
+      doc = await vscode.commands.executeCommand<vscode.NotebookDocument | undefined>('apiWorkbench.notebook.new', 'tour');
     }
-    assert.deepEqual([first.uri.path, second.uri.path], ['Untitled-1.awb.md', 'Untitled-2.awb.md']);
-    if (screenshotsWanted()) {
-      // The save dialog as a user meets it: the name it offers (a picture only; the dialog is then dismissed).
-      const saving = vscode.commands.executeCommand('workbench.action.files.saveAs');
-      await takeScreenshot('authoring-new-notebook-save', 1500);
-      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-      await saving;
+    assert.ok(doc, 'the notebook');
+    assert.equal(doc.uri.toString(), vscode.Uri.joinPath(folder.uri, 'tour.awb.md').toString());
+    assert.equal(doc.isUntitled, false);
+    assert.equal(doc.notebookType, 'api-workbench-notebook');
+    assert.ok(
+      doc.getCells().some((c) => c.document.languageId === 'vars'),
+      'the template',
+    );
+    const saved = new TextDecoder().decode(await vscode.workspace.fs.readFile(doc.uri));
+    assert.match(saved, /^# My API notebook/);
+    await takeScreenshot('authoring-new-notebook', 800);
+
+    // Opened again later by its file name, it is the notebook (a plain .md would open as Markdown text).
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('vscode.open', doc.uri);
+    const reopened = await waitFor('the file open as a notebook', () => vscode.window.activeNotebookEditor?.notebook);
+    assert.equal(reopened.uri.toString(), doc.uri.toString());
+    assert.equal(reopened.notebookType, 'api-workbench-notebook');
+  });
+
+  it('completes a name typed with half the extension and refuses one already taken', async () => {
+    await activateExtension();
+    const guide = await vscode.commands.executeCommand<vscode.NotebookDocument>('apiWorkbench.notebook.new', 'guide.md');
+    assert.ok(guide.uri.path.endsWith('/guide.awb.md'), guide.uri.path);
+    assert.equal(guide.notebookType, 'api-workbench-notebook');
+    const shown = stubWindow('showErrorMessage', () => undefined);
+    try {
+      assert.equal(await vscode.commands.executeCommand('apiWorkbench.notebook.new', 'guide'), undefined);
+    } finally {
+      shown.restore();
     }
-    for (const doc of [second, first]) {
-      await vscode.window.showNotebookDocument(doc);
-      await vscode.commands.executeCommand('workbench.action.files.revert');
-      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-    }
+    assert.match(String(shown.calls[0]?.[0]), /guide\.awb\.md already exists in .*: give another name/);
   });
 });
