@@ -1,10 +1,11 @@
 // Cells that write themselves, in the real editor: suggestions, hover, go to definition,
 // diagnostics with a quick fix, through VS Code's own commands on real notebook cells; the
-// language defaults that keep word suggestions out and Enter a new line (screenshots).
+// language defaults that keep word suggestions out and Enter a new line (screenshots); the sandbox's
+// realtime channels after LISTEN/PUBLISH; New API Notebook.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { canDriveWebviews, inWebview, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, stubWindow, waitFor } from './kit';
+import { canDriveWebviews, inWebview, isTrustedRun, takeScreenshot } from '../harness/suiteApi';
+import { activateExtension, startSandboxRecordingKeys, stubWindow, waitFor } from './kit';
 
 const NOTEBOOK = [
   '# Writing cells',
@@ -167,6 +168,38 @@ describe('Writing notebook cells', function () {
       assert.equal(config.get('wordBasedSuggestions'), 'off', languageId);
       assert.equal(config.get('acceptSuggestionOnEnter'), 'off', languageId);
     }
+  });
+});
+
+describe('Writing realtime cells', function () {
+  this.timeout(90_000);
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('LISTEN and PUBLISH suggest a channel that exists only on the sandbox, as the realtime tree lists it', async function () {
+    if (!isTrustedRun()) this.skip();
+    const api = await activateExtension();
+    await startSandboxRecordingKeys(api);
+    // A channel no cell of the notebook names: occupied on the sandbox by this window's own subscription.
+    const channel = 'authoring-sandbox-only';
+    await vscode.commands.executeCommand('apiWorkbench.realtime.connect');
+    const snap = await vscode.commands.executeCommand<{ state: string } | undefined>('apiWorkbench.realtime.subscribe', channel);
+    assert.equal(snap?.state, 'subscribed');
+    await vscode.commands.executeCommand('apiWorkbench.realtime.publish', { channel, event: 'hello', data: '{}' });
+
+    const doc = await openNotebook('realtime-cells.awb.md', '```realtime\nLISTEN \n```\n\n```realtime\nPUBLISH \n{}\n```\n');
+    const [listen, publish] = doc.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code);
+    // The first request only starts the listing in the background (a provider never waits on the network).
+    const offered = await waitFor('the sandbox channel after LISTEN', async () =>
+      (await completions(listen, new vscode.Position(0, 'LISTEN '.length))).find((i) => label(i) === channel),
+    );
+    assert.equal(offered.kind, vscode.CompletionItemKind.Constant);
+    assert.ok(
+      (await completions(publish, new vscode.Position(0, 'PUBLISH '.length))).some((i) => label(i) === channel),
+      'after PUBLISH too',
+    );
   });
 });
 
