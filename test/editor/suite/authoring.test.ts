@@ -171,6 +171,40 @@ describe('Writing notebook cells', function () {
   });
 });
 
+describe('Enter while suggestions show', function () {
+  this.timeout(60_000);
+
+  after(async () => {
+    await vscode.commands.executeCommand('hideSuggestWidget');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('starts a new line and accepts no suggestion, typed with real keys', async function () {
+    if (!canDriveWebviews()) this.skip();
+    const doc = await openNotebook('enter-new-line.awb.md', '```maps\nPOST /v1/places:searchText\nX-Goog-FieldMask: places.id,places.\n```\n');
+    const maps = codeCell(doc, 'maps');
+    // Focus as a person gives it: a click on the cell's line (the API's showTextDocument selects the cell, but the keyboard stays on the list).
+    // (The lines re-render while the notebook settles: a click on one that just went is tried again.)
+    const cellText = '.notebook-editor .cell-editor-container:has-text("X-Goog-FieldMask") .view-lines';
+    await waitFor('a click in the cell', () => inWebview({ selector: cellText, action: 'click' }).then(Boolean, () => false));
+    await waitFor('the cell editor focused', () => vscode.window.activeTextEditor?.document === maps.document);
+    // The caret to the end of the field mask with a key too (a selection set through the API reaches the window later than keys may).
+    await inWebview({ selector: '', action: 'press', text: 'Control+End' });
+    // Keys as a person presses them, into the focused cell: "ra" opens the widget on places.rating.
+    await inWebview({ selector: '', action: 'type', text: 'ra' });
+    await waitFor('the typed letters at the end of the field mask', () => maps.document.lineAt(1).text === 'X-Goog-FieldMask: places.id,places.ra').catch(
+      () => {
+        throw new Error(`the keys went elsewhere: the cell reads ${JSON.stringify(maps.document.getText())}`);
+      },
+    );
+    await inWebview({ selector: '.editor-widget.suggest-widget.visible .monaco-list-row[aria-label*="places.rating"]', action: 'find' });
+    await takeScreenshot('authoring-enter-suggest-open', 300);
+    await inWebview({ selector: '', action: 'press', text: 'Enter' });
+    const text = await waitFor('Enter applied to the cell', () => (maps.document.lineCount > 2 ? maps.document.getText() : undefined));
+    assert.equal(text, 'POST /v1/places:searchText\nX-Goog-FieldMask: places.id,places.ra\n', 'a new line, and places.rating not inserted');
+  });
+});
+
 describe('Writing realtime cells', function () {
   this.timeout(90_000);
 
