@@ -4,7 +4,7 @@
 // realtime channels after LISTEN/PUBLISH; New API Notebook.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { canDriveWebviews, inWebview, isTrustedRun, takeScreenshot } from '../harness/suiteApi';
+import { canDriveWebviews, inWebview, isTrustedRun, screenshotsWanted, takeScreenshot } from '../harness/suiteApi';
 import { activateExtension, startSandboxRecordingKeys, stubWindow, waitFor } from './kit';
 
 const NOTEBOOK = [
@@ -99,10 +99,16 @@ describe('Writing notebook cells', function () {
 
     // The suggest widget as a user sees it, in the field mask of the maps cell.
     const editor = await vscode.window.showTextDocument(maps.document);
-    const end = positionOf(maps, 'places.rating', 'places.'.length);
+    const end = positionOf(maps, 'places.rating', 'places.ra'.length);
     editor.selection = new vscode.Selection(end, end);
     await vscode.commands.executeCommand('editor.action.triggerSuggest');
-    await takeScreenshot('authoring-suggest', 800);
+    if (screenshotsWanted()) {
+      // With the details beside the list: the SKU and price of places.rating (the toggle is remembered, so it is put back).
+      await inWebview({ selector: '.editor-widget.suggest-widget.visible .monaco-list-row[aria-label*="places.rating"]', action: 'find' });
+      await vscode.commands.executeCommand('toggleSuggestionDetails');
+      await takeScreenshot('authoring-suggest', 800);
+      await vscode.commands.executeCommand('toggleSuggestionDetails');
+    }
     await vscode.commands.executeCommand('hideSuggestWidget');
   });
 
