@@ -147,13 +147,24 @@ function bodyCompletions(cell: CellInput, layout: CellLayout, line: number, col:
   return values.map((v) => ({ label: v, kind: 'value', insertText: field?.types.includes('string') ? `"${v}"` : v, range: r }));
 }
 
+/** The check subjects a cell of `language` can use: the LLM-only ones (their detail starts "llm:") only in llm cells. */
+function subjectsOf(language: string): typeof CHECK_SUBJECTS {
+  return language === 'llm' ? CHECK_SUBJECTS : CHECK_SUBJECTS.filter((s) => !s.detail.startsWith('llm:'));
+}
+
 function checkCompletions(cell: CellInput, layout: CellLayout, before: string, line: number, col: number, ctx: AuthoringContext): Completion[] {
   const rest = before.replace(/^\s*\?\?\s*/, '');
   const restStart = before.length - rest.length;
   if (!/\s/.test(rest)) {
     if (rest.startsWith('json') && /[.[]/.test(rest)) return checkPathCompletions(cell, layout, rest, restStart, line, col, ctx);
     const r = range(line, restStart, col);
-    return CHECK_SUBJECTS.map((s) => ({ label: s.word, kind: 'subject', detail: s.detail, insertText: s.word === 'header' ? 'header ' : s.word, range: r }));
+    return subjectsOf(cell.language).map((s) => ({
+      label: s.word,
+      kind: 'subject',
+      detail: s.detail,
+      insertText: s.word === 'header' ? 'header ' : s.word,
+      range: r,
+    }));
   }
   const header = /^header\s+(\S*)$/i.exec(rest);
   if (header) {

@@ -65,6 +65,12 @@ describe('authoring: completions', () => {
   it('offers check subjects after ??, operators after a subject, and answer fields after json.', () => {
     const subjects = at('maps', 'POST /v1/places:searchText\n\n{}\n\n?? ¦');
     assert.deepEqual(labels(cellCompletions(subjects.cell, subjects.offset, context())), ['status', 'duration', 'header', 'json', 'text', 'count']);
+    const llm = at('llm', 'POST /chat/completions\n\n{}\n\n?? ¦');
+    assert.deepEqual(
+      labels(cellCompletions(llm.cell, llm.offset, context())).slice(6),
+      ['tool_calls', 'usage', 'cost', 'ttft', 'similar', 'judge:'],
+      'the LLM checks only where an LLM answers',
+    );
     const ops = at('maps', 'POST /v1/places:searchText\n\n{}\n\n?? status ¦');
     assert.ok(labels(cellCompletions(ops.cell, ops.offset, context())).includes('=='));
     const fields = at('maps', 'POST /v1/places:searchText\n\n{}\n\n?? json.places[0].¦');

@@ -71,7 +71,14 @@ describe('catalogue: what each service accepts', () => {
 
   it('the check subjects are the ones the parser accepts', () => {
     for (const s of CHECK_SUBJECTS) {
-      const line = s.word === 'header' ? '?? header x-id exists' : s.word === 'json' ? '?? json.a exists' : `?? ${s.word} exists`;
+      const example = {
+        plain: `${s.word} exists`,
+        header: 'header x-id exists',
+        path: `${s.word}.a exists`,
+        similar: 'similar "a café" > 0.8',
+        judge: 'judge: polite',
+      };
+      const line = `?? ${example[s.shape]}`;
       assert.equal(typeof parseAssertion(line, 1), 'object', line);
     }
     assert.match(
