@@ -23,10 +23,14 @@ export class OfferCache {
   private readonly channels = new Map<string, Entry<string>>();
   private readonly pending = new Set<string>();
 
-  /** `maxAgeMs`: how long a list is fresh; an older one is still returned while it is refreshed. */
+  /**
+   * `maxAgeMs`: how long a model list is fresh; `channelsMaxAgeMs`, a channel list (channels come and go
+   * with their subscribers, models rarely change). An older list is still returned while it is refreshed.
+   */
   constructor(
     private readonly now: () => number = Date.now,
     private readonly maxAgeMs = 5 * 60_000,
+    private readonly channelsMaxAgeMs = 30_000,
   ) {}
 
   modelsOf(key: string): readonly ModelOffer[] | undefined {
@@ -55,7 +59,7 @@ export class OfferCache {
   needsRefresh(key: string, kind: OfferKind): boolean {
     if (this.pending.has(`${kind}\0${key}`)) return false;
     const entry = kind === 'models' ? this.models.get(key) : this.channels.get(key);
-    return !entry || this.now() - entry.at > this.maxAgeMs;
+    return !entry || this.now() - entry.at > (kind === 'models' ? this.maxAgeMs : this.channelsMaxAgeMs);
   }
 
   /**

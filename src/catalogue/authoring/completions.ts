@@ -147,6 +147,7 @@ function bodyCompletions(cell: CellInput, layout: CellLayout, line: number, col:
   return values.map((v) => ({ label: v, kind: 'value', insertText: field?.types.includes('string') ? `"${v}"` : v, range: r }));
 }
 
+/** The check subjects a cell of `language` can use: the LLM-only ones (their detail starts "llm:") only in llm cells. */
 function checkCompletions(cell: CellInput, layout: CellLayout, before: string, line: number, col: number, ctx: AuthoringContext): Completion[] {
   const rest = before.replace(/^\s*\?\?\s*/, '');
   const restStart = before.length - rest.length;

@@ -80,7 +80,8 @@ export function activate(s: Services): NotebookFeature {
     ...importCommands(s, serializer),
     ...exportCommands(s, serializer),
     ...cellNameCommands(s),
-    'apiWorkbench.notebook.new': () => newNotebook(serializer),
+    // `name`: given by a caller instead of asking (tests, other commands).
+    'apiWorkbench.notebook.new': (name?: unknown) => newNotebook(typeof name === 'string' ? name : undefined),
     'apiWorkbench.notebook.openExample': async () => {
       // The example as an untitled copy: running or editing it never writes into the extension's folder.
       const file = vscode.Uri.file(path.join(s.context.extensionPath, 'examples', 'sandbox-tour.awb.md'));

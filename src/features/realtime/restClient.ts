@@ -7,7 +7,13 @@ import type { WorkbenchClients } from '../httpClients';
 
 const REST_TIMEOUT_MS = 30_000;
 
-export function realtimeRestFor(s: WorkbenchClients, conn: RealtimeConnection, encryptionMasterKey?: () => Promise<string | undefined>): RealtimeRest {
+/** `secret`: how the app secret is read (default: the guard, which may ask to approve its origin). */
+export function realtimeRestFor(
+  s: WorkbenchClients,
+  conn: RealtimeConnection,
+  encryptionMasterKey?: () => Promise<string | undefined>,
+  secret: () => Promise<string | undefined> = () => s.guard.keyFor(conn, conn.restBaseUrl),
+): RealtimeRest {
   const http = s.http.custom(conn, {
     service: `Realtime (${conn.name})`,
     baseUrl: conn.restBaseUrl,
@@ -19,6 +25,5 @@ export function realtimeRestFor(s: WorkbenchClients, conn: RealtimeConnection, e
     redactor: s.redactor,
     timeoutMs: REST_TIMEOUT_MS,
   });
-  const secret = () => s.guard.keyFor(conn, conn.restBaseUrl);
   return new RealtimeRest({ http, appId: conn.appId, key: conn.key, secret, ...(encryptionMasterKey ? { encryptionMasterKey } : {}) });
 }

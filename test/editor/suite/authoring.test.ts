@@ -1,10 +1,11 @@
 // Cells that write themselves, in the real editor: suggestions, hover, go to definition,
 // diagnostics with a quick fix, through VS Code's own commands on real notebook cells; the
-// language defaults that keep word suggestions out and Enter a new line (screenshots).
+// language defaults that keep word suggestions out and Enter a new line (screenshots); the sandbox's
+// realtime channels after LISTEN/PUBLISH; New API Notebook.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { screenshotsWanted, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, waitFor } from './kit';
+import { canDriveWebviews, inWebview, isTrustedRun, screenshotsWanted, takeScreenshot } from '../harness/suiteApi';
+import { activateExtension, startSandboxRecordingKeys, stubWindow, waitFor } from './kit';
 
 const NOTEBOOK = [
   '# Writing cells',
@@ -98,10 +99,16 @@ describe('Writing notebook cells', function () {
 
     // The suggest widget as a user sees it, in the field mask of the maps cell.
     const editor = await vscode.window.showTextDocument(maps.document);
-    const end = positionOf(maps, 'places.rating', 'places.'.length);
+    const end = positionOf(maps, 'places.rating', 'places.ra'.length);
     editor.selection = new vscode.Selection(end, end);
     await vscode.commands.executeCommand('editor.action.triggerSuggest');
-    await takeScreenshot('authoring-suggest', 800);
+    if (screenshotsWanted()) {
+      // With the details beside the list: the SKU and price of places.rating (the toggle is remembered, so it is put back).
+      await inWebview({ selector: '.editor-widget.suggest-widget.visible .monaco-list-row[aria-label*="places.rating"]', action: 'find' });
+      await vscode.commands.executeCommand('toggleSuggestionDetails');
+      await takeScreenshot('authoring-suggest', 800);
+      await vscode.commands.executeCommand('toggleSuggestionDetails');
+    }
     await vscode.commands.executeCommand('hideSuggestWidget');
   });
 
@@ -170,6 +177,72 @@ describe('Writing notebook cells', function () {
   });
 });
 
+describe('Enter while suggestions show', function () {
+  this.timeout(60_000);
+
+  after(async () => {
+    await vscode.commands.executeCommand('hideSuggestWidget');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('starts a new line and accepts no suggestion, typed with real keys', async function () {
+    if (!canDriveWebviews()) this.skip();
+    const doc = await openNotebook('enter-new-line.awb.md', '```maps\nPOST /v1/places:searchText\nX-Goog-FieldMask: places.id,places.\n```\n');
+    const maps = codeCell(doc, 'maps');
+    // Focus as a person gives it: a click on the cell's line (the API's showTextDocument selects the cell, but the keyboard stays on the list).
+    // (The lines re-render while the notebook settles: a click on one that just went is tried again.)
+    const cellText = '.notebook-editor .cell-editor-container:has-text("X-Goog-FieldMask") .view-lines';
+    await waitFor('a click in the cell', () => inWebview({ selector: cellText, action: 'click' }).then(Boolean, () => false));
+    await waitFor('the cell editor focused', () => vscode.window.activeTextEditor?.document === maps.document);
+    // The caret to the end of the field mask with a key too (a selection set through the API reaches the window later than keys may).
+    await inWebview({ selector: '', action: 'press', text: 'Control+End' });
+    // Keys as a person presses them, into the focused cell: "ra" opens the widget on places.rating.
+    await inWebview({ selector: '', action: 'type', text: 'ra' });
+    await waitFor('the typed letters at the end of the field mask', () => maps.document.lineAt(1).text === 'X-Goog-FieldMask: places.id,places.ra').catch(
+      () => {
+        throw new Error(`the keys went elsewhere: the cell reads ${JSON.stringify(maps.document.getText())}`);
+      },
+    );
+    await inWebview({ selector: '.editor-widget.suggest-widget.visible .monaco-list-row[aria-label*="places.rating"]', action: 'find' });
+    await takeScreenshot('authoring-enter-suggest-open', 300);
+    await inWebview({ selector: '', action: 'press', text: 'Enter' });
+    const text = await waitFor('Enter applied to the cell', () => (maps.document.lineCount > 2 ? maps.document.getText() : undefined));
+    assert.equal(text, 'POST /v1/places:searchText\nX-Goog-FieldMask: places.id,places.ra\n', 'a new line, and places.rating not inserted');
+  });
+});
+
+describe('Writing realtime cells', function () {
+  this.timeout(90_000);
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('LISTEN and PUBLISH suggest a channel that exists only on the sandbox, as the realtime tree lists it', async function () {
+    if (!isTrustedRun()) this.skip();
+    const api = await activateExtension();
+    await startSandboxRecordingKeys(api);
+    // A channel no cell of the notebook names: occupied on the sandbox by this window's own subscription.
+    const channel = 'authoring-sandbox-only';
+    await vscode.commands.executeCommand('apiWorkbench.realtime.connect');
+    const snap = await vscode.commands.executeCommand<{ state: string } | undefined>('apiWorkbench.realtime.subscribe', channel);
+    assert.equal(snap?.state, 'subscribed');
+    await vscode.commands.executeCommand('apiWorkbench.realtime.publish', { channel, event: 'hello', data: '{}' });
+
+    const doc = await openNotebook('realtime-cells.awb.md', '```realtime\nLISTEN \n```\n\n```realtime\nPUBLISH \n{}\n```\n');
+    const [listen, publish] = doc.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code);
+    // The first request only starts the listing in the background (a provider never waits on the network).
+    const offered = await waitFor('the sandbox channel after LISTEN', async () =>
+      (await completions(listen, new vscode.Position(0, 'LISTEN '.length))).find((i) => label(i) === channel),
+    );
+    assert.equal(offered.kind, vscode.CompletionItemKind.Constant);
+    assert.ok(
+      (await completions(publish, new vscode.Position(0, 'PUBLISH '.length))).some((i) => label(i) === channel),
+      'after PUBLISH too',
+    );
+  });
+});
+
 describe('Cell names you can see', function () {
   this.timeout(60_000);
 
@@ -201,31 +274,59 @@ describe('Cell names you can see', function () {
 
 describe('New API Notebook', function () {
   this.timeout(60_000);
+  const NAME_BOX = '.quick-input-widget:visible:has-text("New API Notebook") .quick-input-box input';
 
-  it('is named Untitled-N.awb.md, so saving it offers the notebook extension', async () => {
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('asks only for a name and creates <name>.awb.md in the workspace folder, open as an API notebook (screenshot)', async () => {
     await activateExtension();
-    const first = await vscode.commands.executeCommand<vscode.NotebookDocument>('apiWorkbench.notebook.new');
-    const second = await vscode.commands.executeCommand<vscode.NotebookDocument>('apiWorkbench.notebook.new');
-    for (const doc of [first, second]) {
-      assert.equal(doc.isUntitled, true);
-      assert.equal(doc.notebookType, 'api-workbench-notebook');
-      assert.ok(
-        doc.getCells().some((c) => c.document.languageId === 'vars'),
-        'the template',
-      );
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the suite runs with a workspace folder');
+    let doc: vscode.NotebookDocument | undefined;
+    if (canDriveWebviews()) {
+      // As a person does: the name box offers a free name, the user types "tour" over it and presses Enter.
+      const creating = vscode.commands.executeCommand<vscode.NotebookDocument | undefined>('apiWorkbench.notebook.new');
+      await inWebview({ selector: NAME_BOX, action: 'find' });
+      await takeScreenshot('authoring-new-notebook-name', 300);
+      await inWebview({ selector: NAME_BOX, action: 'type', text: 'tour' });
+      await inWebview({ selector: NAME_BOX, action: 'press', text: 'Enter' });
+      doc = await creating;
+    } else {
+      doc = await vscode.commands.executeCommand<vscode.NotebookDocument | undefined>('apiWorkbench.notebook.new', 'tour');
     }
-    assert.deepEqual([first.uri.path, second.uri.path], ['Untitled-1.awb.md', 'Untitled-2.awb.md']);
-    if (screenshotsWanted()) {
-      // The save dialog as a user meets it: the name it offers (a picture only; the dialog is then dismissed).
-      const saving = vscode.commands.executeCommand('workbench.action.files.saveAs');
-      await takeScreenshot('authoring-new-notebook-save', 1500);
-      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-      await saving;
+    assert.ok(doc, 'the notebook');
+    assert.equal(doc.uri.toString(), vscode.Uri.joinPath(folder.uri, 'tour.awb.md').toString());
+    assert.equal(doc.isUntitled, false);
+    assert.equal(doc.notebookType, 'api-workbench-notebook');
+    assert.ok(
+      doc.getCells().some((c) => c.document.languageId === 'vars'),
+      'the template',
+    );
+    const saved = new TextDecoder().decode(await vscode.workspace.fs.readFile(doc.uri));
+    assert.match(saved, /^# My API notebook/);
+    await takeScreenshot('authoring-new-notebook', 800);
+
+    // Opened again later by its file name, it is the notebook (a plain .md would open as Markdown text).
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('vscode.open', doc.uri);
+    const reopened = await waitFor('the file open as a notebook', () => vscode.window.activeNotebookEditor?.notebook);
+    assert.equal(reopened.uri.toString(), doc.uri.toString());
+    assert.equal(reopened.notebookType, 'api-workbench-notebook');
+  });
+
+  it('completes a name typed with half the extension and refuses one already taken', async () => {
+    await activateExtension();
+    const guide = await vscode.commands.executeCommand<vscode.NotebookDocument>('apiWorkbench.notebook.new', 'guide.md');
+    assert.ok(guide.uri.path.endsWith('/guide.awb.md'), guide.uri.path);
+    assert.equal(guide.notebookType, 'api-workbench-notebook');
+    const shown = stubWindow('showErrorMessage', () => undefined);
+    try {
+      assert.equal(await vscode.commands.executeCommand('apiWorkbench.notebook.new', 'guide'), undefined);
+    } finally {
+      shown.restore();
     }
-    for (const doc of [second, first]) {
-      await vscode.window.showNotebookDocument(doc);
-      await vscode.commands.executeCommand('workbench.action.files.revert');
-      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-    }
+    assert.match(String(shown.calls[0]?.[0]), /guide\.awb\.md already exists in .*: give another name/);
   });
 });

@@ -163,8 +163,8 @@ describe('security: every command, then no secret in settings, state, logs, docu
     assert.ok(models);
     const body = await cmd.run<vscode.TextDocument>('apiWorkbench.notebook.openWholeBody', models);
     assertClean('the whole body', body.getText());
-    const fresh = await cmd.run<vscode.NotebookDocument>('apiWorkbench.notebook.new');
-    assert.equal(fresh.isUntitled, true);
+    const fresh = await cmd.run<vscode.NotebookDocument>('apiWorkbench.notebook.new', 'security-fresh');
+    assert.ok(fresh.uri.path.endsWith('/security-fresh.awb.md'), fresh.uri.path);
   });
 
   it('API notebook import: a .http file with the key in it, then a pasted cURL; keys left out, the cells run', async () => {

@@ -114,4 +114,22 @@ describe('catalogue: what a connection offers', () => {
     assert.deepEqual(cache.modelsOf(key), [{ id: 'sandbox-chat' }], 'a failed refresh keeps the old list');
     assert.equal(loads, 1);
   });
+
+  it('lists a realtime connection’s channels in the background, and lists them again sooner than models', async () => {
+    let now = 0;
+    const cache = new OfferCache(() => now);
+    const key = offerKey('realtime', 'Local Sandbox');
+    const occupied = ['demo-ticker'];
+    const load = () => Promise.resolve([...occupied]);
+    await cache.refresh(key, 'channels', load);
+    await cache.refresh(key, 'models', () => Promise.resolve([{ id: 'sandbox-chat' }]));
+    assert.deepEqual(cache.channelsOf(key), ['demo-ticker']);
+    occupied.push('orders');
+    now = 20_000;
+    assert.equal(cache.refresh(key, 'channels', load), undefined, 'fresh for a while: typing sends no request');
+    now = 31_000;
+    await cache.refresh(key, 'channels', load);
+    assert.deepEqual(cache.channelsOf(key), ['demo-ticker', 'orders'], 'a channel subscribed since is offered half a minute later at most');
+    assert.equal(cache.needsRefresh(key, 'models'), false, 'models stay cached for minutes');
+  });
 });

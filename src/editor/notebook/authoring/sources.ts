@@ -1,13 +1,15 @@
 // What the authoring providers read about a notebook, kept in memory so a provider never waits:
-// the named cells' last results (from the run controller's events), the connections' names, and
-// their model lists, refreshed in the background with a key only where the user already allowed
-// it (no approval dialog ever comes from typing).
+// the named cells' last results (from the run controller's events), the connections' names, their
+// model lists and the realtime connection's channels (the list the realtime tree shows), refreshed in
+// the background with a key only where the user already allowed it (no approval dialog ever comes
+// from typing).
 import * as vscode from 'vscode';
 import { notebookContext, OfferCache, offerKey, type AuthoringContext, type ModelOffer } from '../../../catalogue';
-import { connectionId, type HttpConnection } from '../../../core/connections';
+import { connectionId, type HttpConnection, type RealtimeConnection } from '../../../core/connections';
 import { errorText } from '../../../core/errors';
 import { needsKey } from '../../../core/connections';
 import { CODE_LANGUAGES, type CellResult, type NotebookCellData } from '../../../notebook/api';
+import { realtimeRestFor } from '../../../features/realtime/restClient';
 import { LlmClient, openAiErrorParser } from '../../../services/llm';
 import type { Services } from '../../services';
 import type { NotebookRunController } from '../controller';
@@ -53,6 +55,7 @@ export class AuthoringSources implements vscode.Disposable {
       environment: this.environments.get(notebook.uri),
       result: (name) => results?.get(name),
       models: (service, name) => (service === 'llm' ? this.models(name) : undefined),
+      channels: (name) => this.channels(name),
       connectionNames: (service) =>
         (CODE_LANGUAGES as readonly string[]).includes(service) && service !== 'vars' && service !== 'http'
           ? this.s.connections.list(service as 'llm' | 'maps' | 'realtime').map((c) => c.name)
@@ -72,6 +75,24 @@ export class AuthoringSources implements vscode.Disposable {
     return this.offers.modelsOf(key);
   }
 
+  /** The cached channels of a realtime connection (the active one when unnamed); starts a background refresh when old. */
+  private channels(name: string | undefined): readonly string[] | undefined {
+    const conn = name === undefined ? this.s.connections.active('realtime') : this.s.connections.get('realtime', name);
+    if (conn?.service !== 'realtime') return undefined;
+    const key = offerKey('realtime', conn.name);
+    this.offers
+      .refresh(key, 'channels', () => this.listChannels(conn))
+      ?.catch((e: unknown) => this.s.log.debug(`Channels of "${conn.name}" for completions: ${errorText(e)}`));
+    return this.offers.channelsOf(key);
+  }
+
+  /** The occupied channels, listed as the realtime tree lists them (the uniform listing or the signed REST API). */
+  private async listChannels(conn: RealtimeConnection): Promise<string[]> {
+    if (conn.listing === 'resources') return (await this.s.http.resources(conn).list()).filter((r) => r.kind === 'channel').map((r) => r.id);
+    const rest = realtimeRestFor(this.s, conn, undefined, () => this.quietKey(conn, new URL(conn.restBaseUrl)));
+    return Object.keys(await rest.channels());
+  }
+
   private async listModels(conn: HttpConnection): Promise<ModelOffer[]> {
     const http = this.s.http.create(conn, {
       parseError: openAiErrorParser,
@@ -83,7 +104,7 @@ export class AuthoringSources implements vscode.Disposable {
   }
 
   /** The stored key when the workspace is trusted and the origin already approved; never asks. */
-  private async quietKey(conn: HttpConnection, url: URL): Promise<string> {
+  private async quietKey(conn: HttpConnection | RealtimeConnection, url: URL): Promise<string> {
     if (!this.s.trusted()) throw new Error('restricted mode');
     const stored = await this.s.secrets.get(conn);
     if (!stored || !stored.origins.includes(url.origin)) throw new Error(`no approved key for ${connectionId(conn)} at ${url.origin}`);
