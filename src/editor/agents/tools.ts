@@ -8,6 +8,7 @@ import type { Connection, ServiceId } from '../../core/connections';
 import { errorText } from '../../core/errors';
 import { confirmationFor, type Confirmation } from '../../agents/confirm';
 import type { AgentContext } from '../../agents/context';
+import { startMcpHttpServer, type McpHttpServer } from '../../agents/mcpHttp';
 import { RecentMessages } from '../../agents/recentMessages';
 import { DEFAULT_MAX_RESULT_CHARS } from '../../agents/standalone';
 import { callTool } from '../../agents/tools';
@@ -24,6 +25,8 @@ export interface EditorAgentTools extends vscode.Disposable {
   invoke(name: string, input: unknown, token?: vscode.CancellationToken): Promise<ToolResult>;
   /** What to ask before running this call; undefined: nothing (read-only, or within the cost threshold). */
   confirmation(name: string, input: unknown): Confirmation | undefined;
+  /** The same tools over MCP on 127.0.0.1 (VS Code's MCP server definition points at it). */
+  startMcpServer(version: string): Promise<McpHttpServer>;
 }
 
 function activeFirst(s: Services, service: ServiceId): Connection[] {
@@ -62,6 +65,8 @@ export function agentToolsFor(s: Services): EditorAgentTools {
       }
     },
     confirmation: (name, input) => confirmationFor(ctx, name, input),
+    startMcpServer: (version) =>
+      startMcpHttpServer(ctx, { version, onError: (e) => s.log.warn(`Agents: an MCP request failed: ${s.redactor.text(errorText(e))}`) }),
     dispose: () => recent.dispose(),
   };
 }
