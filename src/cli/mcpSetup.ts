@@ -5,16 +5,13 @@ import path from 'node:path';
 import { connectionId, type Connection } from '../core/connections';
 import type { Redactor } from '../core/redact';
 import { SpendBudget } from '../agents/budget';
-import { standaloneContext, type StandaloneContext } from '../agents/standalone';
+import { sandboxDefaultModel, standaloneContext, type StandaloneContext } from '../agents/standalone';
 import { SANDBOX_CONNECTION_NAME, sandboxConnections } from '../notebook/api';
 import type { Sandbox } from '../sandbox/host';
 import type { McpArgs } from './args';
 import { loadConnectionsFile } from './connectionsFile';
 import { keysFromEnv } from './envKeys';
 import { CliError } from './errors';
-
-/** The model llm_chat uses on the sandbox when the agent names none (its catalogue's first chat model). */
-const SANDBOX_DEFAULT_MODEL = 'sandbox-chat';
 
 export interface McpSetup {
   context: StandaloneContext;
@@ -50,7 +47,7 @@ export async function setUpMcp(args: McpArgs, env: NodeJS.ProcessEnv, redactor: 
     env,
     publishRefusal: args.allowPublish ? undefined : 'publishing is off: start the server with --allow-publish to let agents publish',
     budget: args.budgetUsd === undefined ? undefined : new SpendBudget(args.budgetUsd, 'restart the server with a larger --budget-usd'),
-    defaultModel: (c) => (c.source === 'sandbox' ? SANDBOX_DEFAULT_MODEL : undefined),
+    defaultModel: sandboxDefaultModel,
   });
   return {
     context,

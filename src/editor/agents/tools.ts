@@ -10,16 +10,13 @@ import { confirmationFor, type Confirmation } from '../../agents/confirm';
 import type { AgentContext } from '../../agents/context';
 import { startMcpHttpServer, type McpHttpServer } from '../../agents/mcpHttp';
 import { RecentMessages } from '../../agents/recentMessages';
-import { DEFAULT_MAX_RESULT_CHARS } from '../../agents/standalone';
+import { DEFAULT_MAX_RESULT_CHARS, sandboxDefaultModel } from '../../agents/standalone';
 import { callTool } from '../../agents/tools';
 import type { ToolResult } from '../../agents/result';
 import { CostLedger } from '../../features/llm/costLedger';
 import { LlmCosts } from '../llmCosts';
 import { editorNotebookHost } from '../notebookHost';
 import type { Services } from '../services';
-
-/** The model llm_chat uses on the sandbox when the agent names none. */
-const SANDBOX_DEFAULT_MODEL = 'sandbox-chat';
 
 export interface EditorAgentTools extends vscode.Disposable {
   invoke(name: string, input: unknown, token?: vscode.CancellationToken): Promise<ToolResult>;
@@ -42,7 +39,7 @@ export function agentToolsFor(s: Services): EditorAgentTools {
   const ctx: AgentContext = {
     clients: s,
     connections: (service) => activeFirst(s, service),
-    defaultModel: (c) => (c.source === 'sandbox' ? SANDBOX_DEFAULT_MODEL : undefined),
+    defaultModel: sandboxDefaultModel,
     get prices() {
       return costs.prices();
     },
