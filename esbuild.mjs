@@ -48,8 +48,8 @@ const serviceChunkPlugin = {
 
 /**
  * The MCP SDK's server imports Ajv for one thing, checking what a user typed into an elicitation
- * form; `api-workbench mcp` never asks for one and gives the server a validator of its own
- * (src/cli/mcp.ts). Without this stub Ajv would add ~40 KB (compressed) to the .vsix for nothing.
+ * form; the agents' MCP server (`api-workbench mcp`, the editor's in the notebook bundle) never
+ * asks for one and gives the server a validator of its own (src/agents/mcpServer.ts). Without this stub Ajv would add ~40 KB (compressed) to the .vsix for nothing.
  */
 const noAjvPlugin = {
   name: 'no-ajv',
@@ -82,7 +82,7 @@ const builds = [
     entryPoints: { extension: 'src/extension.ts', ...Object.fromEntries(SERVICE_CHUNKS.map((s) => [s, `src/editor/${s}/index.ts`])) },
     outdir: 'dist',
     external: ['vscode'],
-    plugins: [lazyVendorPlugin, serviceChunkPlugin],
+    plugins: [lazyVendorPlugin, serviceChunkPlugin, noAjvPlugin],
     metafile: true,
   },
   ...LAZY_VENDOR.map((name) => ({

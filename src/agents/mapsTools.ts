@@ -1,10 +1,8 @@
 // maps_search_places and maps_compute_route: Places Text Search and Routes on a maps connection,
 // asking only for the fields an agent is given (the field mask decides what Google bills).
 import type { HttpConnection } from '../core/connections';
-import type { HttpClient } from '../core/http';
-import type { WorkbenchClients } from '../features/httpClients';
-import { durationSeconds, MapsClient, parseLatLng, type MapsApi, type Waypoint } from '../services/maps/client';
-import { googleErrorParser } from '../services/maps/errors';
+import { mapsClientFor } from '../features/mapsClient';
+import { durationSeconds, parseLatLng, type Waypoint } from '../services/maps/client';
 import { pickConnection, ToolRefusal, type AgentContext } from './context';
 import type { ToolOutput } from './result';
 import type { ComputeRouteInput, SearchPlacesInput } from './schemas';
@@ -20,19 +18,13 @@ function mapsConnection(ctx: AgentContext, name: string | undefined): HttpConnec
 }
 
 /** A maps client on the shared factory, each API on its own base URL where the connection names one (Google's hosts differ per API). */
-export function mapsClientFor(clients: WorkbenchClients, conn: HttpConnection): MapsClient {
-  const http = clients.http.create(conn, { parseError: googleErrorParser });
-  const perApi: Partial<Record<MapsApi, HttpClient>> = {};
-  for (const api of ['places', 'routes', 'addressValidation', 'geocoding'] as const) {
-    if (conn.baseUrls[api]) perApi[api] = clients.http.create(conn, { parseError: googleErrorParser, baseUrlKey: api });
-  }
-  return new MapsClient(http, perApi);
-}
-
 export async function searchPlaces(ctx: AgentContext, input: SearchPlacesInput, signal?: AbortSignal): Promise<ToolOutput> {
   const conn = mapsConnection(ctx, input.connection);
   const max = input.maxResults ?? DEFAULT_PLACES;
-  const res = await mapsClientFor(ctx.clients, conn).searchText({ textQuery: input.query, maxResultCount: max }, { fieldMask: PLACE_FIELDS, cancel: signal });
+  const res = await mapsClientFor(ctx.clients.http, conn).searchText(
+    { textQuery: input.query, maxResultCount: max },
+    { fieldMask: PLACE_FIELDS, cancel: signal },
+  );
   const places = (res.data.places ?? []).slice(0, max).map((p) => ({
     id: p.id ?? null,
     name: p.displayName?.text ?? null,
@@ -59,7 +51,7 @@ export function waypointOf(text: string): Waypoint {
 export async function computeRoute(ctx: AgentContext, input: ComputeRouteInput, signal?: AbortSignal): Promise<ToolOutput> {
   const conn = mapsConnection(ctx, input.connection);
   const travelMode = input.travelMode ?? 'DRIVE';
-  const res = await mapsClientFor(ctx.clients, conn).computeRoutes(
+  const res = await mapsClientFor(ctx.clients.http, conn).computeRoutes(
     { origin: waypointOf(input.origin), destination: waypointOf(input.destination), travelMode },
     { fieldMask: ROUTE_FIELDS, cancel: signal },
   );

@@ -2,7 +2,7 @@
 // release, host approval and refusals as `api-workbench run`), only from inside the served folder.
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { NOTEBOOK_EXTENSION, runNotebook, type CellResult } from '../notebook/api';
+import { countsAsCell, NOTEBOOK_EXTENSION, runNotebook } from '../notebook/api';
 import { ToolRefusal, type AgentContext } from './context';
 import { clip, type ToolOutput } from './result';
 import type { RunNotebookInput } from './schemas';
@@ -32,11 +32,6 @@ export async function notebookInside(root: string, wanted: string): Promise<stri
   return real;
 }
 
-/** Counted in "N passed, N failed" as `api-workbench run` counts: request cells, and a vars cell that failed. */
-function counts(r: CellResult): boolean {
-  return !r.skipped && (r.service !== 'vars' || !r.ok);
-}
-
 export async function runNotebookTool(ctx: AgentContext, input: RunNotebookInput, signal?: AbortSignal): Promise<ToolOutput> {
   if (!ctx.notebooks) throw new ToolRefusal('running notebooks is not available here: no folder to run them from');
   const file = await notebookInside(ctx.notebooks.root, input.path);
@@ -50,7 +45,7 @@ export async function runNotebookTool(ctx: AgentContext, input: RunNotebookInput
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
-  const cells = report.results.filter(counts).map((r) => ({
+  const cells = report.results.filter(countsAsCell).map((r) => ({
     line: r.line,
     name: r.name ?? null,
     service: r.service,

@@ -3,16 +3,15 @@
 // newest last. A realtime service keeps no history an agent could ask for, so this is what
 // "recently" can mean: what this server has seen while it listened.
 import { connectionId, SERVICE_LABELS, type RealtimeConnection } from '../core/connections';
-import { HttpClient } from '../core/http';
 import type { WorkbenchClients } from '../features/httpClients';
-import { endpointAuthorizer, localAuthorizer, type ChannelAuthorizer } from '../services/realtime/auth';
+import type { ChannelAuthorizer } from '../services/realtime/auth';
 import { messageData, RealtimeClient } from '../services/realtime/client';
+import { connectionAuthorizer } from '../services/realtime/connectionAuth';
 
 /** Messages kept per channel; older ones are dropped first. */
 export const MAX_KEPT_MESSAGES = 100;
 /** The user presence channels see this server as. */
 const AGENT_USER = { id: 'api-workbench-agent' };
-const AUTH_ENDPOINT_TIMEOUT_MS = 15_000;
 
 export interface SeenMessage {
   event: string;
@@ -129,18 +128,11 @@ export class RecentMessages {
   }
 
   private authorizer(conn: RealtimeConnection, service: string): ChannelAuthorizer {
-    if (conn.authEndpoint) {
-      // The app's own endpoint decides; the app secret is not involved (and never sent to it).
-      return endpointAuthorizer(
-        new HttpClient({
-          service: `${service} auth endpoint`,
-          baseUrl: conn.authEndpoint,
-          auth: { placement: 'none' },
-          redactor: this.clients.redactor,
-          timeoutMs: AUTH_ENDPOINT_TIMEOUT_MS,
-        }),
-      );
-    }
-    return localAuthorizer({ service, key: conn.key, secret: () => this.clients.guard.keyFor(conn, conn.restBaseUrl), user: AGENT_USER });
+    return connectionAuthorizer(conn, {
+      service,
+      redactor: this.clients.redactor,
+      secret: () => this.clients.guard.keyFor(conn, conn.restBaseUrl),
+      user: AGENT_USER,
+    });
   }
 }

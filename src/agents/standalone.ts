@@ -13,6 +13,11 @@ import type { AgentContext } from './context';
 import { OriginBoundKeys } from './keys';
 import { RecentMessages } from './recentMessages';
 
+/** llm_chat's model on a sandbox connection when the call names none (the sandbox catalogue's first chat model). */
+export function sandboxDefaultModel(connection: Connection): string | undefined {
+  return connection.source === 'sandbox' ? 'sandbox-chat' : undefined;
+}
+
 /** Characters of a result's text by default (about 5,000 tokens). */
 export const DEFAULT_MAX_RESULT_CHARS = 20_000;
 

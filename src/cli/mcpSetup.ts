@@ -5,45 +5,19 @@ import path from 'node:path';
 import { connectionId, type Connection } from '../core/connections';
 import type { Redactor } from '../core/redact';
 import { SpendBudget } from '../agents/budget';
-import { standaloneContext, type StandaloneContext } from '../agents/standalone';
+import { sandboxDefaultModel, standaloneContext, type StandaloneContext } from '../agents/standalone';
 import { SANDBOX_CONNECTION_NAME, sandboxConnections } from '../notebook/api';
 import type { Sandbox } from '../sandbox/host';
 import type { McpArgs } from './args';
 import { loadConnectionsFile } from './connectionsFile';
+import { keysFromEnv } from './envKeys';
 import { CliError } from './errors';
-
-/** The model llm_chat uses on the sandbox when the agent names none (its catalogue's first chat model). */
-const SANDBOX_DEFAULT_MODEL = 'sandbox-chat';
 
 export interface McpSetup {
   context: StandaloneContext;
   connections: readonly Connection[];
   sandbox?: Sandbox;
   close(): Promise<void>;
-}
-
-/**
- * The key of each connection from the environment variable its "keyEnv" names; a variable that is
- * not set is an error naming it (a server that started without a key would fail every call).
- */
-export function keysFromEnv(
-  connections: readonly Connection[],
-  keyEnv: ReadonlyMap<string, string>,
-  env: NodeJS.ProcessEnv,
-  redactor: Redactor,
-): Map<string, string> {
-  const keys = new Map<string, string>();
-  for (const c of connections) {
-    const variable = keyEnv.get(connectionId(c));
-    if (variable === undefined) continue;
-    const value = env[variable];
-    if (value === undefined || value === '') {
-      throw new CliError(`the key of the ${c.service} connection "${c.name}" is read from the environment variable ${variable}, which is not set`);
-    }
-    keys.set(connectionId(c), value);
-    redactor.addSecret(value);
-  }
-  return keys;
 }
 
 export async function setUpMcp(args: McpArgs, env: NodeJS.ProcessEnv, redactor: Redactor): Promise<McpSetup> {
@@ -73,7 +47,7 @@ export async function setUpMcp(args: McpArgs, env: NodeJS.ProcessEnv, redactor: 
     env,
     publishRefusal: args.allowPublish ? undefined : 'publishing is off: start the server with --allow-publish to let agents publish',
     budget: args.budgetUsd === undefined ? undefined : new SpendBudget(args.budgetUsd, 'restart the server with a larger --budget-usd'),
-    defaultModel: (c) => (c.source === 'sandbox' ? SANDBOX_DEFAULT_MODEL : undefined),
+    defaultModel: sandboxDefaultModel,
   });
   return {
     context,

@@ -24,6 +24,7 @@ import { htmlReport } from './reporters/html';
 import { jsonReport } from './reporters/json';
 import { junitReport } from './reporters/junit';
 import { cellLines, prettyReport, suiteHeader, summaryLine } from './reporters/pretty';
+import { keysFromEnv } from './envKeys';
 import { countsAsCell, trimResult, type RunSummary, type SuiteReport } from './reporters/types';
 import { matrixLabel } from '../features/notebook/checkRows';
 import { matrixCombinations, matrixTable } from '../features/notebook/matrixTable';
@@ -79,17 +80,7 @@ async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redact
   const used = usedConnections(notebooks, available, hint);
 
   // Keys: only from the variables the file names, checked before anything starts or is sent.
-  const keys = new Map<string, string>();
-  for (const c of used) {
-    const variable = file.keyEnv.get(connectionId(c));
-    if (variable === undefined) continue;
-    const value = env[variable];
-    if (value === undefined || value === '') {
-      throw new CliError(`the key of the ${c.service} connection "${c.name}" is read from the environment variable ${variable}, which is not set`);
-    }
-    keys.set(connectionId(c), value);
-    redactor.addSecret(value);
-  }
+  const keys = keysFromEnv(used, file.keyEnv, env, redactor);
   const masterKeys = new Map<string, string>();
   for (const c of used) {
     const variable = file.masterKeyEnv.get(connectionId(c));

@@ -4,8 +4,9 @@
 import type { RealtimeConnection } from '../core/connections';
 import { ApiError } from '../core/errors';
 import { HttpClient, type OutgoingRequest } from '../core/http';
-import { endpointAuthorizer, localAuthorizer, type ChannelAuthorizer } from '../services/realtime/auth';
+import type { ChannelAuthorizer } from '../services/realtime/auth';
 import { RealtimeClient } from '../services/realtime/client';
+import { connectionAuthorizer } from '../services/realtime/connectionAuth';
 import { RealtimeRest } from '../services/realtime/rest';
 import type { ListenMessage, NotebookHost, RequestRecord, ResponseRecord } from './types';
 
@@ -100,22 +101,9 @@ export function restClient(ctx: RealtimeCellContext, out: RealtimeCellOutput): R
 }
 
 function authorizerFor(ctx: RealtimeCellContext): ChannelAuthorizer {
-  const { conn, host } = ctx;
-  if (conn.authEndpoint) {
-    // The app's own endpoint decides; the stored secret is not involved (and never sent to it).
-    return endpointAuthorizer(
-      new HttpClient({
-        service: `${serviceLabel(conn)} auth endpoint`,
-        baseUrl: conn.authEndpoint,
-        auth: { placement: 'none' },
-        redactor: host.redactor,
-        timeoutMs: 15_000,
-      }),
-    );
-  }
-  return localAuthorizer({
-    service: serviceLabel(conn),
-    key: conn.key,
+  return connectionAuthorizer(ctx.conn, {
+    service: serviceLabel(ctx.conn),
+    redactor: ctx.host.redactor,
     secret: secretReader(ctx),
     user: LISTEN_USER,
     encryptionMasterKey: masterKeyReader(ctx),

@@ -63,9 +63,6 @@ export function trimResult(r: CellResult, max = REPORT_BODY_CHARS): CellResult {
   return out;
 }
 
-/** Counted in "N passed, N failed": request cells, plus a vars cell that failed. Skipped ones are not. */
-export function countsAsCell(r: CellResult): boolean {
-  return !r.skipped && (r.service !== 'vars' || !r.ok);
-}
+export { countsAsCell } from '../../notebook/api';
 
 export { cellLabel } from '../../features/notebook/checkRows';

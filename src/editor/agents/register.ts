@@ -1,14 +1,15 @@
 // What activation wires for agents, without loading the tools themselves: the seven
 // language-model tools (Copilot agent mode calls them with the user's stored connections; the
 // tools run from the notebook bundle on first call) and, where VS Code has the API (1.101+), the
-// `api-workbench mcp` server for other MCP-aware features, so no one writes an mcp.json by hand.
-import { existsSync } from 'node:fs';
-import * as path from 'node:path';
+// same tools as an MCP server for other MCP-aware features, so no one writes an mcp.json by hand:
+// served from this extension host over HTTP on 127.0.0.1 (src/agents/mcpHttp.ts), so it uses the
+// stored connections and their keys never leave the process, and needs no CLI on PATH.
 import * as vscode from 'vscode';
 import { TOOL_NAMES } from '../../agents/names';
 import { errorText } from '../../core/errors';
 import { bundle } from '../bundles';
 import type { Services } from '../services';
+import type { McpHttpServer } from '../../agents/mcpHttp';
 import type { EditorAgentTools } from './tools';
 
 /** package.json contributes.mcpServerDefinitionProviders[0].id */
@@ -18,16 +19,28 @@ export interface AgentToolsRegistration {
   readonly disposables: vscode.Disposable[];
   /** The tools' implementations as VS Code calls them (the in-editor tests ask prepareInvocation directly). */
   readonly tools: ReadonlyMap<string, vscode.LanguageModelTool<object>>;
-  /** True when the MCP server definition provider was registered (VS Code 1.101+ with the CLI beside the extension). */
-  readonly mcpProvider: boolean;
+  /** The MCP server definition provider as registered (VS Code 1.101+); undefined where the host has no such API. */
+  readonly mcpProvider?: McpDefinitionProvider;
 }
 
+/** The server's name in VS Code's MCP views. */
+export const MCP_SERVER_LABEL = 'API Workbench';
+
 // The MCP API is newer than the engine floor (^1.100) and its types: reached through these narrow shapes.
-interface McpStdioDefinitionCtor {
-  new (label: string, command: string, args?: string[], env?: Record<string, string | number | null>, version?: string): unknown;
+export interface McpHttpDefinition {
+  readonly label: string;
+  uri: vscode.Uri;
+  headers: Record<string, string>;
+}
+interface McpHttpDefinitionCtor {
+  new (label: string, uri: vscode.Uri, headers?: Record<string, string>, version?: string): McpHttpDefinition;
+}
+export interface McpDefinitionProvider {
+  provideMcpServerDefinitions(): McpHttpDefinition[];
+  resolveMcpServerDefinition(definition: McpHttpDefinition): Promise<McpHttpDefinition>;
 }
 interface McpApi {
-  registerMcpServerDefinitionProvider(id: string, provider: { provideMcpServerDefinitions(): unknown[] }): vscode.Disposable;
+  registerMcpServerDefinitionProvider(id: string, provider: McpDefinitionProvider): vscode.Disposable;
 }
 
 export function registerAgentTools(s: Services): AgentToolsRegistration {
@@ -64,49 +77,41 @@ export function registerAgentTools(s: Services): AgentToolsRegistration {
       disposables.push(vscode.lm.registerTool(name, tool));
     }
   }
-  const mcpProvider = registerMcpServer(s, disposables);
+  const mcpProvider = registerMcpServer(s, disposables, agentTools);
   return { disposables, tools, mcpProvider };
 }
 
-function registerMcpServer(s: Services, disposables: vscode.Disposable[]): boolean {
+function registerMcpServer(s: Services, disposables: vscode.Disposable[], agentTools: () => EditorAgentTools): McpDefinitionProvider | undefined {
   const lm = vscode.lm as unknown as Partial<McpApi>;
-  const Definition = (vscode as unknown as { McpStdioServerDefinition?: McpStdioDefinitionCtor }).McpStdioServerDefinition;
+  const Definition = (vscode as unknown as { McpHttpServerDefinition?: McpHttpDefinitionCtor }).McpHttpServerDefinition;
   // 1.100 has a proposed API of the same name that wants another contribution point; 1.101 finalized it.
-  if (typeof lm.registerMcpServerDefinitionProvider !== 'function' || typeof Definition !== 'function' || !atLeast(vscode.version, 1, 101)) return false;
-  const command = mcpCommand(s.context.extensionPath);
-  if (!command) return false;
-  const version = (s.context.extension.packageJSON as { version?: string }).version;
+  if (typeof lm.registerMcpServerDefinitionProvider !== 'function' || typeof Definition !== 'function' || !atLeast(vscode.version, 1, 101)) return undefined;
+  const version = (s.context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
+  // Started when VS Code first resolves the definition (someone uses the server), then kept for the session.
+  let started: Promise<McpHttpServer> | undefined;
+  disposables.push({ dispose: () => void started?.then((server) => server.close()).catch(() => undefined) });
+  const provider: McpDefinitionProvider = {
+    // Where the server will listen is not known until it starts: resolve fills in the address and the token.
+    provideMcpServerDefinitions: () => [new Definition(MCP_SERVER_LABEL, vscode.Uri.parse('http://127.0.0.1/mcp'), {}, version)],
+    resolveMcpServerDefinition: async (definition) => {
+      started ??= agentTools().startMcpServer(version);
+      const server = await started.catch((e: unknown) => {
+        started = undefined;
+        throw new Error(`API Workbench could not start its MCP server: ${errorText(e)}`);
+      });
+      definition.uri = vscode.Uri.parse(server.url);
+      definition.headers = { ...server.headers };
+      return definition;
+    },
+  };
   try {
-    disposables.push(
-      lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
-        provideMcpServerDefinitions: () => {
-          const root = vscode.workspace.workspaceFolders?.[0]?.uri;
-          const rootArgs = root?.scheme === 'file' ? ['--root', root.fsPath] : [];
-          return [new Definition('API Workbench (local sandbox)', command.command, [...command.args, 'mcp', '--sandbox', ...rootArgs], command.env, version)];
-        },
-      }),
-    );
+    disposables.push(lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider));
   } catch (e) {
     // A host whose MCP API differs from the one this was written for: the tools above still work.
     s.log.warn(`Agents: the MCP server was not registered with VS Code: ${errorText(e)}`);
-    return false;
+    return undefined;
   }
-  return true;
-}
-
-/**
- * How to start `api-workbench`: dist/cli.js beside the extension (a checkout; the .vsix leaves the
- * CLI out for its size budget) run by the extension host's own runtime (Electron's as Node,
- * code-server's Node as is), else the npm package's command on PATH; undefined when neither exists.
- */
-function mcpCommand(extensionPath: string): { command: string; args: string[]; env: Record<string, string> } | undefined {
-  const cli = path.join(extensionPath, 'dist', 'cli.js');
-  if (existsSync(cli)) return { command: process.execPath, args: [cli], env: { ELECTRON_RUN_AS_NODE: '1' } };
-  const names = process.platform === 'win32' ? ['api-workbench.cmd', 'api-workbench.exe'] : ['api-workbench'];
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
-    for (const name of names) if (existsSync(path.join(dir, name))) return { command: path.join(dir, name), args: [], env: {} };
-  }
-  return undefined;
+  return provider;
 }
 
 /** `1.101.0-insider` ≥ 1.101. */

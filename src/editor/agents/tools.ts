@@ -8,8 +8,9 @@ import type { Connection, ServiceId } from '../../core/connections';
 import { errorText } from '../../core/errors';
 import { confirmationFor, type Confirmation } from '../../agents/confirm';
 import type { AgentContext } from '../../agents/context';
+import { startMcpHttpServer, type McpHttpServer } from '../../agents/mcpHttp';
 import { RecentMessages } from '../../agents/recentMessages';
-import { DEFAULT_MAX_RESULT_CHARS } from '../../agents/standalone';
+import { DEFAULT_MAX_RESULT_CHARS, sandboxDefaultModel } from '../../agents/standalone';
 import { callTool } from '../../agents/tools';
 import type { ToolResult } from '../../agents/result';
 import { CostLedger } from '../../features/llm/costLedger';
@@ -17,13 +18,12 @@ import { LlmCosts } from '../llmCosts';
 import { editorNotebookHost } from '../notebookHost';
 import type { Services } from '../services';
 
-/** The model llm_chat uses on the sandbox when the agent names none. */
-const SANDBOX_DEFAULT_MODEL = 'sandbox-chat';
-
 export interface EditorAgentTools extends vscode.Disposable {
   invoke(name: string, input: unknown, token?: vscode.CancellationToken): Promise<ToolResult>;
   /** What to ask before running this call; undefined: nothing (read-only, or within the cost threshold). */
   confirmation(name: string, input: unknown): Confirmation | undefined;
+  /** The same tools over MCP on 127.0.0.1 (VS Code's MCP server definition points at it). */
+  startMcpServer(version: string): Promise<McpHttpServer>;
 }
 
 function activeFirst(s: Services, service: ServiceId): Connection[] {
@@ -39,7 +39,7 @@ export function agentToolsFor(s: Services): EditorAgentTools {
   const ctx: AgentContext = {
     clients: s,
     connections: (service) => activeFirst(s, service),
-    defaultModel: (c) => (c.source === 'sandbox' ? SANDBOX_DEFAULT_MODEL : undefined),
+    defaultModel: sandboxDefaultModel,
     get prices() {
       return costs.prices();
     },
@@ -62,6 +62,8 @@ export function agentToolsFor(s: Services): EditorAgentTools {
       }
     },
     confirmation: (name, input) => confirmationFor(ctx, name, input),
+    startMcpServer: (version) =>
+      startMcpHttpServer(ctx, { version, onError: (e) => s.log.warn(`Agents: an MCP request failed: ${s.redactor.text(errorText(e))}`) }),
     dispose: () => recent.dispose(),
   };
 }

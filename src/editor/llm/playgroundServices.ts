@@ -3,8 +3,6 @@
 // of each service, a modal confirmation before anything is published, and user-defined tools'
 // notebook cells run by the notebook engine with the editor's host (keys from connections only).
 import * as vscode from 'vscode';
-import type { HttpClient } from '../../core/http';
-import type { MapsApi } from '../../services/maps/client';
 import { bundle } from '../bundles';
 import type { Services } from '../services';
 import type { ToolServices } from '../../features/llm/playgroundTools';
@@ -21,14 +19,8 @@ export function playgroundToolServices(s: Services): ToolServices {
     maps: () => {
       const conn = s.connections.active('maps');
       if (conn?.service !== 'maps') throw new Error('there is no active maps connection: connect one, or start the Local Sandbox.');
-      const { MapsClient, googleErrorParser } = mapsModule();
-      const http = s.http.create(conn, { parseError: googleErrorParser });
-      const perApi: Partial<Record<MapsApi, HttpClient>> = {};
-      for (const api of ['places', 'routes', 'addressValidation', 'geocoding'] as const) {
-        if (conn.baseUrls[api]) perApi[api] = s.http.create(conn, { parseError: googleErrorParser, baseUrlKey: api });
-      }
       // The model's calls spend like the palette's: into the same session cost.
-      return { client: new MapsClient(http, perApi, (call) => s.mapsCosts.recordAnswered(call)), connection: conn.name };
+      return { client: mapsModule().mapsClientFor(s.http, conn, { onAnswered: (call) => s.mapsCosts.recordAnswered(call) }), connection: conn.name };
     },
     realtime: () => {
       const conn = s.connections.active('realtime');

@@ -2,9 +2,9 @@ import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { connectionId, type HttpConnection } from '../../core/connections';
 import { errorText, isApiError, requestIdSuffix } from '../../core/errors';
-import type { HttpClient, OutgoingRequest, RetryNotice } from '../../core/http';
-import { MapsClient, parseLatLng, type MapsApi, type MapsCallOptions, type MapsResult as CallResult, type Waypoint } from '../../services/maps/client';
-import { googleErrorParser } from '../../services/maps/errors';
+import type { OutgoingRequest, RetryNotice } from '../../core/http';
+import { mapsClientFor } from '../../features/mapsClient';
+import { MapsClient, parseLatLng, type MapsCallOptions, type MapsResult as CallResult, type Waypoint } from '../../services/maps/client';
 import { type MapsOperation, type MaskPreset } from '../../services/maps/fieldMasks';
 import type { MapLine, MapMarker, ShowMessage } from '../../services/maps/mapMessages';
 import { decodePolyline } from '../../services/maps/polyline';
@@ -413,12 +413,7 @@ export class MapsCommands implements MapsCommandHost {
       const entry = this.history.record(conn, r);
       onSent?.(entry);
     };
-    const http = this.s.http.create(conn, { parseError: googleErrorParser, onRequest });
-    const perApi: Partial<Record<MapsApi, HttpClient>> = {};
-    for (const api of ['places', 'routes', 'addressValidation', 'geocoding'] as const) {
-      if (conn.baseUrls[api]) perApi[api] = this.s.http.create(conn, { parseError: googleErrorParser, baseUrlKey: api, onRequest });
-    }
-    return new MapsClient(http, perApi);
+    return mapsClientFor(this.s.http, conn, { onRequest });
   }
 
   /** Command argument, else the user's mask for this operation, else the preset setting. */

@@ -73,3 +73,4 @@ export function activate(s: Services, view: ServiceView): ServiceActivation {
 // than a second copy of the client in theirs.
 export { MapsClient } from '../../services/maps/client';
 export { googleErrorParser } from '../../services/maps';
+export { mapsClientFor } from '../../features/mapsClient';

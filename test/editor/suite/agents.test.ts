@@ -3,7 +3,6 @@
 // SecretStorage; the confirmation VS Code shows before publishing (prepareInvocation's result);
 // read-only tools run without one.
 import * as assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
@@ -33,11 +32,29 @@ describe('agents: language-model tools', function () {
     assert.deepEqual(Object.keys((publish?.inputSchema as { properties: object }).properties), ['channel', 'event', 'data', 'connection']);
   });
 
-  it('offers the MCP server only where VS Code has the finalized API (1.101+); on older hosts activation still succeeds without it', () => {
+  it('registers its MCP server where VS Code has the finalized API (1.101+): the resolved definition answers tools/list with its token, and refuses without it @smoke', async () => {
     const [major, minor] = vscode.version.split('.').map(Number);
-    if (major === 1 && minor < 101) assert.equal(api.agentTools.mcpProvider, false);
-    else if (existsSync(path.join(api.services.context.extensionPath, 'dist', 'cli.js')))
-      assert.equal(api.agentTools.mcpProvider, true, 'the CLI is beside the extension: the server should be offered');
+    const provider = api.agentTools.mcpProvider;
+    // On the floor (1.100) nothing is registered and activation succeeded all the same.
+    if (major === 1 && minor < 101) return assert.equal(provider, undefined);
+    assert.ok(provider, `VS Code ${vscode.version} has the MCP API: the server definition should be registered`);
+    const [offered] = provider.provideMcpServerDefinitions();
+    const definition = await provider.resolveMcpServerDefinition(offered);
+    assert.match(definition.uri.toString(true), /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const listTools = (headers: Record<string, string>) =>
+      fetch(definition.uri.toString(true), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    const answer = await listTools(definition.headers);
+    assert.equal(answer.status, 200);
+    const body = (await answer.json()) as { result: { tools: Array<{ name: string }> } };
+    assert.deepEqual(
+      body.result.tools.map((t) => t.name),
+      TOOLS,
+    );
+    assert.equal((await listTools({})).status, 401);
   });
 
   it('invokeTool runs the tools on the stored sandbox connections; no key is in any result', async () => {
