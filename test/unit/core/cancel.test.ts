@@ -40,7 +40,7 @@ describe('core/http: timeouts and cancellation', function () {
 
     it('a timed-out request is retried within maxRetries, then reported as a timeout', async () => {
       server.script({ hang: true });
-      const err = await apiErrorOf(client({ timeoutMs: 100, retry: { ...DEFAULT_RETRY, maxRetries: 1 } }).json({ path: 'x' }));
+      const err = await apiErrorOf(client({ timeoutMs: 500, retry: { ...DEFAULT_RETRY, maxRetries: 1 } }).json({ path: 'x' }));
       assert.equal(err.kind, 'timeout');
       assert.equal(server.count, 2);
     });
