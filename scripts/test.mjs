@@ -41,9 +41,10 @@ const EDITOR_RUNS = {
 };
 const UNIT_TIMEOUT_MS = 5 * 60_000;
 // The ceiling of the package. It was 1.6 MB (the maps issue's ceiling) until the catalogue behind
-// completions and `check`, the agent tools and the LLM checks added ~90 KB compressed (1.69 MB);
-// the next savings are zod in five bundles and Leaflet in both webview bundles.
-const VSIX_BUDGET_MB = 1.8;
+// completions and `check`, the agent tools, the LLM checks (~90 KB compressed) and the editor's
+// in-process MCP server (the SDK's server and Streamable HTTP transport, ~38 KB) made it 1.73 MB;
+// the next savings are zod in five bundles, Ajv in two, and Leaflet in both webview bundles.
+const VSIX_BUDGET_MB = 1.9;
 const EDITOR_HOSTS = JSON.parse(readFileSync(path.join(root, 'scripts', 'editor-hosts.json'), 'utf8')).hosts;
 const VSIX_HOST = 'oldest';
 

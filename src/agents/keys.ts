@@ -6,7 +6,8 @@ import { ApiError } from '../core/errors';
 import type { KeySource } from '../features/httpClients';
 
 export class OriginBoundKeys implements KeySource {
-  constructor(private readonly keyOf: (conn: Connection) => string | undefined) {}
+  /** keyOf: a stored key, or a token on its way (a token command or Entra ID, renewed near its expiry). */
+  constructor(private readonly keyOf: (conn: Connection) => string | Promise<string> | undefined) {}
 
   forConnection(conn: Connection): (url: URL) => Promise<string> {
     return (url) => this.keyFor(conn, url);
@@ -32,7 +33,7 @@ export class OriginBoundKeys implements KeySource {
           kind: 'auth',
           service,
           code: 'no_key',
-          message: `No key for "${conn.name}" (${connectionId(conn)}): name the environment variable holding it in "keyEnv" of the --connections file.`,
+          message: `No key for "${conn.name}" (${connectionId(conn)}): name the environment variable holding it in "keyEnv" of the --connections file, or give a "tokenCommand".`,
         }),
       );
     return Promise.resolve(key);

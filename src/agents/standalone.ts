@@ -23,8 +23,11 @@ export const DEFAULT_MAX_RESULT_CHARS = 20_000;
 
 export interface StandaloneOptions {
   connections: readonly Connection[];
-  /** The key of a connection (realtime: the app secret); each is registered with the redactor. */
-  key(connection: Connection): string | undefined;
+  /**
+   * The key of a connection (realtime: the app secret), each registered with the redactor; or a token
+   * on its way (token commands, Entra ID), which the credential resolver registers itself.
+   */
+  key(connection: Connection): string | Promise<string> | undefined;
   redactor: Redactor;
   /** Folder notebooks may be run from (absolute); absent: run_notebook is refused. */
   root?: string;
@@ -46,7 +49,10 @@ export interface StandaloneContext extends AgentContext {
 
 export function standaloneContext(opts: StandaloneOptions): StandaloneContext {
   const { redactor } = opts;
-  for (const c of opts.connections) redactor.addSecret(opts.key(c));
+  for (const c of opts.connections) {
+    const key = opts.key(c);
+    if (typeof key === 'string') redactor.addSecret(key);
+  }
   const guard = new OriginBoundKeys((c) => opts.key(c));
   // Requests are not logged one by one: stdout carries the protocol, and stderr is for problems.
   const log = { request: () => undefined };

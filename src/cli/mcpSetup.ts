@@ -10,6 +10,7 @@ import { SANDBOX_CONNECTION_NAME, sandboxConnections } from '../notebook/api';
 import type { Sandbox } from '../sandbox/host';
 import type { McpArgs } from './args';
 import { loadConnectionsFile } from './connectionsFile';
+import { prepareTokens } from './credentials';
 import { keysFromEnv } from './envKeys';
 import { CliError } from './errors';
 
@@ -27,6 +28,9 @@ export async function setUpMcp(args: McpArgs, env: NodeJS.ProcessEnv, redactor: 
   const clash = args.sandbox ? fileConnections.find((c) => c.name === SANDBOX_CONNECTION_NAME) : undefined;
   if (clash) throw new CliError(`${args.connectionsFile}: the ${clash.service} connection "${SANDBOX_CONNECTION_NAME}" has the sandbox's name: rename it`);
   const keys = keysFromEnv(fileConnections, file?.keyEnv ?? new Map<string, string>(), env, redactor);
+  // Token commands and Entra ID run once now, so a server that cannot sign in says so at start (exit 2)
+  // instead of failing every call; later calls renew the token near the expiry it reported.
+  const tokens = await prepareTokens(fileConnections, env, redactor);
 
   let sandbox: Sandbox | undefined;
   let sandboxSet: ReturnType<typeof sandboxConnections> | undefined;
@@ -40,7 +44,7 @@ export async function setUpMcp(args: McpArgs, env: NodeJS.ProcessEnv, redactor: 
   const connections = [...(sandboxSet?.connections ?? []), ...fileConnections];
   const context = standaloneContext({
     connections,
-    key: (c) => (c.source === 'sandbox' ? sandboxSet?.key(c) : keys.get(connectionId(c))),
+    key: (c) => (c.source === 'sandbox' ? sandboxSet?.key(c) : (tokens.token(c) ?? keys.get(connectionId(c)))),
     redactor,
     root: path.resolve(args.root ?? '.'),
     allowedHosts: [...args.allowHosts, ...(file?.hosts ?? [])],

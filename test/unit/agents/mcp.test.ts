@@ -160,6 +160,31 @@ describe('api-workbench mcp (dist/cli.js) with the SDK client over stdio', funct
     assert.match(chat.data.answer, /Repeat this back: \*\*\*/);
   });
 
+  it('a connection whose token comes from a "tokenCommand" signs llm_chat with it; a failing command stops the server at start, with its message', async () => {
+    // A stand-in for `az account get-access-token … -o tsv` that prints the sandbox's key as the token.
+    const script = path.join(dir, 'token.js');
+    writeFileSync(script, `console.log(${JSON.stringify(LLM_KEY)});`);
+    const tokenFile = path.join(dir, 'token-connections.json');
+    writeFileSync(
+      tokenFile,
+      JSON.stringify({ llm: [{ name: 'Token LLM', baseUrl: sandbox.info.llm.baseUrl, tokenCommand: `"${process.execPath}" "${script}"` }] }),
+    );
+    const s = await serve(['--connections', tokenFile]);
+    const { text } = await ok(s, 'llm_chat', { prompt: 'Say hello', model: 'sandbox-chat' });
+    assert.ok(text.length > 0);
+
+    const failing = path.join(dir, 'fail.js');
+    writeFileSync(failing, `console.error("ERROR: Please run 'az login' to setup account."); process.exit(1);`);
+    const failFile = path.join(dir, 'fail-connections.json');
+    writeFileSync(
+      failFile,
+      JSON.stringify({ llm: [{ name: 'Token LLM', baseUrl: sandbox.info.llm.baseUrl, tokenCommand: `"${process.execPath}" "${failing}"` }] }),
+    );
+    const r = await rawSession(['mcp', '--connections', failFile], '');
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /Please run 'az login'/);
+  });
+
   it('refuses realtime_publish without --allow-publish, saying to start the server with it', async () => {
     const s = await serve(['--sandbox']);
     const r = await call(s, 'realtime_publish', { channel: 'team', event: 'hello', data: 'hi' });
