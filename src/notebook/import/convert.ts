@@ -41,6 +41,19 @@ function longestFence(text: string): number {
   return Math.max(2, ...[...text.matchAll(/`{3,}/g)].map((m) => m[0].length));
 }
 
+/**
+ * A cell's request line is `METHOD target` with no space in the target: spaces in a URL (Postman and
+ * browsers send them as %20) are written as %20, `{{variables}}` as they are.
+ */
+function encodeSpaces(target: string, ctx: ConvertContext, label: string): string {
+  const encoded = target
+    .split(/(\{\{[^}]*\}\})/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/\s/g, (c) => encodeURIComponent(c))))
+    .join('');
+  if (encoded !== target) ctx.report.push(`${label}: spaces in the URL are sent as %20, as Postman does`);
+  return encoded;
+}
+
 /** A request that cannot be a cell, kept as a fenced `http` block under a note saying why (credentials removed). */
 export function keptAsBlock(req: RawRequest, headers: Array<[string, string]>, url: string, note: string): Piece {
   return keptNote(`**Not imported as a cell:** ${note}. Kept as written (keys removed):`, requestText(req.method, url, headers, req.body));
@@ -156,7 +169,7 @@ export function convertRequest(req: RawRequest, ctx: ConvertContext, label: stri
   if (where.absolute)
     ctx.report.push(`${label}: no ${where.service} connection is for ${url.host}: the cell keeps the absolute URL (a run asks for a connection to that host)`);
   const attrs = { ...(name ? { name } : {}), ...(where.connection ? { connection: where.connection } : {}) };
-  return [{ kind: 'code', language: where.service, ...attrs, value: requestText(req.method, target, headers, req.body) }];
+  return [{ kind: 'code', language: where.service, ...attrs, value: requestText(req.method, encodeSpaces(target, ctx, label), headers, req.body) }];
 }
 
 /** The request line's target: relative to the connection's base, or absolute when no connection serves it. */
@@ -196,7 +209,7 @@ function httpCell(req: RawRequest, ctx: ConvertContext, label: string, url: URL,
   const absolute = /^https?:\/\/[^/?#{}]+([/?#]|$)/i.test(bare) ? bare : ctx.expand(bare);
   const headers = cleanHeaders(header ? [...req.headers, header] : req.headers, ctx, label, to);
   ctx.report.push(`${label}: an http cell (${why})`);
-  const value = requestText(req.method, cleanQuery(absolute, ctx, label, to), headers, req.body);
+  const value = requestText(req.method, encodeSpaces(cleanQuery(absolute, ctx, label, to), ctx, label), headers, req.body);
   return { kind: 'http', ...(name ? { name } : {}), value: envReferences(value) };
 }
 

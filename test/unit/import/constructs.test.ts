@@ -8,6 +8,7 @@ import {
   importCurl,
   importHttpFile,
   importPostman,
+  notebookProblems,
   parseNotebook,
   type ImportResult,
 } from '../../../src/notebook/api';
@@ -195,6 +196,18 @@ describe('import: Postman collections', () => {
     const text =
       '{"info":{"name":"n","schema":"https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},"item":[{"name":"models","request":{"method":"GET","url":{"raw":"https://api.openai.com/v1/models?&a=1","protocol":"https","host":["api","openai","com"],"path":["v1","models"],"query":[{"key":null,"value":null},{"key":"a","value":"1"}]}}}]}';
     assert.equal(codeCells(importPostman(text).text)[0].value, 'GET /models?a=1');
+  });
+
+  it('spaces in a URL (Postman sends them encoded) become %20: the notebook parses and the cell runs, variables kept', () => {
+    const r = importPostman(
+      postman([
+        { name: 'route', request: { method: 'GET', url: 'https://maps.googleapis.com/maps/api/directions/json?origin=itaborai rj&destination={{to}}' } },
+        { name: 'own', request: { method: 'GET', url: 'https://api.example.com/search?q=two words' } },
+      ]),
+    );
+    assert.deepEqual(notebookProblems(parseNotebook(r.text).cells), []);
+    assert.equal(codeCells(r.text)[0].value.split('\n')[0], 'GET /maps/api/directions/json?origin=itaborai%20rj&destination={{to}}');
+    assert.equal(httpFences(r.text)[0].body.split('\n')[0], 'GET https://api.example.com/search?q=two%20words');
   });
 
   it('a body with "disabled": true is dropped like disabled headers, and said so', () => {
