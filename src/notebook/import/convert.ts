@@ -4,7 +4,7 @@
 // `secrets`, never into the text.
 import type { CodeLanguage } from '../types';
 import { classify, type ServiceTarget } from './classify';
-import { cleanHeaders, cleanQuery, takeUserinfo, type Destination, type SecretContext } from './credentials';
+import { cleanHeaders, cleanQuery, takeUserinfo, withoutUserinfo, type Destination, type SecretContext } from './credentials';
 import type { RawRequest } from './curl';
 import type { KnownConnection } from './types';
 
@@ -87,7 +87,7 @@ function requestText(method: string, url: string, headers: ReadonlyArray<[string
 export function keepAsBlock(req: RawRequest, ctx: ConvertContext, label: string, note: string): Piece {
   let origin = '';
   try {
-    origin = new URL(ctx.expand(req.url).replace(/^([a-z][\w+.-]*:\/\/)[^/?#@\s]*@/i, '$1')).origin;
+    origin = new URL(withoutUserinfo(ctx.expand(req.url))).origin;
   } catch {
     /* not absolute: nothing to record the keys against */
   }
@@ -132,7 +132,7 @@ function publishPieces(body: string | undefined, name: string | undefined, label
 export function convertRequest(req: RawRequest, ctx: ConvertContext, label: string, name?: string): Piece[] {
   let url: URL | undefined;
   try {
-    url = new URL(ctx.expand(req.url).replace(/^([a-z][\w+.-]*:\/\/)[^/?#@\s]*@/i, '$1'));
+    url = new URL(withoutUserinfo(ctx.expand(req.url)));
   } catch {
     url = undefined;
   }

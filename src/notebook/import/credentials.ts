@@ -145,7 +145,16 @@ export function cleanQuery(target: string, ctx: SecretContext, label: string, to
   return kept.length ? `${target.slice(0, q)}?${kept.join('&')}` : target.slice(0, q);
 }
 
-const USERINFO = /^([a-z][\w+.-]*:\/\/)([^/?#@\s]*)@/i;
+/**
+ * `scheme://userinfo@` with the userinfo up to the authority's last `@`, as URL parsers read it: a
+ * user or password may hold an `@` (`https://us@r:p@ss@host/`), and only the last one ends it.
+ */
+export const USERINFO = /^([a-z][\w+.-]*:\/\/)([^/?#\s]*)@/i;
+
+/** The URL without its user and password. */
+export function withoutUserinfo(url: string): string {
+  return url.replace(USERINFO, '$1');
+}
 
 /**
  * `https://admin:hunter2@host/…` → `https://host/…`. The user and password are recorded; an

@@ -46,7 +46,18 @@ export function writeNotebook(pieces: readonly Piece[], secrets: ImportedSecret[
     }
   }
   // Last guard: a key that reached the text or a note some other way (a body, a script, a request's name) is masked.
-  const mask = (t: string) => secrets.reduce((acc, s) => (s.value.length >= 8 ? acc.split(s.value).join('***') : acc), t);
+  const spellings = [...new Set(secrets.flatMap(spellingsOf))].filter((v) => v.length >= 8).sort((a, b) => b.length - a.length);
+  const mask = (t: string) => spellings.reduce((acc, v) => acc.split(v).join('***'), t);
   const text = mask(serializeNotebook({ cells, metadata: { eol: '\n' } }));
   return { text, secrets, report: [...new Set(report.map(mask))] };
+}
+
+/**
+ * How a found secret can appear in the text: its value, and for a URL's `user:password` (stored as
+ * Basic base64 for an http cell) also the plain pair and the password alone, which scripts repeat.
+ */
+function spellingsOf(secret: ImportedSecret): string[] {
+  if (!secret.userinfo) return [secret.value];
+  const plain = secret.value.includes(':') ? secret.value : Buffer.from(secret.value, 'base64').toString('utf8');
+  return [secret.value, plain, plain.slice(plain.indexOf(':') + 1)];
 }

@@ -294,6 +294,21 @@ describe('import: keys, signatures and placeholders', () => {
     assert.equal(other.secrets[0].value, Buffer.from('admin:hunter2').toString('base64'));
   });
 
+  it('a user or password holding "@" (as URLs allow up to the last @): all of it is taken out, the host kept, and it is masked in kept scripts too', () => {
+    const r = importPostman(
+      postman([
+        {
+          name: 'auth',
+          event: [{ listen: 'test', script: { exec: ["pm.expect(h).to.equal('Basic ' + btoa('us@r:s3cr@t-pa55'));"] } }],
+          request: { method: 'GET', url: 'https://us@r:s3cr@t-pa55@echo.example.com/get' },
+        },
+      ]),
+    );
+    assert.equal(httpFences(r.text)[0].body.split('\n')[0], 'GET https://echo.example.com/get');
+    assert.equal(r.secrets[0].value, Buffer.from('us@r:s3cr@t-pa55').toString('base64'));
+    assertNoKey(r, 's3cr@t-pa55');
+  });
+
   it('signatures (auth_signature, X-Pusher-Signature) are dropped and offered to store as a key', () => {
     const sig = 'c0ffee0123456789abcdef0123456789abcdef0123456789abcdef0123456789';
     const r = importHttpFile(
