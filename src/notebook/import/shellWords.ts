@@ -50,7 +50,8 @@ export function shellWords(text: string, source: string): ShellCommand {
   };
   while (i < text.length) {
     const c = text[i];
-    if (c === '\\' && (text[i + 1] === '\n' || (text[i + 1] === '\r' && text[i + 2] === '\n'))) {
+    // A backslash-newline joins lines; so does cmd.exe's caret (`curl … ^`), as Windows docs write them.
+    if ((c === '\\' || (c === '^' && current === undefined)) && (text[i + 1] === '\n' || (text[i + 1] === '\r' && text[i + 2] === '\n'))) {
       i += text[i + 1] === '\n' ? 2 : 3;
       line++;
       continue;
@@ -61,6 +62,9 @@ export function shellWords(text: string, source: string): ShellCommand {
       if (c === '\r' && text[i + 1] === '\n') i++;
       i++;
       line++;
+      // A line that starts with an option continues the command whose backslashes were lost in a
+      // copy (docs and chat answers print them so): no command starts with `-H`.
+      if (words.length > 0 && /^[ \t]*-/.test(text.slice(i))) continue;
       if (words.length > 0 && !ONLY_COMMENTS.test(text.slice(i).replace(/\r\n?/g, '\n'))) {
         throw new ImportError(source, `line ${line}`, 'more than one command: put a backslash at the end of each line that continues the curl command');
       }

@@ -101,6 +101,16 @@ describe('import: cURL as pasted from docs and scripts', () => {
     );
   });
 
+  it('lines whose backslashes were lost in a copy (each starts with an option) and cmd.exe ^ continuations are one command; a second command is still refused', () => {
+    const lost = importCurl(
+      `curl https://api.openai.com/v1/chat/completions\n  -H "Authorization: Bearer $OPENAI_API_KEY"\n  -H "Content-Type: application/json"\n  -d '{"model": "gpt-4o-mini", "messages": []}'\n`,
+    );
+    assert.equal(codeCells(lost.text)[0].value, 'POST /chat/completions\nContent-Type: application/json\n\n{"model": "gpt-4o-mini", "messages": []}');
+    const caret = importCurl(`curl https://api.openai.com/v1/models ^\r\n  -H "Authorization: Bearer %OPENAI_API_KEY%"\r\n`);
+    assert.equal(codeCells(caret.text)[0].value, 'GET /models');
+    assert.throws(() => importCurl('curl https://api.openai.com/v1/models\necho done\n'), /more than one command/);
+  });
+
   it('a command that is not curl at all is still an ImportError (exit 2)', () => {
     assert.throws(() => importCurl('# just a comment\nwget https://x'), ImportError);
   });
