@@ -52,6 +52,36 @@ describe('chat models: LLM connections as VS Code chat models', function () {
     for (const key of keys) assert.ok(!pieces.join('').includes(key));
   });
 
+  it('with tools, the model asks for a tool call (a LanguageModelToolCallPart); given the result, it answers in text @smoke', async () => {
+    const model = await sandboxModel('sandbox-chat');
+    const weather: vscode.LanguageModelChatTool = {
+      name: 'get_weather',
+      description: 'The weather in a city',
+      inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    };
+    const question = vscode.LanguageModelChatMessage.User('What is the weather in Lyon? Use get_weather.');
+    const first = await model.sendRequest([question], { tools: [weather] }, new vscode.CancellationTokenSource().token);
+    const calls: vscode.LanguageModelToolCallPart[] = [];
+    for await (const part of first.stream) if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
+    assert.deepEqual(
+      calls.map((c) => c.name),
+      ['get_weather'],
+    );
+    assert.equal(typeof (calls[0].input as { city?: unknown }).city, 'string');
+    const answered = await model.sendRequest(
+      [
+        question,
+        vscode.LanguageModelChatMessage.Assistant([calls[0]]),
+        vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(calls[0].callId, [new vscode.LanguageModelTextPart('18 °C, sunny')])]),
+      ],
+      { tools: [weather] },
+      new vscode.CancellationTokenSource().token,
+    );
+    let text = '';
+    for await (const piece of answered.text) text += piece;
+    assert.ok(text.length > 0, 'the model answered in text after the tool result');
+  });
+
   it('cancelling the request stops the answer before it is complete @smoke', async () => {
     // The slow model streams at reading pace: the cancel arrives long before the end.
     const model = await sandboxModel(SLOW_MODEL);
