@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
-import { SANDBOX, activateExtension, sandboxKeys, startSandboxRecordingKeys, waitFor } from './kit';
+import { SANDBOX, activateExtension, sandboxKeys, startSandboxRecordingKeys, userConfig, waitFor } from './kit';
 import { SLOW_MODEL, sandboxAnswer } from '../../../src/sandbox/llm';
 
 const VENDOR = 'api-workbench';
@@ -95,6 +95,37 @@ describe('chat models: LLM connections as VS Code chat models', function () {
     }
     const full = sandboxAnswer([{ role: 'user', content: question }], SLOW_MODEL);
     assert.ok(text.length > 0 && text.length < full.length, `${text.length} of ${full.length} characters arrived`);
+  });
+
+  it('asked silently, a connection whose key is not yet approved for its host is left out (listing it would ask the user) @smoke', async () => {
+    const provider = api.agentTools.chatModels;
+    assert.ok(provider);
+    const info = api.services.sandbox.info;
+    assert.ok(info);
+    const name = 'Unapproved Host';
+    type Entry = { name: string } & Record<string, unknown>;
+    const entries = () => userConfig().inspect<Entry[]>('llm.connections')?.globalValue ?? [];
+    await userConfig().update('llm.connections', [...entries(), { name, baseUrl: info.llm.baseUrl }], vscode.ConfigurationTarget.Global);
+    try {
+      const conn = await waitFor('the added connection', () => api.services.connections.get('llm', name));
+      const listedSilently = async () =>
+        (await provider.provideLanguageModelChatInformation({ silent: true }, new vscode.CancellationTokenSource().token)).filter((m) =>
+          m.name.endsWith(`(${name})`),
+        );
+      await api.services.secrets.set(conn, info.llm.apiKey, []);
+      assert.deepEqual(await listedSilently(), []);
+      await api.services.secrets.set(conn, info.llm.apiKey, [new URL(info.llm.baseUrl).origin]);
+      assert.ok(
+        (await listedSilently()).some((m) => m.name === `sandbox-chat (${name})`),
+        'listed once its key is approved for the host',
+      );
+    } finally {
+      await userConfig().update(
+        'llm.connections',
+        entries().filter((e) => e.name !== name),
+        vscode.ConfigurationTarget.Global,
+      );
+    }
   });
 
   it('a failing request names the status, the service and the request id @smoke', async () => {
