@@ -11,6 +11,7 @@ import { bundle } from '../bundles';
 import type { Services } from '../services';
 import type { McpHttpServer } from '../../agents/mcpHttp';
 import type { EditorAgentTools } from './tools';
+import { registerChatModels, type ChatModelProvider } from './chatModels';
 
 /** package.json contributes.mcpServerDefinitionProviders[0].id */
 export const MCP_PROVIDER_ID = 'apiWorkbench.mcpServer';
@@ -21,6 +22,8 @@ export interface AgentToolsRegistration {
   readonly tools: ReadonlyMap<string, vscode.LanguageModelTool<object>>;
   /** The MCP server definition provider as registered (VS Code 1.101+); undefined where the host has no such API. */
   readonly mcpProvider?: McpDefinitionProvider;
+  /** The LLM connections' chat-model provider as registered (VS Code 1.104+); undefined where the host has no such API. */
+  readonly chatModels?: ChatModelProvider;
 }
 
 /** The server's name in VS Code's MCP views. */
@@ -78,7 +81,8 @@ export function registerAgentTools(s: Services): AgentToolsRegistration {
     }
   }
   const mcpProvider = registerMcpServer(s, disposables, agentTools);
-  return { disposables, tools, mcpProvider };
+  const chatModels = registerChatModels(s, disposables);
+  return { disposables, tools, mcpProvider, chatModels };
 }
 
 function registerMcpServer(s: Services, disposables: vscode.Disposable[], agentTools: () => EditorAgentTools): McpDefinitionProvider | undefined {

@@ -10,7 +10,7 @@ import { runAsk, type AskResult } from './ask';
 import { asLlmConnection } from '../../features/llm/clients';
 import type { ComparePanel } from './comparePanel';
 import type { LlmCosts } from '../llmCosts';
-import type { ModelCatalog } from './modelCatalog';
+import type { ModelCatalog } from '../modelCatalog';
 import type { ModelState } from './modelState';
 import { askMessages, EXPLAIN_QUESTION, isLikelyChatModel, selectionMessages, type SelectionContext } from '../../features/llm/prompts';
 import type { LlmStatusBar } from './statusBar';

@@ -9,7 +9,7 @@ import { llmClient } from '../../features/llm/clients';
 import { compareHtml } from '../../features/llm/compareHtml';
 import { compareModelsProblem, compareSelection, MAX_COMPARE_MODELS, runCompare, type ColumnResult } from '../../features/llm/compareRun';
 import type { LlmCosts } from '../llmCosts';
-import type { ModelCatalog } from './modelCatalog';
+import type { ModelCatalog } from '../modelCatalog';
 import type { ModelState } from './modelState';
 import { askMessages, isLikelyChatModel } from '../../features/llm/prompts';
 

@@ -7,7 +7,7 @@ import { llmCommands } from './commands';
 import { ComparePanel } from './comparePanel';
 import { CostLedger } from '../../features/llm/costLedger';
 import { LlmCosts } from '../llmCosts';
-import { ModelCatalog } from './modelCatalog';
+import { ModelCatalog } from '../modelCatalog';
 import { ModelsSource } from './modelsSource';
 import { ModelState } from './modelState';
 import { playgroundCommands } from './playgroundCommands';

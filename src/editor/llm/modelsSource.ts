@@ -4,7 +4,7 @@ import type { ModelInfo } from '../../services/llm';
 import type { Services } from '../services';
 import type { ChildSource, TreeNode } from '../tree';
 import { asLlmConnection, llmClient } from '../../features/llm/clients';
-import type { ModelCatalog } from './modelCatalog';
+import type { ModelCatalog } from '../modelCatalog';
 import type { ModelState } from './modelState';
 
 /** A model below a connection; tree commands (Ask This Model, Set as Default, Copy Id) receive it. */

@@ -28,6 +28,8 @@ export { editorNotebookHost } from '../notebookHost';
 export { toolNotebookReader } from './toolNotebooks';
 /** The agent tools (language-model tools) run on this bundle's engine and service clients. */
 export { agentToolsFor } from '../agents/tools';
+/** The chat-model provider's connection side (VS Code 1.104+ lists the LLM connections' models as chat models). */
+export { chatModelBackendFor } from '../agents/chatModelBackend';
 /** dist/notebook.js also carries the history module (see src/extension.ts). */
 export * as history from '../history/index';
 

@@ -1,9 +1,9 @@
 import type * as vscode from 'vscode';
-import { connectionId, type HttpConnection } from '../../core/connections';
-import type { ModelInfo } from '../../services/llm';
-import type { Services } from '../services';
-import { llmClient } from '../../features/llm/clients';
-import { Disposable } from '../disposable';
+import { connectionId, type HttpConnection } from '../core/connections';
+import type { ModelInfo } from '../services/llm';
+import type { Services } from './services';
+import { llmClient } from '../features/llm/clients';
+import { Disposable } from './disposable';
 
 /** How long a model list is reused before Ask or Compare lists the models again by itself. */
 const MODELS_TTL_MS = 10 * 60_000;
@@ -14,7 +14,8 @@ interface Entry {
 }
 
 /**
- * The model list of each connection, fetched once and shared by Ask, Compare and the tree:
+ * The model list of each connection, fetched once and shared by Ask, Compare and the tree (the
+ * chat-model provider keeps an instance of its own, in the notebook bundle):
  * GET /models is not sent again for every question. Refresh (tree, quick pick, Compare's button)
  * lists them again; a failed listing is not cached.
  */
