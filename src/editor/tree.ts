@@ -130,6 +130,12 @@ export class ServiceTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly loaded = new Map<string, Loaded>();
+  /**
+   * The last check's outcome per connection, with the connection as it was checked: a refresh (the new
+   * setting itself, another view's change) forgets `loaded`, and a collapsed node loads nothing until
+   * opened, yet the check still holds for that same connection.
+   */
+  private readonly checked = new Map<string, { definition: string; state: 'done' | 'error' }>();
   private readonly inflight = new Map<string, vscode.CancellationTokenSource>();
   private readonly subs: vscode.Disposable[] = [];
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
@@ -221,6 +227,7 @@ export class ServiceTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
       cts.dispose();
     }
     const id = connectionId(conn);
+    this.checked.set(id, { definition: JSON.stringify(conn), state: result.state === 'done' ? 'done' : 'error' });
     if (!this.inflight.has(id)) {
       this.loaded.set(id, result);
       const node = this.nodes.get(id);
@@ -231,7 +238,10 @@ export class ServiceTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 
   /** "connected" after a listing request succeeded, "failed" after it failed; undefined before (or with nothing to ask). */
   checkState(conn: Connection): 'connected' | 'failed' | undefined {
-    const state = this.loaded.get(connectionId(conn))?.state;
+    const id = connectionId(conn);
+    const check = this.checked.get(id);
+    const loadedState = this.loaded.get(id)?.state;
+    const state = loadedState === 'done' || loadedState === 'error' ? loadedState : check?.definition === JSON.stringify(conn) ? check.state : loadedState;
     if (state === 'error') return 'failed';
     return state === 'done' && listingMakesRequest(conn) ? 'connected' : undefined;
   }

@@ -116,8 +116,12 @@ describe('connections you can trust: the check, Azure deployments, Entra ID, Dia
       assert.match(message, new RegExp(`^"${name}" works: \\d+ listed: [^.]+ and \\d+ more\\.`));
       assert.match(message, /"Local Sandbox" stays the active Language Models connection until you choose/);
       assert.deepEqual(buttons, [MAKE_ACTIVE, DIAGNOSE]);
-      const node = await waitFor('the new connection in the tree', () => findConnectionNode(api, 'llm', name));
-      await waitFor('the node says connected', async () => /✓ connected/.test(String((await node.toTreeItem()).description)));
+      await waitFor('the new connection in the tree', () => findConnectionNode(api, 'llm', name));
+      // Found again each time: a tree refreshed by another view's change has new node objects.
+      await waitFor('the node says connected', async () => {
+        const node = await findConnectionNode(api, 'llm', name);
+        return node !== undefined && /✓ connected/.test(String((await node.toTreeItem()).description));
+      });
       await vscode.commands.executeCommand('apiWorkbench.llm.focus');
       await takeScreenshot('connection-check', 800);
       answer(undefined);

@@ -133,8 +133,14 @@ describe('API notebook', function () {
 
   it('Run All on every example notebook is green, and a LISTEN above a PUBLISH shows the message it published', async () => {
     const dir = vscode.Uri.joinPath(vscode.Uri.file(api.services.context.extensionPath), 'examples');
-    const examples = (await vscode.workspace.fs.readDirectory(dir)).map(([name]) => name).filter((n) => n.endsWith('.awb.md'));
+    const files = (await vscode.workspace.fs.readDirectory(dir)).map(([name]) => name);
+    const examples = files.filter((n) => n.endsWith('.awb.md'));
     assert.ok(examples.length > 0);
+    // The files the examples name (a JSON Schema for `json matches schema`) sit beside them, as in examples/.
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder);
+    for (const other of files.filter((n) => !n.endsWith('.awb.md')))
+      await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder.uri, other), await vscode.workspace.fs.readFile(vscode.Uri.joinPath(dir, other)));
     let heardShown = false;
     for (const name of examples) {
       const doc = await openNotebook(`run-all-${name}`, await vscode.workspace.fs.readFile(vscode.Uri.joinPath(dir, name)));

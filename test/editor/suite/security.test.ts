@@ -165,6 +165,27 @@ describe('security: every command, then no secret in settings, state, logs, docu
     assertClean('the whole body', body.getText());
     const fresh = await cmd.run<vscode.NotebookDocument>('apiWorkbench.notebook.new', 'security-fresh');
     assert.ok(fresh.uri.path.endsWith('/security-fresh.awb.md'), fresh.uri.path);
+    // The cell status bar's commands, values given (their pickers are tested in "Cell names you can see").
+    const request = example.getCells().find((c) => c.kind === vscode.NotebookCellKind.Code && ['llm', 'maps', 'realtime'].includes(c.document.languageId));
+    const vars = example.getCells().find((c) => c.document.languageId === 'vars');
+    assert.ok(request && vars, 'the example has a request cell and a vars cell');
+    await cmd.run('apiWorkbench.notebook.nameCell', request, 'security_named');
+    await cmd.run('apiWorkbench.notebook.chooseCellConnection', request, '');
+    await cmd.run('apiWorkbench.notebook.chooseCellEnvironment', vars, 'staging');
+    // Run with Models: a notebook whose cell uses {{model}}, run once per model; the table it opens is scanned below.
+    const withModel = await vscode.workspace.openNotebookDocument(
+      'api-workbench-notebook',
+      new vscode.NotebookData([
+        new vscode.NotebookCellData(
+          vscode.NotebookCellKind.Code,
+          'POST /chat/completions\nContent-Type: application/json\n\n{"model": "{{model}}", "messages": [{"role": "user", "content": "hi"}]}\n\n?? status == 200',
+          'llm',
+        ),
+      ]),
+    );
+    await vscode.window.showNotebookDocument(withModel);
+    const table = await cmd.run<{ document: vscode.TextDocument } | undefined>('apiWorkbench.notebook.runWithModels', undefined, ['sandbox-chat']);
+    assert.ok(table, 'Run with Models showed its table');
   });
 
   it('API notebook import: a .http file with the key in it, then a pasted cURL; keys left out, the cells run', async () => {
