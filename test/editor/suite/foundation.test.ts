@@ -36,6 +36,9 @@ describe('foundation', function () {
   before(async function () {
     if (!isTrustedRun()) this.skip();
     api = await activateExtension();
+    // A new user's editor: whatever suites ran before left no sandbox running and no connection behind.
+    await vscode.commands.executeCommand('apiWorkbench.sandbox.stop');
+    for (const s of ['llm', 'maps', 'realtime']) await userConfig().update(`${s}.connections`, undefined, vscode.ConfigurationTarget.Global);
   });
 
   after(async () => {
