@@ -89,7 +89,13 @@ describe('maps: the map fits each new result', function () {
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: 'in front of the response' }), { viewColumn: viewerGroup });
     await viewer.selectTab('map');
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    await waitFor('the Map tab to be made', () => viewer.rendered.some((m) => m.resultId === resultId && m.tab === 'map-drawn'), 30_000);
+    // Asked again while waiting (selecting a shown tab does nothing): a message posted to the webview
+    // as it was being hidden was seen lost once in CI, which is not what this test is about.
+    await waitFor(
+      'the Map tab to be made',
+      () => viewer.rendered.some((m) => m.resultId === resultId && m.tab === 'map-drawn') || void viewer.selectTab('map'),
+      30_000,
+    );
     const fitted = await waitFor(
       'the Map tab to frame the result once on screen',
       () => viewer.rendered.find((m) => m.resultId === resultId && m.tab === 'map-view' && framed(m.view, bounds)),
