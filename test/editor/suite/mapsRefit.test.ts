@@ -129,7 +129,16 @@ describe('maps: the map fits each new result', function () {
     for (const r of out.rows) assert.match(`${r.distance} ${r.duration}`, /^\d+(\.\d)? km \d+( h \d+)? min$|^\d+(\.\d)? km \d+ h$/, JSON.stringify(r));
     if (!canDriveWebviews()) return;
     await vscode.commands.executeCommand('notifications.clearAll');
-    await inWebview({ selector: 'td.num', action: 'find' });
+    // The table is drawn after the command returns: looked for until it is there.
+    await waitFor(
+      'the matrix table on screen',
+      () =>
+        inWebview({ selector: 'td.num', action: 'find' }).then(
+          () => true,
+          () => false,
+        ),
+      30_000,
+    );
     await takeScreenshot('maps-matrix-rounded', 800);
   });
 });
