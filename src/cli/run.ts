@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { connectionId, type Connection } from '../core/connections';
 import { Redactor } from '../core/redact';
-import { connectionsHost, runNotebook, SANDBOX_CONNECTION_NAME, sandboxConnections, type CellResult, type NotebookHost } from '../notebook/api';
+import { connectionsHost, runNotebook, SANDBOX_CONNECTION_NAME, type CellResult, type NotebookHost } from '../notebook/api';
 import type { Sandbox } from '../sandbox/host';
 import { masterKeyProblem } from '../services/realtime/encryption';
 import type { MatrixAxis, RunArgs } from './args';
@@ -25,6 +25,7 @@ import { jsonReport } from './reporters/json';
 import { junitReport } from './reporters/junit';
 import { cellLines, prettyReport, suiteHeader, summaryLine } from './reporters/pretty';
 import { keysFromEnv } from './envKeys';
+import { refuseSandboxNameClash, withSandbox } from './sandboxConnections';
 import { countsAsCell, trimResult, type RunSummary, type SuiteReport } from './reporters/types';
 import { matrixLabel } from '../features/notebook/checkRows';
 import { matrixCombinations, matrixTable } from '../features/notebook/matrixTable';
@@ -73,8 +74,7 @@ async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redact
   const allowedHosts = [...args.allowHosts, ...file.hosts];
   checkHttpCells(notebooks, allowedHosts, env);
   const sandboxName = SANDBOX_CONNECTION_NAME;
-  const clash = file.connections.find((c) => args.sandbox && c.name === sandboxName);
-  if (clash) throw new CliError(`${args.connectionsFile}: the ${clash.service} connection "${sandboxName}" has the sandbox's name: rename it`);
+  if (args.sandbox) refuseSandboxNameClash(file.connections, args.connectionsFile);
   const available = [...(args.sandbox ? (['llm', 'maps', 'realtime'] as const).map((service) => ({ service, name: sandboxName })) : []), ...file.connections];
   const hint = args.sandbox ? 'add one to the --connections file' : 'use --sandbox, or give one in a --connections file';
   const used = usedConnections(notebooks, available, hint);
@@ -100,23 +100,14 @@ async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redact
   const usedFromFile = file.connections.filter((c) => used.some((u) => u.service === c.service && u.name === c.name));
   const tokens = await prepareTokens(usedFromFile, env, redactor);
 
-  let sandbox: Sandbox | undefined;
-  let sandboxSet: ReturnType<typeof sandboxConnections> | undefined;
-  if (args.sandbox) {
-    // Loaded only for --sandbox: a run against real services does not pay for the sandbox's code.
-    const { startCliSandbox } = await import('./sandbox');
-    sandbox = await startCliSandbox(args.modelMap);
-    sandboxSet = sandboxConnections(sandbox.info);
-    for (const k of [sandbox.info.llm.apiKey, sandbox.info.maps.apiKey, sandbox.info.realtime.secret]) redactor.addSecret(k);
-  }
+  const defaults = await withSandbox(args.sandbox, args.modelMap, file.connections, redactor);
   const withTimeout = (c: Connection): Connection => (args.timeoutMs !== undefined && c.service !== 'realtime' ? { ...c, timeoutMs: args.timeoutMs } : c);
   return {
-    // The sandbox's come first: the first connection of a service is its default.
-    connections: [...(sandboxSet?.connections ?? []), ...file.connections].map(withTimeout),
-    key: (c) => (c.source === 'sandbox' ? sandboxSet?.key(c) : (tokens.token(c) ?? keys.get(connectionId(c)))),
+    connections: defaults.connections.map(withTimeout),
+    key: (c) => (c.source === 'sandbox' ? defaults.key(c) : (tokens.token(c) ?? keys.get(connectionId(c)))),
     masterKey: (c) => masterKeys.get(connectionId(c)),
     allowedHosts,
-    sandbox,
+    sandbox: defaults.sandbox,
   };
 }
 
