@@ -7,6 +7,7 @@ import { cellChecks, checkName } from '../../features/notebook/checkRows';
 import { formatCostTotal, formatUsd, matrixView, type MatrixColumn } from '../../features/notebook/matrixTable';
 import type { Regression } from './baseline';
 import { cellLabel, type RunSummary, type SuiteReport } from './types';
+import { escapeHtml } from '../../features/webviewPage';
 
 const CSS = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1f2328;background:#fff}
@@ -21,10 +22,6 @@ pre{background:#f6f8fa;border-radius:6px;padding:.6rem .8rem;white-space:pre-wra
 .reason{border-left:3px solid #8250df;padding-left:.6rem;margin:.2rem 0 .4rem;color:#3d444d}
 ul.checks{list-style:none;padding:0;margin:.3rem 0}ul.checks li{margin:.3rem 0}
 `;
-
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
 
 const mark = (passed: boolean) => (passed ? '<span class="pass">✓ pass</span>' : '<span class="fail">✗ fail</span>');
 
