@@ -42,16 +42,20 @@ describe('http.proxy: VS Code’s proxy settings reach every request @network', 
     await http().update('noProxy', ['<-loopback>'], vscode.ConfigurationTarget.Global);
     await http().update('proxy', url, vscode.ConfigurationTarget.Global);
     await waitFor('the proxy setting applied', () => networkSettings().httpProxy?.port === String(proxy.port));
+    // The views may list too when a setting changes, so only what this call sent is counted.
+    const beforeProxied = proxy.seen.length;
     await listModels();
-    assert.equal(proxy.seen.length, 1, JSON.stringify(proxy.seen));
-    assert.equal(proxy.seen[0].kind, 'forward');
-    assert.match(proxy.seen[0].target, /^http:\/\/127\.0\.0\.1:\d+\/v1\/models$/);
-    assert.equal(proxy.seen[0].proxyAuthorization, `Basic ${Buffer.from(`alice:${PASSWORD}`).toString('base64')}`);
+    const proxied = proxy.seen.slice(beforeProxied).filter((seen) => /\/v1\/models$/.test(seen.target));
+    assert.ok(proxied.length >= 1, JSON.stringify(proxy.seen));
+    assert.equal(proxied[0].kind, 'forward');
+    assert.match(proxied[0].target, /^http:\/\/127\.0\.0\.1:\d+\/v1\/models$/);
+    assert.equal(proxied[0].proxyAuthorization, `Basic ${Buffer.from(`alice:${PASSWORD}`).toString('base64')}`);
 
     await http().update('proxy', undefined, vscode.ConfigurationTarget.Global);
     await waitFor('the proxy setting removed', () => networkSettings().httpProxy === undefined);
+    const beforeDirect = proxy.seen.length;
     await listModels();
-    assert.equal(proxy.seen.length, 1, 'with http.proxy gone the request went direct');
+    assert.deepEqual(proxy.seen.slice(beforeDirect), [], 'with http.proxy gone the request went direct');
   });
 
   it('an http.proxy that cannot be used is not half-applied: requests go direct', async () => {
