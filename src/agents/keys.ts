@@ -7,7 +7,15 @@ import type { KeySource } from '../features/httpClients';
 
 export class OriginBoundKeys implements KeySource {
   /** keyOf: a stored key, or a token on its way (a token command or Entra ID, renewed near its expiry). */
-  constructor(private readonly keyOf: (conn: Connection) => string | Promise<string> | undefined) {}
+  constructor(
+    private readonly keyOf: (conn: Connection) => string | Promise<string> | undefined,
+    /** After a 401 to a token (KeySource.credentialRefused); absent: keys are never renewed. */
+    private readonly refused?: (conn: Connection, key: string) => boolean,
+  ) {}
+
+  credentialRefused(conn: Connection, key: string): boolean {
+    return this.refused?.(conn, key) ?? false;
+  }
 
   forConnection(conn: Connection): (url: URL) => Promise<string> {
     return (url) => this.keyFor(conn, url);

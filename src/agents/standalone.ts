@@ -28,6 +28,8 @@ export interface StandaloneOptions {
    * on its way (token commands, Entra ID), which the credential resolver registers itself.
    */
   key(connection: Connection): string | Promise<string> | undefined;
+  /** After a 401 to `key`: true if asking `key` again may give another (a token); absent: never. */
+  keyRefused?(connection: Connection, key: string): boolean;
   redactor: Redactor;
   /** Folder notebooks may be run from (absolute); absent: run_notebook is refused. */
   root?: string;
@@ -53,7 +55,7 @@ export function standaloneContext(opts: StandaloneOptions): StandaloneContext {
     const key = opts.key(c);
     if (typeof key === 'string') redactor.addSecret(key);
   }
-  const guard = new OriginBoundKeys((c) => opts.key(c));
+  const guard = new OriginBoundKeys((c) => opts.key(c), opts.keyRefused && ((c, key) => opts.keyRefused?.(c, key) ?? false));
   // Requests are not logged one by one: stdout carries the protocol, and stderr is for problems.
   const log = { request: () => undefined };
   const clients: WorkbenchClients = { http: new HttpClientFactory(guard, log, redactor), log, redactor, guard };
@@ -64,6 +66,7 @@ export function standaloneContext(opts: StandaloneOptions): StandaloneContext {
     ...connectionsHost({
       connections: opts.connections,
       key: (c) => opts.key(c),
+      keyRefused: (c, key) => opts.keyRefused?.(c, key) ?? false,
       redactor,
       allowedHosts: opts.allowedHosts ?? [],
       env: opts.env ?? {},

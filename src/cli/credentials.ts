@@ -13,6 +13,8 @@ export interface CliCredentials {
   resolver: CredentialResolver;
   /** The token of a connection that takes one; undefined for the others (their key comes from keyEnv). */
   token(c: Connection): Promise<string> | undefined;
+  /** After a 401: a token connection's refused token is forgotten (true: send once more); false for a key. */
+  refused(c: Connection, key: string): boolean;
 }
 
 export async function prepareTokens(
@@ -33,5 +35,6 @@ export async function prepareTokens(
       );
     }
   }
-  return { resolver, token };
+  const refused = (c: Connection, key: string) => (c.service !== 'realtime' && c.credential ? resolver.refused(c.credential, key) : false);
+  return { resolver, token, refused };
 }

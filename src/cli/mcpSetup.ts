@@ -36,6 +36,7 @@ export async function setUpMcp(args: McpArgs, env: NodeJS.ProcessEnv, redactor: 
   const context = standaloneContext({
     connections,
     key: (c) => (c.source === 'sandbox' ? defaults.key(c) : (tokens.token(c) ?? keys.get(connectionId(c)))),
+    keyRefused: (c, key) => tokens.refused(c, key),
     redactor,
     root: path.resolve(args.root ?? '.'),
     allowedHosts: [...args.allowHosts, ...(file?.hosts ?? [])],

@@ -60,6 +60,8 @@ interface Job {
 interface Setup {
   connections: Connection[];
   key(c: Connection): string | undefined | Promise<string | undefined>;
+  /** After a 401 to a token: it is forgotten, and the request sent once more with a new one. */
+  keyRefused(c: Connection, key: string): boolean;
   /** The encryption master key of a realtime connection, from its encryptionMasterKeyEnv. */
   masterKey(c: Connection): string | undefined;
   /** Hosts http cells may send to: --allow-host and the connections file's "hosts". */
@@ -105,6 +107,7 @@ async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redact
   return {
     connections: defaults.connections.map(withTimeout),
     key: (c) => (c.source === 'sandbox' ? defaults.key(c) : (tokens.token(c) ?? keys.get(connectionId(c)))),
+    keyRefused: (c, key) => tokens.refused(c, key),
     masterKey: (c) => masterKeys.get(connectionId(c)),
     allowedHosts,
     sandbox: defaults.sandbox,
@@ -201,6 +204,7 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
       const host: NotebookHost = connectionsHost({
         connections: setup.connections,
         key: (c) => setup.key(c),
+        keyRefused: (c, key) => setup.keyRefused(c, key),
         encryptionMasterKey: (c) => setup.masterKey(c),
         allowedHosts: setup.allowedHosts,
         env: io.env,

@@ -51,6 +51,12 @@ const DEFAULT_STREAM_DEADLINE_MS = 15 * 60_000;
 /** How much of an unexpected stream body is read for the error's snippet. */
 const SNIPPET_BYTES = 2048;
 
+/** The key one request sent last, and whether it was already renewed after a 401 (once per request). */
+interface SentCredential {
+  key?: string;
+  renewed: boolean;
+}
+
 /**
  * The HTTP core every service client is built on: auth placement, client-side rate limits,
  * timeouts, cancellation, bounded retries honouring Retry-After, zod validation of bodies, one
@@ -103,10 +109,12 @@ export class HttpClient {
   async json<T = unknown>(req: RequestOptions<T>): Promise<HttpResponse<T>> {
     const { signal, dispose } = toAbortSignal(req.cancel);
     try {
+      const sent: SentCredential = { renewed: false };
       for (let attempt = 0; ; attempt++) {
         try {
-          return await this.jsonAttempt(req, attempt, signal);
+          return await this.jsonAttempt(req, attempt, signal, sent);
         } catch (e) {
+          if (this.renewRefusedCredential(e, sent)) continue;
           await this.maybeRetry(e, attempt, req, signal, true);
         }
       }
@@ -124,10 +132,12 @@ export class HttpClient {
   async stream(req: StreamRequestOptions): Promise<StreamResponse> {
     const { signal, dispose } = toAbortSignal(req.cancel);
     const replayable = (req.method ?? (req.body !== undefined || req.rawBody !== undefined ? 'POST' : 'GET')) === 'GET';
+    const sent: SentCredential = { renewed: false };
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.streamAttempt(req, attempt, signal, dispose);
+        return await this.streamAttempt(req, attempt, signal, dispose, sent);
       } catch (e) {
+        if (this.renewRefusedCredential(e, sent)) continue;
         try {
           await this.maybeRetry(e, attempt, req, signal, replayable);
         } catch (final) {
@@ -141,7 +151,7 @@ export class HttpClient {
   // --- internals -----------------------------------------------------------------------------
 
   /** What every attempt does before sending: wait for the quotas, build the request, add the key. */
-  private async prepare(req: RequestOptions<unknown>, attempt: number, signal: AbortSignal | undefined): Promise<PreparedRequest> {
+  private async prepare(req: RequestOptions<unknown>, attempt: number, signal: AbortSignal | undefined, sent: SentCredential): Promise<PreparedRequest> {
     // Per-request quotas (per model) first, so waiting for one does not hold up the connection's queue.
     const limiter = this.opts.limiter;
     const quotas = req.rateLimits?.length ? [...req.rateLimits.map(toQuota), ...this.connectionQuotas] : this.connectionQuotas;
@@ -158,13 +168,14 @@ export class HttpClient {
     const key = this.opts.credentials ? await this.opts.credentials(url, signal) : undefined;
     // Known before it leaves: whatever the server echoes of it is masked.
     this.redactor.addSecret(key);
+    sent.key = key;
     ({ url, headers } = applyAuth(this.opts.auth, key, url, headers));
     return { method, url, headers, body, timeoutMs: req.timeoutMs ?? this.opts.timeoutMs ?? 60_000 };
   }
 
   /** One try of a JSON request: the whole answer is read, then parsed and validated. */
-  private async jsonAttempt<T>(req: RequestOptions<T>, attempt: number, signal: AbortSignal | undefined): Promise<HttpResponse<T>> {
-    const { method, url, headers, body, timeoutMs } = await this.prepare(req, attempt, signal);
+  private async jsonAttempt<T>(req: RequestOptions<T>, attempt: number, signal: AbortSignal | undefined, sent: SentCredential): Promise<HttpResponse<T>> {
+    const { method, url, headers, body, timeoutMs } = await this.prepare(req, attempt, signal, sent);
     const started = this.clock.now();
     const controller = new AbortController();
     // Our timer covers the whole exchange, head and body; the user's cancel stops it at any point.
@@ -229,8 +240,14 @@ export class HttpClient {
   }
 
   /** One try of a streamed request: resolves once the head has arrived, with the body still to read. */
-  private async streamAttempt(req: StreamRequestOptions, attempt: number, signal: AbortSignal | undefined, dispose: () => void): Promise<StreamResponse> {
-    const { method, url, headers, body, timeoutMs } = await this.prepare(req, attempt, signal);
+  private async streamAttempt(
+    req: StreamRequestOptions,
+    attempt: number,
+    signal: AbortSignal | undefined,
+    dispose: () => void,
+    sent: SentCredential,
+  ): Promise<StreamResponse> {
+    const { method, url, headers, body, timeoutMs } = await this.prepare(req, attempt, signal, sent);
     // Our timer covers the head, undici's bodyTimeout the silence between chunks, and the deadline
     // the whole stream (keep-alive comments keep a stream from going quiet, not from ending).
     const controller = new AbortController();
@@ -299,6 +316,18 @@ export class HttpClient {
       requestId,
       serviceMessage: `${type} instead of ${expected}${isBlank(start) ? '' : `: ${snippet(start)}`}`,
     });
+  }
+
+  /**
+   * A 401 to a token that may have been renewed behind our back (revoked, rotated, an expiry read
+   * wrong) is sent once more with a fresh one, at once: waiting until the cached token expired
+   * would leave the user refused for up to an hour. A stored key is not asked again.
+   */
+  private renewRefusedCredential(e: unknown, sent: SentCredential): boolean {
+    if (sent.renewed || sent.key === undefined || !this.opts.credentialRefused) return false;
+    if (!(e instanceof ApiError) || e.status !== 401) return false;
+    sent.renewed = true;
+    return this.opts.credentialRefused(sent.key);
   }
 
   private async maybeRetry(e: unknown, attempt: number, req: RequestOptions<unknown>, signal: AbortSignal | undefined, replayable: boolean): Promise<void> {

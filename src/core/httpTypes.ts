@@ -57,6 +57,12 @@ export interface HttpClientOptions {
    * that the key is approved for the URL's origin (and may ask the user).
    */
   credentials?: (url: URL, signal?: AbortSignal) => Promise<string | undefined>;
+  /**
+   * Told when the server answered 401 to `key`. Returns true when asking `credentials` again may
+   * give another key (a cached token forgotten: revoked, or its expiry misreported); the request
+   * is then sent once more. Absent, or false (a stored key), a 401 is reported as it is.
+   */
+  credentialRefused?: (key: string) => boolean;
   timeoutMs?: number;
   /** Quota of the connection as a whole; per-request limits (e.g. per model) add to it. */
   rateLimit?: RateLimit;

@@ -34,6 +34,12 @@ export class CredentialGuard {
     return (url) => this.keyFor(conn, url);
   }
 
+  /** After a 401: a token connection's refused token is forgotten and the request may go once more; a stored key is not. */
+  credentialRefused(conn: Connection, key: string): boolean {
+    if (conn.service === 'realtime' || !conn.credential || !this.tokens) return false;
+    return this.tokens.resolver.refused(conn.credential, key);
+  }
+
   /**
    * Throws the restricted-mode error in an untrusted workspace. For traffic that carries no stored
    * key itself but belongs to a connection that has one (the realtime WebSocket), so restricted

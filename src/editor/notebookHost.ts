@@ -76,6 +76,7 @@ export function editorNotebookHost(s: Services, opts: EditorHostOptions = {}): N
     connection: (service: ServiceId, name: string | undefined) => (name === undefined ? s.connections.active(service) : s.connections.get(service, name)),
     connectionNames: (service) => s.connections.list(service).map((c) => c.name),
     credentials: ({ connection, url }) => s.guard.keyFor(connection, url),
+    credentialRefused: ({ connection, key }) => s.guard.credentialRefused(connection, key),
     assertMayConnect: (connection: Connection) => s.guard.assertTrusted(connection),
     // SecretStorage registers it with the redactor as it is read.
     encryptionMasterKey: async (connection: Connection) => {

@@ -11,6 +11,8 @@ import type { RequestLogEntry } from '../core/http';
 export interface KeySource {
   forConnection(conn: Connection): (url: URL) => Promise<string>;
   keyFor(conn: Connection, url: URL | string): Promise<string>;
+  /** HttpClientOptions.credentialRefused for `conn`: a token may be renewed after a 401; a stored key may not. */
+  credentialRefused?(conn: Connection, key: string): boolean;
 }
 
 /** Where each request is logged (the editor's diagnostics log). */
@@ -58,6 +60,7 @@ export class HttpClientFactory {
       baseUrl: baseUrl ?? ((baseUrlKey && conn.baseUrls[baseUrlKey]) || conn.baseUrl),
       auth: conn.auth,
       credentials: credentials ?? (needsKey(conn) ? this.guard.forConnection(conn) : undefined),
+      credentialRefused: this.refusal(conn),
       timeoutMs: conn.timeoutMs,
       rateLimit: { key: this.rateLimitKey(conn), perMinute: conn.rateLimitPerMinute },
       limiter: this.limiter,
@@ -66,6 +69,11 @@ export class HttpClientFactory {
       ...connectionRequestOptions(conn),
       ...rest,
     });
+  }
+
+  private refusal(conn: Connection): HttpClientOptions['credentialRefused'] {
+    const guard = this.guard;
+    return needsKey(conn) && guard.credentialRefused ? (key) => guard.credentialRefused?.(conn, key) ?? false : undefined;
   }
 
   /**
@@ -78,6 +86,7 @@ export class HttpClientFactory {
         service: conn.name,
         ...resourcesHttpOptions(conn.service === 'realtime' ? conn.restBaseUrl : conn.baseUrl),
         credentials: needsKey(conn) ? this.guard.forConnection(conn) : undefined,
+        credentialRefused: this.refusal(conn),
         timeoutMs: conn.service === 'realtime' ? REALTIME_LISTING_TIMEOUT_MS : conn.timeoutMs,
         rateLimit: { key: this.rateLimitKey(conn), perMinute: conn.rateLimitPerMinute },
         limiter: this.limiter,

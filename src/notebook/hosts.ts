@@ -14,6 +14,7 @@ export function defaultHttpClient(connection: HttpConnection, options: NotebookH
     baseUrl: options.baseUrl,
     auth: connection.auth,
     credentials: options.credentials,
+    credentialRefused: options.credentialRefused,
     timeoutMs: connection.timeoutMs,
     streamDeadlineMs: options.streamDeadlineMs,
     parseError: options.parseError,
@@ -47,6 +48,8 @@ export interface ConnectionsHostOptions {
   active?: Partial<Record<ServiceId, string>>;
   /** The key (realtime: app secret) of a connection; undefined = none. */
   key(connection: Connection): string | undefined | Promise<string | undefined>;
+  /** After a 401 to `key`: true if asking `key` again may give another (a token); absent: never. */
+  keyRefused?(connection: Connection, key: string): boolean;
   /** The encryption master key of a realtime connection (private-encrypted- channels); undefined = none. */
   encryptionMasterKey?(connection: Connection): string | undefined | Promise<string | undefined>;
   redactor?: Redactor;
@@ -88,6 +91,7 @@ export function connectionsHost(opts: ConnectionsHostOptions): NotebookHost {
       redactor.addSecret(key);
       return key;
     },
+    credentialRefused: opts.keyRefused && (({ connection, key }) => opts.keyRefused?.(connection, key) ?? false),
     async encryptionMasterKey(connection) {
       const key = await opts.encryptionMasterKey?.(connection);
       redactor.addSecret(key);

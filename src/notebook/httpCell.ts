@@ -175,6 +175,7 @@ export async function runHttpCell(input: HttpCellInput): Promise<HttpCellOutput>
           return key;
         }
       : undefined,
+    credentialRefused: conn && host.credentialRefused ? (key) => host.credentialRefused?.({ connection: conn, key }) ?? false : undefined,
   };
   let client: HttpClient;
   try {

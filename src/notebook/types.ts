@@ -81,7 +81,10 @@ export interface CredentialRequest {
 }
 
 /** The HttpClient settings the engine needs for one request; a factory must honour every field. */
-export interface NotebookHttpOptions extends Pick<HttpClientOptions, 'parseError' | 'requestIdHeaders' | 'onRequest' | 'credentials' | 'streamDeadlineMs'> {
+export interface NotebookHttpOptions extends Pick<
+  HttpClientOptions,
+  'parseError' | 'requestIdHeaders' | 'onRequest' | 'credentials' | 'credentialRefused' | 'streamDeadlineMs'
+> {
   /** The base URL to build this client on (one of the connection's approved origins). */
   baseUrl: string;
   /** Shown in errors and logs. */
@@ -112,6 +115,11 @@ export interface NotebookHost {
    * approval and throws in restricted mode; the CLI's reads an environment variable. Undefined = none.
    */
   credentials(req: CredentialRequest): Promise<string | undefined>;
+  /**
+   * The server answered 401 to `key`: true if asking `credentials` again may give another (a token
+   * from a command or Entra ID, forgotten now), and the request is sent once more. Absent: never.
+   */
+  credentialRefused?(req: { connection: Connection; key: string }): boolean;
   /**
    * The encryption master key of a realtime connection (base64 of 32 bytes), for
    * private-encrypted- channels: PUBLISH encrypts with it, LISTEN decrypts. Undefined or absent =

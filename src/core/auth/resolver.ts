@@ -60,6 +60,17 @@ export class CredentialResolver {
     else this.caches.get(cacheKey(source))?.clear();
   }
 
+  /**
+   * The server refused `value` (401): it is forgotten if it is still the token of `source`, so the
+   * next request fetches another (a token revoked, or rotated before its stated expiry). True: a
+   * request may be sent once more, since the token it gets now is not the refused one.
+   */
+  refused(source: TokenSource, value: string): boolean {
+    const cache = this.caches.get(cacheKey(source));
+    if (cache?.current?.value === value) cache.clear();
+    return true;
+  }
+
   /** Forgets every Entra ID token (the editor's sign-out), keeping command tokens. */
   clearEntra(): void {
     for (const [key, cache] of this.caches) if (key.startsWith('entra:')) cache.clear();

@@ -3,6 +3,9 @@
 // through an authentication provider registered under the "microsoft" id (code-server has none)
 // whose tokens come from the sandbox's own token endpoint; Diagnose Connection's report.
 import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import * as vscode from 'vscode';
 import { DIAGNOSE, MAKE_ACTIVE } from '../../../src/editor/connectionCheck';
 import { MICROSOFT_AUTH_PROVIDER } from '../../../src/editor/entraSignIn';
@@ -230,6 +233,34 @@ describe('connections you can trust: the check, Azure deployments, Entra ID, Dia
       const item = await node.toTreeItem();
       assert.match(String(item.description), /token command/);
       assert.doesNotMatch(String(item.description), /no key/);
+    } finally {
+      delete process.env.AWB_TEST_TOKEN;
+      await removeLlm(name);
+    }
+  });
+
+  it('a token refused (401) before its expiry is fetched again once, and the listing goes on with the new one', async () => {
+    const name = 'Renewed Token';
+    const dir = mkdtempSync(path.join(tmpdir(), 'awb-renew-'));
+    const runs = path.join(dir, 'runs.txt');
+    // First run: a token the server does not take (revoked after it was issued); then the right one.
+    const script = path.join(dir, 'token.js');
+    writeFileSync(
+      script,
+      `const fs = require('fs'); fs.appendFileSync(${JSON.stringify(runs)}, 'run\\n');` +
+        `console.log(fs.readFileSync(${JSON.stringify(runs)}, 'utf8').length > 4 ? process.env.AWB_TEST_TOKEN : 'revoked-token-1234');`,
+    );
+    process.env.AWB_TEST_TOKEN = info.llm.apiKey;
+    try {
+      await userConfig().update(
+        'llm.connections',
+        [...llmEntries(), { name, baseUrl: info.llm.baseUrl, tokenCommand: `"${process.execPath}" "${script}"` }],
+        g,
+      );
+      const node = await waitFor('the token-command connection', () => findConnectionNode(api, 'llm', name));
+      const labels = await treeLabels(await loadedChildren(node));
+      assert.ok(labels.includes('sandbox-chat'), `listed with the renewed token: ${labels.join(', ')}`);
+      assert.equal(readFileSync(runs, 'utf8'), 'run\nrun\n', 'the command ran again once, after the 401');
     } finally {
       delete process.env.AWB_TEST_TOKEN;
       await removeLlm(name);

@@ -20,6 +20,8 @@ describe('CLI: tokenCommand connections', function () {
   let server: Server;
   let base: string;
   let seen: string[];
+  /** The token the server takes; undefined: any. */
+  let accepted: string | undefined;
 
   before(async () => {
     assertBuilt();
@@ -28,12 +30,20 @@ describe('CLI: tokenCommand connections', function () {
       seen.push(`${req.method} ${req.url} ${req.headers.authorization}`);
       req.resume();
       res.setHeader('content-type', 'application/json');
+      if (accepted !== undefined && req.headers.authorization !== `Bearer ${accepted}`) {
+        res.statusCode = 401;
+        res.end('{"error":{"message":"Invalid token","type":"invalid_request_error"}}');
+        return;
+      }
       res.end('{"object":"list","data":[]}');
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   });
-  beforeEach(() => (seen = []));
+  beforeEach(() => {
+    seen = [];
+    accepted = undefined;
+  });
   after(() => server.close());
 
   function connections(name: string, tokenCommand: string): string {
@@ -51,6 +61,45 @@ describe('CLI: tokenCommand connections', function () {
     assert.deepEqual(seen, [`GET /v1/models Bearer ${TOKEN}`, `POST /v1/chat/completions Bearer ${TOKEN}`]);
     assert.equal(readFileSync(runs, 'utf8'), 'run\n', 'the command ran once');
     assert.doesNotMatch(r.stdout + r.stderr, new RegExp(TOKEN));
+  });
+
+  it('a token refused (401) before its stated expiry is fetched again once, and the cell goes on with the new one', async () => {
+    const runs = path.join(dir, 'renew-runs.txt');
+    // Prints tok-1, then tok-2: the server has revoked tok-1 although it claimed an hour left.
+    const script = write(
+      dir,
+      'renew.js',
+      `const fs = require('fs'); fs.appendFileSync(${JSON.stringify(runs)}, 'run\\n');` +
+        `const n = fs.readFileSync(${JSON.stringify(runs)}, 'utf8').split('\\n').length - 1;` +
+        `console.log(JSON.stringify({ accessToken: 'tok-' + n, expires_in: 3600 }));`,
+    );
+    accepted = 'tok-2';
+    const conns = connections('renew', `"${process.execPath}" "${script}"`);
+    const r = await runCli(['run', write(dir, 'renew.awb.md', NOTEBOOK), '--connections', conns, '--reporter', 'json'], { cwd: dir });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.deepEqual(seen, ['GET /v1/models Bearer tok-1', 'GET /v1/models Bearer tok-2', 'POST /v1/chat/completions Bearer tok-2']);
+    assert.equal(readFileSync(runs, 'utf8'), 'run\nrun\n', 'the command ran again once');
+  });
+
+  it('a token that is refused again is reported as the 401 it is, after one renewal, not retried further', async () => {
+    const script = write(dir, 'never.js', `console.log('tok-never-accepted')`);
+    accepted = 'something else';
+    const conns = connections('never', `"${process.execPath}" "${script}"`);
+    const r = await runCli(['run', write(dir, 'never.awb.md', NOTEBOOK), '--connections', conns], { cwd: dir });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /401/);
+    assert.match(r.stdout, /Invalid token/);
+    // Two cells, each sent twice: the refused token, then the one fetched after it.
+    assert.equal(seen.length, 4, seen.join('\n'));
+  });
+
+  it('a stored key refused (401) is not sent again', async () => {
+    accepted = 'the-right-key';
+    const conns = write(dir, 'key.json', JSON.stringify({ llm: [{ name: 'Key', baseUrl: base, keyEnv: 'AWB_TEST_WRONG_KEY' }] }));
+    const nb = write(dir, 'key.awb.md', NOTEBOOK);
+    const r = await runCli(['run', nb, '--connections', conns], { cwd: dir, env: { AWB_TEST_WRONG_KEY: 'wrong-key-123' } });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.equal(seen.length, 2, seen.join('\n'));
   });
 
   it('a failing command: exit 2 with its own message, nothing sent', async () => {
