@@ -20,8 +20,25 @@ const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const AZURE_HOST = /\.(?:openai\.azure\.com|services\.ai\.azure\.com|cognitiveservices\.azure\.com)$/i;
 
 /**
+ * OpenAI-compatible hosts whose own SDKs and docs read the key from a variable of their own: an
+ * OpenRouter key exported as OPENAI_API_KEY would shadow the user's OpenAI key in the same shell.
+ */
+const HOST_KEY_VARIABLES: readonly [RegExp, string][] = [
+  [AZURE_HOST, 'AZURE_OPENAI_API_KEY'],
+  [/^openrouter\.ai$/i, 'OPENROUTER_API_KEY'],
+  [/^bedrock-runtime(?:-fips)?\.[a-z0-9-]+\.amazonaws\.com$/i, 'AWS_BEARER_TOKEN_BEDROCK'],
+  [/^generativelanguage\.googleapis\.com$/i, 'GEMINI_API_KEY'],
+  [/^api\.groq\.com$/i, 'GROQ_API_KEY'],
+  [/^api\.mistral\.ai$/i, 'MISTRAL_API_KEY'],
+  [/^api\.deepseek\.com$/i, 'DEEPSEEK_API_KEY'],
+  [/^api\.together\.(?:xyz|ai)$/i, 'TOGETHER_API_KEY'],
+  [/^api\.fireworks\.ai$/i, 'FIREWORKS_API_KEY'],
+];
+
+/**
  * The variable a user most likely already has the key in: the names the official SDKs read
- * (openai: OPENAI_API_KEY, AzureOpenAI: AZURE_OPENAI_API_KEY) and the Google Maps samples use.
+ * (openai: OPENAI_API_KEY, AzureOpenAI: AZURE_OPENAI_API_KEY, and the hosts above) and the Google
+ * Maps samples use.
  */
 export function keyEnvVar(service: 'llm' | 'maps', auth: AuthPlacement, baseUrl?: string): string {
   if (service === 'maps') return 'GOOGLE_MAPS_API_KEY';
@@ -32,7 +49,7 @@ export function keyEnvVar(service: 'llm' | 'maps', auth: AuthPlacement, baseUrl?
   } catch {
     /* not a URL: fall back to the OpenAI name */
   }
-  return AZURE_HOST.test(host) ? 'AZURE_OPENAI_API_KEY' : 'OPENAI_API_KEY';
+  return HOST_KEY_VARIABLES.find(([pattern]) => pattern.test(host))?.[1] ?? 'OPENAI_API_KEY';
 }
 
 /** One shell word, single-quoted: nothing inside is expanded; a ' is written as '\''. */

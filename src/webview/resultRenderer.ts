@@ -187,7 +187,8 @@ function render(p: ResultPayload, element: HTMLElement, post: (m: RendererMessag
       },
     });
   }
-  if (p.headers) {
+  // A LISTEN's result has no HTTP answer: an empty "Headers (0)" tab would only be noise.
+  if (p.headers && Object.keys(p.headers).length > 0) {
     const h = p.headers;
     tabs.push({ id: 'headers', label: `Headers (${Object.keys(h).length})`, make: () => table(Object.entries(h)) });
   }

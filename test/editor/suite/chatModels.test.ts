@@ -37,6 +37,8 @@ describe('chat models: LLM connections as VS Code chat models', function () {
     for (const id of ['sandbox-chat', 'sandbox-chat-mini', SLOW_MODEL])
       assert.ok(names.includes(`${id} (${SANDBOX})`), `${id} is not among ${names.join(', ')}`);
     assert.equal(new Set(all.map((m) => m.id)).size, all.length, 'model ids are unique');
+    // The sandbox also lists embedding and speech models; a chat request to them could only fail.
+    assert.ok(!names.some((n) => /embed|whisper|tts/.test(n)), `not chat models: ${names.join(', ')}`);
     assert.equal(model.vendor, VENDOR);
     assert.ok(model.maxInputTokens > 0);
     assert.ok((await model.countTokens('x'.repeat(400))) >= 100);

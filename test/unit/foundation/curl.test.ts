@@ -168,6 +168,12 @@ describe('Copy as cURL: the formatter', () => {
     assert.equal(keyEnvVar('llm', { placement: 'header', name: 'api-key' }, 'http://127.0.0.1:8787/openai/v1'), 'AZURE_OPENAI_API_KEY');
     assert.equal(keyEnvVar('llm', { placement: 'bearer' }, 'https://r.services.ai.azure.com/openai/v1'), 'AZURE_OPENAI_API_KEY');
     assert.equal(keyEnvVar('llm', { placement: 'header', name: 'x-api-key' }, 'http://localhost:4000/v1'), 'OPENAI_API_KEY');
+    // Hosts whose own docs name a variable: an OpenRouter key as OPENAI_API_KEY would shadow the OpenAI one.
+    assert.equal(keyEnvVar('llm', { placement: 'bearer' }, 'https://openrouter.ai/api/v1'), 'OPENROUTER_API_KEY');
+    assert.equal(keyEnvVar('llm', { placement: 'bearer' }, 'https://bedrock-runtime.us-west-2.amazonaws.com/openai/v1'), 'AWS_BEARER_TOKEN_BEDROCK');
+    assert.equal(keyEnvVar('llm', { placement: 'bearer' }, 'https://generativelanguage.googleapis.com/v1beta/openai'), 'GEMINI_API_KEY');
+    assert.equal(keyEnvVar('llm', { placement: 'bearer' }, 'https://api.groq.com/openai/v1'), 'GROQ_API_KEY');
+    assert.equal(keyEnvVar('llm', { placement: 'bearer' }, 'https://openrouter.ai.example.com/v1'), 'OPENAI_API_KEY');
     assert.equal(keyEnvVar('maps', { placement: 'header', name: 'X-Goog-Api-Key' }), 'GOOGLE_MAPS_API_KEY');
     assert.equal(keyEnvVar('maps', { placement: 'query', name: 'key' }), 'GOOGLE_MAPS_API_KEY');
   });
