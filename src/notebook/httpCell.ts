@@ -9,7 +9,7 @@ import { parseJsonSliced } from '../core/slicedJson';
 import type { HttpClient, OutgoingRequest } from '../core/http';
 import { googleErrorParser } from '../services/maps/errors';
 import { openAiErrorParser } from '../services/llm/errors';
-import type { NotebookHost, NotebookHttpOptions, RequestRecord, ResponseRecord } from './types';
+import type { NotebookHost, NotebookHttpOptions, RequestRecord, RequestWaits, ResponseRecord } from './types';
 import type { HttpSpec } from './cells';
 import { NotebookError } from './variables';
 import { defaultHttpClient, ownHttpClient } from './hosts';
@@ -130,6 +130,7 @@ export interface HttpCellOutput {
   request?: RequestRecord;
   response?: ResponseRecord;
   error?: unknown;
+  waits?: RequestWaits;
 }
 
 /** Sends the request; never throws (failures come back as `error`, with what arrived kept). */
@@ -197,6 +198,7 @@ export async function runHttpCell(input: HttpCellInput): Promise<HttpCellOutput>
   }
 
   const started = performance.now();
+  const waits: RequestWaits = { queuedMs: 0, retries: [] };
   try {
     const res = await client.stream({
       method: spec.method,
@@ -204,6 +206,8 @@ export async function runHttpCell(input: HttpCellInput): Promise<HttpCellOutput>
       headers: streaming ? { accept: 'text/event-stream', ...input.headers } : input.headers,
       rawBody: input.body,
       cancel: input.signal,
+      onQueued: (ms) => (waits.queuedMs += ms),
+      onRetry: (n) => waits.retries.push({ status: n.error.status, delayMs: n.delayMs }),
     });
     const headers = host.redactor.headers(res.headers);
     const response: ResponseRecord = { status: res.status, headers, text: '', size: 0, truncated: false, durationMs: 0, requestId: res.requestId };
@@ -216,6 +220,7 @@ export async function runHttpCell(input: HttpCellInput): Promise<HttpCellOutput>
     if (out.response) out.response.durationMs = performance.now() - started;
     out.error = e;
   }
+  if (waits.queuedMs > 0 || waits.retries.length > 0) out.waits = waits;
   return out;
 }
 

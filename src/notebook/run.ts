@@ -36,6 +36,7 @@ interface Outcome {
   error?: unknown;
   connection?: string;
   listen?: CellResult['listen'];
+  waits?: CellResult['waits'];
 }
 
 class Runner implements NotebookRunner {
@@ -179,6 +180,7 @@ class Runner implements NotebookRunner {
     }
     const result: CellResult = { ...base, connection: outcome.connection, request: outcome.request, response: outcome.response, count: outcome.count };
     if (outcome.listen) result.listen = outcome.listen;
+    if (outcome.waits) result.waits = outcome.waits;
     const error = outcome.error;
     if (error !== undefined) {
       result.error = describe(error);

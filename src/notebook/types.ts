@@ -214,6 +214,16 @@ export interface RequestRecord {
   body?: string;
 }
 
+/**
+ * Time a request spent waiting before the answer that counts: for the connection's own client-side
+ * rate limit, and before each attempt sent again after a refusal or no answer (a 429 after its
+ * Retry-After, a 503, a reset).
+ */
+export interface RequestWaits {
+  queuedMs: number;
+  retries: { status?: number; delayMs: number }[];
+}
+
 export interface ResponseRecord {
   /** HTTP status (realtime: 200 for a completed PUBLISH or LISTEN). */
   status: number;
@@ -312,6 +322,8 @@ export interface CellResult extends CellRef {
   llm?: LlmSummary;
   /** Wall time of the whole cell, including the engine's own work. */
   durationMs: number;
+  /** What the request waited for (a rate limit, a retry after 429): why a slow cell was slow. */
+  waits?: RequestWaits;
   /**
    * Set when the request went nowhere because no connection of `service` has the host its request
    * line names: the editor offers to add one.

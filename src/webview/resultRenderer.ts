@@ -71,6 +71,8 @@ function header(p: ResultPayload): HTMLElement {
     p.status !== undefined ? String(p.status) : p.state === 'running' ? 'Running' : p.cancelled ? 'Stopped' : p.skipped ? 'Skipped' : p.ok ? 'OK' : 'Failed';
   head.append(el('span', `awb-badge${neutral ? ' neutral' : p.ok ? '' : ' fail'}`, badge), el('span', undefined, p.title));
   if (p.durationMs !== undefined) head.append(meta('time', formatMs(p.durationMs)));
+  // A cell slowed by a 429 or the rate limit says so beside its time.
+  if (p.waited) head.append(el('span', 'awb-meta', p.waited));
   if (p.body) head.append(meta('size', size(p.body.size)));
   if (p.requestId) head.append(meta('request id', p.requestId));
   if (p.usage?.totalTokens !== undefined || p.usage?.completionTokens !== undefined) {

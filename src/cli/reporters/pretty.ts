@@ -1,7 +1,7 @@
 // The human report: a header per notebook, one line per cell (✓ or ✗ and its name), under a
 // failed cell each failing assertion with expected and actual, the error and the request id;
 // last, "N passed, N failed".
-import type { CellResult } from '../../notebook/api';
+import { describeWaits, type CellResult } from '../../notebook/api';
 import { matrixTable } from '../../features/notebook/matrixTable';
 import { cellLabel, type RunSummary, type SuiteReport } from './types';
 
@@ -38,10 +38,13 @@ function exchange(r: CellResult): string[] {
 /** The lines of one finished cell. */
 export function cellLines(r: CellResult, opts: PrettyOptions): string[] {
   const ms = Math.round(r.durationMs);
+  // A cell slowed by a 429 or the connection's rate limit says so, instead of reading like a slow service.
+  const waited = describeWaits(r.waits);
+  const timing = `${ms} ms${waited ? `, ${waited}` : ''}`;
   // A judge's reason is shown pass or fail: a pass is only as good as why it passed.
   const judged = r.assertions.filter((a) => a.passed && a.reason !== undefined).map((a) => `${INDENT}${a.source}: ${judgeLine(a)}`);
-  if (r.ok) return [`  ✓ ${cellLabel(r)} (${ms} ms)`, ...judged];
-  const lines = [`  ✗ ${cellLabel(r)}${r.response ? ` (${r.response.status}, ${ms} ms)` : ''}`, ...judged];
+  if (r.ok) return [`  ✓ ${cellLabel(r)} (${timing})`, ...judged];
+  const lines = [`  ✗ ${cellLabel(r)}${r.response ? ` (${r.response.status}, ${timing})` : waited ? ` (${waited})` : ''}`, ...judged];
   for (const a of r.assertions) {
     if (!a.passed) lines.push(`${INDENT}${a.source}  (line ${a.line})`, `${INDENT}  expected: ${a.expected}`, `${INDENT}  actual:   ${a.actual}`);
     if (!a.passed && a.judgeModel) lines.push(`${INDENT}  judge:    ${a.judgeModel}`);

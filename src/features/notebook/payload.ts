@@ -1,7 +1,7 @@
 // A cell result as the response viewer shows it (vscode-free, unit-tested): the engine's result
 // (already redacted) trimmed to a preview, with the map geometry of maps answers worked out here so
 // the renderer only draws.
-import type { CellResult, ListenMessage } from '../../notebook/api';
+import { describeWaits, type CellResult, type ListenMessage } from '../../notebook/api';
 import type { MapLine, MapMarker } from '../../services/maps/mapMessages';
 import { decodePolyline } from '../../services/maps/polyline';
 import { costOf, PRICES, type ModelPrice } from '../../services/llm/pricing';
@@ -57,6 +57,8 @@ export function resultPayload(
     assertions: r.assertions,
     ...(r.variables ? { variables: r.variables } : {}),
   };
+  const waited = describeWaits(r.waits);
+  if (waited) p.waited = waited;
   // A LISTEN's "status" is not an HTTP answer: its badge says OK or Failed, its title what arrived.
   if (res && !r.listen) p.status = res.status;
   if (res) {
@@ -86,7 +88,9 @@ export function resultPayload(
 /** A plain-text summary of a payload, for any viewer other than ours. */
 export function plainSummary(p: ResultPayload): string {
   const lines = [
-    [p.title, p.durationMs !== undefined ? `${Math.round(p.durationMs)} ms` : '', p.requestId ? `request id ${p.requestId}` : ''].filter(Boolean).join(' · '),
+    [p.title, p.durationMs !== undefined ? `${Math.round(p.durationMs)} ms` : '', p.waited ?? '', p.requestId ? `request id ${p.requestId}` : '']
+      .filter(Boolean)
+      .join(' · '),
   ];
   if (p.error) lines.push(p.error);
   if (p.answer !== undefined) lines.push(p.answer);

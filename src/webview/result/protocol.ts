@@ -48,6 +48,8 @@ export interface ResultPayload {
   error?: string;
   status?: number;
   durationMs?: number;
+  /** Why it took that long, when it waited: "after 1 retry (429; waited 20.50 s)" (describeWaits). */
+  waited?: string;
   requestId?: string;
   request?: { method: string; url: string };
   headers?: Record<string, string>;

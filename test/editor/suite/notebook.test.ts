@@ -349,6 +349,46 @@ describe('API notebook', function () {
     }
   });
 
+  it('a cell answered 429 first is sent again after Retry-After, and its output says so beside its time (screenshot)', async () => {
+    // Only the cell's path is counted: the Language Models view lists /models of a new connection too.
+    let answered = 0;
+    const server = http.createServer((req, res) => {
+      req.resume();
+      if (req.url === '/v1/models/limited-model') answered++;
+      if (answered === 1 && req.url === '/v1/models/limited-model') {
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
+        res.end('{"error":{"message":"Rate limit reached for requests","code":"rate_limit_exceeded"}}');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        req.url === '/v1/models/limited-model'
+          ? '{"id":"limited-model","object":"model"}'
+          : '{"object":"list","data":[{"id":"limited-model","object":"model"}]}',
+      );
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      await userConfig().update('llm.connections', [{ name: 'Limited', baseUrl: `${origin}/v1` }], vscode.ConfigurationTarget.Global);
+      const conn = await waitFor('the Limited connection', () => api.services.connections.get('llm', 'Limited'));
+      const key = `sk-limited-${Date.now()}`;
+      recordSecret(key);
+      await api.services.secrets.set(conn, key, [origin]);
+      const doc = await openNotebook('limited.awb.md', '```llm connection=Limited name=model\nGET /models/limited-model\n\n?? status == 200\n```\n');
+      const [result] = await api.notebook().controller.runAll(doc);
+      assert.ok(result?.ok, JSON.stringify(result?.error ?? result?.assertions));
+      assert.equal(answered, 2);
+      assert.equal(payloads(doc.cellAt(0))[0].waited, 'after 1 retry (429; waited 1.00 s)');
+      await vscode.commands.executeCommand('notifications.clearAll');
+      await takeScreenshot('notebook-cell-waited', 1500);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    } finally {
+      await userConfig().update('llm.connections', undefined, vscode.ConfigurationTarget.Global);
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
   it('New API Notebook creates <name>.awb.md from the template', async () => {
     const doc = await vscode.commands.executeCommand<vscode.NotebookDocument>('apiWorkbench.notebook.new', 'from-template');
     assert.equal(doc.notebookType, NOTEBOOK_TYPE);
