@@ -4,10 +4,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { parseCliArgs, USAGE } from './args';
 import { CliError } from './errors';
-import { checkCommand } from './check';
-import { exportCommand } from './export';
-import { importCommand } from './import';
-import { runCommand } from './run';
 import { errorText } from '../core/errors';
 
 declare const __CLI_VERSION__: string | undefined;
@@ -33,14 +29,25 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(VERSION + '\n');
       return 0;
     }
-    if (args.command === 'import') return await importCommand(args, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
-    if (args.command === 'check') return checkCommand(args, { stdout: process.stdout, stderr: process.stderr });
-    if (args.command === 'export') return exportCommand(args, { stdout: process.stdout, stderr: process.stderr });
+    // Each command's modules are evaluated only when it runs: a notebook run does not set up the
+    // importers, the catalogue behind check, or the protocol SDK behind mcp.
+    if (args.command === 'import') {
+      const { importCommand } = await import('./import');
+      return await importCommand(args, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
+    }
+    if (args.command === 'check') {
+      const { checkCommand } = await import('./check');
+      return checkCommand(args, { stdout: process.stdout, stderr: process.stderr });
+    }
+    if (args.command === 'export') {
+      const { exportCommand } = await import('./export');
+      return exportCommand(args, { stdout: process.stdout, stderr: process.stderr });
+    }
     if (args.command === 'mcp') {
-      // Loaded only for mcp: a notebook run does not evaluate the protocol SDK.
       const { mcpCommand } = await import('./mcp');
       return await mcpCommand(args, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }, VERSION);
     }
+    const { runCommand } = await import('./run');
     return await runCommand(args, { stdout: process.stdout, stderr: process.stderr, env: process.env, inFlight });
   } catch (e) {
     if (e instanceof CliError) {
