@@ -381,8 +381,8 @@ describe('API notebook', function () {
       assert.equal(answered, 2);
       assert.equal(payloads(doc.cellAt(0))[0].waited, 'after 1 retry (429; waited 1.00 s)');
       await vscode.commands.executeCommand('notifications.clearAll');
+      // Left open: on VS Code 1.100 the next notebook shown after one is closed takes ~30 s to settle.
       await takeScreenshot('notebook-cell-waited', 1500);
-      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     } finally {
       await userConfig().update('llm.connections', undefined, vscode.ConfigurationTarget.Global);
       await new Promise<void>((r) => server.close(() => r()));
@@ -395,7 +395,6 @@ describe('API notebook', function () {
     assert.equal(doc.isUntitled, false);
     assert.ok(doc.uri.path.endsWith('/from-template.awb.md'), doc.uri.path);
     assert.deepEqual([...new Set(doc.getCells().map((c) => c.document.languageId))].sort(), ['llm', 'maps', 'markdown', 'realtime', 'vars']);
-    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 });
 
