@@ -19,7 +19,7 @@ import type { ExtensionApi } from '../../../src/extension';
 import type { SignedInUser } from '../../../src/services/realtime/client';
 import type { DeliveryResult } from '../../../src/services/realtime/webhookTools';
 import { isTrustedRun, recordSecret, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, findConnectionNode, loadedChildren, SANDBOX, startSandboxRecordingKeys, stubWindow, treeLabel, waitFor } from './kit';
+import { activateExtension, findConnectionNode, loadedChildren, SANDBOX, startSandboxRecordingKeys, stubWindow, treeLabel, waitFor, within } from './kit';
 
 const MASTER_KEY = Buffer.from('deeper-test-master-key-32-bytes!').toString('base64');
 const OTHER_MASTER_KEY = Buffer.from('another-master-key-of-32-bytes!!').toString('base64');
@@ -113,8 +113,14 @@ describe('realtime deeper: webhooks, encryption, users, batch, channel info', fu
     }
   });
 
-  it('lists webhooks with their verdicts; replays one and sends test webhooks to my endpoint; a down target is shown plainly @smoke', async () => {
-    const info = await vscode.commands.executeCommand<ReceiverInfo>('apiWorkbench.realtime.startWebhookReceiver');
+  it('lists webhooks with their verdicts; replays one and sends test webhooks to my endpoint; a down target is shown plainly @smoke', async function () {
+    // Once in CI (VS Code 1.139) one of these commands never settled and the test hung for its whole
+    // timeout; it has not happened again in 5 runs. Each command is bounded and named, so a recurrence
+    // says which one, and the test is tried once more rather than failing the run on it.
+    this.timeout(60_000);
+    this.retries(1);
+    const command = <T>(id: string, ...args: unknown[]): Promise<T> => within(Promise.resolve(vscode.commands.executeCommand<T>(id, ...args)), id, 20_000);
+    const info = await command<ReceiverInfo>('apiWorkbench.realtime.startWebhookReceiver');
     assert.ok(info?.registered);
     const post = (body: string, signature: string) =>
       fetch(info.url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-pusher-key': appKey, 'x-pusher-signature': signature } });
@@ -122,10 +128,10 @@ describe('realtime deeper: webhooks, encryption, users, batch, channel info', fu
     assert.equal((await post(forgedBody, '0'.repeat(64))).status, 401);
     const staleBody = JSON.stringify({ time_ms: Date.now() - 60 * 60_000, events: [{ name: 'channel_vacated', channel: 'stale-channel' }] });
     await post(staleBody, createHmac('sha256', secret).update(staleBody).digest('hex'));
-    await vscode.commands.executeCommand('apiWorkbench.realtime.connect');
-    await vscode.commands.executeCommand('apiWorkbench.realtime.subscribe', 'deeper-hooked');
+    await command('apiWorkbench.realtime.connect');
+    await command('apiWorkbench.realtime.subscribe', 'deeper-hooked');
     const page = await waitFor('three webhooks in the panel', async () => {
-      const shown = await vscode.commands.executeCommand<Shown>('apiWorkbench.realtime.showWebhooks');
+      const shown = await command<Shown>('apiWorkbench.realtime.showWebhooks');
       return shown.received >= 3 && shown.html?.includes('deeper-hooked') ? shown.html : undefined;
     });
     assert.match(page, /badge forged">forged<\/span> channel_occupied/);
@@ -133,14 +139,14 @@ describe('realtime deeper: webhooks, encryption, users, batch, channel info', fu
     assert.match(page, /badge valid">valid<\/span> channel_occupied/);
     assert.ok(!page.includes(createHmac('sha256', secret).update(staleBody).digest('hex')), 'the whole signature is not shown');
 
-    assert.equal(await vscode.commands.executeCommand('apiWorkbench.realtime.setWebhookTarget', endpoint.url), endpoint.url);
-    const replay = await vscode.commands.executeCommand<DeliveryResult>('apiWorkbench.realtime.replayWebhook');
+    assert.equal(await command('apiWorkbench.realtime.setWebhookTarget', endpoint.url), endpoint.url);
+    const replay = await command<DeliveryResult>('apiWorkbench.realtime.replayWebhook');
     assert.equal(replay?.status, 200, JSON.stringify(replay));
     assert.ok(endpoint.seen.at(-1)?.valid, 'the replay was signed with the app secret');
     assert.match(replay.answer ?? '', /"handled":\["/);
 
     for (const kind of ['channel_occupied', 'channel_vacated', 'member_added', 'member_removed', 'client_event', 'cache_miss', 'subscription_count']) {
-      const sent = await vscode.commands.executeCommand<DeliveryResult>('apiWorkbench.realtime.sendTestWebhook', { kind });
+      const sent = await command<DeliveryResult>('apiWorkbench.realtime.sendTestWebhook', { kind });
       assert.equal(sent?.status, 200, `${kind}: ${JSON.stringify(sent)}`);
       assert.ok(endpoint.seen.at(-1)?.valid && endpoint.seen.at(-1)?.body.includes(`"name":"${kind}"`), kind);
     }
@@ -152,7 +158,7 @@ describe('realtime deeper: webhooks, encryption, users, batch, channel info', fu
     const warnings = stubWindow('showWarningMessage', () => undefined);
     let down: DeliveryResult | undefined;
     try {
-      down = await vscode.commands.executeCommand<DeliveryResult>('apiWorkbench.realtime.sendTestWebhook', {
+      down = await command<DeliveryResult>('apiWorkbench.realtime.sendTestWebhook', {
         kind: 'cache_miss',
         url: `http://127.0.0.1:${closedPort}/pusher/webhooks`,
       });
@@ -163,16 +169,14 @@ describe('realtime deeper: webhooks, encryption, users, batch, channel info', fu
     assert.match(String(warnings.calls[0]?.[0]), /not delivered: nothing is listening at 127\.0\.0\.1:\d+ \(connection refused\): is your app running\?/);
 
     // Leave the replay result on screen: the genuine webhook opened, its replay answered 200.
-    await vscode.commands.executeCommand('apiWorkbench.realtime.clearWebhooks');
+    await command('apiWorkbench.realtime.clearWebhooks');
     await post(forgedBody, '0'.repeat(64));
-    await vscode.commands.executeCommand('apiWorkbench.realtime.subscribe', 'orders-webhooks');
-    await waitFor('the genuine webhook, newest', async () =>
-      (await vscode.commands.executeCommand<Shown>('apiWorkbench.realtime.showWebhooks')).received >= 2 ? true : undefined,
-    );
-    await vscode.commands.executeCommand('apiWorkbench.realtime.replayWebhook', { url: endpoint.url });
-    await vscode.commands.executeCommand('workbench.action.closeSidebar');
-    await vscode.commands.executeCommand('workbench.action.closePanel');
-    const final = await vscode.commands.executeCommand<Shown>('apiWorkbench.realtime.showWebhooks');
+    await command('apiWorkbench.realtime.subscribe', 'orders-webhooks');
+    await waitFor('the genuine webhook, newest', async () => ((await command<Shown>('apiWorkbench.realtime.showWebhooks')).received >= 2 ? true : undefined));
+    await command('apiWorkbench.realtime.replayWebhook', { url: endpoint.url });
+    await command('workbench.action.closeSidebar');
+    await command('workbench.action.closePanel');
+    const final = await command<Shown>('apiWorkbench.realtime.showWebhooks');
     assert.match(final.html ?? '', /200 OK in \d+ ms/);
     await takeScreenshot('realtime-webhooks', 2_000);
   });
