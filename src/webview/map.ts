@@ -78,7 +78,7 @@ function show(m: ShowMessage): void {
   setTiles(m.tileUrl, m.attribution);
   const bounds = drawGeometry(fitted, drawn, m.markers, m.lines, offline ? { maxZoom: OFFLINE_MAX_ZOOM } : {});
   vscode.setState(m);
-  lastDrawn = { type: 'rendered', markers: m.markers.length, lines: m.lines.length, bounds };
+  lastDrawn = { type: 'rendered', markers: m.markers.length, lines: m.lines.length, bounds, ...(m.seq !== undefined ? { seq: m.seq } : {}) };
   post({ ...lastDrawn, view: fitted.view() });
 }
 

@@ -27,7 +27,9 @@ export class MapPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private ready = false;
   private pending: ShowMessage | undefined;
-  private waiting: Array<{ resolve: (r: MapRendered) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }> = [];
+  private waiting: Array<{ seq: number; resolve: (r: MapRendered) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }> = [];
+  /** The number of the latest draw asked for (ShowMessage.seq). */
+  private seq = 0;
   private tiles: MapRendered['tiles'];
   private basemap: MapRendered['basemap'];
   private last: MapRendered | undefined;
@@ -45,13 +47,14 @@ export class MapPanel implements vscode.Disposable {
   show(view: ShowMessage): Promise<MapRendered> {
     const panel = this.ensurePanel();
     panel.reveal(vscode.ViewColumn.Beside, true);
-    this.pending = view;
+    const seq = ++this.seq;
+    this.pending = { ...view, seq };
     const rendered = new Promise<MapRendered>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting = this.waiting.filter((w) => w.timer !== timer);
         reject(new Error('The map did not finish drawing within 15 s (see the API Workbench log).'));
       }, RENDER_TIMEOUT_MS);
-      this.waiting.push({ resolve, reject, timer });
+      this.waiting.push({ seq, resolve, reject, timer });
     });
     this.flush();
     return rendered;
@@ -106,13 +109,20 @@ export class MapPanel implements vscode.Disposable {
         this.ready = true;
         this.flush();
         return;
-      case 'rendered':
+      case 'rendered': {
         this.last = { markers: m.markers, lines: m.lines, bounds: m.bounds, view: m.view };
-        for (const w of this.waiting.splice(0)) {
+        // Two draws asked for at once (the viewer's and a command's) are each answered with their
+        // own: a drawing reports its number, and answers the draws up to it (a later one replaced
+        // an earlier one that was still waiting to be sent).
+        const drawnSeq = m.seq;
+        const answered = this.waiting.filter((w) => drawnSeq === undefined || w.seq <= drawnSeq);
+        this.waiting = this.waiting.filter((w) => !answered.includes(w));
+        for (const w of answered) {
           clearTimeout(w.timer);
           w.resolve({ ...this.last, tiles: this.tiles, basemap: this.basemap });
         }
         return;
+      }
       case 'tiles':
         this.tiles = m.state;
         if (m.state === 'failed') this.log.info('Map tiles could not load (offline?); the map shows the offline basemap under the geometry.');

@@ -28,6 +28,8 @@ export const showMessageSchema = z.object({
   /** `{z}/{x}/{y}` tile template, or null for a plain background. */
   tileUrl: z.nullable(z.string().check(z.maxLength(500))),
   attribution: text,
+  /** Numbers each draw, echoed in `rendered`, so a caller is answered for its own draw and not another's. */
+  seq: z.optional(z.number()),
 });
 export type ShowMessage = z.infer<typeof showMessageSchema>;
 export const hostToMapSchema = showMessageSchema;
@@ -43,6 +45,8 @@ export const mapToHostSchema = z.union([
     bounds: z.nullable(z.tuple([z.tuple([z.number(), z.number()]), z.tuple([z.number(), z.number()])])),
     /** [[south, west], [north, east]] of the map on screen after fitting: it holds `bounds`, closely. */
     view: z.optional(z.tuple([z.tuple([z.number(), z.number()]), z.tuple([z.number(), z.number()])])),
+    /** The `seq` of the draw on screen (a refit reports the last one again). */
+    seq: z.optional(z.number()),
   }),
   z.object({ type: z.literal('tiles'), state: z.enum(['loaded', 'failed']) }),
   /** The offline basemap was drawn under the geometry (tiles unavailable), or could not be loaded. */

@@ -132,4 +132,15 @@ describe('maps offline basemap', function () {
     await vscode.commands.executeCommand('notifications.clearAll');
     await takeScreenshot('notebook-offline-basemap', 2_000);
   });
+
+  it('two draws asked for at once are each answered with their own drawing, not the first one to finish', async () => {
+    // The response viewer asks for its draw as it opens while a command asks for another: once,
+    // the command was answered with the viewer's two markers instead of its one.
+    const marker = (latitude: number, label: string) => ({ latitude, longitude: 2.29, label });
+    const draw = (title: string, markers: ReturnType<typeof marker>[]) =>
+      vscode.commands.executeCommand<MapRendered>('apiWorkbench.maps.showGeometry', { title, markers, lines: [] });
+    const [first, second] = await Promise.all([draw('Two places', [marker(48.8, 'A'), marker(48.9, 'B')]), draw('One place', [marker(48.85, 'C')])]);
+    assert.equal(first.markers, 2, 'the first draw is answered with its own two markers (or the later one that replaced it)');
+    assert.equal(second.markers, 1, 'the second draw is answered with its own marker');
+  });
 });
