@@ -4,8 +4,8 @@
 // realtime channels after LISTEN/PUBLISH; New API Notebook.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { canDriveWebviews, inWebview, isTrustedRun, screenshotsWanted, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, startSandboxRecordingKeys, stubWindow, waitFor } from './kit';
+import { canDriveWebviews, inWebview, screenshotsWanted, takeScreenshot } from '../harness/suiteApi';
+import { activateExtension, stubWindow, trustedSandbox, waitFor } from './kit';
 
 const NOTEBOOK = [
   '# Writing cells',
@@ -219,9 +219,7 @@ describe('Writing realtime cells', function () {
   });
 
   it('LISTEN and PUBLISH suggest a channel that exists only on the sandbox, as the realtime tree lists it', async function () {
-    if (!isTrustedRun()) this.skip();
-    const api = await activateExtension();
-    await startSandboxRecordingKeys(api);
+    await trustedSandbox(this);
     // A channel no cell of the notebook names: occupied on the sandbox by this window's own subscription.
     const channel = 'authoring-sandbox-only';
     await vscode.commands.executeCommand('apiWorkbench.realtime.connect');

@@ -14,7 +14,7 @@ import type { ExtensionApi } from '../../../src/extension';
 import { FAULTY_MODEL, sandboxAnswer } from '../../../src/sandbox/llm';
 import type { SandboxInfo } from '../../../src/sandbox/types';
 import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, EXTENSION_ID, SANDBOX, sandboxKeys, startSandboxRecordingKeys, stubWindow, userConfig, waitFor } from './kit';
+import { EXTENSION_ID, SANDBOX, sandboxKeys, stubWindow, trustedSandbox, userConfig, waitFor } from './kit';
 
 const MODEL = 'sandbox-chat';
 const SHELL_TIMEOUT_MS = 20_000;
@@ -67,9 +67,7 @@ describe('copy as cURL', function () {
   let hasCurl = false;
 
   before(async function () {
-    if (!isTrustedRun()) this.skip();
-    api = await activateExtension();
-    info = await startSandboxRecordingKeys(api);
+    ({ api, info } = await trustedSandbox(this));
     await api.services.connections.setActive('llm', SANDBOX);
     await api.services.connections.setActive('maps', SANDBOX);
     hasCurl = (await sh('command -v curl')).code === 0;

@@ -7,8 +7,8 @@ import type { ExtensionApi } from '../../../src/extension';
 import { RESULT_MIME } from '../../../src/features/ids';
 import type { ResultPayload } from '../../../src/webview/result/protocol';
 import type { ModelsRun } from '../../../src/editor/notebook/runWithModels';
-import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, startSandboxRecordingKeys, stubWindow, waitFor } from './kit';
+import { takeScreenshot } from '../harness/suiteApi';
+import { stubWindow, trustedSandbox, waitFor } from './kit';
 
 const decoder = new TextDecoder();
 
@@ -55,9 +55,7 @@ describe('Evaluating prompts in the editor', function () {
   let api: ExtensionApi;
 
   before(async function () {
-    if (!isTrustedRun()) this.skip();
-    api = await activateExtension();
-    await startSandboxRecordingKeys(api);
+    ({ api } = await trustedSandbox(this));
   });
 
   it("shows each judge's verdict and reason in the cell's output, pass or fail", async () => {

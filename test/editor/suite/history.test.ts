@@ -11,8 +11,8 @@ import type { HistoryEntry } from '../../../src/history/model';
 import type { ExtensionApi } from '../../../src/extension';
 import { parseNotebook } from '../../../src/notebook/api';
 import type { SandboxInfo } from '../../../src/sandbox/types';
-import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, quietPeriod, sandboxKeys, startSandboxRecordingKeys, userConfig, waitFor } from './kit';
+import { takeScreenshot } from '../harness/suiteApi';
+import { quietPeriod, sandboxKeys, trustedSandbox, userConfig, waitFor } from './kit';
 
 type Outcome = { state: string; messages: readonly vscode.TestMessage[] };
 
@@ -44,9 +44,7 @@ describe('history', function () {
   let info: SandboxInfo;
 
   before(async function () {
-    if (!isTrustedRun()) this.skip();
-    api = await activateExtension();
-    info = await startSandboxRecordingKeys(api);
+    ({ api, info } = await trustedSandbox(this));
     await vscode.commands.executeCommand('apiWorkbench.history.clear');
   });
 

@@ -6,8 +6,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import { ADD_CONNECTION, STORE_SECRETS } from '../../../src/editor/notebook/importKeys';
-import { isTrustedRun, recordSecret, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, SANDBOX, startSandboxRecordingKeys, stubWindow, userConfig, waitFor } from './kit';
+import { recordSecret, takeScreenshot } from '../harness/suiteApi';
+import { SANDBOX, stubWindow, trustedSandbox, userConfig, waitFor } from './kit';
 
 const HTTP_TOKEN = 'tok-import-keys-test-0123456789abcdef';
 const OPENAI_KEY = 'sk-import-keys-test-0123456789abcdefABCD';
@@ -47,9 +47,7 @@ describe('keys found by paste and import: a button stores each', function () {
   let api: ExtensionApi;
 
   before(async function () {
-    if (!isTrustedRun()) this.skip();
-    api = await activateExtension();
-    await startSandboxRecordingKeys(api);
+    ({ api } = await trustedSandbox(this));
     for (const k of [HTTP_TOKEN, OPENAI_KEY, MAPS_KEY]) recordSecret(k);
   });
 

@@ -7,7 +7,7 @@ import type { ServiceId } from '../../../src/core/connections';
 import type { ConnectionNode, TreeNode } from '../../../src/editor/tree';
 import type { ExtensionApi } from '../../../src/extension';
 import type { SandboxInfo } from '../../../src/sandbox/types';
-import { recordSecret } from '../harness/suiteApi';
+import { isTrustedRun, recordSecret } from '../harness/suiteApi';
 
 export const EXTENSION_ID = 'api-workbench.api-workbench';
 /** The name of the connection "Start Sandbox" adds to every view. */
@@ -47,6 +47,17 @@ export async function startSandboxRecordingKeys(api: ExtensionApi): Promise<Sand
   assert.ok(info, 'the sandbox did not start');
   for (const k of sandboxKeys(info)) recordSecret(k);
   return info;
+}
+
+/**
+ * The start of a suite (or test) that sends with stored keys: skipped in the untrusted run, where
+ * restricted mode sends nothing; else the extension active and the sandbox running, its keys known
+ * to the secret scan.
+ */
+export async function trustedSandbox(mocha: Mocha.Context): Promise<{ api: ExtensionApi; info: SandboxInfo }> {
+  if (!isTrustedRun()) mocha.skip();
+  const api = await activateExtension();
+  return { api, info: await startSandboxRecordingKeys(api) };
 }
 
 // --- prompts and messages ---------------------------------------------------------------------------

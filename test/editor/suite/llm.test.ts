@@ -11,8 +11,8 @@ import { ANSWER_END, answerHeader, askMessages, errorNote, EXPLAIN_QUESTION, sel
 import type { ConnectionNode } from '../../../src/editor/tree';
 import { FAULTY_MODEL, faultAfterTokens, LIMITED_MODEL, LLM_MODELS, sandboxAnswer, sandboxAnswerTokens, startLlmSandbox } from '../../../src/sandbox/llm';
 import type { RunningService } from '../../../src/sandbox/types';
-import { isTrustedRun, recordSecret, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, findConnectionNode, loadedChildren, SANDBOX, startSandboxRecordingKeys, stubWindow, treeLabels, userConfig, waitFor } from './kit';
+import { recordSecret, takeScreenshot } from '../harness/suiteApi';
+import { findConnectionNode, loadedChildren, SANDBOX, stubWindow, treeLabels, trustedSandbox, userConfig, waitFor } from './kit';
 
 /** A second sandbox, started here, that streams slowly (25 tokens/s) and limits tightly. */
 const SLOW = 'Slow Sandbox';
@@ -59,9 +59,7 @@ describe('llm', function () {
   const scratch: vscode.TextDocument[] = [];
 
   before(async function () {
-    if (!isTrustedRun()) this.skip();
-    api = await activateExtension();
-    await startSandboxRecordingKeys(api);
+    ({ api } = await trustedSandbox(this));
     recordSecret(SLOW_KEY);
     slow = await startLlmSandbox({ host: '127.0.0.1', port: 0, apiKey: SLOW_KEY, tokenRate: 25, limitedWindowMs: SLOW_WINDOW_MS });
     await api.services.connections.setActive('llm', SANDBOX);

@@ -11,8 +11,8 @@ import { dayOf, formatUsd, LEDGER_KEY } from '../../../src/features/llm/costLedg
 import { askMessages } from '../../../src/features/llm/prompts';
 import type { RenderedColumn } from '../../../src/services/llm/compareMessages';
 import { sandboxAnswer } from '../../../src/sandbox/llm';
-import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, findConnectionNode, loadedChildren, SANDBOX, startSandboxRecordingKeys, stubWindow, treeLabels, userConfig, waitFor } from './kit';
+import { takeScreenshot } from '../harness/suiteApi';
+import { findConnectionNode, loadedChildren, SANDBOX, stubWindow, treeLabels, trustedSandbox, userConfig, waitFor } from './kit';
 
 const g = vscode.ConfigurationTarget.Global;
 
@@ -21,9 +21,7 @@ describe('llm compare, cost and presets', function () {
   let api: ExtensionApi;
 
   before(async function () {
-    if (!isTrustedRun()) this.skip();
-    api = await activateExtension();
-    await startSandboxRecordingKeys(api);
+    ({ api } = await trustedSandbox(this));
     await api.services.connections.setActive('llm', SANDBOX);
   });
 

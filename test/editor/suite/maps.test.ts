@@ -9,17 +9,16 @@ import type { ResponseViewer } from '../../../src/editor/maps/responseViewer';
 import { ResultStore } from '../../../src/editor/maps/results';
 import type { ExtensionApi } from '../../../src/extension';
 import type { TreeNode } from '../../../src/editor/tree';
-import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
+import { takeScreenshot } from '../harness/suiteApi';
 import {
-  activateExtension,
   captureQuickPicks,
   findConnectionNode,
   quickPickSent,
   SANDBOX,
   shownMapsResponse,
-  startSandboxRecordingKeys,
   stubWindow,
   treeLabels,
+  trustedSandbox,
   typeInto,
   userConfig,
   waitFor,
@@ -30,9 +29,7 @@ describe('maps', function () {
   let api: ExtensionApi;
 
   before(async function () {
-    if (!isTrustedRun()) this.skip();
-    api = await activateExtension();
-    await startSandboxRecordingKeys(api);
+    ({ api } = await trustedSandbox(this));
     assert.equal(api.services.connections.active('maps')?.name, 'Local Sandbox');
     await vscode.commands.executeCommand('apiWorkbench.maps.clearResults');
   });

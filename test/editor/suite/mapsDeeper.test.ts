@@ -13,20 +13,8 @@ import type { MatrixOutcome } from '../../../src/editor/maps/matrixCommand';
 import type { MatrixRoutesOutcome } from '../../../src/editor/maps/matrixRoutes';
 import type { ResponseViewer } from '../../../src/editor/maps/responseViewer';
 import type { ExtensionApi } from '../../../src/extension';
-import { isTrustedRun, recordSecret, takeScreenshot } from '../harness/suiteApi';
-import {
-  activateExtension,
-  captureQuickPicks,
-  findConnectionNode,
-  quickPickSent,
-  SANDBOX,
-  startSandboxRecordingKeys,
-  stubWindow,
-  treeLabel,
-  typeInto,
-  userConfig,
-  waitFor,
-} from './kit';
+import { recordSecret, takeScreenshot } from '../harness/suiteApi';
+import { captureQuickPicks, findConnectionNode, quickPickSent, SANDBOX, stubWindow, treeLabel, trustedSandbox, typeInto, userConfig, waitFor } from './kit';
 
 const decoder = new TextDecoder();
 
@@ -37,9 +25,7 @@ describe('maps, deeper', function () {
   let api: ExtensionApi;
 
   before(async function () {
-    if (!isTrustedRun()) this.skip();
-    api = await activateExtension();
-    await startSandboxRecordingKeys(api);
+    ({ api } = await trustedSandbox(this));
     assert.equal(api.services.connections.active('maps')?.name, SANDBOX);
   });
 

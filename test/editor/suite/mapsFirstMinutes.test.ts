@@ -4,8 +4,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { MatrixOutcome } from '../../../src/editor/maps/matrixCommand';
 import type { ExtensionApi } from '../../../src/extension';
-import { canDriveWebviews, inWebview, isTrustedRun, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, captureQuickPicks, SANDBOX, startSandboxRecordingKeys, stubWindow, waitFor } from './kit';
+import { canDriveWebviews, inWebview, takeScreenshot } from '../harness/suiteApi';
+import { captureQuickPicks, SANDBOX, stubWindow, trustedSandbox, waitFor } from './kit';
 
 /** A row of the workbench's quick-open list whose text contains `text`. */
 const quickOpenRow = (text: string) => `.quick-input-list .monaco-list-row[aria-label*="${text}"]`;
@@ -15,9 +15,7 @@ describe('maps, first minutes', function () {
   let api: ExtensionApi;
 
   before(async function () {
-    if (!isTrustedRun()) this.skip();
-    api = await activateExtension();
-    await startSandboxRecordingKeys(api);
+    ({ api } = await trustedSandbox(this));
     assert.equal(api.services.connections.active('maps')?.name, SANDBOX);
   });
 

@@ -8,8 +8,8 @@ import type { MapRendered } from '../../../src/editor/maps/mapPanel';
 import type { ResponseViewer } from '../../../src/editor/maps/responseViewer';
 import type { ExtensionApi } from '../../../src/extension';
 import { RESULT_MIME, type ResultPayload } from '../../../src/webview/result/protocol';
-import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, startSandboxRecordingKeys, waitFor } from './kit';
+import { takeScreenshot } from '../harness/suiteApi';
+import { trustedSandbox, waitFor } from './kit';
 
 /** Nothing listens on port 9 (discard): every tile request fails, as it does offline. */
 const UNREACHABLE_TILES = 'https://127.0.0.1:9/{z}/{x}/{y}.png';
@@ -34,9 +34,7 @@ describe('maps offline basemap', function () {
   let route: CommandOutcome | undefined;
 
   before(async function () {
-    if (!isTrustedRun()) this.skip();
-    api = await activateExtension();
-    await startSandboxRecordingKeys(api);
+    ({ api } = await trustedSandbox(this));
     const config = vscode.workspace.getConfiguration('apiWorkbench');
     tilesBefore = config.inspect<string>('maps.tileUrl')?.globalValue;
     await config.update('maps.tileUrl', UNREACHABLE_TILES, vscode.ConfigurationTarget.Global);

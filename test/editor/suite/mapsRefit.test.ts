@@ -6,8 +6,8 @@ import type { CommandOutcome } from '../../../src/editor/maps/commandHost';
 import type { MatrixOutcome } from '../../../src/editor/maps/matrixCommand';
 import type { ResponseViewer } from '../../../src/editor/maps/responseViewer';
 import type { ExtensionApi } from '../../../src/extension';
-import { canDriveWebviews, inWebview, isTrustedRun, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, SANDBOX, startSandboxRecordingKeys, stubWindow, waitFor } from './kit';
+import { canDriveWebviews, inWebview, takeScreenshot } from '../harness/suiteApi';
+import { SANDBOX, stubWindow, trustedSandbox, waitFor } from './kit';
 
 type Box = [[number, number], [number, number]];
 
@@ -43,9 +43,7 @@ describe('maps: the map fits each new result', function () {
   let api: ExtensionApi;
 
   before(async function () {
-    if (!isTrustedRun()) this.skip();
-    api = await activateExtension();
-    await startSandboxRecordingKeys(api);
+    ({ api } = await trustedSandbox(this));
     await api.services.connections.setActive('maps', SANDBOX);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });

@@ -9,8 +9,8 @@ import { dollars, priceTable } from '../../../src/features/maps/costs';
 import { fieldMaskFor } from '../../../src/services/maps/fieldMasks';
 import { skuOf } from '../../../src/services/maps/sku';
 import { defaultSettings, type PlaygroundSettings } from '../../../src/services/llm/playgroundMessages';
-import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, findConnectionNode, SANDBOX, startSandboxRecordingKeys, treeLabel, userConfig, waitFor, within } from './kit';
+import { takeScreenshot } from '../harness/suiteApi';
+import { findConnectionNode, SANDBOX, treeLabel, trustedSandbox, userConfig, waitFor, within } from './kit';
 
 /** The "This session" node of the sandbox's maps connection. */
 async function sessionNode(api: ExtensionApi): Promise<{ conn: ConnectionNode; node: TreeNode }> {
@@ -39,9 +39,7 @@ describe('maps session cost from the notebook and the playground', function () {
   let api: ExtensionApi;
 
   before(async function () {
-    if (!isTrustedRun()) this.skip();
-    api = await activateExtension();
-    await startSandboxRecordingKeys(api);
+    ({ api } = await trustedSandbox(this));
     for (const service of ['llm', 'maps'] as const) await api.services.connections.setActive(service, SANDBOX);
     // The tree is drawn before anything is spent, as a person would have it open.
     await vscode.commands.executeCommand('apiWorkbench.maps.focus');

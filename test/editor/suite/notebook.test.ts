@@ -9,7 +9,7 @@ import type { ExtensionApi } from '../../../src/extension';
 import { NOTEBOOK_TYPE, RESULT_MIME } from '../../../src/features/ids';
 import type { ResultPayload } from '../../../src/webview/result/protocol';
 import { isTrustedRun, recordSecret, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, sandboxKeys, startSandboxRecordingKeys, userConfig, waitFor, within } from './kit';
+import { activateExtension, sandboxKeys, startSandboxRecordingKeys, trustedSandbox, userConfig, waitFor, within } from './kit';
 
 const decoder = new TextDecoder();
 
@@ -50,9 +50,7 @@ describe('API notebook', function () {
   let api: ExtensionApi;
 
   before(async function () {
-    if (!isTrustedRun()) this.skip();
-    api = await activateExtension();
-    await startSandboxRecordingKeys(api);
+    ({ api } = await trustedSandbox(this));
   });
 
   it('opens *.awb.md as an API notebook and writes an unchanged file back byte for byte', async () => {

@@ -12,8 +12,8 @@ import type { CommandOutcome } from '../../../src/editor/maps/commandHost';
 import { NOTEBOOK_TYPE } from '../../../src/features/ids';
 import type { ExtensionApi } from '../../../src/extension';
 import type { SandboxInfo } from '../../../src/sandbox/types';
-import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, sandboxKeys, startSandboxRecordingKeys, stubWindow, waitFor } from './kit';
+import { takeScreenshot } from '../harness/suiteApi';
+import { sandboxKeys, stubWindow, trustedSandbox, waitFor } from './kit';
 
 const PASTED_KEY = 'AIzaPastedFromTheDocs0123456789abcdef';
 
@@ -41,9 +41,7 @@ describe('API notebook: cURL in, cURL and .http out, command results as cells', 
   let info: SandboxInfo;
 
   before(async function () {
-    if (!isTrustedRun()) this.skip();
-    api = await activateExtension();
-    info = await startSandboxRecordingKeys(api);
+    ({ api, info } = await trustedSandbox(this));
   });
 
   afterEach(async () => {

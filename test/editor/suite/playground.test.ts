@@ -7,8 +7,8 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import type { PlaygroundPanel } from '../../../src/editor/llm/playgroundPanel';
 import { defaultSettings, type PlaygroundSettings, type Turn } from '../../../src/services/llm/playgroundMessages';
-import { canDriveWebviews, inWebview, isTrustedRun, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, SANDBOX, startSandboxRecordingKeys, stubWindow, waitFor } from './kit';
+import { canDriveWebviews, inWebview, takeScreenshot } from '../harness/suiteApi';
+import { SANDBOX, stubWindow, trustedSandbox, waitFor } from './kit';
 
 const kinds = (turns: Turn[]) => turns.map((t) => t.kind).join(',');
 
@@ -28,9 +28,7 @@ describe('llm playground', function () {
   const opened: PlaygroundPanel[] = [];
 
   before(async function () {
-    if (!isTrustedRun()) this.skip();
-    api = await activateExtension();
-    await startSandboxRecordingKeys(api);
+    ({ api } = await trustedSandbox(this));
     for (const service of ['llm', 'maps', 'realtime'] as const) await api.services.connections.setActive(service, SANDBOX);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });

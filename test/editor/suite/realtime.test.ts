@@ -11,20 +11,8 @@ import type { ReceiverInfo } from '../../../src/editor/realtime/webhooks';
 import type { ConnectionNode, TreeNode } from '../../../src/editor/tree';
 import type { ExtensionApi } from '../../../src/extension';
 import type { SubscriptionSnapshot } from '../../../src/services/realtime/client';
-import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
-import {
-  activateExtension,
-  captureQuickPicks,
-  findConnectionNode,
-  loadedChildren,
-  quickPickSent,
-  SANDBOX,
-  startSandboxRecordingKeys,
-  stubWindow,
-  treeLabel,
-  typeInto,
-  waitFor,
-} from './kit';
+import { takeScreenshot } from '../harness/suiteApi';
+import { captureQuickPicks, findConnectionNode, loadedChildren, quickPickSent, SANDBOX, stubWindow, treeLabel, trustedSandbox, typeInto, waitFor } from './kit';
 
 describe('realtime', function () {
   this.timeout(120_000);
@@ -32,9 +20,7 @@ describe('realtime', function () {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'awb-realtime-'));
 
   before(async function () {
-    if (!isTrustedRun()) this.skip();
-    api = await activateExtension();
-    await startSandboxRecordingKeys(api);
+    ({ api } = await trustedSandbox(this));
     assert.equal(api.services.connections.active('realtime')?.name, 'Local Sandbox');
   });
 

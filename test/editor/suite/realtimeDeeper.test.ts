@@ -18,8 +18,8 @@ import { WebhookInbox } from '../../../src/features/realtime/webhookInbox';
 import type { ExtensionApi } from '../../../src/extension';
 import type { SignedInUser } from '../../../src/services/realtime/client';
 import type { DeliveryResult } from '../../../src/services/realtime/webhookTools';
-import { isTrustedRun, recordSecret, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, findConnectionNode, loadedChildren, SANDBOX, startSandboxRecordingKeys, stubWindow, treeLabel, waitFor, within } from './kit';
+import { recordSecret, takeScreenshot } from '../harness/suiteApi';
+import { findConnectionNode, loadedChildren, SANDBOX, stubWindow, treeLabel, trustedSandbox, waitFor, within } from './kit';
 
 const MASTER_KEY = Buffer.from('deeper-test-master-key-32-bytes!').toString('base64');
 const OTHER_MASTER_KEY = Buffer.from('another-master-key-of-32-bytes!!').toString('base64');
@@ -33,9 +33,9 @@ describe('realtime deeper: webhooks, encryption, users, batch, channel info', fu
   const dir = mkdtempSync(path.join(os.tmpdir(), 'awb-realtime-deeper-'));
 
   before(async function () {
-    if (!isTrustedRun()) this.skip();
-    api = await activateExtension();
-    const info = await startSandboxRecordingKeys(api);
+    const sandbox = await trustedSandbox(this);
+    api = sandbox.api;
+    const info = sandbox.info;
     secret = info.realtime.secret;
     appKey = info.realtime.key;
     recordSecret(MASTER_KEY);

@@ -10,18 +10,8 @@ import type { InspectorInput, InspectorSnapshot } from '../../../src/editor/real
 import type { TreeNode } from '../../../src/editor/tree';
 import type { ExtensionApi } from '../../../src/extension';
 import type { SubscriptionSnapshot } from '../../../src/services/realtime/client';
-import { isTrustedRun, takeScreenshot } from '../harness/suiteApi';
-import {
-  activateExtension,
-  captureQuickPicks,
-  findConnectionNode,
-  loadedChildren,
-  quickPickSent,
-  SANDBOX,
-  startSandboxRecordingKeys,
-  stubWindow,
-  waitFor,
-} from './kit';
+import { takeScreenshot } from '../harness/suiteApi';
+import { captureQuickPicks, findConnectionNode, loadedChildren, quickPickSent, SANDBOX, stubWindow, trustedSandbox, waitFor } from './kit';
 
 const CHANNEL = 'inspector-orders';
 const MASTER_KEY = Buffer.from('inspector-test-master-key-32-by!').toString('base64');
@@ -31,9 +21,7 @@ describe('realtime inspector and edges', function () {
   let api: ExtensionApi;
 
   before(async function () {
-    if (!isTrustedRun()) this.skip();
-    api = await activateExtension();
-    await startSandboxRecordingKeys(api);
+    ({ api } = await trustedSandbox(this));
   });
 
   after(async () => {
