@@ -77,6 +77,11 @@ describe('user-written patterns are bounded', () => {
     assert.deepEqual(store.setFilter({ channel: '', event: '', regex: '(a+)+$' }), { ok: true });
     const refused = store.setFilter({ channel: '', event: '', regex: '(a)\\1' });
     assert.equal(refused.ok, false);
+    // A large pattern and a message too long for it to search in bounded time: filtered out, the stream goes on.
+    assert.deepEqual(store.setFilter({ channel: '', event: '', regex: '[ab]{1,1000}[ab]{1,1000}c' }), { ok: true });
+    store.add({ connection: 'c', channel: 'orders', event: 'update', data: `${'ab'.repeat(10_000)}c` });
+    store.add({ connection: 'c', channel: 'orders', event: 'update', data: 'abc' });
+    assert.equal(store.counts().shown, 1);
   });
 
   // Issue 37, item 11: RE2 is linear in the text, but also in the program, and counted repetitions
