@@ -7,6 +7,7 @@ import { compileUserPattern, parseSlashPattern, PatternError } from '../../../sr
 import { checkAssertion } from '../../../src/notebook/assertions';
 import { parseNotebook } from '../../../src/notebook/api';
 import { InspectorStore } from '../../../src/services/realtime/inspectorStore';
+import { checkSchema } from '../../../src/services/llm/jsonSchema';
 
 describe('user-written patterns are bounded', () => {
   it('catastrophic patterns finish on long input (they never returned with JavaScript RegExp)', () => {
@@ -133,5 +134,14 @@ describe('user-written patterns are bounded', () => {
     assert.equal(r.passed, false);
     assert.match(r.expected, /pattern too large/);
     assert.ok(performance.now() - started < 500);
+  });
+
+  it('a JSON Schema pattern too large for a long string reports a problem instead of throwing', async () => {
+    const check = await checkSchema(JSON.stringify({ type: 'string', pattern: '[ab]{1,1000}[ab]{1,1000}c' }));
+    assert.ok(check.ok);
+    assert.deepEqual(check.validate('abc'), []);
+    const problems = check.validate(`${'ab'.repeat(10_000)}c`);
+    assert.equal(problems.length, 1);
+    assert.match(problems[0].message, /searching 20,001 characters with a pattern of 3,999 instructions/);
   });
 });
