@@ -19,12 +19,25 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
   return (await readBodyBytes(req, limit)).toString('utf8');
 }
 
-/** The body's exact bytes (what a signature is over: decoding first would change bytes that are not UTF-8). */
-export function readBodyBytes(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+/**
+ * The body's exact bytes (what a signature is over: decoding first would change bytes that are not UTF-8).
+ * With `deadlineMs`, a body still arriving after that long rejects with `status: 408` (a client sending
+ * a byte every few seconds would otherwise hold whatever the caller holds for it).
+ */
+export function readBodyBytes(req: IncomingMessage, limit = MAX_BODY_BYTES, deadlineMs?: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let oversize = false;
+    const timer =
+      deadlineMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            chunks.length = 0;
+            req.pause();
+            reject(Object.assign(new Error('body too slow'), { status: 408 }));
+          }, deadlineMs);
+    const settle = () => clearTimeout(timer);
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (oversize) {
@@ -33,14 +46,21 @@ export function readBodyBytes(req: IncomingMessage, limit = MAX_BODY_BYTES): Pro
       }
       if (size > limit) {
         oversize = true;
+        settle();
         chunks.length = 0;
         reject(Object.assign(new Error('body too large'), { status: 413 }));
         return;
       }
       chunks.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
+    req.on('end', () => {
+      settle();
+      resolve(Buffer.concat(chunks));
+    });
+    req.on('error', (e) => {
+      settle();
+      reject(e);
+    });
   });
 }
 

@@ -6,6 +6,7 @@
 // RE2 has no backreferences or lookaround (they are what cannot be bounded): a pattern using them
 // is refused with a message naming it, never run unbounded.
 import { RE2JS } from 're2js';
+import { estimateProgramSize } from './patternSize';
 
 export class PatternError extends Error {
   constructor(
@@ -35,6 +36,13 @@ export function compileUserPattern(source: string, flags = ''): UserPattern {
   const searched = withoutEdgeWildcards(source);
   if (searched === '') return { source, test: () => true };
   if (!flags.includes('i') && isPlainLiteral(searched)) return { source, test: (text) => text.includes(searched) };
+  const size = estimateProgramSize(searched);
+  if (size > MAX_PROGRAM_SIZE) {
+    throw new PatternError(
+      source,
+      `pattern too large: its counted repetitions expand to ${size.toLocaleString('en-US')} instructions (limit ${MAX_PROGRAM_SIZE.toLocaleString('en-US')}); use + or * instead of large {n,m} counts, or fewer of them`,
+    );
+  }
   let re: RE2JS;
   try {
     re = RE2JS.compile(
@@ -49,7 +57,15 @@ export function compileUserPattern(source: string, flags = ''): UserPattern {
       UNSUPPORTED.test(text) ? `backreferences and lookaround cannot be checked in bounded time; write the pattern without them (${text})` : text,
     );
   }
-  const find = (text: string) => re.matcher(text).find();
+  const find = (text: string) => {
+    if (size > SMALL_PROGRAM && size * text.length > MAX_STEPS) {
+      throw new PatternError(
+        source,
+        `searching ${text.length.toLocaleString('en-US')} characters with a pattern of ${size.toLocaleString('en-US')} instructions could take ${Math.round(size * text.length).toLocaleString('en-US')} steps (limit ${MAX_STEPS.toLocaleString('en-US')}); check a smaller part of the answer (a JSON path) or shorten the pattern's {n,m} counts`,
+      );
+    }
+    return re.matcher(text).find();
+  };
   // A plain word searched without case (the usual Inspector filter) is a substring search on ASCII
   // text, many times faster; other text goes to RE2, whose case folding is Unicode's.
   if (flags.includes('i') && isPlainLiteral(searched) && ASCII.test(searched)) {
@@ -60,6 +76,19 @@ export function compileUserPattern(source: string, flags = ''): UserPattern {
 }
 
 const ASCII = /^\p{ASCII}*$/u;
+
+// Each character searched may step every instruction of the program once (~13 ns each here, more
+// for programs too big for the CPU cache), and a search cannot be interrupted: a CLI run's --timeout
+// and Ctrl-C, and the editor, wait for it. The limits keep any one search under about half a second.
+/** Larger programs are refused when compiled (`.{0,1000}` is ~2,000; sixty `[ab]{1,1000}` 120,000). */
+const MAX_PROGRAM_SIZE = 5_000;
+/** Instructions × characters allowed for one search by a program larger than SMALL_PROGRAM. */
+const MAX_STEPS = 40_000_000;
+/**
+ * Programs this small are not limited by the length of the text: the ones people write (a word, a
+ * date, `"id":"[0-9a-f]{32}"`) run on RE2's DFA and prefilters in milliseconds over megabytes.
+ */
+const SMALL_PROGRAM = 300;
 
 /** `/re/flags` as a check writes it, or undefined when `value` is not in that form. */
 export function parseSlashPattern(value: string): { source: string; flags: string } | undefined {

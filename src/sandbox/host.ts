@@ -4,7 +4,7 @@ import type { Clock } from '../core/clock';
 import { startLlmSandbox, type ModelMap } from './llm';
 import { startMapsSandbox, type MapsQuota } from './maps';
 import { startRealtimeSandbox } from './realtime';
-import type { RunningService, SandboxInfo, SandboxTls } from './types';
+import type { RunningService, SandboxInfo, SandboxTls, ServerTimeouts } from './types';
 
 /** Where the sandbox listens by default: LLM on this port, maps on +1, realtime on +2. */
 export const DEFAULT_SANDBOX_PORT = 8787;
@@ -15,7 +15,7 @@ export interface SandboxOptions {
   port?: number;
   llmKey?: string;
   /** LLM streaming speed in tokens per second (default 200; 0 = unthrottled), the limited model's window, extra model ids. */
-  llm?: { tokenRate?: number; limitedWindowMs?: number; modelMap?: ModelMap };
+  llm?: { tokenRate?: number; limitedWindowMs?: number; modelMap?: ModelMap; uploadBodyTimeoutMs?: number };
   mapsKey?: string;
   /** Maps quota per API key (default 100 requests per 60 s); tests shorten it. */
   mapsQuota?: Partial<MapsQuota>;
@@ -25,6 +25,10 @@ export interface SandboxOptions {
   tls?: SandboxTls;
   /** Time for the LLM and maps rate windows and the paced LLM streams (tests pass a manual clock); default the system clock. */
   clock?: Clock;
+  /** How long a client may hold a connection of any service without finishing a request (defaults in listen.ts). */
+  timeouts?: Partial<ServerTimeouts>;
+  /** Where the services' log lines go (the sandbox process: stderr); default nowhere. */
+  log?: (line: string) => void;
 }
 
 export interface Sandbox {
@@ -61,6 +65,7 @@ function randomKey(prefix: string): string {
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const host = opts.host ?? '127.0.0.1';
   const tls = opts.tls;
+  const timeouts = opts.timeouts;
   const base = opts.port ?? DEFAULT_SANDBOX_PORT;
   const portFor = (offset: number) => (base === 0 ? 0 : base + offset);
   const llmKey = opts.llmKey ?? randomKey('sk-sandbox-');
@@ -73,14 +78,24 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
   const started: RunningService[] = [];
   try {
-    const llm = await startLlmSandbox({ host, port: portFor(0), tls, apiKey: llmKey, ...opts.llm, ...(opts.clock ? { clock: opts.clock } : {}) });
+    const llm = await startLlmSandbox({ host, port: portFor(0), tls, timeouts, apiKey: llmKey, ...opts.llm, ...(opts.clock ? { clock: opts.clock } : {}) });
     started.push(llm);
-    const maps = await startMapsSandbox({ host, port: portFor(1), tls, apiKey: mapsKey, quota: opts.mapsQuota, ...(opts.clock ? { clock: opts.clock } : {}) });
+    const maps = await startMapsSandbox({
+      host,
+      port: portFor(1),
+      tls,
+      timeouts,
+      apiKey: mapsKey,
+      quota: opts.mapsQuota,
+      ...(opts.clock ? { clock: opts.clock } : {}),
+    });
     started.push(maps);
     const realtime = await startRealtimeSandbox({
       host,
       port: portFor(2),
       tls,
+      timeouts,
+      log: opts.log,
       ...rt,
       demo: opts.realtime?.demo,
       webhooks: opts.realtime?.webhookUrls?.length ? { urls: opts.realtime.webhookUrls } : undefined,

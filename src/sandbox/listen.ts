@@ -1,8 +1,18 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { Socket } from 'node:net';
-import type { ListenOptions, RunningService } from './types';
+import type { ListenOptions, RunningService, ServerTimeouts } from './types';
 import { errorText } from '../core/errors';
+
+/**
+ * Node's own defaults close nothing that is silent: a connection that never sends a byte stays open
+ * for ever (Node's header deadline starts with the first byte, and a socket timeout does not fire on
+ * a connection its native parser reads), so a few hundred idle connections hold the sandbox's file
+ * descriptors. These are long enough for any client the sandbox serves (an upload of 25 MB on a
+ * local link) and short enough that a forgotten socket goes. WebSockets leave these behind at the
+ * upgrade: the realtime broker pings them per the protocol's activity timeout instead.
+ */
+export const DEFAULT_SERVER_TIMEOUTS: ServerTimeouts = { headersMs: 30_000, requestMs: 120_000, keepAliveMs: 5_000 };
 
 /**
  * Starts a node:http server (node:https with `opts.tls`) and returns it with a close() that also ends keep-alive and upgraded
@@ -22,12 +32,24 @@ export async function listen(
       } else res.destroy();
     });
   };
+  const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, ...opts.timeouts };
+  // Node checks the header and request deadlines this often (30 s by default, longer than a test's).
+  const http = { connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(Math.min(timeouts.headersMs, timeouts.requestMs) / 4))) };
   // An https.Server is an http.Server in every way the services use it (request, upgrade, close).
-  const server = opts.tls ? (createTlsServer({ cert: opts.tls.cert, key: opts.tls.key }, onRequest) as unknown as Server) : createServer(onRequest);
-  server.keepAliveTimeout = 5_000;
-  server.on('connection', (s) => {
+  const server = opts.tls
+    ? (createTlsServer({ cert: opts.tls.cert, key: opts.tls.key, ...http }, onRequest) as unknown as Server)
+    : createServer(http, onRequest);
+  server.headersTimeout = timeouts.headersMs;
+  server.requestTimeout = timeouts.requestMs;
+  server.keepAliveTimeout = timeouts.keepAliveMs;
+  server.on('connection', (s: Socket) => {
     sockets.add(s);
-    s.on('close', () => sockets.delete(s));
+    // Closed when it has sent nothing by the header deadline; one that sent part of a request is Node's (408).
+    const silent = setTimeout(() => s.bytesRead === 0 && s.destroy(), timeouts.headersMs).unref();
+    s.on('close', () => {
+      clearTimeout(silent);
+      sockets.delete(s);
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -108,6 +108,7 @@ async function main(): Promise<void> {
   }
   const sandbox = await startSandbox({
     tls,
+    log: (line) => process.stderr.write(`${line}\n`),
     host: values.host ?? env.SANDBOX_HOST,
     port,
     llmKey: values['llm-key'] ?? env.SANDBOX_LLM_KEY,

@@ -6,6 +6,18 @@ export interface ListenOptions {
   port: number;
   /** Serve HTTPS (and WSS) with this certificate and key (PEM text) instead of plain HTTP. */
   tls?: SandboxTls;
+  /** How long a client may keep a connection without finishing a request (defaults in listen.ts; tests shorten them). */
+  timeouts?: Partial<ServerTimeouts>;
+}
+
+/** The bounds on what a client may hold open; in milliseconds. */
+export interface ServerTimeouts {
+  /** To send a request's headers, counted from the connection (answered 408 once bytes came, else closed). */
+  headersMs: number;
+  /** To send a whole request, body included (answered 408, then closed). */
+  requestMs: number;
+  /** A kept-alive connection between requests. */
+  keepAliveMs: number;
 }
 
 export interface SandboxTls {

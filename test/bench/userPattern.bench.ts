@@ -55,4 +55,20 @@ export default function userPatternBench(r: BenchReporter): void {
     ' ms',
     { atMost: 1_000 },
   );
+  // Issue 37: a 120,000-instruction program (counted repetitions written out) took 1 s to compile
+  // and 73 s to search 4 KB; it is now refused before compiling.
+  const flat = `${'[ab]{1,1000}'.repeat(60)}c`;
+  const answer = `${'ab'.repeat(2_000)}xc`;
+  r.metric(
+    'sixty [ab]{1,1000} then c against a 4 KB answer (refused: program too large; was 73 s)',
+    timeMs(() => {
+      try {
+        compileUserPattern(flat).test(answer);
+      } catch {
+        // refused, as it should be
+      }
+    }),
+    ' ms',
+    { atMost: 100 },
+  );
 }

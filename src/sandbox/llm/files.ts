@@ -5,9 +5,8 @@
 import * as z from 'zod/mini';
 import { newId, sendJson } from '../http';
 import { baseHeaders, invalid, openAiError, type Ctx } from './context';
-import { formFields, readMultipart } from './multipart';
+import { formFields, readMultipart, type UploadSlots } from './multipart';
 import { parseRequest } from './requests';
-import type { Slots } from './slots';
 
 export const MAX_FILES = 32;
 export const MAX_STORED_BYTES = 64 * 1024 * 1024;
@@ -76,7 +75,7 @@ function noSuchFile(ctx: Ctx, id: string): void {
   openAiError(ctx, 404, invalid(`No such File object: ${id}`, 'id'));
 }
 
-export async function uploadFile(ctx: Ctx, store: FileStore, slots: Slots): Promise<void> {
+export async function uploadFile(ctx: Ctx, store: FileStore, slots: UploadSlots): Promise<void> {
   const form = await readMultipart(ctx, slots);
   if (!form) return;
   const { fields, files } = formFields(form);

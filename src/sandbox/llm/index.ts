@@ -25,7 +25,7 @@ import { imageGenerations, ImageStore, serveStoredImage } from './images';
 import { moderations } from './moderations';
 import { speech } from './speech';
 import { audioToText } from './transcriptions';
-import { uploadSlots } from './multipart';
+import { UploadSlots } from './multipart';
 import { listDeployments, normalisePath, refuseAzureRequest } from './azure';
 import { isSandboxEntraToken, serveEntra } from './entra';
 import { ModelCatalogue, type ModelMap, type SandboxModel } from './models';
@@ -75,6 +75,8 @@ export interface LlmSandboxOptions extends ListenOptions {
   clock?: Clock;
   /** Extra model ids served as catalogue models (`--model-map my-ft=gpt-4o-mini`): alias -> model id. */
   modelMap?: ModelMap;
+  /** How long an upload's body may take to arrive (default UPLOAD_BODY_TIMEOUT_MS, 30 s); tests shorten it. */
+  uploadBodyTimeoutMs?: number;
 }
 
 function modelJson(m: SandboxModel) {
@@ -86,7 +88,7 @@ export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningS
   const models = new ModelCatalogue(opts.modelMap);
   const images = new ImageStore();
   const files = new FileStore();
-  const uploads = uploadSlots();
+  const uploads = new UploadSlots(opts.uploadBodyTimeoutMs);
   const svc: LlmService = {
     clock,
     models,

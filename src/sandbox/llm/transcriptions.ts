@@ -8,10 +8,9 @@ import * as z from 'zod/mini';
 import { sendJson, sendText } from '../http';
 import { seededRandom } from '../../core/random';
 import { admit, baseHeaders, invalid, openAiError, type Ctx, type LlmService } from './context';
-import { formFields, readMultipart } from './multipart';
+import { formFields, readMultipart, type UploadSlots } from './multipart';
 import { proseWords } from './prose';
 import { parseRequest } from './requests';
-import type { Slots } from './slots';
 
 const audioRequestSchema = z.object({
   model: z.string(),
@@ -48,7 +47,7 @@ function timestamp(seconds: number, separator: ',' | '.'): string {
   return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}${separator}${pad(ms % 1000, 3)}`;
 }
 
-export async function audioToText(svc: LlmService, ctx: Ctx, slots: Slots, task: 'transcribe' | 'translate'): Promise<void> {
+export async function audioToText(svc: LlmService, ctx: Ctx, slots: UploadSlots, task: 'transcribe' | 'translate'): Promise<void> {
   const form = await readMultipart(ctx, slots);
   if (!form) return;
   const { fields, files } = formFields(form);

@@ -26,6 +26,7 @@ import {
 import { requestUrl, Router } from '../router';
 import { verifyUserAuth, type AppCredentials } from '../../services/realtime/signing';
 import { closeWith, errorFrame, frame } from './frames';
+import { canQueue } from './backpressure';
 import { ChannelCache } from './cache';
 import { checkSubscribe } from './subscribeAuth';
 
@@ -40,6 +41,10 @@ export interface BrokerOptions extends AppCredentials {
   clientEventsPerSecond: number;
   /** Coalescing window of pusher_internal:subscription_count broadcasts; 0 = off. */
   subscriptionCountDelayMs: number;
+  /** A socket with more than this many bytes queued (its client stopped reading) is closed. */
+  maxBufferedBytes: number;
+  /** One line for the sandbox's log (a socket closed for being too slow). */
+  log: (line: string) => void;
   onWebhook(event: WebhookEvent, delayed: boolean): void;
 }
 
@@ -150,7 +155,7 @@ export class Broker {
       // Encoded once per channel: with hundreds of subscribers the copy per socket would dominate.
       const bytes = Buffer.from(frame(event, data, name));
       for (const c of ch.subscribers) {
-        if (c.socketId === exceptSocketId) continue;
+        if (c.socketId === exceptSocketId || !this.canTake(c)) continue;
         c.ws.send(bytes, { binary: false });
         delivered++;
       }
@@ -171,7 +176,9 @@ export class Broker {
       const end = Math.min(count, sent + 500);
       for (; sent < end; sent++) this.publish([channel], event, JSON.stringify({ ...template, seq: sent }));
       await new Promise<void>((r) => setImmediate(r));
-      while ([...ch.subscribers].some((c) => c.ws.bufferedAmount > 4 * 1024 * 1024 && c.ws.readyState === c.ws.OPEN)) {
+      // Well under maxBufferedBytes: a client that reads, however slowly, is never closed by a burst.
+      const pauseAt = Math.min(4 * 1024 * 1024, this.opts.maxBufferedBytes / 4);
+      while ([...ch.subscribers].some((c) => c.ws.bufferedAmount > pauseAt && c.ws.readyState === c.ws.OPEN)) {
         await new Promise<void>((r) => setTimeout(r, 2));
       }
       if (ch.subscribers.size === 0) break;
@@ -477,6 +484,10 @@ export class Broker {
   }
 
   private send(conn: Connection, text: string): void {
-    if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send(text);
+    if (this.canTake(conn)) conn.ws.send(text);
+  }
+
+  private canTake(conn: Connection): boolean {
+    return canQueue(conn.ws, conn.socketId, this.opts.maxBufferedBytes, this.opts.log);
   }
 }

@@ -19,6 +19,8 @@ export { DEMO_CHANNELS } from './demo';
 
 /** Largest WebSocket frame a client may send; a larger one closes the socket with 1009. */
 export const MAX_FRAME_BYTES = 64 * 1024;
+/** Bytes queued for one client that stopped reading before its socket is closed: ~100 full batches of 10 KB events. */
+export const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 /** Largest REST request body. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -41,6 +43,10 @@ export interface RealtimeSandboxOptions extends ListenOptions {
   clientEventsPerSecond?: number;
   /** Coalescing window for pusher_internal:subscription_count; 0 disables it. Default 250 ms. */
   subscriptionCountDelayMs?: number;
+  /** A socket with more bytes than this waiting for its client is closed (4100). Default MAX_BUFFERED_BYTES. */
+  maxBufferedBytes?: number;
+  /** Where the service's log lines go (the sandbox process: stderr); default nowhere. */
+  log?: (line: string) => void;
   webhooks?: WebhookOptions;
   onWebhookDelivery?: (d: WebhookDelivery) => void;
   /** Publish demo traffic (demo-ticker, presence-demo). */
@@ -67,6 +73,8 @@ export async function startRealtimeSandbox(opts: RealtimeSandboxOptions): Promis
     maxConnections: opts.maxConnections ?? 10_000,
     clientEventsPerSecond: opts.clientEventsPerSecond ?? 10,
     subscriptionCountDelayMs: opts.subscriptionCountDelayMs ?? 250,
+    maxBufferedBytes: opts.maxBufferedBytes ?? MAX_BUFFERED_BYTES,
+    log: opts.log ?? (() => undefined),
     // Users' own #server-to-user- channels are the service's plumbing, not app channels: no webhooks.
     onWebhook: (event, delayed) => (serverToUserId(event.channel) === undefined ? webhooks.enqueue(event, delayed) : undefined),
   });

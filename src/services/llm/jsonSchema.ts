@@ -2,7 +2,7 @@
 // tool call's arguments) validated against it with ajv, a maintained JSON Schema validator. Used by
 // the playground and by the notebooks' `?? json matches schema` checks. ajv is loaded on first use
 // only: it is most of the weight this adds to a bundle.
-import { compileUserPattern } from '../../core/userPattern';
+import { compileUserPattern, PatternError } from '../../core/userPattern';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { SchemaProblem } from './playgroundMessages';
 import { errorText } from '../../core/errors';
@@ -61,7 +61,15 @@ export async function checkSchema(text: string, what = 'The schema'): Promise<Sc
   return {
     ok: true,
     schema,
-    validate: (value) => (validate(value) ? [] : problemsOf(validate.errors ?? [])),
+    validate: (value) => {
+      try {
+        return validate(value) ? [] : problemsOf(validate.errors ?? []);
+      } catch (e) {
+        // A large `pattern` against a string too long for it to search in bounded time: said, not thrown.
+        if (e instanceof PatternError) return [{ path: '(schema pattern)', message: e.message }];
+        throw e;
+      }
+    },
   };
 }
 

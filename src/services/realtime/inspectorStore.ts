@@ -3,7 +3,7 @@
 // sequence numbers so a page of rows is found without scanning, and pause. Every message is counted
 // once in exactly one of: shown, filtered out, held (arrived while paused), dropped (pushed out of
 // the ring), so the counts a user reads always add up to the received total.
-import { compileUserPattern } from '../../core/userPattern';
+import { compileUserPattern, PatternError, type UserPattern } from '../../core/userPattern';
 import { compactData } from './logBatcher';
 import { errorText } from '../../core/errors';
 
@@ -82,7 +82,17 @@ function matcherFor(f: InspectorFilter): Matcher | undefined {
   const event = f.event.trim().toLowerCase();
   const re = f.regex === '' ? undefined : compileUserPattern(f.regex, 'i');
   if (!channel && !event && !re) return undefined;
-  return (ch, ev, data) => (!channel || ch.toLowerCase().includes(channel)) && (!event || ev.toLowerCase().includes(event)) && (!re || re.test(data));
+  return (ch, ev, data) => (!channel || ch.toLowerCase().includes(channel)) && (!event || ev.toLowerCase().includes(event)) && (!re || searched(re, data));
+}
+
+/** A message too long for a large pattern to search in bounded time is filtered out, not thrown on: it arrives in the middle of a stream. */
+function searched(re: UserPattern, data: string): boolean {
+  try {
+    return re.test(data);
+  } catch (e) {
+    if (e instanceof PatternError) return false;
+    throw e;
+  }
 }
 
 /**
