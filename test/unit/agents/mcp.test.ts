@@ -221,6 +221,22 @@ describe('api-workbench mcp (dist/cli.js) with the SDK client over stdio', funct
     assert.match(r.text, /maps API/);
   });
 
+  it('answers an 11 MB message with a JSON-RPC error naming its size and the limit, and goes on serving', async () => {
+    const s = await serve(['--sandbox']);
+    const huge = 'x'.repeat(11 * 1024 * 1024);
+    await assert.rejects(
+      s.client.callTool({ name: 'llm_chat', arguments: { prompt: huge } }),
+      (e: Error & { code?: number }) => e.code === -32600 && /message too large \(\d+ bytes; limit 10485760\)/.test(e.message),
+    );
+    // One without an id (a notification) gets the error with id null, and is said on stderr.
+    const stdin = (s.transport['_process'] as { stdin: Writable } | undefined)?.stdin;
+    assert.ok(stdin);
+    stdin.write(`{"jsonrpc":"2.0","method":"notifications/x","params":{"p":"${huge}"}}\n`);
+    const r = await ok(s, 'list_resources', { service: 'maps' });
+    assert.match(r.text, /maps API/);
+    assert.match(s.stderr(), /a message too large \(\d+ bytes; limit 10485760\) was refused/);
+  });
+
   it('stdout carries only protocol messages (the sandbox and every notice go to stderr), and the server ends when stdin does', async () => {
     const lines = [
       { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
