@@ -13,7 +13,12 @@ export interface AgentNotebooks {
   /** Absolute folder notebooks must be inside (symbolic links resolved); others are refused. */
   root: string;
   /** The engine's host for one run: keys, host approval and limits exactly as the front end's `run`. */
-  host(): NotebookHost;
+  host(): AgentNotebookHost;
+}
+
+export interface AgentNotebookHost extends NotebookHost {
+  /** The run is over: what its cells reserved from the budget and did not settle is settled now. */
+  runEnded?(): void;
 }
 
 export interface AgentContext {

@@ -39,11 +39,13 @@ export async function runNotebookTool(ctx: AgentContext, input: RunNotebookInput
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   signal?.addEventListener('abort', onAbort);
+  const host = ctx.notebooks.host();
   let report;
   try {
-    report = await runNotebook(text, { host: ctx.notebooks.host(), file, baseDir: path.dirname(file), maxBodyBytes: MAX_BODY_BYTES }, stop.signal);
+    report = await runNotebook(text, { host, file, baseDir: path.dirname(file), maxBodyBytes: MAX_BODY_BYTES }, stop.signal);
   } finally {
     signal?.removeEventListener('abort', onAbort);
+    host.runEnded?.();
   }
   const cells = report.results.filter(countsAsCell).map((r) => ({
     line: r.line,

@@ -280,6 +280,31 @@ describe('api-workbench mcp (dist/cli.js) with the SDK client over stdio', funct
     assert.match(textOf(r), /^not sent: this call may cost up to \$0\.02.* of the \$0\.0010 budget\..*restart the server with a larger --budget-usd\.$/);
   });
 
+  it('--budget-usd holds for 40 llm_chat calls at once: each reserves its worst case before it is sent, and together they spend no more than the budget', async () => {
+    const s = await serve(['--sandbox', '--budget-usd', '0.01']);
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => call(s, 'llm_chat', { prompt: `Tell story number ${i} at length.`, model: 'gpt-4o', maxTokens: 300 })),
+    );
+    const sent = results.filter((r) => r.isError !== true);
+    const refused = results.filter((r) => r.isError === true);
+    const spent = sent.reduce((sum, r) => sum + (r.structuredContent?.costUsd as number), 0);
+    assert.ok(sent.length > 0 && refused.length > 0, `${sent.length} sent, ${refused.length} refused`);
+    assert.ok(spent <= 0.01, `40 calls at once spent $${spent} of a $0.01 budget`);
+    for (const r of refused) assert.match(textOf(r), /^not sent: (this call may cost up to|the budget is used up)/);
+  });
+
+  it('--budget-usd refuses a model whose price is unknown, until --price gives one', async () => {
+    const unpriced = await serve(['--sandbox', '--budget-usd', '1']);
+    const r = await call(unpriced, 'llm_chat', { prompt: 'Hi', model: 'gpt-4-turbo', maxTokens: 16 });
+    assert.equal(r.isError, true);
+    assert.match(textOf(r), /^not sent: no price is known for gpt-4-turbo.*start the server with --price <model>=<input>\/<output>/);
+    const priced = await serve(['--sandbox', '--budget-usd', '1', '--price', 'gpt-4-turbo=10/30']);
+    const { data } = await ok(priced, 'llm_chat', { prompt: 'Hi', model: 'gpt-4-turbo', maxTokens: 16 });
+    assert.ok((data.costUsd as number) > 0);
+    assert.throws(() => parseCliArgs(['mcp', '--price', 'gpt-4-turbo=ten']), /--price takes model=input\/output in US dollars per 1M tokens/);
+    assert.throws(() => parseCliArgs(['run', 'x.awb.md', '--price', 'a=1/2']), /--price is an option of mcp/);
+  });
+
   it('cuts a long result to the stated size and says so', async () => {
     const s = await serve(['--sandbox', '--root', dir]);
     const long = 'x'.repeat(480);
