@@ -82,7 +82,7 @@ export interface McpArgs extends Pick<RunArgs, 'sandbox' | 'modelMap' | 'connect
   command: 'mcp';
   /** Folder run_notebook may run notebooks from (default: the current directory). */
   root?: string;
-  /** realtime_publish is refused without it. */
+  /** Without it agents may not publish or change data (realtime_publish, notebooks' writes). */
   allowPublish: boolean;
   /** LLM calls stop once their estimated cost reaches it (USD). */
   budgetUsd?: number;
@@ -125,7 +125,10 @@ mcp serves the Model Context Protocol on stdin/stdout, so agents (Claude, Copilo
 client) can use the connections: list_resources, llm_chat, maps_search_places, maps_compute_route,
 realtime_publish, realtime_recent_messages and run_notebook. Keys stay out of every result.
   --root <dir>              mcp: run_notebook runs only notebooks inside this folder (default: .)
-  --allow-publish           mcp: let realtime_publish publish (refused without it)
+  --allow-publish           mcp: let agents publish and change data (refused without it):
+                            realtime_publish; a notebook's PUBLISH, BATCH, SEND_TO_USER and
+                            TERMINATE; and requests other than GET, HEAD and OPTIONS, except model
+                            calls and maps queries (an http cell's POST to an allowed host too)
   --budget-usd <n>          mcp: LLM calls (llm_chat, notebooks' llm cells) reserve their worst-case
                             cost before they are sent and are refused once it would pass n US
                             dollars; a model without a known price is refused (give it with --price)

@@ -42,7 +42,9 @@ export async function setUpMcp(args: McpArgs, env: NodeJS.ProcessEnv, redactor: 
     root: path.resolve(args.root ?? '.'),
     allowedHosts: [...args.allowHosts, ...(file?.hosts ?? [])],
     env,
-    publishRefusal: args.allowPublish ? undefined : 'publishing is off: start the server with --allow-publish to let agents publish',
+    publishRefusal: args.allowPublish
+      ? undefined
+      : 'agents may not publish or change data here: start the server with --allow-publish to let them (realtime publishing, and requests other than GET to your services and allowed hosts)',
     budget:
       args.budgetUsd === undefined
         ? undefined

@@ -3,6 +3,8 @@
 // and no key in any result or on stderr.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -190,6 +192,68 @@ describe('api-workbench mcp (dist/cli.js) with the SDK client over stdio', funct
     const r = await call(s, 'realtime_publish', { channel: 'team', event: 'hello', data: 'hi' });
     assert.equal(r.isError, true);
     assert.match(textOf(r), /start the server with --allow-publish/);
+  });
+
+  it('run_notebook causes no side effect without --allow-publish: PUBLISH, BATCH, SEND_TO_USER, an http POST to an allowed host and a write to a connection are refused; reads and model calls go', async () => {
+    const hits: string[] = [];
+    const shop = createServer((req, res) => {
+      hits.push(`${req.method} ${req.url}`);
+      req.resume();
+      res.setHeader('content-type', 'application/json');
+      res.end('{"ok":true}');
+    });
+    await new Promise<void>((r) => shop.listen(0, '127.0.0.1', r));
+    const host = `127.0.0.1:${(shop.address() as AddressInfo).port}`;
+    const root = mkdtempSync(path.join(dir, 'effects-'));
+    const fence = (info: string, body: string) => `\`\`\`${info}\n${body}\n\`\`\`\n\n`;
+    writeFileSync(
+      path.join(root, 'effects.awb.md'),
+      fence('realtime name=publish', 'PUBLISH effects-gate suggestion\n{"place": "Pizza Uno"}\n\n?? status == 200') +
+        fence('realtime name=batch', 'BATCH\n[{"channel": "effects-gate", "name": "suggestion", "data": {}}]\n\n?? status == 200') +
+        fence('realtime name=user', 'SEND_TO_USER user-1 suggestion\n{}\n\n?? status == 200') +
+        fence('http name=order', `POST http://${host}/orders\nContent-Type: application/json\n\n{"item": 1}\n\n?? status == 200`) +
+        fence('http name=look', `GET http://${host}/orders\n\n?? status == 200`) +
+        fence('llm name=upload', 'POST /files\nContent-Type: application/json\n\n{"purpose": "fine-tune"}') +
+        fence(
+          'llm name=chat',
+          'POST /chat/completions\nContent-Type: application/json\n\n{"model": "sandbox-chat", "messages": [{"role": "user", "content": "hi"}]}\n\n?? status == 200',
+        ),
+    );
+    try {
+      const s = await serve(['--sandbox', '--root', root, '--allow-host', host]);
+      await ok(s, 'realtime_recent_messages', { channel: 'effects-gate' });
+      const run = await ok(s, 'run_notebook', { path: 'effects.awb.md' });
+      const cells = run.data.cells as Array<{ name: string; ok: boolean; error?: string }>;
+      assert.deepEqual(
+        cells.map((c) => [c.name, c.ok]),
+        [
+          ['publish', false],
+          ['batch', false],
+          ['user', false],
+          ['order', false],
+          ['look', true],
+          ['upload', false],
+          ['chat', true],
+        ],
+        run.text,
+      );
+      for (const c of cells.filter((c) => !c.ok)) assert.match(c.error ?? '', /start the server with --allow-publish/, c.name);
+      assert.match(cells[3].error ?? '', new RegExp(`not sent: POST http://${host}/orders may change data on the server`));
+      assert.deepEqual(hits, ['GET /orders'], 'the POST never reached the server');
+      const recent = await ok(s, 'realtime_recent_messages', { channel: 'effects-gate', waitSeconds: 1 });
+      assert.deepEqual(recent.data.messages, [], 'nothing was published');
+
+      // With --allow-publish the same notebook publishes and posts.
+      const allowed = await serve(['--sandbox', '--root', root, '--allow-host', host, '--allow-publish']);
+      await ok(allowed, 'realtime_recent_messages', { channel: 'effects-gate' });
+      const again = await ok(allowed, 'run_notebook', { path: 'effects.awb.md' });
+      const okNames = (again.data.cells as Array<{ name: string; ok: boolean }>).filter((c) => c.ok).map((c) => c.name);
+      assert.deepEqual(okNames, ['publish', 'batch', 'user', 'order', 'look', 'chat'], again.text);
+      const published = await ok(allowed, 'realtime_recent_messages', { channel: 'effects-gate', waitSeconds: 5 });
+      assert.ok((published.data.messages as unknown[]).length >= 2, JSON.stringify(published.data));
+    } finally {
+      shop.close();
+    }
   });
 
   it('refuses a notebook outside --root and a cell aimed at a foreign origin', async () => {
