@@ -13,7 +13,12 @@ export interface AgentNotebooks {
   /** Absolute folder notebooks must be inside (symbolic links resolved); others are refused. */
   root: string;
   /** The engine's host for one run: keys, host approval and limits exactly as the front end's `run`. */
-  host(): NotebookHost;
+  host(): AgentNotebookHost;
+}
+
+export interface AgentNotebookHost extends NotebookHost {
+  /** The run is over: what its cells reserved from the budget and did not settle is settled now. */
+  runEnded?(): void;
 }
 
 export interface AgentContext {
@@ -29,8 +34,9 @@ export interface AgentContext {
   /** An upper limit on what LLM calls may cost, over the life of this context. */
   readonly budget?: SpendBudget;
   /**
-   * Set when publishing is refused, to the sentence saying how to allow it (the CLI: start the
-   * server with --allow-publish). Unset: allowed (the editor asks the user before each one).
+   * Set when publishing and every other side effect (a notebook's PUBLISH, a request that changes
+   * data: src/agents/sideEffects.ts) are refused, to the sentence saying how to allow them (the
+   * CLI: start the server with --allow-publish). Unset: allowed (the editor asks before a publish).
    */
   readonly publishRefusal?: string;
   /** The subscriptions behind realtime_recent_messages, kept across calls. */

@@ -1,7 +1,9 @@
 // llm_chat: one (non-streamed) answer from a language-model connection, with its token usage and
-// what it cost at the price table's rates; refused before sending when the budget would pass.
+// what it cost at the price table's rates; its worst-case cost is reserved from the budget before
+// sending (refused when that would pass it) and settled to what it cost after.
 import type { HttpConnection } from '../core/connections';
 import { formatUsd } from '../core/numbers';
+import { nothingBilled } from './budget';
 import { llmClient } from '../features/llm/clients';
 import { estimateCost, type CostEstimate } from '../features/llm/costLedger';
 import { costOf, type ChatMessage } from '../services/llm';
@@ -29,12 +31,21 @@ export function planChat(ctx: AgentContext, input: LlmChatInput): PlannedChat {
 
 export async function llmChat(ctx: AgentContext, input: LlmChatInput, signal?: AbortSignal): Promise<ToolOutput> {
   const plan = planChat(ctx, input);
-  const refusal = ctx.budget?.refusal(plan.estimate);
-  if (refusal) throw new ToolRefusal(refusal);
+  // Reserved before sending, so calls running at once cannot together pass the budget.
+  const reserved = ctx.budget?.reserve(plan.estimate);
+  if (reserved?.refusal !== undefined) throw new ToolRefusal(reserved.refusal);
+  // Under a budget the answer is held to the output tokens reserved for it.
+  const maxTokens = input.maxTokens ?? (ctx.budget ? plan.estimate.maxOutputTokens : undefined);
   const client = llmClient(ctx.clients, plan.connection);
-  const answer = await client.chat({ model: plan.model, messages: plan.messages, maxTokens: input.maxTokens }, { cancel: signal });
+  let answer;
+  try {
+    answer = await client.chat({ model: plan.model, messages: plan.messages, maxTokens }, { cancel: signal });
+  } catch (e) {
+    reserved?.reservation.settle(nothingBilled(e) ? 0 : undefined);
+    throw e;
+  }
   const cost = answer.usage ? costOf(answer.model ?? plan.model, answer.usage, ctx.prices) : undefined;
-  ctx.budget?.record(cost?.totalUsd);
+  reserved?.reservation.settle(cost?.totalUsd);
   if (answer.usage) ctx.spent?.(answer.model ?? plan.model, answer.usage);
   const shown = clip(answer.text, ctx.maxResultChars);
   const usage = answer.usage ? `${answer.usage.prompt_tokens} tokens in, ${answer.usage.completion_tokens ?? 0} out` : 'no usage reported';

@@ -1,11 +1,13 @@
 // run_notebook: runs an API notebook through the engine with the front end's host (the same key
-// release, host approval and refusals as `api-workbench run`), only from inside the served folder.
+// release, host approval and refusals as `api-workbench run`), only from inside the served folder,
+// its side effects (PUBLISH, requests that change data) allowed only as realtime_publish is.
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { countsAsCell, NOTEBOOK_EXTENSION, runNotebook } from '../notebook/api';
-import { ToolRefusal, type AgentContext } from './context';
+import { ToolRefusal, type AgentContext, type AgentNotebookHost } from './context';
 import { clip, type ToolOutput } from './result';
 import type { RunNotebookInput } from './schemas';
+import { sideEffectRefusal } from './sideEffects';
 
 /** Bytes of each response body the engine keeps for assertions (as `api-workbench run`). */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -39,11 +41,18 @@ export async function runNotebookTool(ctx: AgentContext, input: RunNotebookInput
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   signal?.addEventListener('abort', onAbort);
+  const base = ctx.notebooks.host();
+  // The notebook's side effects go through the same permission as the tools' own (realtime_publish).
+  const host: AgentNotebookHost = {
+    ...base,
+    beforeSideEffect: async (effect) => (await base.beforeSideEffect?.(effect)) ?? sideEffectRefusal(ctx, effect),
+  };
   let report;
   try {
-    report = await runNotebook(text, { host: ctx.notebooks.host(), file, baseDir: path.dirname(file), maxBodyBytes: MAX_BODY_BYTES }, stop.signal);
+    report = await runNotebook(text, { host, file, baseDir: path.dirname(file), maxBodyBytes: MAX_BODY_BYTES }, stop.signal);
   } finally {
     signal?.removeEventListener('abort', onAbort);
+    host.runEnded?.();
   }
   const cells = report.results.filter(countsAsCell).map((r) => ({
     line: r.line,

@@ -4,6 +4,7 @@ import type { RealtimeConnection } from '../core/connections';
 import { realtimeRestFor } from '../features/realtime/restClient';
 import { pickConnection, ToolRefusal, type AgentContext } from './context';
 import { clip, type ToolOutput } from './result';
+import { sideEffectRefusal } from './sideEffects';
 import type { PublishInput, RecentMessagesInput } from './schemas';
 
 function realtimeConnection(ctx: AgentContext, name: string | undefined): RealtimeConnection {
@@ -14,8 +15,15 @@ function realtimeConnection(ctx: AgentContext, name: string | undefined): Realti
 
 /** The connection a publish would go to, refusing when publishing is not allowed (the confirmation shows it). */
 export function publishTarget(ctx: AgentContext, input: PublishInput): RealtimeConnection {
-  if (ctx.publishRefusal) throw new ToolRefusal(`not published: ${ctx.publishRefusal}`);
-  return realtimeConnection(ctx, input.connection);
+  const conn = realtimeConnection(ctx, input.connection);
+  const refusal = sideEffectRefusal(ctx, {
+    kind: 'realtime',
+    connection: conn.name,
+    op: 'publish',
+    what: `publish "${input.event}" to channel "${input.channel}"`,
+  });
+  if (refusal) throw new ToolRefusal(refusal);
+  return conn;
 }
 
 export async function publish(ctx: AgentContext, input: PublishInput, signal?: AbortSignal): Promise<ToolOutput> {

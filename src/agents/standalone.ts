@@ -4,12 +4,12 @@
 import { type Connection, type ServiceId } from '../core/connections';
 import type { Redactor } from '../core/redact';
 import { HttpClientFactory, type WorkbenchClients } from '../features/httpClients';
-import { estimateCost, type PriceTable } from '../features/llm/costLedger';
-import { connectionsHost, type NotebookHost } from '../notebook/api';
-import { costOf, PRICES } from '../services/llm';
-import { plannedFromBody, usageFromAnswer } from '../services/llm/bodyCosts';
+import type { PriceTable } from '../features/llm/costLedger';
+import { connectionsHost } from '../notebook/api';
+import { PRICES } from '../services/llm';
 import type { SpendBudget } from './budget';
-import type { AgentContext } from './context';
+import type { AgentContext, AgentNotebookHost } from './context';
+import { NotebookSpending } from './notebookSpending';
 import { OriginBoundKeys } from './keys';
 import { RecentMessages } from './recentMessages';
 
@@ -62,27 +62,24 @@ export function standaloneContext(opts: StandaloneOptions): StandaloneContext {
   const prices = opts.prices ?? PRICES;
   const recent = new RecentMessages(clients);
   const budget = opts.budget;
-  const notebookHost = (): NotebookHost => ({
-    ...connectionsHost({
-      connections: opts.connections,
-      key: (c) => opts.key(c),
-      keyRefused: (c, key) => opts.keyRefused?.(c, key) ?? false,
-      redactor,
-      allowedHosts: opts.allowedHosts ?? [],
-      env: opts.env ?? {},
-      onResult: (r) => {
-        const used = usageFromAnswer(r.response?.json);
-        const model = used?.model ?? plannedFromBody(r.request?.body)?.model;
-        if (r.service === 'llm' && used && model) budget?.record(costOf(model, used.usage, prices)?.totalUsd);
-      },
-    }),
-    // On the shared factory: a notebook's requests count against the same per-connection limits as the tools'.
-    httpClient: (connection, options) => clients.http.create(connection, { ...options, history: false }),
-    beforeModelRequest: (_connection, body) => {
-      const planned = plannedFromBody(body);
-      return Promise.resolve(planned && budget?.refusal(estimateCost(planned.model, planned.messages, planned.maxTokens, prices)));
-    },
-  });
+  const notebookHost = (): AgentNotebookHost => {
+    const spending = budget && new NotebookSpending(budget, prices);
+    return {
+      ...connectionsHost({
+        connections: opts.connections,
+        key: (c) => opts.key(c),
+        keyRefused: (c, key) => opts.keyRefused?.(c, key) ?? false,
+        redactor,
+        allowedHosts: opts.allowedHosts ?? [],
+        env: opts.env ?? {},
+        onResult: (r) => spending?.cellEnded(r),
+      }),
+      // On the shared factory: a notebook's requests count against the same per-connection limits as the tools'.
+      httpClient: (connection, options) => clients.http.create(connection, { ...options, history: false }),
+      beforeModelRequest: (_connection, body) => Promise.resolve(spending?.beforeModelRequest(body)),
+      runEnded: () => spending?.runEnded(),
+    };
+  };
   return {
     clients,
     connections: (service: ServiceId) => opts.connections.filter((c) => c.service === service),

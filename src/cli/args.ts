@@ -5,6 +5,7 @@ import { CliError } from './errors';
 import { MAX_TIMEOUT_SECONDS } from '../core/connections';
 import { errorText } from '../core/errors';
 import type { MatrixAxis } from '../features/notebook/matrixTable';
+import type { ModelPrice } from '../services/llm';
 
 export type { MatrixAxis };
 
@@ -81,10 +82,12 @@ export interface McpArgs extends Pick<RunArgs, 'sandbox' | 'modelMap' | 'connect
   command: 'mcp';
   /** Folder run_notebook may run notebooks from (default: the current directory). */
   root?: string;
-  /** realtime_publish is refused without it. */
+  /** Without it agents may not publish or change data (realtime_publish, notebooks' writes). */
   allowPublish: boolean;
   /** LLM calls stop once their estimated cost reaches it (USD). */
   budgetUsd?: number;
+  /** --price: prices of models the default table lacks (or overrides), USD per 1M tokens. */
+  prices?: Record<string, ModelPrice>;
 }
 
 export type CliArgs = RunArgs | ImportArgs | ExportArgs | CheckArgs | McpArgs | { command: 'help' } | { command: 'version' };
@@ -116,14 +119,21 @@ per finding (file:line: severity: message); exit 1 when one is an error. Offline
 are checked with --connections, and model ids too with --sandbox (the built-in sandbox's models).
 --json prints {"files": [...], "findings": [...]} instead.
 
-       api-workbench mcp [--sandbox] [--connections file.json] [--root dir] [--allow-publish] [--budget-usd n]
+       api-workbench mcp [--sandbox] [--connections file.json] [--root dir] [--allow-publish] [--budget-usd n] [--price model=in/out]
 
 mcp serves the Model Context Protocol on stdin/stdout, so agents (Claude, Copilot, Cursor, any MCP
 client) can use the connections: list_resources, llm_chat, maps_search_places, maps_compute_route,
 realtime_publish, realtime_recent_messages and run_notebook. Keys stay out of every result.
   --root <dir>              mcp: run_notebook runs only notebooks inside this folder (default: .)
-  --allow-publish           mcp: let realtime_publish publish (refused without it)
-  --budget-usd <n>          mcp: stop LLM calls once their estimated cost reaches n US dollars
+  --allow-publish           mcp: let agents publish and change data (refused without it):
+                            realtime_publish; a notebook's PUBLISH, BATCH, SEND_TO_USER and
+                            TERMINATE; and requests other than GET, HEAD and OPTIONS, except model
+                            calls and maps queries (an http cell's POST to an allowed host too)
+  --budget-usd <n>          mcp: LLM calls (llm_chat, notebooks' llm cells) reserve their worst-case
+                            cost before they are sent and are refused once it would pass n US
+                            dollars; a model without a known price is refused (give it with --price)
+  --price <model=in/out>    mcp: a model's price in US dollars per 1M tokens in and out, e.g.
+                            my-ft=0.3/1.2 (repeatable; overrides the built-in table)
 
 Options:
   --sandbox                 start the built-in sandbox for this run and use it as the default
@@ -223,6 +233,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         root: { type: 'string' },
         'allow-publish': { type: 'boolean' },
         'budget-usd': { type: 'string' },
+        price: { type: 'string', multiple: true },
         matrix: { type: 'string', multiple: true },
         'judge-model': { type: 'string' },
         baseline: { type: 'string' },
@@ -252,7 +263,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if (command === 'check') return checkArgs(paths, values);
   if (command === 'mcp') return mcpArgs(values, paths);
   if (values.json) throw new CliError('--json is an option of check (run takes --reporter json)');
-  for (const flag of ['root', 'allow-publish', 'budget-usd'] as const) if (values[flag] !== undefined) throw new CliError(`--${flag} is an option of mcp`);
+  for (const flag of ['root', 'allow-publish', 'budget-usd', 'price'] as const)
+    if (values[flag] !== undefined) throw new CliError(`--${flag} is an option of mcp`);
   if (values.format !== undefined) throw new CliError('--format is an option of export');
   if (command !== 'run') throw new CliError(`unknown command "${command}": the commands are "run", "check", "import", "export" and "mcp"`);
   if (paths.length === 0) throw new CliError('run needs at least one notebook file or folder');
@@ -328,10 +340,22 @@ function mcpArgs(values: ParsedValues, positionals: readonly string[]): McpArgs 
     root: str('root'),
     allowPublish: values['allow-publish'] === true,
     ...(budgetUsd !== undefined ? { budgetUsd } : {}),
+    ...(list('price') ? { prices: parsePrices(list('price') ?? []) } : {}),
     allowHosts: allowedHosts(list('allow-host')),
     proxy: str('proxy'),
     ca: list('ca') ?? [],
   };
+}
+
+/** --price entries `model=input/output` (USD per 1M tokens); a malformed one is a usage error. */
+function parsePrices(entries: readonly string[]): Record<string, ModelPrice> {
+  const prices: Record<string, ModelPrice> = {};
+  for (const entry of entries) {
+    const m = /^\s*([^=\s]+)\s*=\s*(\d+(?:\.\d+)?)\s*\/\s*(\d+(?:\.\d+)?)\s*$/.exec(entry);
+    if (!m) throw new CliError(`--price takes model=input/output in US dollars per 1M tokens (e.g. my-ft=0.3/1.2), not "${entry}"`);
+    prices[m[1].toLowerCase()] = { input: Number(m[2]), output: Number(m[3]) };
+  }
+  return prices;
 }
 
 /** `name=a,b` entries; a name given twice, an empty value or a malformed entry is a usage error. */

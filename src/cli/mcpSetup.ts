@@ -7,6 +7,7 @@ import type { Redactor } from '../core/redact';
 import { SpendBudget } from '../agents/budget';
 import { sandboxDefaultModel, standaloneContext, type StandaloneContext } from '../agents/standalone';
 import type { Sandbox } from '../sandbox/host';
+import { PRICES } from '../services/llm';
 import type { McpArgs } from './args';
 import { loadConnectionsFile } from './connectionsFile';
 import { prepareTokens } from './credentials';
@@ -41,8 +42,18 @@ export async function setUpMcp(args: McpArgs, env: NodeJS.ProcessEnv, redactor: 
     root: path.resolve(args.root ?? '.'),
     allowedHosts: [...args.allowHosts, ...(file?.hosts ?? [])],
     env,
-    publishRefusal: args.allowPublish ? undefined : 'publishing is off: start the server with --allow-publish to let agents publish',
-    budget: args.budgetUsd === undefined ? undefined : new SpendBudget(args.budgetUsd, 'restart the server with a larger --budget-usd'),
+    publishRefusal: args.allowPublish
+      ? undefined
+      : 'agents may not publish or change data here: start the server with --allow-publish to let them (realtime publishing, and requests other than GET to your services and allowed hosts)',
+    budget:
+      args.budgetUsd === undefined
+        ? undefined
+        : new SpendBudget(
+            args.budgetUsd,
+            'restart the server with a larger --budget-usd',
+            'start the server with --price <model>=<input>/<output> (US dollars per 1M tokens) to give it one',
+          ),
+    prices: { ...PRICES, ...args.prices },
     defaultModel: sandboxDefaultModel,
   });
   return {

@@ -133,6 +133,9 @@ export interface HttpCellOutput {
   waits?: RequestWaits;
 }
 
+/** Methods that only read: any other is a side effect the host is asked about. */
+const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** Sends the request; never throws (failures come back as `error`, with what arrived kept). */
 export async function runHttpCell(input: HttpCellInput): Promise<HttpCellOutput> {
   const { conn, host, target, spec } = input;
@@ -186,6 +189,16 @@ export async function runHttpCell(input: HttpCellInput): Promise<HttpCellOutput>
     if (client.url(path).origin !== target.origin) fail('substituting variables changed the host of the request: refused, nothing was sent');
   } catch (e) {
     return { error: e };
+  }
+
+  if (host.beforeSideEffect && !READ_ONLY_METHODS.has(spec.method.toUpperCase())) {
+    try {
+      const url = host.redactor.url(client.url(path).href);
+      const refusal = await host.beforeSideEffect({ kind: 'request', service, connection: conn?.name, method: spec.method.toUpperCase(), url });
+      if (refusal !== undefined) fail(refusal);
+    } catch (e) {
+      return { error: e };
+    }
   }
 
   if (conn?.service === 'llm' && host.beforeModelRequest) {

@@ -8,7 +8,10 @@ import type { ChannelAuthorizer } from '../services/realtime/auth';
 import { RealtimeClient } from '../services/realtime/client';
 import { connectionAuthorizer } from '../services/realtime/connectionAuth';
 import { RealtimeRest } from '../services/realtime/rest';
-import type { ListenMessage, NotebookHost, RequestRecord, ResponseRecord } from './types';
+import type { ListenMessage, NotebookHost, RequestRecord, ResponseRecord, SideEffect } from './types';
+
+/** The realtime operations that others see (the rest only read). */
+export type RealtimeWrite = Extract<SideEffect, { kind: 'realtime' }>['op'];
 
 export interface RealtimeCellContext {
   conn: RealtimeConnection;
@@ -50,9 +53,21 @@ function masterKeyReader(ctx: RealtimeCellContext): () => Promise<string | undef
   };
 }
 
+/** The host's refusal of a realtime write as the cell's error, or undefined when it may go ahead. */
+export async function writeRefused(ctx: RealtimeCellContext, op: RealtimeWrite, what: string): Promise<unknown> {
+  try {
+    const refusal = await ctx.host.beforeSideEffect?.({ kind: 'realtime', connection: ctx.conn.name, op, what });
+    return refusal === undefined ? undefined : new ApiError({ kind: 'auth', service: serviceLabel(ctx.conn), code: 'not_allowed', message: refusal });
+  } catch (e) {
+    return e;
+  }
+}
+
 /** PUBLISH <channel> <event> with the cell's data (JSON when it parses, text otherwise). */
 export async function runPublish(ctx: RealtimeCellContext, channel: string, event: string, dataText: string): Promise<RealtimeCellOutput> {
   const out: RealtimeCellOutput = {};
+  out.error = await writeRefused(ctx, 'publish', `publish "${event}" to channel "${channel}"`);
+  if (out.error !== undefined) return out;
   const rest = restClient(ctx, out);
   let data: unknown = dataText;
   try {

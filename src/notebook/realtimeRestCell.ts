@@ -6,7 +6,7 @@ import { parseJson } from '../core/validate';
 import { channelKind, LIMITS } from '../services/realtime/protocol';
 import type { BatchItem, RealtimeRest } from '../services/realtime/rest';
 import type { RealtimeRestOp } from './cells';
-import { restClient, type RealtimeCellContext, type RealtimeCellOutput } from './realtimeCell';
+import { restClient, writeRefused, type RealtimeCellContext, type RealtimeCellOutput, type RealtimeWrite } from './realtimeCell';
 
 function invalid(ctx: RealtimeCellContext, message: string): ApiError {
   return new ApiError({ kind: 'protocol', service: `Realtime (${ctx.conn.name})`, code: 'invalid_request', message });
@@ -63,8 +63,19 @@ async function call(rest: RealtimeRest, ctx: RealtimeCellContext, op: RealtimeRe
   }
 }
 
+/** What a writing operation does, in words; undefined for the ones that only read. */
+function writeOf(op: RealtimeRestOp, args: string[]): { op: RealtimeWrite; what: string } | undefined {
+  if (op === 'batch') return { op, what: 'publish a batch of events' };
+  if (op === 'sendToUser') return { op, what: `send "${args[1]}" to user "${args[0]}"` };
+  if (op === 'terminate') return { op, what: `end the connections of user "${args[0]}"` };
+  return undefined;
+}
+
 export async function runRealtimeRest(ctx: RealtimeCellContext, op: RealtimeRestOp, args: string[], body: string): Promise<RealtimeCellOutput> {
   const out: RealtimeCellOutput = {};
+  const write = writeOf(op, args);
+  if (write) out.error = await writeRefused(ctx, write.op, write.what);
+  if (out.error !== undefined) return out;
   const rest = restClient(ctx, out);
   const started = performance.now();
   try {

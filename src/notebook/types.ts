@@ -101,6 +101,15 @@ export interface HostApprovalRequest {
   credentials: string[];
 }
 
+/**
+ * Something a cell is about to do that others see or that may change data: a request with a
+ * method other than GET, HEAD or OPTIONS (`url` redacted), or a realtime write (PUBLISH, BATCH,
+ * SEND_TO_USER, TERMINATE; `what` says it in words).
+ */
+export type SideEffect =
+  | { kind: 'request'; service: 'llm' | 'maps' | 'http'; connection?: string; method: string; url: string }
+  | { kind: 'realtime'; connection: string; op: 'publish' | 'batch' | 'sendToUser' | 'terminate'; what: string };
+
 /** What a front end hands the engine. */
 export interface NotebookHost {
   /**
@@ -145,6 +154,12 @@ export interface NotebookHost {
    * per notebook and host, and refuses in restricted mode.
    */
   approveHost?(req: HostApprovalRequest): Promise<true | string>;
+  /**
+   * Asked before each side effect of a cell (see SideEffect). A string: not done, and the cell
+   * fails with that reason. Absent or undefined: done. The MCP server refuses them unless started
+   * with --allow-publish, as it refuses realtime_publish.
+   */
+  beforeSideEffect?(effect: SideEffect): Promise<string | undefined>;
   /** `{{$env NAME}}` of an `http` cell: the environment variable, or undefined when it is not set. Absent: none is available. */
   env?(name: string): string | undefined;
   /**

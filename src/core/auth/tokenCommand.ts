@@ -28,22 +28,68 @@ export interface TokenCommandOptions {
   signal?: AbortSignal;
 }
 
+/** After the command exits, how long its output pipes may stay open (something it left running holds them). */
+const PIPES_AFTER_EXIT_MS = 500;
+/** Process groups are a POSIX notion; on Windows only the shell itself can be ended. */
+const OWN_PROCESS_GROUP = process.platform !== 'win32';
+
 /**
  * Runs `command` in the shell and reads its token. Rejects with a TokenCommandError that carries
- * the command's own message (its stderr, e.g. "Please run 'az login'") when it fails, prints
- * nothing, or is not done in time.
+ * the command's own message (its stderr, e.g. "Please run 'az login'", with whatever it printed
+ * on stdout masked: that may be the token) when it fails, prints nothing, or is not done in time.
+ * The command runs in its own process group, so the limit ends whatever it started as well, and
+ * the promise settles at the limit even when a child it left behind still holds its output open.
  */
 export function runTokenCommand(command: string, opts: TokenCommandOptions = {}): Promise<Token> {
   const timeoutMs = opts.timeoutMs ?? TOKEN_COMMAND_TIMEOUT_MS;
   return new Promise<Token>((resolve, reject) => {
-    const child = spawn(command, { shell: true, env: opts.env ?? process.env, cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const child = spawn(command, {
+      shell: true,
+      detached: OWN_PROCESS_GROUP,
+      env: opts.env ?? process.env,
+      cwd: opts.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;
     let failure: string | undefined;
+    let settled = false;
+    let afterExit: NodeJS.Timeout | undefined;
+    const killAll = () => {
+      try {
+        if (OWN_PROCESS_GROUP && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        // The group is gone already.
+      }
+    };
+    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(afterExit);
+      opts.signal?.removeEventListener('abort', onAbort);
+      // Whatever the command left running is ended, and its pipes are no longer waited on.
+      killAll();
+      child.stdout.destroy();
+      child.stderr.destroy();
+      const stdout = Buffer.concat(out).toString('utf8');
+      const stderr = tail(maskOutput(Buffer.concat(err).toString('utf8'), stdout));
+      const said = stderr ? `: ${stderr}` : '';
+      if (failure) return reject(new TokenCommandError(`the token command ${failure}${said}`));
+      if (code !== 0)
+        return reject(new TokenCommandError(`the token command failed (${signal ? `killed by ${signal}` : `exit ${code}`})${said || ' and said nothing'}`));
+      try {
+        resolve(parseTokenOutput(stdout));
+      } catch (e) {
+        reject(e instanceof TokenCommandError ? e : new TokenCommandError(String(e)));
+      }
+    };
     const stop = (why: string) => {
       failure ??= why;
-      child.kill();
+      finish(null, null);
     };
     const timer = setTimeout(() => stop(`did not finish within ${Math.round(timeoutMs / 1000)} s`), timeoutMs);
     const onAbort = () => stop('was cancelled');
@@ -55,22 +101,43 @@ export function runTokenCommand(command: string, opts: TokenCommandOptions = {})
     };
     child.stdout.on('data', collect(out));
     child.stderr.on('data', collect(err));
-    child.on('error', (e) => (failure ??= `could not be started (${e.message})`));
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      opts.signal?.removeEventListener('abort', onAbort);
-      const stderr = tail(Buffer.concat(err).toString('utf8'));
-      const said = stderr ? `: ${stderr}` : '';
-      if (failure) return reject(new TokenCommandError(`the token command ${failure}${said}`));
-      if (code !== 0)
-        return reject(new TokenCommandError(`the token command failed (${signal ? `killed by ${signal}` : `exit ${code}`})${said || ' and said nothing'}`));
-      try {
-        resolve(parseTokenOutput(Buffer.concat(out).toString('utf8')));
-      } catch (e) {
-        reject(e instanceof TokenCommandError ? e : new TokenCommandError(String(e)));
-      }
-    });
+    child.on('error', (e) => stop(`could not be started (${e.message})`));
+    // 'close' waits for the pipes too; a child the command left running may hold them for ever.
+    child.on('exit', (code, signal) => (afterExit = setTimeout(() => finish(code, signal), PIPES_AFTER_EXIT_MS)));
+    child.on('close', finish);
   });
+}
+
+/** Shortest piece of a command's stdout masked in its stderr: shorter words are not token-like. */
+const MIN_MASKED_CHARS = 8;
+
+/**
+ * `stderr` with everything token-like that the command printed on stdout masked: the whole output,
+ * each line and word of it, and every string of it when it is JSON (az's accessToken). A command
+ * that failed after printing its token often repeats it in its complaint.
+ */
+export function maskOutput(stderr: string, stdout: string): string {
+  const pieces = new Set<string>();
+  const add = (v: string) => {
+    const t = v.trim();
+    if (t.length >= MIN_MASKED_CHARS) pieces.add(t);
+  };
+  add(stdout);
+  for (const line of stdout.split(/\r?\n/)) add(line);
+  for (const word of stdout.split(/[\s"'`,;:{}[\]=]+/)) add(word);
+  try {
+    const walk = (v: unknown): void => {
+      if (typeof v === 'string') add(v);
+      else if (v && typeof v === 'object') for (const x of Object.values(v)) walk(x);
+    };
+    walk(JSON.parse(stdout));
+  } catch {
+    // Not JSON: its words are masked above.
+  }
+  let masked = stderr;
+  // Longest first, so a token is masked whole before a word inside it would be.
+  for (const piece of [...pieces].sort((a, b) => b.length - a.length)) masked = masked.split(piece).join('***');
+  return masked;
 }
 
 function tail(text: string): string {

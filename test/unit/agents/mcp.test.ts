@@ -3,6 +3,8 @@
 // and no key in any result or on stderr.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -192,6 +194,68 @@ describe('api-workbench mcp (dist/cli.js) with the SDK client over stdio', funct
     assert.match(textOf(r), /start the server with --allow-publish/);
   });
 
+  it('run_notebook causes no side effect without --allow-publish: PUBLISH, BATCH, SEND_TO_USER, an http POST to an allowed host and a write to a connection are refused; reads and model calls go', async () => {
+    const hits: string[] = [];
+    const shop = createServer((req, res) => {
+      hits.push(`${req.method} ${req.url}`);
+      req.resume();
+      res.setHeader('content-type', 'application/json');
+      res.end('{"ok":true}');
+    });
+    await new Promise<void>((r) => shop.listen(0, '127.0.0.1', r));
+    const host = `127.0.0.1:${(shop.address() as AddressInfo).port}`;
+    const root = mkdtempSync(path.join(dir, 'effects-'));
+    const fence = (info: string, body: string) => `\`\`\`${info}\n${body}\n\`\`\`\n\n`;
+    writeFileSync(
+      path.join(root, 'effects.awb.md'),
+      fence('realtime name=publish', 'PUBLISH effects-gate suggestion\n{"place": "Pizza Uno"}\n\n?? status == 200') +
+        fence('realtime name=batch', 'BATCH\n[{"channel": "effects-gate", "name": "suggestion", "data": {}}]\n\n?? status == 200') +
+        fence('realtime name=user', 'SEND_TO_USER user-1 suggestion\n{}\n\n?? status == 200') +
+        fence('http name=order', `POST http://${host}/orders\nContent-Type: application/json\n\n{"item": 1}\n\n?? status == 200`) +
+        fence('http name=look', `GET http://${host}/orders\n\n?? status == 200`) +
+        fence('llm name=upload', 'POST /files\nContent-Type: application/json\n\n{"purpose": "fine-tune"}') +
+        fence(
+          'llm name=chat',
+          'POST /chat/completions\nContent-Type: application/json\n\n{"model": "sandbox-chat", "messages": [{"role": "user", "content": "hi"}]}\n\n?? status == 200',
+        ),
+    );
+    try {
+      const s = await serve(['--sandbox', '--root', root, '--allow-host', host]);
+      await ok(s, 'realtime_recent_messages', { channel: 'effects-gate' });
+      const run = await ok(s, 'run_notebook', { path: 'effects.awb.md' });
+      const cells = run.data.cells as Array<{ name: string; ok: boolean; error?: string }>;
+      assert.deepEqual(
+        cells.map((c) => [c.name, c.ok]),
+        [
+          ['publish', false],
+          ['batch', false],
+          ['user', false],
+          ['order', false],
+          ['look', true],
+          ['upload', false],
+          ['chat', true],
+        ],
+        run.text,
+      );
+      for (const c of cells.filter((c) => !c.ok)) assert.match(c.error ?? '', /start the server with --allow-publish/, c.name);
+      assert.match(cells[3].error ?? '', new RegExp(`not sent: POST http://${host}/orders may change data on the server`));
+      assert.deepEqual(hits, ['GET /orders'], 'the POST never reached the server');
+      const recent = await ok(s, 'realtime_recent_messages', { channel: 'effects-gate', waitSeconds: 1 });
+      assert.deepEqual(recent.data.messages, [], 'nothing was published');
+
+      // With --allow-publish the same notebook publishes and posts.
+      const allowed = await serve(['--sandbox', '--root', root, '--allow-host', host, '--allow-publish']);
+      await ok(allowed, 'realtime_recent_messages', { channel: 'effects-gate' });
+      const again = await ok(allowed, 'run_notebook', { path: 'effects.awb.md' });
+      const okNames = (again.data.cells as Array<{ name: string; ok: boolean }>).filter((c) => c.ok).map((c) => c.name);
+      assert.deepEqual(okNames, ['publish', 'batch', 'user', 'order', 'look', 'chat'], again.text);
+      const published = await ok(allowed, 'realtime_recent_messages', { channel: 'effects-gate', waitSeconds: 5 });
+      assert.ok((published.data.messages as unknown[]).length >= 2, JSON.stringify(published.data));
+    } finally {
+      shop.close();
+    }
+  });
+
   it('refuses a notebook outside --root and a cell aimed at a foreign origin', async () => {
     const root = mkdtempSync(path.join(dir, 'root-'));
     const s = await serve(['--sandbox', '--root', root]);
@@ -219,6 +283,22 @@ describe('api-workbench mcp (dist/cli.js) with the SDK client over stdio', funct
     await said;
     const r = await ok(s, 'list_resources', { service: 'maps' });
     assert.match(r.text, /maps API/);
+  });
+
+  it('answers an 11 MB message with a JSON-RPC error naming its size and the limit, and goes on serving', async () => {
+    const s = await serve(['--sandbox']);
+    const huge = 'x'.repeat(11 * 1024 * 1024);
+    await assert.rejects(
+      s.client.callTool({ name: 'llm_chat', arguments: { prompt: huge } }),
+      (e: Error & { code?: number }) => e.code === -32600 && /message too large \(\d+ bytes; limit 10485760\)/.test(e.message),
+    );
+    // One without an id (a notification) gets the error with id null, and is said on stderr.
+    const stdin = (s.transport['_process'] as { stdin: Writable } | undefined)?.stdin;
+    assert.ok(stdin);
+    stdin.write(`{"jsonrpc":"2.0","method":"notifications/x","params":{"p":"${huge}"}}\n`);
+    const r = await ok(s, 'list_resources', { service: 'maps' });
+    assert.match(r.text, /maps API/);
+    assert.match(s.stderr(), /a message too large \(\d+ bytes; limit 10485760\) was refused/);
   });
 
   it('stdout carries only protocol messages (the sandbox and every notice go to stderr), and the server ends when stdin does', async () => {
@@ -262,6 +342,31 @@ describe('api-workbench mcp (dist/cli.js) with the SDK client over stdio', funct
     const r = await call(s, 'llm_chat', { prompt: 'Write a long story.', model: 'gpt-4o', maxTokens: 2000 });
     assert.equal(r.isError, true);
     assert.match(textOf(r), /^not sent: this call may cost up to \$0\.02.* of the \$0\.0010 budget\..*restart the server with a larger --budget-usd\.$/);
+  });
+
+  it('--budget-usd holds for 40 llm_chat calls at once: each reserves its worst case before it is sent, and together they spend no more than the budget', async () => {
+    const s = await serve(['--sandbox', '--budget-usd', '0.01']);
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => call(s, 'llm_chat', { prompt: `Tell story number ${i} at length.`, model: 'gpt-4o', maxTokens: 300 })),
+    );
+    const sent = results.filter((r) => r.isError !== true);
+    const refused = results.filter((r) => r.isError === true);
+    const spent = sent.reduce((sum, r) => sum + (r.structuredContent?.costUsd as number), 0);
+    assert.ok(sent.length > 0 && refused.length > 0, `${sent.length} sent, ${refused.length} refused`);
+    assert.ok(spent <= 0.01, `40 calls at once spent $${spent} of a $0.01 budget`);
+    for (const r of refused) assert.match(textOf(r), /^not sent: (this call may cost up to|the budget is used up)/);
+  });
+
+  it('--budget-usd refuses a model whose price is unknown, until --price gives one', async () => {
+    const unpriced = await serve(['--sandbox', '--budget-usd', '1']);
+    const r = await call(unpriced, 'llm_chat', { prompt: 'Hi', model: 'gpt-4-turbo', maxTokens: 16 });
+    assert.equal(r.isError, true);
+    assert.match(textOf(r), /^not sent: no price is known for gpt-4-turbo.*start the server with --price <model>=<input>\/<output>/);
+    const priced = await serve(['--sandbox', '--budget-usd', '1', '--price', 'gpt-4-turbo=10/30']);
+    const { data } = await ok(priced, 'llm_chat', { prompt: 'Hi', model: 'gpt-4-turbo', maxTokens: 16 });
+    assert.ok((data.costUsd as number) > 0);
+    assert.throws(() => parseCliArgs(['mcp', '--price', 'gpt-4-turbo=ten']), /--price takes model=input\/output in US dollars per 1M tokens/);
+    assert.throws(() => parseCliArgs(['run', 'x.awb.md', '--price', 'a=1/2']), /--price is an option of mcp/);
   });
 
   it('cuts a long result to the stated size and says so', async () => {

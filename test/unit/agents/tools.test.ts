@@ -229,6 +229,21 @@ describe('agents: the tools against the sandbox', function () {
     assert.equal(ctx.budget?.spentUsd, 0);
   });
 
+  it('--budget-usd for run_notebook: ten runs at once spend no more than the budget, and an unpriced model is not sent', async () => {
+    const cell = (model: string) =>
+      `\`\`\`llm name=story\nPOST /chat/completions\nContent-Type: application/json\n\n{"model": "${model}", "max_tokens": 300, "messages": [{"role": "user", "content": "Tell a story."}]}\n\n?? status == 200\n\`\`\`\n`;
+    writeFileSync(path.join(root, 'story.awb.md'), cell('gpt-4o'));
+    writeFileSync(path.join(root, 'unpriced.awb.md'), cell('gpt-4-turbo'));
+    const ctx = context({ budget: new SpendBudget(0.01, 'restart the server with a larger --budget-usd') });
+    const unpriced = await callTool(ctx, 'run_notebook', { path: 'unpriced.awb.md' });
+    assert.match(unpriced.text, /not sent: no price is known for gpt-4-turbo/);
+    const runs = await Promise.all(Array.from({ length: 10 }, () => callTool(ctx, 'run_notebook', { path: 'story.awb.md' })));
+    const passed = runs.filter((r) => ok(r).summary === '1 passed, 0 failed').length;
+    assert.ok(passed > 0 && passed < 10, `${passed} of 10 runs sent their cell`);
+    assert.ok(ctx.budget!.spentUsd <= 0.01, `spent $${ctx.budget!.spentUsd}`);
+    assert.equal(ctx.budget!.reservedUsd, 0, 'every reservation was settled');
+  });
+
   it('a long answer is cut to the stated size, and says so', async () => {
     const ctx = context({ maxResultChars: 40 });
     const r = await callTool(ctx, 'list_resources', { service: 'llm' });

@@ -1,6 +1,9 @@
 // Token commands and the token cache: what a command's output means (a token alone, or az's JSON
 // with its expiry), what a failing command tells the user, and when a token is fetched again.
 import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { CredentialResolver, COGNITIVE_SERVICES_SCOPE } from '../../../src/core/auth/resolver';
 import { jwtExpiry, RENEW_BEFORE_MS, TokenCache, type Token } from '../../../src/core/auth/tokenCache';
 import { parseTokenOutput, runTokenCommand, TokenCommandError } from '../../../src/core/auth/tokenCommand';
@@ -43,6 +46,57 @@ describe('core/auth: token commands', function () {
       (e: Error) => e instanceof TokenCommandError && /exit 3/.test(e.message) && /Please run 'az login'/.test(e.message),
     );
     assert.equal((await runTokenCommand(node("console.log('tok-from-command')"))).value, 'tok-from-command');
+  });
+
+  it('a failing command that printed its token: the token is masked in the stderr shown, whole or as JSON', async () => {
+    const token = 'tok-printed-then-failed-0123456789';
+    await assert.rejects(
+      runTokenCommand(node(`console.log(${JSON.stringify(token)}); console.error('could not cache ${token} for later'); process.exit(1)`)),
+      (e: Error) => /exit 1/.test(e.message) && /could not cache \*\*\* for later/.test(e.message) && !e.message.includes('0123456789'),
+    );
+    const json = JSON.stringify({ accessToken: token, expiresOn: '2030-01-31 12:34:56.000000' });
+    await assert.rejects(
+      runTokenCommand(node(`console.log(${JSON.stringify(json)}); console.error('refresh failed: ' + ${JSON.stringify(json)}); process.exit(2)`)),
+      (e: Error) => /refresh failed/.test(e.message) && !e.message.includes('0123456789'),
+    );
+  });
+
+  describe('a command that leaves a child holding its output (POSIX shells)', () => {
+    let dir: string;
+    before(function () {
+      if (process.platform === 'win32') this.skip();
+      dir = mkdtempSync(path.join(tmpdir(), 'awb-token-'));
+    });
+
+    /** Whether the process `pid` still runs (a killed one may linger as a zombie until its new parent reaps it). */
+    const alive = (pid: number) => {
+      try {
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        return false;
+      }
+    };
+    const pidIn = (file: string) => Number(readFileSync(file, 'utf8').trim());
+
+    it('a command that sleeps past the limit is ended, its background child too, and the promise settles at the limit', async () => {
+      const pids = path.join(dir, 'sleeping.pid');
+      const script = `sleep 1000 & echo $! > ${JSON.stringify(pids)}; sleep 1000`;
+      const started = Date.now();
+      await assert.rejects(runTokenCommand(script, { timeoutMs: 700 }), /did not finish within 1 s/);
+      assert.ok(Date.now() - started < 3_000, `settled after ${Date.now() - started} ms`);
+      await new Promise((r) => setTimeout(r, 200));
+      assert.equal(alive(pidIn(pids)), false, 'the background sleep was killed with its group');
+    });
+
+    it('a command that prints its token and exits, leaving `sleep 1000 &` on its stdout, gives the token at once and ends the child', async () => {
+      const pids = path.join(dir, 'left.pid');
+      const script = `sleep 1000 & echo $! > ${JSON.stringify(pids)}; echo tok-left-a-child-behind`;
+      const started = Date.now();
+      assert.equal((await runTokenCommand(script, { timeoutMs: 10_000 })).value, 'tok-left-a-child-behind');
+      assert.ok(Date.now() - started < 3_000, `settled after ${Date.now() - started} ms`);
+      await new Promise((r) => setTimeout(r, 200));
+      assert.equal(alive(pidIn(pids)), false, 'the background sleep was killed with its group');
+    });
   });
 
   it('the cache fetches once for concurrent requests, and again only near the reported expiry', async () => {
