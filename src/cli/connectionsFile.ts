@@ -11,7 +11,7 @@ import { describeIssues } from '../core/validate';
 import { isHostName } from './args';
 import { CliError } from './errors';
 import { readTextFile } from './textFile';
-import { errorText } from '../core/errors';
+import { jsonErrorText } from '../core/quote';
 
 export interface ConnectionsFile {
   connections: Connection[];
@@ -32,7 +32,19 @@ const fileSchema = z.strictObject({
   hosts: z.optional(z.array(z.string().check(z.refine(isHostName, 'must be a host name, or host:port (e.g. api.example.com)')))),
 });
 
-const envVarName = () => z.optional(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable')));
+/**
+ * A key pasted where its variable's name belongs (`"keyEnv": "sk_live_51H…"`) is refused without
+ * being repeated: it has the form of a name (letters, digits, _), so the form alone cannot tell.
+ * Known key prefixes, and a long run of mixed letters and digits between underscores, can:
+ * OPENAI_API_KEY_2 has none.
+ */
+export function looksLikeKey(value: string): boolean {
+  if (/^(sk|rk|pk)[-_]|^AIza|^(ghp|gho|ghs|ghu|github_pat|glpat|xox[abpr])[-_]/i.test(value)) return true;
+  return value.split('_').some((part) => part.length >= 16 && /[0-9]/.test(part) && /[A-Za-z]/.test(part));
+}
+
+const NOT_A_NAME = 'must name an environment variable (letters, digits, _), not hold the key itself';
+const envVarName = () => z.optional(z.string().check(z.refine((v) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(v) && !looksLikeKey(v), NOT_A_NAME)));
 const keyEnvSchema = z.object({ keyEnv: envVarName(), encryptionMasterKeyEnv: envVarName() });
 
 function entryLabel(service: ServiceId, index: number, entry: unknown): string {
@@ -47,7 +59,7 @@ export function loadConnectionsFile(file: string): ConnectionsFile {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new CliError(`${file}: not valid JSON (${errorText(e)})`);
+    throw new CliError(`${file}: not valid JSON (${jsonErrorText(e)})`);
   }
   const top = fileSchema.safeParse(raw);
   if (!top.success) throw new CliError(`${file}: ${describeIssues(top.error.issues)} (the file holds "llm", "maps" and "realtime" lists, and "hosts")`);

@@ -6,6 +6,7 @@ import { describeIssues } from '../core/validate';
 import { CliError } from './errors';
 import { readTextFile } from './textFile';
 import { errorText } from '../core/errors';
+import { jsonErrorText } from '../core/quote';
 
 export type DataRow = Record<string, string>;
 
@@ -28,7 +29,7 @@ function jsonRows(file: string, text: string): DataRow[] {
   try {
     raw = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (e) {
-    throw new CliError(`${file}: not valid JSON (${errorText(e)})`);
+    throw new CliError(`${file}: not valid JSON (${jsonErrorText(e)})`);
   }
   const r = jsonRowsSchema.safeParse(raw);
   if (!r.success) throw new CliError(`${file}: ${describeIssues(r.error.issues)} (expected an array of objects with string, number or boolean values)`);

@@ -1,6 +1,7 @@
 // Everything checked before the first request, so a run that cannot be made stops with exit 2 and
 // sends nothing: every notebook reads cleanly, every cell's connection exists, every key variable
 // those connections need is set.
+import { quoteCut } from '../core/quote';
 import { connectionId, type ServiceId } from '../core/connections';
 import { parseNotebook, type NotebookCellData } from '../notebook/api';
 import { cellStartLines } from '../notebook/api';
@@ -70,7 +71,7 @@ export function usedConnections(notebooks: readonly LoadedNotebook[], available:
       if (wanted === undefined) problems.push(`${where}: no ${service} connection: ${hint}`);
       else {
         const known = ofService.map((c) => `"${c.name}"`).join(', ');
-        problems.push(`${where}: no ${service} connection is named "${wanted}" (${known ? `there are: ${known}` : hint})`);
+        problems.push(`${where}: no ${service} connection is named "${quoteCut(wanted)}" (${known ? `there are: ${known}` : hint})`);
       }
     });
   }

@@ -1,19 +1,11 @@
+import { isSecretName, isSecretParam } from './secretNames';
+
 /**
  * Every line the extension prints goes through a Redactor: auth headers, key-like query
  * parameters, signatures, and any secret value it has been told about are replaced with "***".
  */
-const SENSITIVE_HEADERS = new Set([
-  'authorization',
-  'api-key',
-  'x-api-key',
-  'x-goog-api-key',
-  'x-pusher-signature',
-  'proxy-authorization',
-  'cookie',
-  'set-cookie',
-]);
-
-const SENSITIVE_QUERY = new Set(['key', 'api-key', 'api_key', 'apikey', 'auth_signature', 'signature', 'access_token', 'token', 'secret']);
+/** Headers masked whole besides those named like keys (isSecretName): what they carry is a session. */
+const SESSION_HEADERS = new Set(['cookie', 'set-cookie']);
 
 export const MASK = '***';
 
@@ -59,15 +51,31 @@ export class Redactor {
    */
   maskSecrets(text: string): string {
     if (this.secrets.size === 0) return text;
+    const out = this.maskWholeSecrets(text);
+    this.allSpellings ??= this.ordered!.concat(this.encoded!);
+    return maskCutPieces(out, this.allSpellings);
+  }
+
+  /**
+   * True when `text` holds a whole known secret, in any spelling of maskSecrets(). A piece of one
+   * (a zip code that a random key happens to end in) is not one: only output masks pieces.
+   */
+  holdsSecret(text: string): boolean {
+    return this.secrets.size > 0 && this.maskWholeSecrets(text) !== text;
+  }
+
+  /** maskSecrets() without the pieces a cut may have left. */
+  private maskWholeSecrets(text: string): string {
+    if (this.secrets.size === 0) return text;
     let out = text;
     // Longest first, so a secret that contains another is masked whole.
     this.ordered ??= [...this.secrets].sort((a, b) => b.length - a.length);
     this.encoded ??= this.ordered.flatMap(otherSpellings).sort((a, b) => b.length - a.length);
     for (const s of this.ordered) if (out.includes(s)) out = out.split(s).join(MASK);
     for (const s of this.encoded) if (out.includes(s)) out = out.split(s).join(MASK);
+    // \u escapes mixed with plain characters (`\u0073k_live\/x`): decoded, then looked for.
     if (out.includes('\\u')) out = maskEscaped(out, this.ordered);
-    this.allSpellings ??= this.ordered.concat(this.encoded);
-    return maskCutPieces(out, this.allSpellings);
+    return out;
   }
 
   /**
@@ -79,9 +87,17 @@ export class Redactor {
     // Each pattern needs its one character or word: a string without it is skipped unscanned (a
     // 20 MB answer has hundreds of thousands of strings, and most have none of them).
     if (/bearer/i.test(out)) out = out.replace(/\b(Bearer)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${MASK}`);
+    // `client_secret=…`, `auth_signature=…` after any character that cannot be part of a name (a
+    // JSON string's opening quote included): the names are the importers' (secretNames.ts).
     if (out.includes('='))
-      out = out.replace(/((?:^|[?&\s])(?:key|api-key|api_key|apikey|auth_signature|signature|access_token|token|secret)=)[^&\s"']+/gi, `$1${MASK}`);
-    if (out.includes('"')) out = out.replace(/("(?:auth|auth_signature|signature|apiKey|api_key|secret)"\s*:\s*")[^"]*"/g, `$1${MASK}"`);
+      out = out.replace(/(?<![\w.-])([A-Za-z][\w.-]{0,63})=([^&\s"'\\]+)/g, (whole, name: string) => (isSecretParam(name) ? `${name}=${MASK}` : whole));
+    // `"client_secret": "…"`, and as a JSON text inside a JSON string holds it: `\"auth\":\"…\"` (a Pusher event's data).
+    if (out.includes('"'))
+      out = out.replace(/(\\?"([A-Za-z][\w.-]{0,63})\\?"\s*:\s*\\?")((?:[^"\\]|\\[^"])*)/g, (whole, head: string, name: string, value: string) =>
+        value !== '' && isSecretName(name) ? `${head}${MASK}` : whole,
+      );
+    // A Pusher channel auth (`app-key:hex signature`) wherever it is echoed, as is or URL-encoded.
+    if (out.includes(':') || out.includes('%3A')) out = out.replace(/(?<=\w)(:|%3A)[0-9a-f]{64}(?![0-9a-z])/gi, `$1${MASK}`);
     return out;
   }
 
@@ -92,7 +108,7 @@ export class Redactor {
     } catch {
       return this.text(String(url));
     }
-    for (const k of [...u.searchParams.keys()]) if (SENSITIVE_QUERY.has(k.toLowerCase())) u.searchParams.set(k, MASK);
+    for (const k of [...u.searchParams.keys()]) if (isSecretParam(k)) u.searchParams.set(k, MASK);
     if (u.password) u.password = MASK;
     return this.text(u.toString().replace(/%2A%2A%2A/g, MASK));
   }
@@ -101,7 +117,7 @@ export class Redactor {
     const out: Record<string, string> = {};
     for (const [k, v] of Object.entries(headers)) {
       if (v === undefined) continue;
-      out[k] = SENSITIVE_HEADERS.has(k.toLowerCase()) ? MASK : this.text(Array.isArray(v) ? v.join(', ') : v);
+      out[k] = SESSION_HEADERS.has(k.toLowerCase()) || isSecretName(k) ? MASK : this.text(Array.isArray(v) ? v.join(', ') : v);
     }
     return out;
   }
@@ -110,11 +126,14 @@ export class Redactor {
 /** A run this long of a secret's characters is a leak; a shorter one is left (it would garble text). */
 const LEAK_RUN = 5;
 
-/** URL-encoding, full \u escapes, and the base64 of the secret at each of the three byte alignments. */
+/** URL-encoding, JSON string escapes, full \u escapes, and the base64 of the secret at each of the three byte alignments. */
 function otherSpellings(secret: string): string[] {
   const out = new Set<string>();
   const url = encodeURIComponent(secret);
   if (url !== secret) out.add(url);
+  // As a JSON string holds it, `/` escaped as PHP's json_encode and others write it by default.
+  const json = JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/');
+  if (json !== secret) out.add(json);
   const escaped = [...secret].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
   out.add(escaped);
   out.add(escaped.toUpperCase().replace(/\\U/g, '\\u'));
@@ -128,16 +147,23 @@ function otherSpellings(secret: string): string[] {
   return [...out];
 }
 
-/** Secrets written with some characters as JSON \u escapes: found in the decoded text, masked in the original. */
+/** JSON's two-character escapes and what they stand for. */
+const JSON_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/** Secrets written with some characters as JSON escapes (\u0041, \/): found in the decoded text, masked in the original. */
 function maskEscaped(text: string, secrets: readonly string[]): string {
   let decoded = '';
   const from: number[] = [];
   for (let i = 0; i < text.length;) {
-    const m = text[i] === '\\' && text[i + 1] === 'u' ? /^[0-9a-fA-F]{4}$/.exec(text.slice(i + 2, i + 6)) : null;
     from.push(i);
-    if (m) {
-      decoded += String.fromCharCode(parseInt(m[0], 16));
+    const escaped = text[i] === '\\' ? text[i + 1] : undefined;
+    const hex = escaped === 'u' ? /^[0-9a-fA-F]{4}$/.exec(text.slice(i + 2, i + 6)) : null;
+    if (hex) {
+      decoded += String.fromCharCode(parseInt(hex[0], 16));
       i += 6;
+    } else if (escaped !== undefined && Object.hasOwn(JSON_ESCAPES, escaped)) {
+      decoded += JSON_ESCAPES[escaped];
+      i += 2;
     } else {
       decoded += text[i];
       i += 1;

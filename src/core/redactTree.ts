@@ -66,15 +66,25 @@ function holdsText(v: unknown): boolean {
   return typeof v === 'string' || (v !== null && typeof v === 'object');
 }
 
-function* walk(v: unknown, w: Walk): Generator<void, unknown> {
+/**
+ * Arrays and objects inside each other that the walk goes into: each level is a generator inside
+ * the last, and a server's answer 10,000 levels deep overflowed the stack. What is deeper is
+ * replaced by DEEPER_THAN_SHOWN (shown, not redacted: nothing of it is kept); the answer's text
+ * still has it all, redacted as a string.
+ */
+export const MAX_TREE_DEPTH = 256;
+export const DEEPER_THAN_SHOWN = `(nested deeper than ${MAX_TREE_DEPTH} levels: not shown)`;
+
+function* walk(v: unknown, w: Walk, depth = 0): Generator<void, unknown> {
   if (typeof v === 'string') return v.length > LONG_TEXT_CHARS ? yield* longText(v, w) : w.redactor.text(v);
   if (v === null || typeof v !== 'object') return v;
+  if (depth >= MAX_TREE_DEPTH) return DEEPER_THAN_SHOWN;
   if (Array.isArray(v)) {
     const list: unknown[] = v;
     let copy: unknown[] | undefined;
     for (let i = 0; i < list.length; i++) {
       const item = list[i];
-      const x = isShortText(item) ? w.redactor.text(item) : holdsText(item) ? yield* walk(item, w) : item;
+      const x = isShortText(item) ? w.redactor.text(item) : holdsText(item) ? yield* walk(item, w, depth + 1) : item;
       if (x !== item) (copy ??= list.slice())[i] = x;
       if (w.due()) yield;
     }
@@ -87,7 +97,7 @@ function* walk(v: unknown, w: Walk): Generator<void, unknown> {
     const k = keys[i];
     const item = record[k];
     const key = w.name(k);
-    const x = isShortText(item) ? w.redactor.text(item) : holdsText(item) ? yield* walk(item, w) : item;
+    const x = isShortText(item) ? w.redactor.text(item) : holdsText(item) ? yield* walk(item, w, depth + 1) : item;
     if (!copy && (key !== k || x !== item)) copy = keys.slice(0, i).map((p): [string, unknown] => [p, record[p]]);
     copy?.push([key, x]);
     if (w.due()) yield;

@@ -1,5 +1,7 @@
 // What a code cell says: an HTTP request (llm, maps, http), PUBLISH/LISTEN (realtime) or variables
 // (vars), followed by `??` assertion lines. Reading never throws; every problem has its line.
+import { quoteCut } from '../core/quote';
+import { isSecretName, isSecretParam } from '../core/secretNames';
 import { errorText } from '../core/errors';
 import { compileUserPattern, parseSlashPattern } from '../core/userPattern';
 import type { AssertionOperator, NotebookCellData } from './types';
@@ -99,7 +101,8 @@ export interface AnalysedCell {
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 /** Headers that carry a key: a service cell's key comes from the connection; an http cell's from {{$secret}} or {{$env}}. */
-const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'api-key', 'x-api-key', 'x-goog-api-key', 'cookie']);
+/** A cell name's longest: it is shown on each line of a report. */
+const MAX_CELL_NAME = 100;
 const MAX_LISTEN_MS = 10 * 60_000;
 
 /** Reads a code cell whose opening fence is on 1-based line `fenceLine` (content starts on the next). */
@@ -149,14 +152,19 @@ export function analyseCell(cell: NotebookCellData, fenceLine: number): Analysed
       spec = parseRealtime(body, lineOf, problems);
       break;
     default:
-      problems.push({ line: fenceLine, message: `"${cell.language}" is not a cell language: use llm, maps, realtime, http or vars` });
+      problems.push({ line: fenceLine, message: `"${quoteCut(cell.language)}" is not a cell language: use llm, maps, realtime, http or vars` });
   }
   for (const key of Object.keys(attributes)) {
     const known = cell.language === 'vars' ? ['env'] : cell.language === 'http' ? ['name'] : ['name', 'connection'];
-    if (!known.includes(key)) problems.push({ line: fenceLine, message: `unknown attribute "${key}" (a ${cell.language} cell takes ${known.join(', ')})` });
+    if (!known.includes(key))
+      problems.push({ line: fenceLine, message: `unknown attribute "${quoteCut(key)}" (a ${cell.language} cell takes ${known.join(', ')})` });
   }
-  if (attributes.name !== undefined && !/^[A-Za-z_][\w-]*$/.test(attributes.name)) {
-    problems.push({ line: fenceLine, message: `"${attributes.name}" cannot be a cell name: use letters, digits, _ and -` });
+  // A name is shown on every line of a run's report: a long one is refused, not printed.
+  if (attributes.name !== undefined && (!/^[A-Za-z_][\w-]*$/.test(attributes.name) || attributes.name.length > MAX_CELL_NAME)) {
+    problems.push({
+      line: fenceLine,
+      message: `"${quoteCut(attributes.name)}" cannot be a cell name: use letters, digits, _ and - (at most ${MAX_CELL_NAME})`,
+    });
   }
   return { language: cell.language, attributes, spec, assertions, problems };
 }
@@ -181,7 +189,7 @@ function parseHttp(lines: string[], lineOf: (i: number) => number, problems: Lin
   if (!m || !METHODS.has(m[1].toUpperCase())) {
     problems.push({
       line: lineOf(i),
-      message: `"${lines[i].trim()}" is not a request line: write METHOD PATH, e.g. "POST /v1/places:searchText" (methods ${[...METHODS].join(', ')})`,
+      message: `"${quoteCut(lines[i].trim())}" is not a request line: write METHOD PATH, e.g. "POST /v1/places:searchText" (methods ${[...METHODS].join(', ')})`,
     });
     return undefined;
   }
@@ -191,7 +199,7 @@ function parseHttp(lines: string[], lineOf: (i: number) => number, problems: Lin
     if (isComment(t)) continue;
     const h = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s*(.*)$/.exec(t);
     if (!h) {
-      problems.push({ line: lineOf(i), message: `"${t}" is not a header line (Name: value); leave a blank line before the body` });
+      problems.push({ line: lineOf(i), message: `"${quoteCut(t)}" is not a header line (Name: value); leave a blank line before the body` });
       continue;
     }
     const lower = h[1].toLowerCase();
@@ -202,7 +210,7 @@ function parseHttp(lines: string[], lineOf: (i: number) => number, problems: Lin
       });
       continue;
     }
-    if (CREDENTIAL_HEADERS.has(lower) && !(ownHeaders && h[2].includes('{{'))) {
+    if (isSecretName(h[1]) && !(ownHeaders && h[2].includes('{{'))) {
       const why = ownHeaders
         ? 'keys never go in a notebook: write {{$secret name}} (stored by the editor) or {{$env NAME}} (an environment variable)'
         : 'keys never go in a cell: they come from the connection';
@@ -219,7 +227,8 @@ function parseHttp(lines: string[], lineOf: (i: number) => number, problems: Lin
 /** An http cell has no connection to be relative to: its request line names the host, written out. */
 function checkAbsolute(spec: HttpSpec, problems: LineProblem[]): void {
   const m = /^https?:\/\/([^/?#]*)/i.exec(spec.target);
-  if (!m) problems.push({ line: spec.line, message: `an http cell needs an absolute URL (e.g. GET https://api.example.com/items), not "${spec.target}"` });
+  if (!m)
+    problems.push({ line: spec.line, message: `an http cell needs an absolute URL (e.g. GET https://api.example.com/items), not "${quoteCut(spec.target)}"` });
   else if (m[1].includes('{{')) problems.push({ line: spec.line, message: 'a variable cannot choose the host: write the host out' });
 }
 
@@ -245,7 +254,7 @@ function parseRealtime(lines: string[], lineOf: (i: number) => number, problems:
   if (verb === 'LISTEN' && words.length === 3) {
     const durationMs = parseDuration(words[2]);
     if (durationMs === undefined || durationMs <= 0 || durationMs > MAX_LISTEN_MS) {
-      problems.push({ line: lineOf(i), message: `"${words[2]}" is not a listening time: write e.g. 4s, 500ms or 2m (at most 10m)` });
+      problems.push({ line: lineOf(i), message: `"${quoteCut(words[2])}" is not a listening time: write e.g. 4s, 500ms or 2m (at most 10m)` });
       return undefined;
     }
     if (lines.slice(i + 1).some((l) => l.trim() !== '' && !isComment(l.trim()))) problems.push({ line: lineOf(i + 1), message: 'LISTEN takes no body' });
@@ -277,7 +286,7 @@ function parseRealtime(lines: string[], lineOf: (i: number) => number, problems:
   }
   problems.push({
     line: lineOf(i),
-    message: `"${head}" is not a realtime command: write "PUBLISH <channel> <event>" then the data, "LISTEN <channel> <time>" (e.g. LISTEN demo-ticker 4s), or one of ${Object.values(
+    message: `"${quoteCut(head)}" is not a realtime command: write "PUBLISH <channel> <event>" then the data, "LISTEN <channel> <time>" (e.g. LISTEN demo-ticker 4s), or one of ${Object.values(
       REST_VERBS,
     )
       .map((v) => `"${v.usage.split(',')[0]}"`)
@@ -286,8 +295,6 @@ function parseRealtime(lines: string[], lineOf: (i: number) => number, problems:
   return undefined;
 }
 
-const SECRET_NAME = /(^|[_-])(api[_-]?key|key|secret|token|password)$/i;
-
 function parseVars(lines: string[], lineOf: (i: number) => number, problems: LineProblem[]): VarsSpec {
   const entries: VarsSpec['entries'] = [];
   lines.forEach((raw, i) => {
@@ -295,11 +302,11 @@ function parseVars(lines: string[], lineOf: (i: number) => number, problems: Lin
     if (t === '' || isComment(t)) return;
     const m = /^([A-Za-z_][\w-]*)\s*=\s*(.*)$/.exec(t);
     if (!m) {
-      problems.push({ line: lineOf(i), message: `"${t}" is not a variable: write name = value` });
+      problems.push({ line: lineOf(i), message: `"${quoteCut(t)}" is not a variable: write name = value` });
       return;
     }
-    if (SECRET_NAME.test(m[1])) {
-      problems.push({ line: lineOf(i), message: `"${m[1]}" looks like a secret: secrets never go in vars (keys come from the connection)` });
+    if (isSecretParam(m[1])) {
+      problems.push({ line: lineOf(i), message: `"${quoteCut(m[1])}" looks like a secret: secrets never go in vars (keys come from the connection)` });
       return;
     }
     const v = m[2].trim();
@@ -345,17 +352,17 @@ export function parseAssertion(text: string, line: number): AssertionSpec | stri
     if (PLAIN_SUBJECTS.has(word)) subject = { kind: word as 'status' | 'duration' | 'text' | 'count' | 'cost' | 'ttft' };
     else if (pathed) {
       const path = parsePath(pathed[2]);
-      if (!path) return `"${word}" is not a path: write e.g. json.places[0].displayName.text, tool_calls[0].arguments.query or usage.total_tokens`;
+      if (!path) return `"${quoteCut(word)}" is not a path: write e.g. json.places[0].displayName.text, tool_calls[0].arguments.query or usage.total_tokens`;
       subject = { kind: pathed[1] === 'json' ? 'json' : pathed[1] === 'usage' ? 'usage' : 'toolCalls', path };
     } else if (word === 'similar') return 'similar takes the expected text in quotes, then a comparison: similar "a café in Lisbon" > 0.8';
-    else return `"${word}" is not something to assert on: use ${SUBJECTS_TEXT}`;
+    else return `"${quoteCut(word)}" is not something to assert on: use ${SUBJECTS_TEXT}`;
   }
   const opMatch = /^\s*(==|!=|<=|>=|<|>|contains\b|matches\b|exists\b)\s*(.*)$/.exec(after);
   if (!opMatch) return `no operator after the subject: use one of ${OPERATORS.join(', ')}`;
   const operator = opMatch[1] as AssertionOperator;
   const value = opMatch[2].trim();
   if (operator === 'exists' && value) return '"exists" takes no value';
-  if (operator !== 'exists' && !value) return `"${operator}" needs a value to compare with`;
+  if (operator !== 'exists' && !value) return `"${quoteCut(operator)}" needs a value to compare with`;
   if (subject.kind === 'similar' && !['<', '<=', '>', '>='].includes(operator)) return 'similar compares a score from -1 to 1: use >, >=, < or <= (e.g. > 0.8)';
   if (operator === 'matches') {
     const pattern = parseSlashPattern(value);
@@ -383,7 +390,7 @@ function parseModelCheck(rest: string, text: string, line: number): AssertionSpe
   const schema = /^(json\S*)\s+matches\s+schema\b\s*(.*)$/.exec(rest);
   if (!schema) return undefined;
   const path = parsePath(schema[1].slice(4));
-  if (!path) return `"${schema[1]}" is not a JSON path: write json matches schema ./answer.schema.json`;
+  if (!path) return `"${quoteCut(schema[1])}" is not a JSON path: write json matches schema ./answer.schema.json`;
   const file = schema[2].trim().replace(/^"(.*)"$/, '$1');
   if (!file) return 'matches schema needs the schema file, relative to the notebook: json matches schema ./answer.schema.json';
   return { source: text, line, subject: { kind: 'json', path }, operator: 'matches schema', value: file };

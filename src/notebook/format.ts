@@ -2,6 +2,7 @@
 // cells. Reading keeps, per cell, the exact bytes it came from (CellLayout), so writing an unchanged
 // notebook gives back the same bytes: CRLF, a missing final newline, ~~~ and longer fences,
 // blank lines between cells. An edited cell is written afresh from its value and attributes.
+import { quoteCut } from '../core/quote';
 import {
   CODE_LANGUAGES,
   type CellLayout,
@@ -80,10 +81,10 @@ export function parseFenceInfo(info: string): FenceInfo {
   let m: RegExpExecArray | null;
   while ((m = token.exec(rest)) !== null) {
     if (m[5] !== undefined) {
-      problems.push(`cannot read "${m[5]}" on the fence line: attributes are written key=value or key="value with spaces"`);
+      problems.push(`cannot read "${quoteCut(m[5])}" on the fence line: attributes are written key=value or key="value with spaces"`);
       continue;
     }
-    if (m[1] in attributes) problems.push(`the attribute "${m[1]}" is given twice`);
+    if (m[1] in attributes) problems.push(`the attribute "${quoteCut(m[1])}" is given twice`);
     attributes[m[1]] = m[2] ?? m[3] ?? m[4];
   }
   return { language, attributes, problems };
@@ -226,7 +227,7 @@ function cellProblems(cells: readonly NotebookCellData[], starts: readonly numbe
     const name = cell.metadata.attributes?.name;
     if (name === undefined) return;
     const first = names.get(name);
-    if (first !== undefined) out.push({ file, line, message: `another cell (line ${first}) is already named "${name}"`, cellIndex });
+    if (first !== undefined) out.push({ file, line, message: `another cell (line ${first}) is already named "${quoteCut(name)}"`, cellIndex });
     else names.set(name, line);
   });
   return out.sort((a, b) => a.line - b.line);

@@ -2,6 +2,7 @@
 // never move a request to another host), sends through an HttpClient whose key comes from the
 // connection (an http cell: no key, its own headers), and records a capped, redacted response.
 // Streamed LLM answers are shown live.
+import { quoteCut } from '../core/quote';
 import { StringDecoder } from 'node:string_decoder';
 import type { AuthPlacement } from '../core/auth';
 import { classicMapsBaseUrl, connectionOrigins, type HttpConnection, type ServiceId } from '../core/connections';
@@ -70,12 +71,12 @@ export type TargetFail = (detail: string, needsConnection?: { service: ServiceId
 export function absoluteOrigin(rawTarget: string, fail: (detail: string) => never): URL | undefined {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)/i.exec(rawTarget);
   if (!scheme && !/^[a-z][a-z0-9+.-]*:/i.test(rawTarget) && !rawTarget.startsWith('//')) return undefined;
-  if (!scheme || !/^https?$/i.test(scheme[1])) return fail(`"${rawTarget}" is not a path or an http(s) URL`);
+  if (!scheme || !/^https?$/i.test(scheme[1])) return fail(`"${quoteCut(rawTarget)}" is not a path or an http(s) URL`);
   if (scheme[2].includes('{{')) return fail('a variable cannot choose the host: write the host out, or use a path relative to the connection');
   try {
     return new URL(scheme[0]);
   } catch {
-    return fail(`"${scheme[0]}" is not a valid URL`);
+    return fail(`"${quoteCut(scheme[0])}" is not a valid URL`);
   }
 }
 

@@ -1,5 +1,6 @@
 // Runs notebook cells: one, or all in order, with variables flowing from cell to cell. Each run
 // gives a CellResult whose every string has passed the host's Redactor.
+import { quoteCut } from '../core/quote';
 import { toAbortSignal, type Cancel } from '../core/cancellation';
 import { connectionOrigins, type HttpConnection, type RealtimeConnection } from '../core/connections';
 import { isApiError, errorText } from '../core/errors';
@@ -164,7 +165,7 @@ class Runner implements NotebookRunner {
     }
     if (analysed.spec?.kind === 'vars') {
       const env = analysed.attributes.env;
-      if (env !== undefined && env !== this.environment) return done({ ...base, ok: true, skipped: `applies to the environment "${env}" only` });
+      if (env !== undefined && env !== this.environment) return done({ ...base, ok: true, skipped: `applies to the environment "${quoteCut(env)}" only` });
       const variables = Object.fromEntries(analysed.spec.entries.map((e) => [e.name, e.value]));
       return done({ ...base, ok: true, variables });
     }
@@ -252,7 +253,7 @@ class Runner implements NotebookRunner {
       const detail =
         name === undefined
           ? `no ${service} connection is set up: add one (or start the sandbox)`
-          : `no ${service} connection is named "${name}"${known.length ? ` (there are: ${known.map((k) => `"${k}"`).join(', ')})` : ''}`;
+          : `no ${service} connection is named "${quoteCut(name)}"${known.length ? ` (there are: ${known.map((k) => `"${k}"`).join(', ')})` : ''}`;
       throw new NotebookError(this.opts.file, ref.line, detail);
     }
     if (spec?.kind === 'http') {
@@ -350,7 +351,8 @@ class Runner implements NotebookRunner {
       const analysed = analyseCell(cell, this.lines[i]);
       if (analysed.spec?.kind !== 'vars') return;
       for (const e of analysed.spec.entries) {
-        if (this.opts.host.redactor.text(e.value) !== e.value)
+        // A secret of the run, whole: not a piece of one (a zip code a random key ends in) nor a name like token=.
+        if (this.opts.host.redactor.holdsSecret(e.value))
           throw new NotebookError(this.opts.file, e.line, `the value of "${e.name}" is a secret: secrets never go in vars`);
         (env === undefined ? plain : forEnv).set(e.name, e.value);
       }

@@ -2,6 +2,7 @@
 // last result), and in http cells `{{$env NAME}}` and `{{$secret name}}` (credentials, resolved by
 // the host before the cell is filled in). An unknown name is an error naming the file and line,
 // never an empty string.
+import { quoteCut } from '../core/quote';
 import type { ServiceId } from '../core/connections';
 import type { CellResult } from './types';
 import { parsePath } from './cells';
@@ -94,7 +95,8 @@ function resolve(ref: string, line: number, scope: VariableScope): string {
   if (!ref) fail('empty {{ }}: write {{name}} or {{cell.json.path}}');
   if (ref.startsWith('$')) {
     const s = SYSTEM_REFERENCE.exec(ref);
-    if (!s) return fail(`{{${ref}}} is not something to fill in: write {{$env NAME}} (an environment variable) or {{$secret name}} (a stored secret)`);
+    if (!s)
+      return fail(`{{${quoteCut(ref)}}} is not something to fill in: write {{$env NAME}} (an environment variable) or {{$secret name}} (a stored secret)`);
     const value = scope.system?.get(`$${s[1] === 'secret' ? 'secret' : 'env'} ${s[2]}`);
     if (value !== undefined) return value;
     return fail(`{{${ref}}} works in http cells only: an llm, maps or realtime cell's key comes from its connection`);
@@ -104,18 +106,18 @@ function resolve(ref: string, line: number, scope: VariableScope): string {
     const v = scope.variables.get(ref);
     if (v !== undefined) return v;
     if (scope.cellNames.has(ref)) fail(`{{${ref}}} names a cell: say which part, e.g. {{${ref}.json.id}}, {{${ref}.status}} or {{${ref}.text}}`);
-    return fail(`unknown variable "${ref}": define it in a vars cell (${ref} = …) or pass it in`);
+    return fail(`unknown variable "${quoteCut(ref)}": define it in a vars cell (${quoteCut(ref)} = …) or pass it in`);
   }
   const name = ref.slice(0, dot);
   const rest = ref.slice(dot);
   if (!scope.cellNames.has(name)) {
     if (scope.variables.has(ref)) return scope.variables.get(ref)!;
-    return fail(`unknown cell "${name}" in {{${ref}}}: no cell has name=${name}`);
+    return fail(`unknown cell "${quoteCut(name)}" in {{${quoteCut(ref)}}}: no cell has name=${quoteCut(name)}`);
   }
   const result = scope.result(name);
   if (!result) return fail(`cell "${name}" has no result yet: run it before this one`);
   const value = partOf(result, rest);
-  if (value === undefined) return fail(`{{${ref}}}: cell "${name}"'s last result has no ${rest.slice(1)}`);
+  if (value === undefined) return fail(`{{${quoteCut(ref)}}}: cell "${name}"'s last result has no ${quoteCut(rest.slice(1))}`);
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 

@@ -15,8 +15,15 @@ class Fault extends Error {
   }
 }
 
+/**
+ * Objects and arrays inside each other, at most: the reader recurses once per level, and a body
+ * 10,000 levels deep ended `check` with a stack overflow. No request body needs more.
+ */
+export const MAX_JSON_DEPTH = 500;
+
 export function jsonFault(text: string): JsonFault | undefined {
   let i = 0;
+  let depth = 0;
   const ws = () => {
     while (i < text.length && ' \t\r\n'.includes(text[i])) i++;
   };
@@ -43,6 +50,14 @@ export function jsonFault(text: string): JsonFault | undefined {
   const value = (): void => {
     ws();
     const c = text[i];
+    if ((c === '{' || c === '[') && ++depth > MAX_JSON_DEPTH) throw new Fault(i, `objects and arrays are nested deeper than ${MAX_JSON_DEPTH} levels here`);
+    try {
+      container(c);
+    } finally {
+      if (c === '{' || c === '[') depth--;
+    }
+  };
+  const container = (c: string | undefined): void => {
     if (c === '{') {
       i++;
       ws();

@@ -4,7 +4,7 @@
 // `secrets`, never into the text.
 import type { CodeLanguage } from '../types';
 import { classify, type ServiceTarget } from './classify';
-import { cleanHeaders, cleanQuery, takeUserinfo, withoutUserinfo, type Destination, type SecretContext } from './credentials';
+import { cleanBody, cleanHeaders, cleanQuery, takeUserinfo, withoutUserinfo, type Destination, type SecretContext } from './credentials';
 import type { RawRequest } from './curl';
 import type { KnownConnection } from './types';
 
@@ -93,13 +93,13 @@ export function keepAsBlock(req: RawRequest, ctx: ConvertContext, label: string,
   }
   const to: Destination = { origin, httpCell: false };
   const url = cleanQuery(takeUserinfo(req.url, ctx, label, to).url, ctx, label, to);
-  return kept(req, ctx, label, cleanHeaders(req.headers, ctx, label, to), url, note)[0];
+  return kept(req, ctx, label, to, cleanHeaders(req.headers, ctx, label, to), url, note)[0];
 }
 
 /** Kept as a block: the report says so (stderr of `api-workbench import`) with the same reason as the note. */
-function kept(req: RawRequest, ctx: ConvertContext, label: string, headers: Array<[string, string]>, url: string, note: string): Piece[] {
+function kept(req: RawRequest, ctx: ConvertContext, label: string, to: Destination, headers: Array<[string, string]>, url: string, note: string): Piece[] {
   ctx.report.push(`${label}: kept as an http block: ${note}`);
-  return [keptAsBlock(req, headers, url, note)];
+  return [keptAsBlock({ ...req, body: cleanBody(req.body, req.headers, ctx, label, to) }, headers, url, note)];
 }
 
 function publishPieces(body: string | undefined, name: string | undefined, label: string, ctx: ConvertContext): Piece[] | string {
@@ -143,6 +143,7 @@ export function convertRequest(req: RawRequest, ctx: ConvertContext, label: stri
       req,
       ctx,
       label,
+      to,
       headers,
       takeUserinfo(req.url, ctx, label, to).url,
       `"${req.url}" is not an absolute http(s) URL (after filling in variables)`,
@@ -153,7 +154,7 @@ export function convertRequest(req: RawRequest, ctx: ConvertContext, label: stri
     const to: Destination = { origin: url.origin, httpCell: false };
     const bare = takeUserinfo(req.url, ctx, label, to).url;
     const note = `${req.method} is not a method a cell sends (${[...METHODS].join(', ')})`;
-    return kept(req, ctx, label, cleanHeaders(req.headers, ctx, label, to), cleanQuery(bare, ctx, label, to), note);
+    return kept(req, ctx, label, to, cleanHeaders(req.headers, ctx, label, to), cleanQuery(bare, ctx, label, to), note);
   }
   if (where.kind === 'http') return [httpCell(req, ctx, label, url, where.note, name)];
   const to: Destination = { service: where.service, origin: url.origin, httpCell: false };
@@ -162,14 +163,15 @@ export function convertRequest(req: RawRequest, ctx: ConvertContext, label: stri
   if (where.service !== 'realtime' && !METHODS.has(req.method)) {
     // Kept with its absolute URL: a block is read (and exported) on its own, without a connection.
     const note = `${req.method} is not a method ${where.service === 'llm' ? 'an' : 'a'} ${where.service} cell sends (${[...METHODS].join(', ')})`;
-    return kept(req, ctx, label, headers, cleanQuery(bare.url, ctx, label, to), note);
+    return kept(req, ctx, label, to, headers, cleanQuery(bare.url, ctx, label, to), note);
   }
   const target = serviceTarget(bare, ctx, label, where, to);
   if (where.service === 'realtime') return realtimePieces(bare, ctx, label, headers, target, url.origin, name);
   if (where.absolute)
     ctx.report.push(`${label}: no ${where.service} connection is for ${url.host}: the cell keeps the absolute URL (a run asks for a connection to that host)`);
   const attrs = { ...(name ? { name } : {}), ...(where.connection ? { connection: where.connection } : {}) };
-  return [{ kind: 'code', language: where.service, ...attrs, value: requestText(req.method, encodeSpaces(target, ctx, label), headers, req.body) }];
+  const body = cleanBody(req.body, req.headers, ctx, label, to);
+  return [{ kind: 'code', language: where.service, ...attrs, value: requestText(req.method, encodeSpaces(target, ctx, label), headers, body) }];
 }
 
 /** The request line's target: relative to the connection's base, or absolute when no connection serves it. */
@@ -196,9 +198,9 @@ function realtimePieces(
     ctx.report.push(`${label}: published to app ${app[1]}; the cell publishes to the app of its realtime connection`);
     const pieces = publishPieces(req.body, name, label, ctx);
     if (typeof pieces !== 'string') return pieces;
-    return kept(req, ctx, label, headers, cleanQuery(req.url, ctx, label, to), pieces);
+    return kept(req, ctx, label, to, headers, cleanQuery(req.url, ctx, label, to), pieces);
   }
-  return kept(req, ctx, label, headers, cleanQuery(req.url, ctx, label, to), 'only publishing events (POST /apps/<id>/events) becomes a realtime cell');
+  return kept(req, ctx, label, to, headers, cleanQuery(req.url, ctx, label, to), 'only publishing events (POST /apps/<id>/events) becomes a realtime cell');
 }
 
 /** A request to a host of no service: a runnable `http` cell with its absolute URL, keys by reference. */
@@ -209,7 +211,12 @@ function httpCell(req: RawRequest, ctx: ConvertContext, label: string, url: URL,
   const absolute = /^https?:\/\/[^/?#{}]+([/?#]|$)/i.test(bare) ? bare : ctx.expand(bare);
   const headers = cleanHeaders(header ? [...req.headers, header] : req.headers, ctx, label, to);
   ctx.report.push(`${label}: an http cell (${why})`);
-  const value = requestText(req.method, encodeSpaces(cleanQuery(absolute, ctx, label, to), ctx, label), headers, req.body);
+  const value = requestText(
+    req.method,
+    encodeSpaces(cleanQuery(absolute, ctx, label, to), ctx, label),
+    headers,
+    cleanBody(req.body, req.headers, ctx, label, to),
+  );
   return { kind: 'http', ...(name ? { name } : {}), value: envReferences(value) };
 }
 

@@ -3,6 +3,7 @@
 // it (the key comes from the connection); an `http` cell reads it back by reference
 // (`{{$secret name}}`, `{{$env NAME}}`), so the cell still runs once the user has stored it.
 import type { ServiceId } from '../../core/connections';
+import { isSecretName, isSecretParam, isSignatureName } from '../../core/secretNames';
 import type { ImportedSecret } from './types';
 
 export interface SecretContext {
@@ -22,14 +23,9 @@ export interface Destination {
   httpCell: boolean;
 }
 
-const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'api-key', 'x-api-key', 'x-goog-api-key', 'cookie']);
-/** `X-Pusher-Signature`, `X-Hub-Signature-256`, `Signature`: a signature is as secret as the key that made it. */
-const SIGNATURE_HEADER = /(^|-)signature(-\d+)?$/i;
-const DROPPED_HEADERS = new Set(['host', 'content-length']);
-const KEY_PARAMS = new Set(['key', 'api_key', 'apikey', 'access_token']);
-const SIGNATURE_PARAMS = new Set(['auth_signature', 'signature']);
 /** Pusher's signing parameters: the engine signs each request afresh. */
 const PUSHER_SIGNING_PARAMS = new Set(['auth_key', 'auth_timestamp', 'auth_version', 'body_md5']);
+const DROPPED_HEADERS = new Set(['host', 'content-length']);
 const AUTH_SCHEME = /^(Bearer|Basic|Token)\s+/i;
 
 /**
@@ -63,7 +59,7 @@ function secretNameFor(origin: string, where: string): string {
 /** Records a real key (once per value and origin); returns the name an `http` cell reads it by. */
 function record(ctx: SecretContext, raw: string, value: string, to: Destination, where: Partial<ImportedSecret>): string {
   const variable = ctx.variableOf?.(raw);
-  const secretName = variable ?? secretNameFor(to.origin, where.header ?? where.param ?? 'userinfo');
+  const secretName = variable ?? secretNameFor(to.origin, where.header ?? where.param ?? where.field ?? 'userinfo');
   const same = ctx.secrets.find((s) => s.value === value && s.origin === to.origin);
   if (same) return same.secretName ?? secretName;
   ctx.secrets.push({
@@ -86,8 +82,10 @@ function reference(ctx: SecretContext, raw: string, real: string, to: Destinatio
   if (raw.includes('{{') && isPlaceholder(real)) return raw;
   // A placeholder (<API_KEY>, [apiKey]) would be sent as written: a secret the editor asks for once takes its place.
   if (isPlaceholder(real)) {
-    const name = secretNameFor(to.origin, where.header ?? where.param ?? 'key');
-    ctx.report.push(`a placeholder in the ${where.header ?? where.param ?? 'key'} of ${to.origin} reads {{$secret ${name}}}: the editor asks for it once`);
+    const name = secretNameFor(to.origin, where.header ?? where.param ?? where.field ?? 'key');
+    ctx.report.push(
+      `a placeholder in the ${where.header ?? where.param ?? where.field ?? 'key'} of ${to.origin} reads {{$secret ${name}}}: the editor asks for it once`,
+    );
     return `${scheme}{{$secret ${name}}}`;
   }
   return `${scheme}{{$secret ${record(ctx, raw, real.replace(AUTH_SCHEME, ''), to, where)}}}`;
@@ -98,10 +96,10 @@ export function cleanHeaders(headers: ReadonlyArray<[string, string]>, ctx: Secr
   const kept: Array<[string, string]> = [];
   for (const [name, value] of headers) {
     const lower = name.toLowerCase();
-    const signature = SIGNATURE_HEADER.test(lower);
+    const signature = isSignatureName(name);
     if (lower === 'cookie') {
       ctx.report.push(`${label}: the ${name} header was removed (cookies are not carried over)`);
-    } else if (CREDENTIAL_HEADERS.has(lower) || signature) {
+    } else if (isSecretName(name)) {
       const real = ctx.expand(value);
       if (to.httpCell) {
         kept.push([name, reference(ctx, value, real, to, { header: name })]);
@@ -127,8 +125,10 @@ export function cleanQuery(target: string, ctx: SecretContext, label: string, to
     const rawName = pair.split('=', 1)[0];
     const name = safeDecode(rawName).toLowerCase();
     const value = pair.includes('=') ? pair.slice(pair.indexOf('=') + 1) : '';
-    const signature = SIGNATURE_PARAMS.has(name);
-    if (KEY_PARAMS.has(name) || signature) {
+    const signature = isSignatureName(name);
+    if (to.service === 'realtime' && PUSHER_SIGNING_PARAMS.has(name)) {
+      ctx.report.push(`${label}: the Pusher signing parameters (${[...PUSHER_SIGNING_PARAMS].join(', ')}) were removed: the engine signs each request itself`);
+    } else if (isSecretParam(name)) {
       const real = safeDecode(ctx.expand(value));
       if (to.httpCell && !signature) {
         kept.push(`${rawName}=${reference(ctx, value, real, to, { param: name })}`);
@@ -138,11 +138,58 @@ export function cleanQuery(target: string, ctx: SecretContext, label: string, to
       ctx.report.push(
         `${label}: the ${name} query parameter was removed (${signature ? 'a signature: the engine signs each request itself' : 'the key comes from the connection'})`,
       );
-    } else if (to.service === 'realtime' && PUSHER_SIGNING_PARAMS.has(name)) {
-      ctx.report.push(`${label}: the Pusher signing parameters (${[...PUSHER_SIGNING_PARAMS].join(', ')}) were removed: the engine signs each request itself`);
     } else kept.push(pair);
   }
   return kept.length ? `${target.slice(0, q)}?${kept.join('&')}` : target.slice(0, q);
+}
+
+/**
+ * Fields of a body named like keys (`"api_key": "…"` in JSON, `client_secret=…` in a form, as
+ * `curl --data-urlencode` sends it): each value is recorded and read back by reference
+ * (`{{$secret …}}`), in a service cell too, since no connection sends a body's field for it.
+ * Found by a flat scan of the text, not a parse: a body 10,000 levels deep costs no stack, and
+ * the body keeps its layout.
+ */
+export function cleanBody(
+  body: string | undefined,
+  headers: ReadonlyArray<[string, string]>,
+  ctx: SecretContext,
+  label: string,
+  to: Destination,
+): string | undefined {
+  if (body === undefined || body.startsWith('< ')) return body;
+  const type = headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? '';
+  const take = (name: string, raw: string, real: string): string => {
+    const ref = reference(ctx, raw, real, to, { field: name });
+    if (ref !== raw) ctx.report.push(`${label}: the ${name} field of the body reads ${ref}`);
+    return ref;
+  };
+  if (/x-www-form-urlencoded/i.test(type)) {
+    return body
+      .split('&')
+      .map((pair) => {
+        const eq = pair.indexOf('=');
+        const name = safeDecode(eq === -1 ? pair : pair.slice(0, eq));
+        const value = eq === -1 ? '' : pair.slice(eq + 1);
+        if (eq === -1 || value === '' || !isSecretParam(name)) return pair;
+        return `${pair.slice(0, eq)}=${take(name, value, safeDecode(ctx.expand(value).replace(/\+/g, ' ')))}`;
+      })
+      .join('&');
+  }
+  if (/multipart\//i.test(type) || !body.includes('"')) return body;
+  return body.replace(/("([\w.-]{1,64})"\s*:\s*")((?:[^"\\\r\n]|\\.)*)"/g, (whole, head: string, name: string, value: string) => {
+    if (value === '' || !isSecretName(name)) return whole;
+    const raw = jsonUnescape(value);
+    return `${head}${take(name, raw, ctx.expand(raw))}"`;
+  });
+}
+
+function jsonUnescape(value: string): string {
+  try {
+    return JSON.parse(`"${value}"`) as string;
+  } catch {
+    return value;
+  }
 }
 
 /**
@@ -177,7 +224,7 @@ export function takeUserinfo(url: string, ctx: SecretContext, label: string, to:
 
 /** `key=…` style parameters in free text (a Postman request named after its URL) with the value masked. */
 export function maskKeyParams(text: string): string {
-  return text.replace(/([?&](?:key|api_key|apikey|access_token|auth_signature|signature)=)[^&\s"')]+/gi, '$1***');
+  return text.replace(/([?&]([\w.-]+)=)[^&\s"')]+/g, (whole, head: string, name: string) => (isSecretParam(safeDecode(name)) ? `${head}***` : whole));
 }
 
 /** Text kept as written (a script, an unreadable passage): key parameters and Authorization values masked. */

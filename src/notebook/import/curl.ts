@@ -63,6 +63,44 @@ const IGNORED_WITH_VALUE = new Set([
   '--trace-ascii',
   '--stderr',
   '--variable',
+  // Credentials of the TLS client, the proxy or another protocol: not the request's, and never shown.
+  '--pass',
+  '--proxy-pass',
+  '--proxy-header',
+  '--proxy-key',
+  '--proxy-cert',
+  '--proxy-cacert',
+  '--proxy-key-type',
+  '--proxy-cert-type',
+  '--proxy-tlsuser',
+  '--proxy-tlspassword',
+  '--tlsuser',
+  '--tlspassword',
+  '--aws-sigv4',
+  '--delegation',
+  '--netrc-file',
+  '--login-options',
+  '--sasl-authzid',
+  '--krb',
+  '--hostpubmd5',
+  '--hostpubsha256',
+  '--pubkey',
+  '--preproxy',
+  '--noproxy',
+  '--socks4',
+  '--socks4a',
+  '--socks5',
+  '--socks5-hostname',
+  '--unix-socket',
+  '--abstract-unix-socket',
+  '--ciphers',
+  '--curves',
+  '--max-redirs',
+  '--local-port',
+  '--keepalive-time',
+  '--expect100-timeout',
+  '-K',
+  '--config',
 ]);
 /** Short options that take a value: in a bundle (`-sXPOST`, `-vH "…"`) the rest of the word, or the next word, is it. */
 const SHORT_WITH_VALUE = new Set('XHdbuAeFomxcwUErYyzCDT'.split('').map((c) => `-${c}`));
@@ -141,7 +179,13 @@ function skipWrapper(words: ShellWord[], source: string): { start: number; wrapp
   )
     i++;
   if (words[i]?.text !== 'curl') {
-    throw new ImportError(source, `line ${words[0]?.line ?? 1}`, `a cURL command starts with "curl"${words[0] ? `, not "${words[0].text}"` : ''}`);
+    // The first word is quoted only when it reads as a command's name: it could be anything pasted.
+    const first = words[0]?.text ?? '';
+    throw new ImportError(
+      source,
+      `line ${words[0]?.line ?? 1}`,
+      `a cURL command starts with "curl"${/^[a-z][a-z0-9.-]{0,19}$/.test(first) ? `, not "${first}"` : ''}`,
+    );
   }
   const wrapper = words
     .slice(0, i)
@@ -182,6 +226,7 @@ export function parseCurl(text: string, source = 'curl'): ParsedCurl {
   let basicAuth: string | undefined;
   let bodyFile: string | undefined;
   const ignored: string[] = [];
+  const urlQuery: string[] = [];
   if (wrapper) ignored.push(`${wrapper} (the command around curl)`);
   if (stoppedAt) ignored.push(`${stoppedAt.operator} and what follows it (line ${stoppedAt.line})`);
   const queue: Array<{ word: ShellWord; opt: string; value?: string }> = [];
@@ -205,7 +250,9 @@ export function parseCurl(text: string, source = 'curl'): ParsedCurl {
       return following.text;
     };
     if (!opt.startsWith('-') || opt === '-') {
-      if (url !== undefined) throw new ImportError(source, `line ${w.line}`, `a second URL "${opt}": import one request at a time`);
+      // Not quoted: it may be the value of an option the importer does not know (a token, a password).
+      if (url !== undefined)
+        throw new ImportError(source, `line ${w.line}`, 'a second URL, or the value of an option the importer does not know: import one request at a time');
       url = opt;
       continue;
     }
@@ -214,7 +261,7 @@ export function parseCurl(text: string, source = 'curl'): ParsedCurl {
     else if (opt === '-H' || opt === '--header') {
       const h = needValue();
       const colon = h.indexOf(':');
-      if (colon <= 0) throw new ImportError(source, `line ${w.line}`, `"${h}" is not a header (Name: value)`);
+      if (colon <= 0) throw new ImportError(source, `line ${w.line}`, `the value of ${opt} is not a header (Name: value)`);
       headers.push([h.slice(0, colon).trim(), h.slice(colon + 1).trim()]);
     } else if (DATA_OPTIONS.has(opt)) {
       const v = needValue();
@@ -230,6 +277,8 @@ export function parseCurl(text: string, source = 'curl'): ParsedCurl {
     } else if (opt === '-G' || opt === '--get') getWithData = true;
     else if (opt === '-I' || opt === '--head') head = true;
     else if (opt === '-u' || opt === '--user') basicAuth = needValue();
+    else if (opt === '--oauth2-bearer') headers.push(['Authorization', `Bearer ${needValue()}`]);
+    else if (opt === '--url-query') urlQuery.push(needValue());
     else if (opt === '-A' || opt === '--user-agent') headers.push(['User-Agent', needValue()]);
     else if (opt === '-e' || opt === '--referer') headers.push(['Referer', needValue()]);
     else if (opt === '-b' || opt === '--cookie') headers.push(['Cookie', needValue()]);
@@ -240,6 +289,7 @@ export function parseCurl(text: string, source = 'curl'): ParsedCurl {
   }
   if (url === undefined) throw new ImportError(source, `line ${words[0].line}`, 'the curl command has no URL');
   if (!/^[a-z][\w+.-]*:\/\//i.test(url)) url = `https://${url}`;
+  if (urlQuery.length) url += (url.includes('?') ? '&' : '?') + urlQuery.map(urlencodePair).join('&');
   let body = data.length ? data.join('&') : undefined;
   if (getWithData && body !== undefined) {
     url += (url.includes('?') ? '&' : '?') + body;

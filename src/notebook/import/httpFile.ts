@@ -2,15 +2,15 @@
 // a vars cell, each request a cell (named by `# @name`), comments Markdown, in the file's order;
 // a request with a script, a file body or an unreadable line stays an `http` block saying why.
 import { parseAssertion } from '../cells';
+import { quoteCut } from '../../core/quote';
+import { isSecretParam } from '../../core/secretNames';
 import { convertRequest, fenced, keepAsBlock, type ConvertContext, type Piece } from './convert';
-import { maskCredentials } from './credentials';
+import { isPlaceholder, maskCredentials } from './credentials';
 import { parseCurl, type RawRequest } from './curl';
 import { graphqlRequest } from './graphql';
 import { readHttpFile, type Block, type HttpFileContent, type Script } from './httpLines';
 import { ImportError, type ImportedSecret, type ImportOptions, type ImportResult } from './types';
 import { cellName, varsPiece, writeNotebook } from './write';
-
-const SECRET_NAME = /(^|[_-])(api[_-]?key|key|secret|token|password|auth)$/i;
 
 /** `{{login.response.body.$.token}}` → `{{login.json.token}}`; undefined when there is no equivalent. */
 export function convertReference(ref: string): string | undefined {
@@ -30,7 +30,11 @@ export function importHttpFile(text: string, opts: ImportOptions = {}): ImportRe
     const bad = content.blocks.find((b) => b.unreadable)?.unreadable;
     if (bad) {
       const t = bad.lines[0].trim();
-      throw new ImportError(source, `line ${bad.line}`, `"${t}" is not a request line: write METHOD URL, e.g. "GET https://api.openai.com/v1/models"`);
+      throw new ImportError(
+        source,
+        `line ${bad.line}`,
+        `"${quoteCut(maskCredentials(t))}" is not a request line: write METHOD URL, e.g. "GET https://api.openai.com/v1/models"`,
+      );
     }
   }
   return assemble(content, opts);
@@ -92,8 +96,8 @@ function assemble({ blocks, vars, fragments, report }: HttpFileContent, opts: Im
   const kept: Array<[string, string]> = [];
   for (const [name, value] of vars) {
     const used = secrets.find((s) => s.variable === name);
-    if (used || SECRET_NAME.test(name)) {
-      if (!used && !/\{\{/.test(value) && value !== '') secrets.push({ origin: '', variable: name, value: expand(value) });
+    if (used || isSecretParam(name)) {
+      if (!used && !/\{\{/.test(value) && !isPlaceholder(value)) secrets.push({ origin: '', variable: name, value: expand(value) });
       report.push(`variable ${name}: not written (a key: it comes from the connection)`);
     } else kept.push([name, value]);
   }

@@ -3,19 +3,18 @@
 // request; an item that cannot be read is a note naming the field, the rest still imports.
 import * as z from 'zod/mini';
 import { convertRequest, keptNote, type Piece } from './convert';
-import { maskCredentials, maskKeyParams } from './credentials';
+import { isPlaceholder, maskCredentials, maskKeyParams } from './credentials';
 import { multipartBody, type FormPart } from './multipart';
 import type { RawRequest } from './curl';
 import { ImportError, type ImportedSecret, type ImportOptions, type ImportResult } from './types';
 import { cellName, varsPiece, writeNotebook } from './write';
-import { errorText } from '../../core/errors';
+import { jsonErrorText, quoteCut } from '../../core/quote';
+import { isSecretParam } from '../../core/secretNames';
 
 const SCHEMAS = [
   'https://schema.getpostman.com/json/collection/v2.1.0/collection.json',
   'https://schema.getpostman.com/json/collection/v2.0.0/collection.json',
 ];
-/** `token`, `api_key`, `accessToken`, `clientSecret`: names of keys. */
-const isSecretName = (n: string): boolean => /(^|[_-])(api[_-]?key|key|secret|token|password)$/i.test(n) || /[a-z](Key|Secret|Token|Password)$/.test(n);
 
 // Postman writes `{"key": null, "value": null}` for an empty pair (`?&a=1`): read, then skipped.
 const keyValue = z.looseObject({ key: z.nullable(z.string()), value: z.optional(z.unknown()), disabled: z.optional(z.boolean()) });
@@ -72,6 +71,9 @@ const collection = z.looseObject({
 });
 
 type Item = z.infer<typeof item>;
+
+/** Folders inside folders, at most (Postman's own app shows a handful). */
+const MAX_FOLDER_DEPTH = 100;
 type Auth = z.infer<typeof auth>;
 
 function check<T>(schema: z.ZodMiniType<T>, value: unknown, at: string, source: string): T {
@@ -92,12 +94,16 @@ export function importPostman(json: string, opts: ImportOptions = {}): ImportRes
   try {
     raw = JSON.parse(json);
   } catch (e) {
-    throw new ImportError(source, 'JSON', errorText(e));
+    throw new ImportError(source, 'JSON', jsonErrorText(e));
   }
   if (isV1(raw)) throw new ImportError(source, 'collection format', 'Postman collection v1 is not supported: export it as v2.1 from Postman');
   const col = check(collection, raw, '', source);
   if (!SCHEMAS.includes(col.info.schema))
-    throw new ImportError(source, 'field info.schema', `"${col.info.schema}" is not a Postman collection v2.1 (or v2.0) schema; export the collection as v2.1`);
+    throw new ImportError(
+      source,
+      'field info.schema',
+      `"${quoteCut(col.info.schema)}" is not a Postman collection v2.1 (or v2.0) schema; export the collection as v2.1`,
+    );
   const vars = new Map((col.variable ?? []).filter((v) => !v.disabled && v.key !== null).map((v) => [v.key!, text(v.value)]));
   const secrets: ImportedSecret[] = [];
   const report: string[] = [];
@@ -125,6 +131,8 @@ export function importPostman(json: string, opts: ImportOptions = {}): ImportRes
       const heading = '#'.repeat(Math.min(depth + 1, 6));
       const desc = descriptionText(it.description);
       if (it.item) {
+        // Each level is a call of walk(): a collection 2,000 folders deep ended the import with a stack overflow.
+        if (depth >= MAX_FOLDER_DEPTH) throw new ImportError(source, `field ${path}`, `folders are nested deeper than ${MAX_FOLDER_DEPTH} levels`);
         pieces.push({ kind: 'markdown', value: `${heading} ${title}${desc ? `\n\n${desc}` : ''}` });
         if (it.event?.length) pieces.push(scriptNote(it.event, `the folder "${title}"`));
         walk(it.item, `${path}.item`, depth + 1, it.auth === undefined ? inherited : it.auth);
@@ -149,8 +157,8 @@ export function importPostman(json: string, opts: ImportOptions = {}): ImportRes
   const kept: Array<[string, string]> = [];
   for (const [name, value] of vars) {
     const used = secrets.find((s) => s.variable === name);
-    if (used || isSecretName(name)) {
-      if (!used && value && !/\{\{/.test(value)) secrets.push({ origin: '', variable: name, value });
+    if (used || isSecretParam(name)) {
+      if (!used && !isPlaceholder(value) && !/\{\{/.test(value)) secrets.push({ origin: '', variable: name, value });
       report.push(`variable ${name}: not written (a key: it comes from the connection)`);
     } else kept.push([name, value]);
   }

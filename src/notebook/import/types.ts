@@ -25,6 +25,8 @@ export interface ImportedSecret {
   origin: string;
   header?: string;
   param?: string;
+  /** A JSON or form field of the body. */
+  field?: string;
   /** A variable (`.http` file variable, Postman variable) that held it. */
   variable?: string;
   /** Sent as the URL's `user:password@`. */

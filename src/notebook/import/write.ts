@@ -31,7 +31,15 @@ export function varsPiece(vars: ReadonlyArray<[string, string]>, report: string[
 /** Joins the pieces into a notebook; neighbouring Markdown merges into one cell. */
 export function writeNotebook(pieces: readonly Piece[], secrets: ImportedSecret[], report: string[]): ImportResult {
   const cells: NotebookCellData[] = [];
-  for (const p of pieces) {
+  // Last guard: a key that reached the text or a note some other way (a body, a script, a request's name) is masked.
+  const spellings = [...new Set(secrets.flatMap(spellingsOf))].filter((v) => v.length >= 8).sort((a, b) => b.length - a.length);
+  const mask = (t: string) => spellings.reduce((acc, v) => acc.split(v).join('***'), t);
+  const cellNameOf = keylessNames(
+    spellings,
+    pieces.flatMap((p) => (p.kind !== 'markdown' && p.name !== undefined ? [p.name] : [])),
+  );
+  for (const raw of pieces) {
+    const p = raw.kind !== 'markdown' && raw.name !== undefined ? { ...raw, name: cellNameOf(raw.name) } : raw;
     const last = cells.at(-1);
     if (p.kind === 'markdown') {
       if (last?.kind === 'markup') last.value += `\n\n${p.value}`;
@@ -45,9 +53,6 @@ export function writeNotebook(pieces: readonly Piece[], secrets: ImportedSecret[
       cells.push({ kind: 'code', language: p.language, value: p.value, metadata: Object.keys(attributes).length ? { attributes } : {} });
     }
   }
-  // Last guard: a key that reached the text or a note some other way (a body, a script, a request's name) is masked.
-  const spellings = [...new Set(secrets.flatMap(spellingsOf))].filter((v) => v.length >= 8).sort((a, b) => b.length - a.length);
-  const mask = (t: string) => spellings.reduce((acc, v) => acc.split(v).join('***'), t);
   const text = mask(serializeNotebook({ cells, metadata: { eol: '\n' } }));
   return { text, secrets, report: [...new Set(report.map(mask))] };
 }
@@ -60,4 +65,23 @@ function spellingsOf(secret: ImportedSecret): string[] {
   if (!secret.userinfo) return [secret.value];
   const plain = secret.value.includes(':') ? secret.value : Buffer.from(secret.value, 'base64').toString('utf8');
   return [secret.value, plain, plain.slice(plain.indexOf(':') + 1)];
+}
+
+/**
+ * A cell named after its request, whose name holds a key (`Search_with_sk_live_…`), is renamed
+ * with `key` in its place: `***` cannot be part of a name. The key is looked for as written and as
+ * cellName() spells it (characters other than letters, digits, _ and - as _).
+ */
+function keylessNames(spellings: readonly string[], names: readonly string[]): (name: string) => string {
+  const forms = [...new Set(spellings.flatMap((v) => [v, v.replace(/[^\w-]+/g, '_')]))].sort((a, b) => b.length - a.length);
+  const renamed = new Map<string, string>();
+  const taken = new Set(names);
+  return (name) => {
+    const known = renamed.get(name);
+    if (known !== undefined) return known;
+    const masked = forms.reduce((acc, v) => acc.split(v).join('key'), name);
+    const unique = masked === name ? name : cellName(masked, taken);
+    renamed.set(name, unique);
+    return unique;
+  };
 }
