@@ -4,6 +4,7 @@ import { errorText } from '../core/errors';
 import { compileUserPattern, parseSlashPattern } from '../core/userPattern';
 import type { AssertionOperator, NotebookCellData } from './types';
 import { CHECK_OPERATORS, CHECK_SUBJECTS } from './checkSyntax';
+import { extractScripts, type CellScript } from './scripts/cellScripts';
 
 export interface LineProblem {
   line: number;
@@ -95,7 +96,12 @@ export interface AnalysedCell {
   spec?: CellSpec;
   assertions: AssertionSpec[];
   problems: LineProblem[];
+  /** A request cell's `< {% %}` / `> {% %}` scripts, in order (see scripts/cellScripts.ts). */
+  scripts: CellScript[];
 }
+
+/** Cells whose request a script may prepare and whose answer it may check. */
+const SCRIPTED_LANGUAGES = new Set(['llm', 'maps', 'http']);
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 /** Headers that carry a key: a service cell's key comes from the connection; an http cell's from {{$secret}} or {{$env}}. */
@@ -106,8 +112,14 @@ const MAX_LISTEN_MS = 10 * 60_000;
 export function analyseCell(cell: NotebookCellData, fenceLine: number): AnalysedCell {
   const attributes = cell.metadata.attributes ?? {};
   const problems: LineProblem[] = [];
-  const lines = cell.value === '' ? [] : cell.value.split(/\r\n|\r|\n/);
+  let lines = cell.value === '' ? [] : cell.value.split(/\r\n|\r|\n/);
   const lineOf = (i: number) => fenceLine + 1 + i;
+  let scripts: CellScript[] = [];
+  if (SCRIPTED_LANGUAGES.has(cell.language)) {
+    const extracted = extractScripts(lines, lineOf);
+    ({ lines, scripts } = extracted);
+    problems.push(...extracted.problems);
+  }
 
   // Assertions are the `??` lines at the end (blank lines and comments may sit between them).
   let end = lines.length;
@@ -158,7 +170,7 @@ export function analyseCell(cell: NotebookCellData, fenceLine: number): Analysed
   if (attributes.name !== undefined && !/^[A-Za-z_][\w-]*$/.test(attributes.name)) {
     problems.push({ line: fenceLine, message: `"${attributes.name}" cannot be a cell name: use letters, digits, _ and -` });
   }
-  return { language: cell.language, attributes, spec, assertions, problems };
+  return { language: cell.language, attributes, spec, assertions, problems, scripts };
 }
 
 function isComment(t: string): boolean {

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten-core';
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSSyncVariant, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { DEFAULT_SCRIPT_LIMITS, type LimitKind, type ScriptLimits } from './limits';
 import { isScriptLibrary, librarySource, shippedScriptsDir } from './libraries';
 import { scriptOutputSchema, type ScriptInput, type ScriptOutput } from './model';
@@ -26,15 +26,28 @@ let loading: Promise<QuickJSWASMModule> | undefined;
  */
 export function loadScriptModule(): Promise<QuickJSWASMModule> {
   loading ??= (async () => {
-    const [{ newQuickJSWASMModuleFromVariant, newVariant }, variant] = await Promise.all([
-      import('quickjs-emscripten-core'),
-      import('@jitl/quickjs-wasmfile-release-sync').then((m) => m.default),
-    ]);
+    const { newQuickJSWASMModuleFromVariant, newVariant } = await import('quickjs-emscripten-core');
+    const variant = releaseVariant();
     const shipped = path.join(shippedScriptsDir(), 'quickjs.wasm');
     return newQuickJSWASMModuleFromVariant(existsSync(shipped) ? newVariant(variant, { wasmLocation: shipped }) : variant);
   })();
   loading.catch(() => (loading = undefined));
   return loading;
+}
+
+/**
+ * The release build with its Emscripten loader in CommonJS form: the package's own variant imports
+ * the ES module form, which finds itself through import.meta.url, empty once esbuild has bundled it
+ * into CommonJS (dist/notebook.js, dist/cli.js: "The argument 'filename' must be … Received undefined").
+ */
+function releaseVariant(): QuickJSSyncVariant {
+  type Loader = Awaited<ReturnType<QuickJSSyncVariant['importModuleLoader']>>;
+  return {
+    type: 'sync',
+    importFFI: () => import('@jitl/quickjs-wasmfile-release-sync/ffi').then((m) => m.QuickJSFFI),
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    importModuleLoader: () => Promise.resolve(require('@jitl/quickjs-wasmfile-release-sync/emscripten-module') as Loader),
+  };
 }
 
 export interface ScriptFailure {
@@ -82,7 +95,11 @@ export class ScriptEngine {
     let output: ScriptOutput | undefined;
     try {
       this.defineHostFunctions(context, input, state);
+      // The prelude is the engine's own work: the script's time starts after it.
+      state.loading = true;
       this.evalOrThrow(context, PRELUDE, PRELUDE_FILE);
+      state.loading = false;
+      state.deadline = performance.now() + this.limits.timeMs;
       // On the wrapper's first line, so the script's line N is line N of the evaluated text.
       const result = context.evalCode(`(function(){${source}\n})()`, SCRIPT_FILE);
       if (result.error) failure = this.failureOf(context, result.error, state.stop);

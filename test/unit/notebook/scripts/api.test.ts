@@ -9,7 +9,16 @@ const input = (over: Partial<ScriptInput> = {}): ScriptInput => ({
   requestName: 'login',
   variables: { city: 'Lisbon' },
   request: { method: 'POST', url: 'https://api.example.com/login', headers: [{ key: 'Accept', value: 'application/json' }], body: '{"user":"ada"}' },
-  response: { code: 200, headers: [{ key: 'Content-Type', value: 'application/json; charset=utf-8' }, { key: 'X-Request-Id', value: 'r-9' }], body: JSON.stringify(body), responseTime: 12, size: 99 },
+  response: {
+    code: 200,
+    headers: [
+      { key: 'Content-Type', value: 'application/json; charset=utf-8' },
+      { key: 'X-Request-Id', value: 'r-9' },
+    ],
+    body: JSON.stringify(body),
+    responseTime: 12,
+    size: 99,
+  },
   ...over,
 });
 
@@ -41,12 +50,17 @@ describe('script APIs: pm and client over one engine', function () {
       pm.test('status and headers', () => { pm.response.to.have.status(200); pm.response.to.have.header('X-Request-Id'); pm.response.to.be.ok; pm.response.to.have.jsonBody('user.name', 'Ada'); pm.expect(pm.response.headers.get('content-type')).to.include('json'); });
       pm.test('status text, time, text()', () => { pm.expect(pm.response.status).to.equal('OK'); pm.expect(pm.response.responseTime).to.be.below(1000); pm.expect(pm.response.text()).to.include('Ada'); });
     `);
-    assert.deepEqual(out.tests.filter((t) => !t.passed), []);
+    assert.deepEqual(
+      out.tests.filter((t) => !t.passed),
+      [],
+    );
     assert.equal(out.tests.length, 12);
   });
 
   it('a failing chain says what it expected, like chai', () => {
-    const out = tests(`pm.test('wrong status', () => pm.expect(pm.response.code).to.equal(201));\npm.test('missing', () => pm.response.to.have.jsonBody('user.age'));`);
+    const out = tests(
+      `pm.test('wrong status', () => pm.expect(pm.response.code).to.equal(201));\npm.test('missing', () => pm.response.to.have.jsonBody('user.age'));`,
+    );
     assert.deepEqual(
       out.tests.map((t) => [t.name, t.passed, t.message, t.line]),
       [
@@ -109,7 +123,10 @@ describe('script APIs: pm and client over one engine', function () {
       pm.test('btoa/atob', () => { pm.expect(btoa('user:pass')).to.equal('dXNlcjpwYXNz'); pm.expect(atob('dXNlcjpwYXNz')).to.equal('user:pass'); });
       pm.test('CryptoJS base64', () => pm.expect(require('crypto-js').enc.Base64.stringify(require('crypto-js').enc.Utf8.parse('hi'))).to.equal('aGk='));
     `);
-    assert.deepEqual(out.tests.filter((t) => !t.passed), []);
+    assert.deepEqual(
+      out.tests.filter((t) => !t.passed),
+      [],
+    );
     assert.equal(out.tests.length, 5);
   });
 
