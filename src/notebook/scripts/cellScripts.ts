@@ -57,7 +57,8 @@ export function extractScripts(lines: readonly string[], lineOf: (i: number) => 
       for (i++; i < lines.length; i++) {
         const end = lines[i].trimEnd();
         if (end.endsWith('%}')) {
-          code.push(end.slice(0, -2));
+          // `%}` alone on its line ends the code on the line before.
+          if (end.slice(0, -2).trim() !== '') code.push(end.slice(0, -2));
           closed = true;
           break;
         }
