@@ -4,7 +4,7 @@
 //   node esbuild.mjs --watch       rebuild on change
 //   node esbuild.mjs --tests       also the unit, in-editor and benchmark suites into out/
 import * as esbuild from 'esbuild';
-import { readdirSync, existsSync, mkdirSync, cpSync, statSync, writeFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, existsSync, mkdirSync, cpSync, statSync, writeFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import path from 'node:path';
@@ -192,6 +192,17 @@ for (const [from, to] of COPIED) {
   mkdirSync(path.dirname(to), { recursive: true });
   cpSync(from, to, { recursive: true });
 }
+
+// Collection scripts (src/notebook/scripts) run in QuickJS: its WebAssembly and the libraries a
+// script may require (crypto-js minified, lodash) are read at run time from dist/scripts/, never
+// inlined, so only a run with a script loads them and the activation bundle stays as it is.
+mkdirSync('dist/scripts', { recursive: true });
+cpSync('node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm', 'dist/scripts/quickjs.wasm');
+cpSync('node_modules/lodash/lodash.min.js', 'dist/scripts/lodash.js');
+writeFileSync(
+  'dist/scripts/crypto-js.js',
+  esbuild.transformSync(readFileSync('node_modules/crypto-js/crypto-js.js', 'utf8'), { minify: true, legalComments: 'none' }).code,
+);
 
 if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));

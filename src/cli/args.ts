@@ -29,6 +29,8 @@ export interface RunArgs {
   dataFile?: string;
   parallel: number;
   outputFailed: boolean;
+  /** Print what cells' scripts logged (console.log, client.log) under each cell. */
+  verbose: boolean;
   /** --allow-host: hosts http cells may send to (with the connections file's "hosts"). */
   allowHosts: string[];
   /** --proxy: the proxy for every request (else HTTPS_PROXY / HTTP_PROXY / NO_PROXY). */
@@ -167,6 +169,7 @@ Options:
   --bail                    stop at the first failed cell
   --data <rows.json|.csv>   run each notebook once per row, the row's columns as variables
   --parallel <n>            run up to n notebooks side by side (cells of one notebook stay in order)
+  --verbose                 print what each cell's scripts logged (console.log, client.log)
   --output-failed           print the whole exchange (request and response, keys masked) of each
                             failed cell
   --allow-host <host>       let \`\`\`http cells send to this host (repeatable; host or host:port;
@@ -225,6 +228,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         data: { type: 'string' },
         parallel: { type: 'string' },
         'output-failed': { type: 'boolean' },
+        verbose: { type: 'boolean' },
         'allow-host': { type: 'string', multiple: true },
         proxy: { type: 'string' },
         ca: { type: 'string', multiple: true },
@@ -289,6 +293,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     dataFile: values.data,
     parallel: positiveInt('--parallel', values.parallel, 64) ?? 1,
     outputFailed: values['output-failed'] ?? false,
+    verbose: values.verbose ?? false,
     allowHosts: allowedHosts(values['allow-host']),
     proxy: values.proxy,
     ca: values.ca ?? [],
@@ -330,7 +335,7 @@ function mcpArgs(values: ParsedValues, positionals: readonly string[]): McpArgs 
   if (budgetUsd !== undefined && !(Number.isFinite(budgetUsd) && budgetUsd > 0))
     throw new CliError(`--budget-usd takes an amount of US dollars greater than 0 (e.g. 0.50), not "${budgetText}"`);
   if (list('model-map') && !values.sandbox) throw new CliError('--model-map applies to the built-in sandbox: add --sandbox');
-  for (const flag of ['reporter', 'out', 'var', 'env', 'timeout', 'bail', 'data', 'parallel', 'output-failed', 'format'])
+  for (const flag of ['reporter', 'out', 'var', 'env', 'timeout', 'bail', 'data', 'parallel', 'output-failed', 'verbose', 'format'])
     if (values[flag] !== undefined) throw new CliError(`--${flag} is not an option of mcp`);
   return {
     command: 'mcp',

@@ -90,6 +90,8 @@ export function editorNotebookHost(s: Services, opts: EditorHostOptions = {}): N
       return 'not sent: it may pass your daily language-model budget (apiWorkbench.llm.dailyBudget)';
     },
     approveHost: (req) => httpCellAccess(s).approveHost(opts.notebook ?? notebookKey(req.cell.file), req),
+    // Restricted mode runs no script, as it sends no request.
+    mayRunScripts: () => (s.trusted() ? true : 'scripts do not run in restricted mode: trust this workspace to run them'),
     // The extension host's environment: what VS Code was started with.
     env: (name) => process.env[name],
     secret: (name) => httpCellAccess(s).secret(name),

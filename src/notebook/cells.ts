@@ -6,6 +6,7 @@ import { errorText } from '../core/errors';
 import { compileUserPattern, parseSlashPattern } from '../core/userPattern';
 import type { AssertionOperator, NotebookCellData } from './types';
 import { CHECK_OPERATORS, CHECK_SUBJECTS } from './checkSyntax';
+import { extractScripts, type CellScript } from './scripts/cellScripts';
 
 export interface LineProblem {
   line: number;
@@ -97,7 +98,12 @@ export interface AnalysedCell {
   spec?: CellSpec;
   assertions: AssertionSpec[];
   problems: LineProblem[];
+  /** A request cell's `< {% %}` / `> {% %}` scripts, in order (see scripts/cellScripts.ts). */
+  scripts: CellScript[];
 }
+
+/** Cells whose request a script may prepare and whose answer it may check. */
+const SCRIPTED_LANGUAGES = new Set(['llm', 'maps', 'http']);
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 /** Headers that carry a key: a service cell's key comes from the connection; an http cell's from {{$secret}} or {{$env}}. */
@@ -109,8 +115,14 @@ const MAX_LISTEN_MS = 10 * 60_000;
 export function analyseCell(cell: NotebookCellData, fenceLine: number): AnalysedCell {
   const attributes = cell.metadata.attributes ?? {};
   const problems: LineProblem[] = [];
-  const lines = cell.value === '' ? [] : cell.value.split(/\r\n|\r|\n/);
+  let lines = cell.value === '' ? [] : cell.value.split(/\r\n|\r|\n/);
   const lineOf = (i: number) => fenceLine + 1 + i;
+  let scripts: CellScript[] = [];
+  if (SCRIPTED_LANGUAGES.has(cell.language)) {
+    const extracted = extractScripts(lines, lineOf);
+    ({ lines, scripts } = extracted);
+    problems.push(...extracted.problems);
+  }
 
   // Assertions are the `??` lines at the end (blank lines and comments may sit between them).
   let end = lines.length;
@@ -166,7 +178,7 @@ export function analyseCell(cell: NotebookCellData, fenceLine: number): Analysed
       message: `"${quoteCut(attributes.name)}" cannot be a cell name: use letters, digits, _ and - (at most ${MAX_CELL_NAME})`,
     });
   }
-  return { language: cell.language, attributes, spec, assertions, problems };
+  return { language: cell.language, attributes, spec, assertions, problems, scripts };
 }
 
 function isComment(t: string): boolean {

@@ -59,7 +59,7 @@ export async function assembleBody(src: BodySource): Promise<AssembledBody> {
 }
 
 /** The bytes of `< ./file`, only from the notebook's folder or below (a notebook from elsewhere cannot send ~/.ssh). */
-async function readIncluded(file: string, src: BodySource, line: number): Promise<Uint8Array> {
+export async function readIncluded(file: string, src: BodySource, line: number): Promise<Uint8Array> {
   const fail = (detail: string): never => {
     throw new NotebookError(src.scope.file, line, `${detail}; nothing was sent`);
   };

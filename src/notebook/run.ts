@@ -6,6 +6,7 @@ import { connectionOrigins, type HttpConnection, type RealtimeConnection } from 
 import { isApiError, errorText } from '../core/errors';
 import { redactTree, redactTreeSliced } from '../core/redactTree';
 import type {
+  AssertionResult,
   CellRef,
   CellResult,
   ListenMessage,
@@ -27,6 +28,7 @@ import { assembleBody } from './requestBody';
 import { runListen, runPublish } from './realtimeCell';
 import { runRealtimeRest } from './realtimeRestCell';
 import { NotebookError, substitute, type VariableScope } from './variables';
+import { ScriptSession } from './scripts/cellRun';
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -46,12 +48,15 @@ class Runner implements NotebookRunner {
   private readonly results = new Map<string, CellResult>();
   private readonly running = new Set<AbortController>();
   private environment: string | undefined;
+  /** The run's script engine and what scripts set (`{{name}}` for the cells below). */
+  private readonly scripts: ScriptSession;
 
   constructor(
     cells: readonly NotebookCellData[],
     private readonly opts: RunOptions,
   ) {
     this.environment = opts.environment;
+    this.scripts = new ScriptSession({ host: opts.host, file: opts.file, baseDir: opts.baseDir, limits: opts.scriptLimits });
     this.setCells(cells);
   }
 
@@ -61,6 +66,7 @@ class Runner implements NotebookRunner {
     // Results of the other environment were made with its variables (its host, its token): a later
     // cell must not send them on to this one.
     this.results.clear();
+    this.scripts.clear();
   }
 
   setCells(cells: readonly NotebookCellData[]): void {
@@ -77,6 +83,8 @@ class Runner implements NotebookRunner {
   async runAll(cancel?: Cancel): Promise<CellResult[]> {
     const bridge = toAbortSignal(cancel);
     const signal = bridge.signal;
+    // A run of every cell starts from what the notebook says, not from what an earlier run's scripts set.
+    this.scripts.clear();
     try {
       // A LISTEN goes on listening while the cells below it run (a PUBLISH meant for it among them).
       const pending: Array<Promise<CellResult>> = [];
@@ -142,6 +150,7 @@ class Runner implements NotebookRunner {
   dispose(): void {
     for (const c of this.running) c.abort();
     this.running.clear();
+    this.scripts.dispose();
   }
 
   // --- one cell ----------------------------------------------------------------------------------
@@ -172,12 +181,31 @@ class Runner implements NotebookRunner {
 
     let scope: VariableScope;
     let outcome: Outcome;
+    const spec = analysed.spec;
+    const scripted =
+      analysed.scripts.length > 0 && spec?.kind === 'http' ? { ref, ownHeaders: analysed.language === 'http', scope: () => this.scope() } : undefined;
+    const scriptChecks: AssertionResult[] = [];
+    const logs: string[] = [];
     try {
+      let toSend = analysed;
+      if (scripted && spec?.kind === 'http') {
+        const pre = await this.scripts.runPhase('pre', analysed.scripts, { ...scripted, spec });
+        scriptChecks.push(...pre.tests);
+        logs.push(...pre.logs);
+        if (pre.error) return done({ ...base, error: pre.error, assertions: scriptChecks, ...(logs.length && { logs }) });
+        if (pre.spec) toSend = { ...analysed, spec: pre.spec };
+      }
       scope = this.scope();
-      outcome = await this.send(ref, analysed, scope, signal, onSubscribed);
+      outcome = await this.send(ref, toSend, scope, signal, onSubscribed);
     } catch (e) {
       const needsConnection = e instanceof NotebookError ? e.needsConnection : undefined;
-      return done({ ...base, error: describe(e), ...(needsConnection && { needsConnection }) });
+      return done({
+        ...base,
+        error: describe(e),
+        ...(needsConnection && { needsConnection }),
+        ...(scriptChecks.length && { assertions: scriptChecks }),
+        ...(logs.length && { logs }),
+      });
     }
     const result: CellResult = { ...base, connection: outcome.connection, request: outcome.request, response: outcome.response, count: outcome.count };
     if (outcome.listen) result.listen = outcome.listen;
@@ -204,6 +232,17 @@ class Runner implements NotebookRunner {
       const llm = llmSummaryOf(result.response, result.request?.body);
       if (llm) result.llm = llm;
     }
+    let scriptError: string | undefined;
+    if (scripted && spec?.kind === 'http' && result.response && !result.cancelled) {
+      const post = await this.scripts.runPhase('post', analysed.scripts, { ...scripted, spec, request: result.request, response: result.response });
+      scriptChecks.push(...post.tests);
+      logs.push(...post.logs);
+      scriptError = post.error;
+      // `??` lines below may read what the script set.
+      scope = { ...scope, variables: this.scope().variables };
+    }
+    result.assertions.push(...scriptChecks);
+    if (logs.length) result.logs = logs;
     for (const a of analysed.assertions) {
       try {
         const value = substitute(a.value, a.line, scope);
@@ -220,7 +259,8 @@ class Runner implements NotebookRunner {
     const statusAsserted = analysed.assertions.some((a) => a.subject.kind === 'status');
     const statusOk = result.response !== undefined && result.response.status < 400;
     const completed = answered && (statusOk ? !result.error : statusAsserted);
-    result.ok = completed && result.assertions.every((a) => a.passed);
+    if (scriptError) result.error = result.error ? `${result.error}\n${scriptError}` : scriptError;
+    result.ok = completed && !scriptError && result.assertions.every((a) => a.passed);
     return done(result);
   }
 
@@ -357,7 +397,8 @@ class Runner implements NotebookRunner {
         (env === undefined ? plain : forEnv).set(e.name, e.value);
       }
     });
-    const variables = new Map([...plain, ...forEnv, ...Object.entries(this.opts.variables ?? {})]);
+    // What scripts set is the newest value: it wins over the notebook's and the run's own.
+    const variables = new Map([...plain, ...forEnv, ...Object.entries(this.opts.variables ?? {}), ...this.scripts.variables]);
     return { file: this.opts.file, variables, cellNames, result: (name) => this.results.get(name) };
   }
 

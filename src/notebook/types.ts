@@ -5,6 +5,7 @@ import type { Cancel } from '../core/cancellation';
 import type { Connection, HttpConnection, ServiceId } from '../core/connections';
 import type { HttpClient, HttpClientOptions } from '../core/http';
 import type { Redactor } from '../core/redact';
+import type { ScriptLimits } from './scripts/limits';
 
 // --- the document -----------------------------------------------------------------------------
 
@@ -168,6 +169,11 @@ export interface NotebookHost {
    * engine registers it with the redactor.
    */
   secret?(name: string, signal: AbortSignal): Promise<string>;
+  /**
+   * May this notebook's `< {% %}` / `> {% %}` scripts run? true, or why not (the editor: not in
+   * restricted mode). Absent: they run (the CLI and MCP, whose user started the run).
+   */
+  mayRunScripts?(): true | string;
   /** Builds HttpClients (the editor's shares rate limits and logging). Default: defaultHttpClient. */
   httpClient?(connection: HttpConnection, options: NotebookHttpOptions): HttpClient;
   /** Knows every key the engine is given (the engine adds them); every result string passes it. */
@@ -214,6 +220,8 @@ export interface RunOptions {
    * `judge` variable, else the cell's own model.
    */
   judgeModel?: string;
+  /** Limits of each `< {% %}` / `> {% %}` script (default: 1 s, 32 MB, 1 MB of logs). */
+  scriptLimits?: Partial<ScriptLimits>;
 }
 
 export type CellProgress =
@@ -333,6 +341,8 @@ export interface CellResult extends CellRef {
   assertions: AssertionResult[];
   /** A vars cell: what it set. */
   variables?: Record<string, string>;
+  /** What the cell's scripts logged (console.log, client.log) and could not do, in order. */
+  logs?: string[];
   /** An llm cell that a model answered: model, tokens, cost, time to first token, the answer. */
   llm?: LlmSummary;
   /** Wall time of the whole cell, including the engine's own work. */

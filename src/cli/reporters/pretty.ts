@@ -8,6 +8,8 @@ import { cellLabel, type RunSummary, type SuiteReport } from './types';
 export interface PrettyOptions {
   /** Print the whole exchange of failed cells (already redacted by the engine). */
   outputFailed: boolean;
+  /** Print what the cells' scripts logged (--verbose). */
+  verbose?: boolean;
 }
 
 const INDENT = '    ';
@@ -43,7 +45,8 @@ export function cellLines(r: CellResult, opts: PrettyOptions): string[] {
   const timing = `${ms} ms${waited ? `, ${waited}` : ''}`;
   // A judge's reason is shown pass or fail: a pass is only as good as why it passed.
   const judged = r.assertions.filter((a) => a.passed && a.reason !== undefined).map((a) => `${INDENT}${a.source}: ${judgeLine(a)}`);
-  if (r.ok) return [`  ✓ ${cellLabel(r)} (${timing})`, ...judged];
+  const logs = opts.verbose ? (r.logs ?? []).flatMap((l) => indentBlock(l, `${INDENT}log: `)) : [];
+  if (r.ok) return [`  ✓ ${cellLabel(r)} (${timing})`, ...judged, ...logs];
   const lines = [`  ✗ ${cellLabel(r)}${r.response ? ` (${r.response.status}, ${timing})` : waited ? ` (${waited})` : ''}`, ...judged];
   for (const a of r.assertions) {
     if (!a.passed) lines.push(`${INDENT}${a.source}  (line ${a.line})`, `${INDENT}  expected: ${a.expected}`, `${INDENT}  actual:   ${a.actual}`);
@@ -54,6 +57,7 @@ export function cellLines(r: CellResult, opts: PrettyOptions): string[] {
     lines.push(`${INDENT}answered ${r.response.status} and no assertion on status expects that`);
   }
   if (r.response?.requestId) lines.push(`${INDENT}request id: ${r.response.requestId}`);
+  lines.push(...logs);
   if (opts.outputFailed) lines.push(...exchange(r));
   return lines;
 }

@@ -5,6 +5,7 @@ import { keyEnvVar, shellVariable, toCurl } from '../../core/curl';
 import type { Redactor } from '../../core/redact';
 import type { NotebookCellData } from '../types';
 import { analyseCell, type HttpSpec } from '../cells';
+import { exportedScript } from './scriptBlocks';
 import { closesFence, openingFence, parseFenceInfo, parseNotebook } from '../format';
 import { mapsRoute } from '../httpCell';
 import { GOOGLE_MAPS_BASE_URLS } from '../../services/maps/client';
@@ -189,14 +190,16 @@ function httpLines(cell: NotebookCellData, spec: HttpSpec, service: 'llm' | 'map
   // Said, so nobody sends to the wrong host unawares: the file names which host it assumed.
   if (unknown) lines.push(`# The cell runs on the connection "${unknown}", not known here (export with --connections): written for ${t.baseUrl}`);
   // After the body they would be sent as part of it: REST Client reads up to the next ###.
-  const assertions = analyseCell(cell, 1).assertions;
+  const { assertions, scripts } = analyseCell(cell, 1);
   if (assertions.length) lines.push('# Checks in the notebook (read back by the importer):', ...assertions.map((a) => `# ${a.source}`));
   const name = cell.metadata.attributes?.name;
   if (name) lines.push(`# @name ${name}`);
+  lines.push(...scripts.filter((s) => s.phase === 'pre').map(exportedScript));
   lines.push(`${spec.method} ${url}`);
   for (const h of spec.headers) lines.push(`${h.name}: ${restClientReferences(h.value, names)}`);
   if (key.header) lines.push(key.header);
   if (spec.body !== undefined) lines.push('', restClientReferences(spec.body, names));
+  for (const s of scripts.filter((x) => x.phase === 'post')) lines.push('', exportedScript(s));
   return lines;
 }
 

@@ -11,6 +11,7 @@ import { graphqlRequest } from './graphql';
 import { readHttpFile, type Block, type HttpFileContent, type Script } from './httpLines';
 import { ImportError, type ImportedSecret, type ImportOptions, type ImportResult } from './types';
 import { cellName, varsPiece, writeNotebook } from './write';
+import { attachScripts, httpScriptBlock } from './scriptBlocks';
 
 /** `{{login.response.body.$.token}}` → `{{login.json.token}}`; undefined when there is no equivalent. */
 export function convertReference(ref: string): string | undefined {
@@ -88,9 +89,12 @@ function assemble({ blocks, vars, fragments, report }: HttpFileContent, opts: Im
       }
     }
     pieces.push(...made);
-    if (b.responseScripts.length) {
-      report.push(`${label}: its response handler script is listed in a note (scripts do not run in notebooks)`);
-      pieces.push(scriptsNote(b.responseScripts, 'Response handler'));
+    const pre = b.preScripts.map((s) => httpScriptBlock('<', s));
+    const post = b.responseScripts.map((s) => httpScriptBlock('>', s));
+    if (!attachScripts(made, pre, post)) {
+      report.push(`${label}: its scripts are listed in a note (the request is not a cell)`);
+      if (b.preScripts.length) pieces.push(scriptsNote(b.preScripts, 'Pre-request'));
+      if (b.responseScripts.length) pieces.push(scriptsNote(b.responseScripts, 'Response handler'));
     }
   }
   const kept: Array<[string, string]> = [];
@@ -129,17 +133,15 @@ function keptReason(b: Block, graphql: RawRequest | string): string | undefined 
   if (b.problem) return b.problem;
   if (typeof graphql === 'string') return graphql;
   if (b.fileBody) return `the body is read from a file (${b.fileBody}): paste it into the cell`;
-  if (b.preScripts.length)
-    return `a pre-request script (line ${b.preScripts[0].line}) runs before it and may set what it sends; scripts do not run in notebooks (it is listed below)`;
   return undefined;
 }
 
-/** Scripts listed under the request: a note, since notebooks do not run them. */
+/** Scripts listed under a request that could not become a cell. */
 function scriptsNote(scripts: readonly Script[], kind: string): Piece {
   const code = scripts.map((s) => s.text).join('\n');
   return {
     kind: 'markdown',
-    value: `> **${kind} script${scripts.length > 1 ? 's' : ''}** (line ${scripts[0].line}) not run in notebooks: scripts do not run (write \`??\` assertions instead).\n\n${fenced('js', maskCredentials(code))}`,
+    value: `> **${kind} script${scripts.length > 1 ? 's' : ''}** (line ${scripts[0].line}), kept as written: the request they belong to is not a cell.\n\n${fenced('js', maskCredentials(code))}`,
   };
 }
 

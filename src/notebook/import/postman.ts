@@ -10,6 +10,7 @@ import { ImportError, type ImportedSecret, type ImportOptions, type ImportResult
 import { cellName, varsPiece, writeNotebook } from './write';
 import { jsonErrorText, quoteCut } from '../../core/quote';
 import { isSecretParam } from '../../core/secretNames';
+import { attachScripts, inlineBlock, postmanEventCode } from './scriptBlocks';
 
 const SCHEMAS = [
   'https://schema.getpostman.com/json/collection/v2.1.0/collection.json',
@@ -115,9 +116,7 @@ export function importPostman(json: string, opts: ImportOptions = {}): ImportRes
   const pieces: Piece[] = [
     { kind: 'markdown', value: `# ${col.info.name}${descriptionText(col.info.description) ? `\n\n${descriptionText(col.info.description)}` : ''}` },
   ];
-  if (col.event?.length) pieces.push(scriptNote(col.event, 'the collection'));
-
-  const walk = (items: unknown[], at: string, depth: number, inherited: Auth | null | undefined) => {
+  const walk = (items: unknown[], at: string, depth: number, inherited: Auth | null | undefined, scripts: InheritedScripts) => {
     items.forEach((entry, i) => {
       const path = `${at}[${i}]`;
       const parsed = item.safeParse(entry);
@@ -134,8 +133,7 @@ export function importPostman(json: string, opts: ImportOptions = {}): ImportRes
         // Each level is a call of walk(): a collection 2,000 folders deep ended the import with a stack overflow.
         if (depth >= MAX_FOLDER_DEPTH) throw new ImportError(source, `field ${path}`, `folders are nested deeper than ${MAX_FOLDER_DEPTH} levels`);
         pieces.push({ kind: 'markdown', value: `${heading} ${title}${desc ? `\n\n${desc}` : ''}` });
-        if (it.event?.length) pieces.push(scriptNote(it.event, `the folder "${title}"`));
-        walk(it.item, `${path}.item`, depth + 1, it.auth === undefined ? inherited : it.auth);
+        walk(it.item, `${path}.item`, depth + 1, it.auth === undefined ? inherited : it.auth, inheritScripts(scripts, it.event));
         return;
       }
       const r = it.request!;
@@ -145,14 +143,24 @@ export function importPostman(json: string, opts: ImportOptions = {}): ImportRes
       const req: RawRequest = typeof r === 'string' ? { method: 'GET', url: r, headers: [], line: 0 } : toRaw(r, report, label, vars);
       const requestAuth = typeof r === 'string' ? undefined : r.auth;
       applyAuth(requestAuth === undefined ? inherited : requestAuth, req, report, label);
-      pieces.push(...convertRequest(req, ctx, label, name));
-      if (it.event?.length) {
-        pieces.push(scriptNote(it.event, label));
-        report.push(`${label}: its ${it.event.map((e) => e.listen).join(' and ')} script is listed in a note (not run)`);
+      const made = convertRequest(req, ctx, label, name);
+      const own = inheritScripts(scripts, it.event);
+      const blocks = { pre: own.pre.map((c) => inlineBlock('<', c)), post: own.post.map((c) => inlineBlock('>', c)) };
+      const writable = [...blocks.pre, ...blocks.post].every((b) => b !== undefined);
+      pieces.push(...made);
+      if (!writable || !attachScripts(made, blocks.pre as string[], blocks.post as string[])) {
+        const events = [
+          ...own.pre.map((exec) => ({ listen: 'prerequest', script: { exec } })),
+          ...own.post.map((exec) => ({ listen: 'test', script: { exec } })),
+        ];
+        if (events.length) {
+          pieces.push(scriptNote(events, label));
+          report.push(`${label}: its scripts are listed in a note (the request is not a cell, or a script holds "%}")`);
+        }
       }
     });
   };
-  walk(col.item, 'item', 1, col.auth);
+  walk(col.item, 'item', 1, col.auth, inheritScripts({ pre: [], post: [] }, col.event));
 
   const kept: Array<[string, string]> = [];
   for (const [name, value] of vars) {
@@ -273,6 +281,17 @@ function applyAuth(a: Auth | null | undefined, req: RawRequest, report: string[]
   else report.push(`${label}: ${a.type} auth is not carried over (the key comes from the connection)`);
 }
 
+/** Scripts that run around each request below: collection's first, then each folder's (Postman's order). */
+interface InheritedScripts {
+  pre: string[];
+  post: string[];
+}
+
+function inheritScripts(outer: InheritedScripts, events: Array<z.infer<typeof event>> | undefined): InheritedScripts {
+  const of = (listen: string) => (events ?? []).filter((e) => e.listen === listen).flatMap((e) => postmanEventCode(e.script?.exec) ?? []);
+  return { pre: [...outer.pre, ...of('prerequest')], post: [...outer.post, ...of('test')] };
+}
+
 function scriptNote(events: Array<z.infer<typeof event>>, owner: string): Piece {
   const parts = events.map((e) => {
     const exec = e.script?.exec;
@@ -280,5 +299,5 @@ function scriptNote(events: Array<z.infer<typeof event>>, owner: string): Piece 
     const fence = '`'.repeat(Math.max(2, ...[...code.matchAll(/`{3,}/g)].map((m) => m[0].length)) + 1);
     return `${e.listen === 'prerequest' ? 'Pre-request' : e.listen === 'test' ? 'Test' : e.listen} script:\n\n${fence}js\n${code}\n${fence}`;
   });
-  return { kind: 'markdown', value: `> **Postman scripts of ${owner}** are not run in notebooks (write \`??\` assertions instead).\n\n${parts.join('\n\n')}` };
+  return { kind: 'markdown', value: `> **Postman scripts of ${owner}**, kept as written: they could not be placed in a cell.\n\n${parts.join('\n\n')}` };
 }

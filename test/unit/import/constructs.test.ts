@@ -166,21 +166,19 @@ describe('import: .http files of REST Client, httpYac and IntelliJ', () => {
     assert.equal(codeCells(r.text)[1].value, 'POST /chat/completions\nContent-Type: application/json\n\n{"model": "m"}');
   });
 
-  it('> {% %} response handlers: the request is a cell, the script listed in a note as not run', () => {
+  it('> {% %} response handlers: the request is a cell that carries the handler, which runs', () => {
     const r = importHttpFile('GET https://api.openai.com/v1/models\n\n> {%\n  client.global.set("id", response.body.data[0].id);\n%}\n');
-    assert.equal(codeCells(r.text)[0].value, 'GET /models');
-    assert.match(r.text, /\*\*Response handler script\*\* \(line 3\) not run in notebooks[^]*```js\n> \{%\n {2}client\.global\.set/);
-    assert.ok(r.report.some((l) => /response handler script is listed in a note \(scripts do not run/.test(l)));
+    assert.equal(codeCells(r.text)[0].value, 'GET /models\n\n> {%\n  client.global.set("id", response.body.data[0].id);\n%}');
+    assert.doesNotMatch(r.text, /not run|do not run/);
   });
 
-  it('< {% %} pre-request script: that request kept as an http block with the script; the rest imports', () => {
+  it('< {% %} pre-request script: the request is a cell with the script above its request line; the rest imports', () => {
     const r = importHttpFile(
       '< {%\n  request.variables.set("n", "1");\n%}\nGET https://api.openai.com/v1/models/{{n}}\n\n###\nGET https://api.openai.com/v1/files\n',
     );
-    assert.match(r.text, /Not imported as a cell:\*\* a pre-request script \(line 1\) runs before it/);
-    assert.deepEqual(keptBlocks(r.text), ['GET https://api.openai.com/v1/models/{{n}}']);
-    assert.match(r.text, /```js\n< \{%\n {2}request\.variables\.set/);
-    assert.equal(codeCells(r.text)[0].value, 'GET /files');
+    assert.deepEqual(keptBlocks(r.text), []);
+    assert.equal(codeCells(r.text)[0].value, '< {%\n  request.variables.set("n", "1");\n%}\nGET /models/{{n}}');
+    assert.equal(codeCells(r.text)[1].value, 'GET /files');
   });
 
   it('a cURL command pasted into a .http file: an http block with a note (key removed); the rest imports', () => {

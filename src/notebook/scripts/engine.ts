@@ -1,0 +1,232 @@
+// The script host: QuickJS compiled to WebAssembly, never the host's own JavaScript. One runtime per
+// run, a fresh context per script; nothing of the host is reachable from inside (no process, no
+// require of Node's modules, no file system, network or timers). Values cross as JSON text only; the
+// few host functions take and return strings. Limits: time (an interrupt handler), memory and stack
+// (the runtime's own limits) and log output (counted here).
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSSyncVariant, QuickJSWASMModule } from 'quickjs-emscripten-core';
+import { DEFAULT_SCRIPT_LIMITS, type LimitKind, type ScriptLimits } from './limits';
+import { isScriptLibrary, librarySource, shippedScriptsDir } from './libraries';
+import { scriptOutputSchema, type ScriptInput, type ScriptOutput } from './model';
+import { PRELUDE } from './prelude';
+
+/** The file name the script's own code is evaluated under: its frames in a stack say `(script:LINE:COL)`. */
+const SCRIPT_FILE = 'script';
+const PRELUDE_FILE = 'prelude';
+/** Random bytes a script may ask for at once (crypto.getRandomValues' own limit). */
+const MAX_RANDOM_BYTES = 65536;
+
+let loading: Promise<QuickJSWASMModule> | undefined;
+
+/**
+ * The WebAssembly module, loaded once per process on the first script (~40 ms): the shipped
+ * build's copy in dist/scripts/, else the package's own (unit tests run packages from node_modules).
+ */
+export function loadScriptModule(): Promise<QuickJSWASMModule> {
+  loading ??= (async () => {
+    const { newQuickJSWASMModuleFromVariant, newVariant } = await import('quickjs-emscripten-core');
+    const variant = releaseVariant();
+    const shipped = path.join(shippedScriptsDir(), 'quickjs.wasm');
+    return newQuickJSWASMModuleFromVariant(existsSync(shipped) ? newVariant(variant, { wasmLocation: shipped }) : variant);
+  })();
+  loading.catch(() => (loading = undefined));
+  return loading;
+}
+
+/**
+ * The release build with its Emscripten loader in CommonJS form: the package's own variant imports
+ * the ES module form, which finds itself through import.meta.url, empty once esbuild has bundled it
+ * into CommonJS (dist/notebook.js, dist/cli.js: "The argument 'filename' must be … Received undefined").
+ */
+function releaseVariant(): QuickJSSyncVariant {
+  type Loader = Awaited<ReturnType<QuickJSSyncVariant['importModuleLoader']>>;
+  return {
+    type: 'sync',
+    importFFI: () => import('@jitl/quickjs-wasmfile-release-sync/ffi').then((m) => m.QuickJSFFI),
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    importModuleLoader: () => Promise.resolve(require('@jitl/quickjs-wasmfile-release-sync/emscripten-module') as Loader),
+  };
+}
+
+export interface ScriptFailure {
+  /** Set when a limit stopped the script. */
+  limit?: LimitKind;
+  /** The error as the engine gave it: "TypeError: cannot read property 'x' of null". */
+  message: string;
+  /** 1-based line in the script's own text. */
+  line?: number;
+}
+
+export interface ScriptRun {
+  /** What the script recorded (tests, variables, notes), also when it threw; absent when a limit stopped it. */
+  output?: ScriptOutput;
+  logs: string[];
+  failure?: ScriptFailure;
+  durationMs: number;
+}
+
+/** One run's engine: scripts run one after another, each in a new context of the same runtime. */
+export class ScriptEngine {
+  private runtime: QuickJSRuntime | undefined;
+
+  private constructor(
+    private readonly module: QuickJSWASMModule,
+    readonly limits: ScriptLimits,
+  ) {}
+
+  static async create(limits: Partial<ScriptLimits> = {}): Promise<ScriptEngine> {
+    return new ScriptEngine(await loadScriptModule(), { ...DEFAULT_SCRIPT_LIMITS, ...limits });
+  }
+
+  /** Runs `source` (a script's text) with `input`; never throws for anything the script does. */
+  run(source: string, input: ScriptInput): ScriptRun {
+    const started = performance.now();
+    const runtime = (this.runtime ??= this.newRuntime());
+    const context = runtime.newContext();
+    const state = { logs: [] as string[], logBytes: 0, stop: undefined as LimitKind | undefined, deadline: started + this.limits.timeMs, loading: false };
+    runtime.setInterruptHandler(() => {
+      if (state.stop) return true;
+      if (!state.loading && performance.now() > state.deadline) state.stop = 'time';
+      return state.stop !== undefined;
+    });
+    let failure: ScriptFailure | undefined;
+    let output: ScriptOutput | undefined;
+    try {
+      this.defineHostFunctions(context, input, state);
+      // The prelude is the engine's own work: the script's time starts after it.
+      state.loading = true;
+      this.evalOrThrow(context, PRELUDE, PRELUDE_FILE);
+      state.loading = false;
+      state.deadline = performance.now() + this.limits.timeMs;
+      // On the wrapper's first line, so the script's line N is line N of the evaluated text.
+      const result = context.evalCode(`(function(){${source}\n})()`, SCRIPT_FILE);
+      if (result.error) failure = this.failureOf(context, result.error, state.stop);
+      else {
+        result.value.dispose();
+        const jobs = runtime.executePendingJobs();
+        if (jobs.error) failure = this.failureOf(context, jobs.error, state.stop);
+      }
+      if (state.stop && !failure?.limit) failure = { limit: state.stop, message: state.stop };
+      if (!failure?.limit) output = this.collect(context);
+    } finally {
+      context.dispose();
+      // A runtime that ran out of memory or was stopped mid-way is not trusted with the next script.
+      if (failure?.limit) this.disposeRuntime();
+    }
+    return { ...(output && { output }), logs: state.logs, ...(failure && { failure }), durationMs: performance.now() - started };
+  }
+
+  dispose(): void {
+    this.disposeRuntime();
+  }
+
+  private newRuntime(): QuickJSRuntime {
+    const runtime = this.module.newRuntime();
+    runtime.setMemoryLimit(this.limits.memoryBytes);
+    runtime.setMaxStackSize(this.limits.stackBytes);
+    return runtime;
+  }
+
+  private disposeRuntime(): void {
+    this.runtime?.dispose();
+    this.runtime = undefined;
+  }
+
+  private defineHostFunctions(
+    context: QuickJSContext,
+    input: ScriptInput,
+    state: { logs: string[]; logBytes: number; stop: LimitKind | undefined; deadline: number; loading: boolean },
+  ): void {
+    const set = (name: string, handle: QuickJSHandle) => {
+      context.setProp(context.global, name, handle);
+      handle.dispose();
+    };
+    set('__awb_input', context.newString(JSON.stringify(input)));
+    set(
+      '__awb_log',
+      context.newFunction('log', (text) => {
+        const line = context.getString(text);
+        state.logBytes += Buffer.byteLength(line) + 1;
+        if (state.logBytes > this.limits.logBytes) state.stop = 'log';
+        else state.logs.push(line);
+      }),
+    );
+    set(
+      '__awb_random',
+      context.newFunction('random', (count) =>
+        context.newString(randomBytes(Math.max(0, Math.min(MAX_RANDOM_BYTES, context.getNumber(count) | 0))).toString('hex')),
+      ),
+    );
+    set(
+      '__awb_require',
+      context.newFunction('require', (nameHandle) => {
+        const name = context.getString(nameHandle);
+        if (!isScriptLibrary(name)) return context.undefined;
+        // Loading a library is not the script's time: the deadline moves by what it took.
+        const t0 = performance.now();
+        state.loading = true;
+        try {
+          return context.evalCode(
+            `(function(){var module={exports:{}};(function(module,exports,define){${librarySource(name)}\n})(module,module.exports,undefined);return module.exports})()`,
+            name,
+          );
+        } finally {
+          state.loading = false;
+          state.deadline += performance.now() - t0;
+        }
+      }),
+    );
+  }
+
+  private evalOrThrow(context: QuickJSContext, code: string, file: string): void {
+    const result = context.evalCode(code, file);
+    if (result.error) {
+      const dumped = context.dump(result.error) as unknown;
+      result.error.dispose();
+      throw new Error(`the script engine could not start (${describeError(dumped).message})`);
+    }
+    result.value.dispose();
+  }
+
+  private failureOf(context: QuickJSContext, handle: QuickJSHandle, stop: LimitKind | undefined): ScriptFailure {
+    const dumped = context.dump(handle) as unknown;
+    handle.dispose();
+    const { name, message, stack } = describeError(dumped);
+    const line = /\(script:(\d+)/.exec(stack)?.[1];
+    const limit: LimitKind | undefined =
+      stop ??
+      (name === 'InternalError' && /out of memory|string too long/.test(message)
+        ? 'memory'
+        : name === 'InternalError' && message === 'stack overflow'
+          ? 'stack'
+          : undefined);
+    return { ...(limit && { limit }), message: name ? `${name}: ${message}` : message, ...(line && { line: Number(line) }) };
+  }
+
+  /** What the script recorded, read as JSON and checked. */
+  private collect(context: QuickJSContext): ScriptOutput {
+    const result = context.evalCode('__awb_finish()', PRELUDE_FILE);
+    if (result.error) {
+      const dumped = context.dump(result.error) as unknown;
+      result.error.dispose();
+      throw new Error(`the script's results could not be read (${describeError(dumped).message})`);
+    }
+    const text = context.getString(result.value);
+    result.value.dispose();
+    return scriptOutputSchema.parse(JSON.parse(text));
+  }
+}
+
+function describeError(dumped: unknown): { name: string; message: string; stack: string } {
+  if (dumped && typeof dumped === 'object') {
+    const e = dumped as { name?: unknown; message?: unknown; stack?: unknown };
+    return {
+      name: typeof e.name === 'string' ? e.name : '',
+      message: typeof e.message === 'string' ? e.message : JSON.stringify(dumped),
+      stack: typeof e.stack === 'string' ? e.stack : '',
+    };
+  }
+  return { name: '', message: String(dumped), stack: '' };
+}
