@@ -1,8 +1,9 @@
 // run_notebook: runs an API notebook through the engine with the front end's host (the same key
 // release, host approval and refusals as `api-workbench run`), only from inside the served folder,
 // its side effects (PUBLISH, requests that change data) allowed only as realtime_publish is.
-import { readFile, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { FileRefusal, readFileInside } from '../core/fileGate';
 import { countsAsCell, NOTEBOOK_EXTENSION, runNotebook } from '../notebook/api';
 import { ToolRefusal, type AgentContext, type AgentNotebookHost } from './context';
 import { clip, type ToolOutput } from './result';
@@ -11,6 +12,8 @@ import { sideEffectRefusal } from './sideEffects';
 
 /** Bytes of each response body the engine keeps for assertions (as `api-workbench run`). */
 const MAX_BODY_BYTES = 1024 * 1024;
+/** As the CLI's text inputs (cli/textFile.ts). */
+const MAX_NOTEBOOK_BYTES = 64 * 1024 * 1024;
 /** Characters of a failed check's expected/actual value and of a cell's error given to the agent. */
 const DETAIL_CHARS = 500;
 
@@ -37,7 +40,21 @@ export async function notebookInside(root: string, wanted: string): Promise<stri
 export async function runNotebookTool(ctx: AgentContext, input: RunNotebookInput, signal?: AbortSignal): Promise<ToolOutput> {
   if (!ctx.notebooks) throw new ToolRefusal('running notebooks is not available here: no folder to run them from');
   const file = await notebookInside(ctx.notebooks.root, input.path);
-  const text = await readFile(file, 'utf8');
+  let text: string;
+  try {
+    // Opened through the one file gate: what was checked is what is read, and a FIFO or device named *.awb.md is refused.
+    const bytes = await readFileInside(path.relative(await realpath(ctx.notebooks.root), file), {
+      folder: ctx.notebooks.root,
+      folderName: 'the served folder',
+      use: 'run',
+      example: './notebooks/tour.awb.md',
+      maxBytes: MAX_NOTEBOOK_BYTES,
+    });
+    text = bytes.toString('utf8');
+  } catch (e) {
+    if (e instanceof FileRefusal) throw new ToolRefusal(`${input.path}: ${e.message}`);
+    throw e;
+  }
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   signal?.addEventListener('abort', onAbort);

@@ -5,7 +5,7 @@ import { type Connection, type ServiceId } from '../core/connections';
 import type { Redactor } from '../core/redact';
 import { HttpClientFactory, type WorkbenchClients } from '../features/httpClients';
 import type { PriceTable } from '../features/llm/costLedger';
-import { connectionsHost } from '../notebook/api';
+import { connectionLabel, connectionsHost } from '../notebook/api';
 import { PRICES } from '../services/llm';
 import type { SpendBudget } from './budget';
 import type { AgentContext, AgentNotebookHost } from './context';
@@ -37,6 +37,9 @@ export interface StandaloneOptions {
   allowedHosts?: readonly string[];
   /** What `{{$env NAME}}` and `{{$secret name}}` of http cells read. Default: nothing. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Which `{{$env NAME}}` may be read, and the credentials known at start (ConnectionsHostOptions). */
+  envPolicy?: ConnectionsHostOptions['envPolicy'];
+  knownCredentials?: ConnectionsHostOptions['knownCredentials'];
   publishRefusal?: string;
   budget?: SpendBudget;
   prices?: PriceTable;
@@ -51,9 +54,14 @@ export interface StandaloneContext extends AgentContext {
 
 export function standaloneContext(opts: StandaloneOptions): StandaloneContext {
   const { redactor } = opts;
+  // Each key known now is also kept out of every request but its connection's (the engine's taint check).
+  const known = [...(opts.knownCredentials ?? [])];
   for (const c of opts.connections) {
     const key = opts.key(c);
-    if (typeof key === 'string') redactor.addSecret(key);
+    if (typeof key === 'string') {
+      redactor.addSecret(key);
+      known.push({ value: key, owner: connectionLabel(c) });
+    }
   }
   const guard = new OriginBoundKeys((c) => opts.key(c), opts.keyRefused && ((c, key) => opts.keyRefused?.(c, key) ?? false));
   // Requests are not logged one by one: stdout carries the protocol, and stderr is for problems.
@@ -72,6 +80,8 @@ export function standaloneContext(opts: StandaloneOptions): StandaloneContext {
         redactor,
         allowedHosts: opts.allowedHosts ?? [],
         env: opts.env ?? {},
+        envPolicy: opts.envPolicy,
+        knownCredentials: known,
         onResult: (r) => spending?.cellEnded(r),
       }),
       // On the shared factory: a notebook's requests count against the same per-connection limits as the tools'.

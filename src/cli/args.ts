@@ -33,6 +33,8 @@ export interface RunArgs {
   verbose: boolean;
   /** --allow-host: hosts http cells may send to (with the connections file's "hosts"). */
   allowHosts: string[];
+  /** --allow-env: environment variables `{{$env NAME}}` may read (with the connections file's "env"). */
+  allowEnv: string[];
   /** --proxy: the proxy for every request (else HTTPS_PROXY / HTTP_PROXY / NO_PROXY). */
   proxy?: string;
   /** --ca: PEM files of certificate authorities trusted besides Node's (repeatable). */
@@ -80,7 +82,7 @@ export interface CheckArgs {
   variables: Record<string, string>;
 }
 
-export interface McpArgs extends Pick<RunArgs, 'sandbox' | 'modelMap' | 'connectionsFile' | 'allowHosts' | 'proxy' | 'ca'> {
+export interface McpArgs extends Pick<RunArgs, 'sandbox' | 'modelMap' | 'connectionsFile' | 'allowHosts' | 'allowEnv' | 'proxy' | 'ca'> {
   command: 'mcp';
   /** Folder run_notebook may run notebooks from (default: the current directory). */
   root?: string;
@@ -175,7 +177,11 @@ Options:
   --allow-host <host>       let \`\`\`http cells send to this host (repeatable; host or host:port;
                             also "hosts": [...] in the --connections file). Every other host, this
                             machine included, is refused before anything is sent. Their
-                            {{$env NAME}} reads the environment, {{$secret name}} AWB_SECRET_<NAME>
+                            {{$secret name}} reads AWB_SECRET_<NAME>
+  --allow-env <NAME>        let \`\`\`http cells read this environment variable as {{$env NAME}}
+                            (repeatable; also "env": [...] in the --connections file); a variable
+                            that holds a connection's key (its keyEnv, the sandbox's keys) never
+                            is, allowed or not
   --proxy <url>             send every request through this proxy (http://user:pass@host:port);
                             without it: HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case).
                             Loopback hosts (the sandbox) go direct unless NO_PROXY holds <-loopback>
@@ -230,6 +236,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         'output-failed': { type: 'boolean' },
         verbose: { type: 'boolean' },
         'allow-host': { type: 'string', multiple: true },
+        'allow-env': { type: 'string', multiple: true },
         proxy: { type: 'string' },
         ca: { type: 'string', multiple: true },
         format: { type: 'string' },
@@ -295,6 +302,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     outputFailed: values['output-failed'] ?? false,
     verbose: values.verbose ?? false,
     allowHosts: allowedHosts(values['allow-host']),
+    allowEnv: allowedEnv(values['allow-env']),
     proxy: values.proxy,
     ca: values.ca ?? [],
     matrix: parseMatrix(values.matrix ?? []),
@@ -323,6 +331,13 @@ function allowedHosts(hosts: readonly string[] | undefined): string[] {
   });
 }
 
+function allowedEnv(names: readonly string[] | undefined): string[] {
+  return (names ?? []).map((n) => {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(n)) throw new CliError(`--allow-env takes the name of an environment variable (e.g. GITHUB_TOKEN), not "${n}"`);
+    return n;
+  });
+}
+
 /** parseArgs' values, read by name. */
 type ParsedValues = Readonly<Record<string, string | boolean | (string | boolean)[] | undefined>>;
 
@@ -347,6 +362,7 @@ function mcpArgs(values: ParsedValues, positionals: readonly string[]): McpArgs 
     ...(budgetUsd !== undefined ? { budgetUsd } : {}),
     ...(list('price') ? { prices: parsePrices(list('price') ?? []) } : {}),
     allowHosts: allowedHosts(list('allow-host')),
+    allowEnv: allowedEnv(list('allow-env')),
     proxy: str('proxy'),
     ca: list('ca') ?? [],
   };

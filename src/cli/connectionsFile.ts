@@ -3,7 +3,8 @@
 // `encryptionMasterKeyEnv`, the one holding the encryption master key), or in its place
 // `tokenCommand` (a command printing a bearer token) or `entra` (Entra ID sign-in). Keys are read
 // only from those variables: a key-like field in the file is refused, so a file checked into a
-// repository cannot carry one. A top-level "hosts" list names the hosts ```http cells may send to.
+// repository cannot carry one. A top-level "hosts" list names the hosts ```http cells may send to,
+// and "env" the environment variables their `{{$env NAME}}` may read.
 import * as z from 'zod/mini';
 import { connectionId, parseConnectionsSetting, SERVICE_IDS, type Connection, type ServiceId } from '../core/connections';
 import { CONNECTIONS_FILE_FIELDS } from '../core/connectionsFile';
@@ -21,6 +22,8 @@ export interface ConnectionsFile {
   masterKeyEnv: Map<string, string>;
   /** "hosts": where http cells may send (as --allow-host). */
   hosts: string[];
+  /** "env": the environment variables `{{$env NAME}}` of http cells may read (as --allow-env). */
+  env: string[];
 }
 
 const SECRET_FIELD = /key|secret|token|password/i;
@@ -30,6 +33,7 @@ const fileSchema = z.strictObject({
   maps: z.optional(z.array(z.unknown())),
   realtime: z.optional(z.array(z.unknown())),
   hosts: z.optional(z.array(z.string().check(z.refine(isHostName, 'must be a host name, or host:port (e.g. api.example.com)')))),
+  env: z.optional(z.array(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable')))),
 });
 
 /**
@@ -62,7 +66,7 @@ export function loadConnectionsFile(file: string): ConnectionsFile {
     throw new CliError(`${file}: not valid JSON (${jsonErrorText(e)})`);
   }
   const top = fileSchema.safeParse(raw);
-  if (!top.success) throw new CliError(`${file}: ${describeIssues(top.error.issues)} (the file holds "llm", "maps" and "realtime" lists, and "hosts")`);
+  if (!top.success) throw new CliError(`${file}: ${describeIssues(top.error.issues)} (the file holds "llm", "maps" and "realtime" lists, "hosts" and "env")`);
 
   const problems: string[] = [];
   const connections: Connection[] = [];
@@ -105,5 +109,5 @@ export function loadConnectionsFile(file: string): ConnectionsFile {
     });
   }
   if (problems.length) throw new CliError(problems.map((p) => `${file}: ${p}`).join('\n'));
-  return { connections, keyEnv, masterKeyEnv, hosts: top.data.hosts ?? [] };
+  return { connections, keyEnv, masterKeyEnv, hosts: top.data.hosts ?? [], env: top.data.env ?? [] };
 }

@@ -11,7 +11,7 @@ import { PRICES } from '../services/llm';
 import type { McpArgs } from './args';
 import { loadConnectionsFile } from './connectionsFile';
 import { prepareTokens } from './credentials';
-import { keysFromEnv } from './envKeys';
+import { keysFromEnv, runCredentials } from './envKeys';
 import { refuseSandboxNameClash, withSandbox } from './sandboxConnections';
 import { CliError } from './errors';
 
@@ -34,9 +34,15 @@ export async function setUpMcp(args: McpArgs, env: NodeJS.ProcessEnv, redactor: 
 
   const defaults = await withSandbox(args.sandbox, args.modelMap, fileConnections, redactor);
   const { sandbox, connections } = defaults;
+  const key = (c: Connection) => (c.source === 'sandbox' ? defaults.key(c) : (tokens.token(c) ?? keys.get(connectionId(c))));
+  const noFile = { connections: [], keyEnv: new Map<string, string>(), masterKeyEnv: new Map<string, string>(), env: [] };
+  // Every connection's token was fetched above: asking for each key now has no side effect.
+  const credentials = await runCredentials({ file: file ?? noFile, allowEnv: args.allowEnv, env, connections, key, ready: () => true });
   const context = standaloneContext({
     connections,
-    key: (c) => (c.source === 'sandbox' ? defaults.key(c) : (tokens.token(c) ?? keys.get(connectionId(c)))),
+    key,
+    envPolicy: credentials.envPolicy,
+    knownCredentials: credentials.known,
     keyRefused: (c, key) => tokens.refused(c, key),
     redactor,
     root: path.resolve(args.root ?? '.'),

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { connectionId, type Connection } from '../core/connections';
 import { Redactor } from '../core/redact';
-import { connectionsHost, runNotebook, SANDBOX_CONNECTION_NAME, type CellResult, type NotebookHost } from '../notebook/api';
+import { connectionLabel, connectionsHost, runNotebook, SANDBOX_CONNECTION_NAME, type CellResult, type NotebookHost } from '../notebook/api';
 import type { Sandbox } from '../sandbox/host';
 import { masterKeyProblem } from '../services/realtime/encryption';
 import type { MatrixAxis, RunArgs } from './args';
@@ -24,7 +24,7 @@ import { htmlReport } from './reporters/html';
 import { jsonReport } from './reporters/json';
 import { junitReport } from './reporters/junit';
 import { cellLines, prettyReport, suiteHeader, summaryLine } from './reporters/pretty';
-import { keysFromEnv } from './envKeys';
+import { keysFromEnv, runCredentials, type RunCredentials } from './envKeys';
 import { refuseSandboxNameClash, withSandbox } from './sandboxConnections';
 import { countsAsCell, trimResult, type RunSummary, type SuiteReport } from './reporters/types';
 import { matrixLabel } from '../features/notebook/checkRows';
@@ -66,15 +66,19 @@ interface Setup {
   masterKey(c: Connection): string | undefined;
   /** Hosts http cells may send to: --allow-host and the connections file's "hosts". */
   allowedHosts: string[];
+  /** What `{{$env}}` may read, and the credentials the engine keeps out of other requests. */
+  credentials: RunCredentials;
   sandbox?: Sandbox;
 }
 
 async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redactor: Redactor, env: NodeJS.ProcessEnv): Promise<Setup> {
   const file = args.connectionsFile
     ? loadConnectionsFile(args.connectionsFile)
-    : { connections: [], keyEnv: new Map<string, string>(), masterKeyEnv: new Map<string, string>(), hosts: [] };
+    : { connections: [], keyEnv: new Map<string, string>(), masterKeyEnv: new Map<string, string>(), hosts: [], env: [] };
   const allowedHosts = [...args.allowHosts, ...file.hosts];
-  checkHttpCells(notebooks, allowedHosts, env);
+  // The name rule needs no key yet: a `{{$env OPENAI_API_KEY}}` stops the run before anything starts.
+  const policy = (await runCredentials({ file, allowEnv: args.allowEnv, env, connections: [], key: () => undefined, ready: () => false })).envPolicy;
+  checkHttpCells(notebooks, allowedHosts, env, policy);
   const sandboxName = SANDBOX_CONNECTION_NAME;
   if (args.sandbox) refuseSandboxNameClash(file.connections, args.connectionsFile);
   const available = [...(args.sandbox ? (['llm', 'maps', 'realtime'] as const).map((service) => ({ service, name: sandboxName })) : []), ...file.connections];
@@ -104,9 +108,17 @@ async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redact
 
   const defaults = await withSandbox(args.sandbox, args.modelMap, file.connections, redactor);
   const withTimeout = (c: Connection): Connection => (args.timeoutMs !== undefined && c.service !== 'realtime' ? { ...c, timeoutMs: args.timeoutMs } : c);
+  const key = (c: Connection) => (c.source === 'sandbox' ? defaults.key(c) : (tokens.token(c) ?? keys.get(connectionId(c))));
+  const isUsed = (c: Connection) => c.source === 'sandbox' || usedFromFile.includes(c);
+  const credentials = await runCredentials({ file, allowEnv: args.allowEnv, env, connections: defaults.connections, key, ready: isUsed });
+  for (const c of used) {
+    const master = masterKeys.get(connectionId(c));
+    if (master) credentials.known.push({ value: master, owner: connectionLabel(c) });
+  }
   return {
     connections: defaults.connections.map(withTimeout),
-    key: (c) => (c.source === 'sandbox' ? defaults.key(c) : (tokens.token(c) ?? keys.get(connectionId(c)))),
+    credentials,
+    key,
     keyRefused: (c, key) => tokens.refused(c, key),
     masterKey: (c) => masterKeys.get(connectionId(c)),
     allowedHosts,
@@ -208,6 +220,8 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
         encryptionMasterKey: (c) => setup.masterKey(c),
         allowedHosts: setup.allowedHosts,
         env: io.env,
+        envPolicy: setup.credentials.envPolicy,
+        knownCredentials: setup.credentials.known,
         redactor,
         onResult,
         onRequest: (cell) => {

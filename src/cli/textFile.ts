@@ -2,9 +2,15 @@
 // inputs) is decoded here, so each accepts the same encodings and fails the same way: UTF-8 with or
 // without a byte-order mark (Windows editors write one), UTF-16 with its BOM (PowerShell's `>`
 // writes UTF-16 LE), and anything else that is not valid UTF-8 is an error naming the file, instead
-// of U+FFFD characters that parse as nothing ("0 passed") or fail far from the cause.
-import { readFileSync } from 'node:fs';
+// of U+FFFD characters that parse as nothing ("0 passed") or fail far from the cause. Each is read
+// through core/fileGate.ts: a regular file of at most MAX_TEXT_FILE_BYTES, so a FIFO, /dev/stdin
+// or /dev/zero given as --data, --baseline or a connections file is refused instead of hanging
+// the run or filling memory.
+import { FileRefusal, readRegularFileSync } from '../core/fileGate';
 import { CliError } from './errors';
+
+/** Notebooks, connections files, data rows and reports are text a person or a run wrote: far below this. */
+export const MAX_TEXT_FILE_BYTES = 64 * 1024 * 1024;
 
 /** Decodes a file's bytes as text by its BOM (UTF-8, UTF-16 LE/BE), else as strict UTF-8. */
 export function decodeText(bytes: Uint8Array, file: string, what: string): string {
@@ -25,13 +31,17 @@ function utf8(bytes: Uint8Array, file: string, what: string): string {
   }
 }
 
+/** The bytes of a file a command-line option names; a file that cannot be read is a CliError naming it, the option's `what` and why. */
+export function readInputFile(file: string, what: string): Buffer {
+  try {
+    return readRegularFileSync(file, MAX_TEXT_FILE_BYTES);
+  } catch (e) {
+    if (e instanceof FileRefusal) throw new CliError(`${file}: cannot read the ${what}: ${e.reason === 'missing' ? 'no such file' : e.message}`);
+    throw e;
+  }
+}
+
 /** Reads and decodes `file`; a file that cannot be read is a CliError naming it and why. */
 export function readTextFile(file: string, what: string): string {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (e) {
-    throw new CliError(`${file}: cannot read the ${what} (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-  }
-  return decodeText(bytes, file, what);
+  return decodeText(readInputFile(file, what), file, what);
 }

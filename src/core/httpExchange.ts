@@ -1,5 +1,6 @@
 // Sending a request and reading its answer, through undici's public request() API. HttpClient
 // decides what to send and what an outcome means; this module only moves bytes, within bounds.
+import { formatBytes } from './numbers';
 import { constants as bufferConstants } from 'node:buffer';
 import type { Dispatcher } from 'undici';
 import { undici } from './lazy';
@@ -148,9 +149,4 @@ export function snippet(text: string, max = 200): string {
   return t.length > max ? `${t.slice(0, max)}…` : t;
 }
 
-/** 512 bytes, 1.5 KB, 2.3 MB: sizes in messages. */
-export function formatBytes(n: number): string {
-  const mb = n / (1024 * 1024);
-  if (mb >= 1) return `${Math.round(mb * 10) / 10} MB`;
-  return n >= 1024 ? `${Math.round(n / 102.4) / 10} KB` : `${n} bytes`;
-}
+export { formatBytes };

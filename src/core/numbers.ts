@@ -1,4 +1,4 @@
-// Numbers as people read them: costs, durations. One place, so a tree, a status bar, a notebook
+// Numbers as people read them: costs, durations, sizes. One place, so a tree, a status bar, a notebook
 // output and a webview say "$0.30" and "12 ms" alike, never "0.30000000000000004" or "12.3456 ms".
 // Raw and JSON views keep the exact value: only what is read gets these. In core (not features)
 // because the webview pages format too and may import core only.
@@ -24,4 +24,11 @@ export function formatUsd(usd: number): string {
 export function formatMs(ms: number): string {
   if (!Number.isFinite(ms)) return '? ms';
   return Math.round(ms) < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+/** 512 bytes, 1.5 KB, 2.3 MB: sizes in messages. */
+export function formatBytes(n: number): string {
+  const mb = n / (1024 * 1024);
+  if (mb >= 1) return `${Math.round(mb * 10) / 10} MB`;
+  return n >= 1024 ? `${Math.round(n / 102.4) / 10} KB` : `${n} bytes`;
 }

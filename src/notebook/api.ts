@@ -9,11 +9,13 @@ export { describeWaits } from './waits';
 export {
   defaultHttpClient,
   connectionsHost,
+  envRefusal,
   hostAllowed,
   secretEnvName,
   sandboxConnections,
   SANDBOX_CONNECTION_NAME,
   type ConnectionsHostOptions,
+  type EnvPolicy,
   type SandboxEndpoints,
 } from './hosts';
 export { httpCellNeeds, type HttpCellNeeds } from './ownHttpCell';
@@ -45,3 +47,4 @@ export {
   type ExportTarget,
   type CurlVariables,
 } from './import';
+export { connectionLabel } from './credentialTaint';

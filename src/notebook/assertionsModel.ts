@@ -2,11 +2,10 @@
 // Schema file next to the notebook), `judge: <rubric>` (a model judges the answer with structured
 // output) and `similar "<text>" > 0.8` (cosine similarity of embeddings). The models are asked
 // through the cell's connection, with its key and the host's budget question, like the cell itself.
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import * as z from 'zod/mini';
 import type { HttpConnection } from '../core/connections';
 import { errorText, isApiError } from '../core/errors';
+import { FileRefusal, readFileInside } from '../core/fileGate';
 import { parseJson, validate } from '../core/validate';
 import { LlmClient } from '../services/llm/client';
 import { openAiErrorParser } from '../services/llm/errors';
@@ -18,7 +17,7 @@ import { show, toNumber, unquote } from './assertions';
 import { llmAnswerOf, requestedModel, type LlmAnswer } from './llmAnswer';
 import { defaultHttpClient } from './hosts';
 import type { AssertionResult, CellResult, NotebookHost } from './types';
-import { walk } from './variables';
+import { hasReference, walk } from './variables';
 
 export interface ModelCheckContext {
   host: NotebookHost;
@@ -77,21 +76,32 @@ export async function checkModelAssertion(spec: AssertionSpec, value: string, re
 
 // --- json matches schema -----------------------------------------------------------------------
 
+/** A JSON Schema is a few KB; a cap keeps a file named by mistake (a dump, a model) out of memory. */
+const MAX_SCHEMA_FILE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * `file` is the path as written in the notebook (variables not filled in): an answer must not
+ * choose which file is read. Read through core/fileGate.ts: the notebook's folder by real path,
+ * regular files, capped; no message quotes the file, so neither a report nor an agent sees it.
+ */
 async function matchesSchema(spec: AssertionSpec, file: string, result: CellResult, ctx: ModelCheckContext) {
   const expected = `matches schema ${file}`;
-  if (ctx.baseDir === undefined)
-    return { passed: false, expected, actual: '(not checked: the schema file is read next to the notebook: save the notebook first)' };
-  const full = path.resolve(ctx.baseDir, file);
+  const refused = (why: string) => ({ passed: false, expected, actual: `(not checked: ${why})` });
+  if (ctx.baseDir === undefined) return refused('the schema file is read next to the notebook: save the notebook first');
+  if (hasReference(file)) return refused(`a variable cannot choose the schema file: write its path out`);
   let text: string;
   try {
-    text = await readFile(full, 'utf8');
+    const bytes = await readFileInside(file, {
+      folder: ctx.baseDir,
+      folderName: "the notebook's folder",
+      use: 'read as a schema',
+      example: './schemas/answer.json',
+      maxBytes: MAX_SCHEMA_FILE_BYTES,
+    });
+    text = bytes.toString('utf8');
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return {
-      passed: false,
-      expected,
-      actual: `(not checked: ${code === 'ENOENT' ? `no schema file ${file} next to the notebook` : `${file} cannot be read (${code ?? errorText(e)})`})`,
-    };
+    if (!(e instanceof FileRefusal)) throw e;
+    return refused(e.reason === 'missing' ? `no schema file ${file} next to the notebook` : `the schema file ${file}: ${e.message}`);
   }
   const check = await checkSchema(text, `The schema file ${file}`);
   if (!check.ok) return { passed: false, expected, actual: `(not checked: ${check.message})` };

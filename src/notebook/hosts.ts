@@ -5,6 +5,7 @@ import { connectionOrigins, SERVICE_LABELS, type Connection, type HttpConnection
 import { ApiError } from '../core/errors';
 import { HttpClient } from '../core/http';
 import { Redactor } from '../core/redact';
+import { connectionLabel } from './credentialTaint';
 import type { NotebookHost, NotebookHttpOptions } from './types';
 
 /** A plain src/core/http.ts HttpClient for a connection (no shared limiter, no log). */
@@ -60,6 +61,14 @@ export interface ConnectionsHostOptions {
   allowedHosts?: readonly string[];
   /** The environment `{{$env NAME}}` reads, and `{{$secret name}}` as AWB_SECRET_<NAME>. Default: none. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** What `{{$env NAME}}` may read (see envRefusal): the names the user allowed, and the variables that hold credentials. */
+  envPolicy?: EnvPolicy;
+  /**
+   * Credentials of the run known before any cell asks (keys read from keyEnv, tokens fetched at
+   * start, the sandbox's keys), each with its owner as connectionLabel() names it. Keys released
+   * later through `key` are added as they are released.
+   */
+  knownCredentials?: ReadonlyArray<{ value: string | undefined; owner: string }>;
   onRequest?: NotebookHost['onRequest'];
   onResult?: NotebookHost['onResult'];
 }
@@ -70,6 +79,14 @@ export interface ConnectionsHostOptions {
  */
 export function connectionsHost(opts: ConnectionsHostOptions): NotebookHost {
   const redactor = opts.redactor ?? new Redactor();
+  const owned = new Map<string, Set<string>>();
+  const own = (value: string | undefined, owner: string) => {
+    if (!value) return;
+    let owners = owned.get(value);
+    if (!owners) owned.set(value, (owners = new Set()));
+    owners.add(owner);
+  };
+  for (const c of opts.knownCredentials ?? []) own(c.value, c.owner);
   return {
     redactor,
     connection(service, name) {
@@ -89,12 +106,14 @@ export function connectionsHost(opts: ConnectionsHostOptions): NotebookHost {
       }
       const key = await opts.key(connection);
       redactor.addSecret(key);
+      own(key, connectionLabel(connection));
       return key;
     },
     credentialRefused: opts.keyRefused && (({ connection, key }) => opts.keyRefused?.(connection, key) ?? false),
     async encryptionMasterKey(connection) {
       const key = await opts.encryptionMasterKey?.(connection);
       redactor.addSecret(key);
+      own(key, connectionLabel(connection));
       return key;
     },
     approveHost: ({ host }) =>
@@ -103,6 +122,8 @@ export function connectionsHost(opts: ConnectionsHostOptions): NotebookHost {
           `not sent: ${host} is not an allowed host: run with --allow-host ${host}, or add it to "hosts" in the --connections file`,
       ),
     env: (name) => opts.env?.[name],
+    envRefusal: (name) => envRefusal(name, opts.envPolicy ?? { allowed: [], credentials: new Map() }),
+    connectionCredentials: () => owned,
     secret(name) {
       const variable = secretEnvName(name);
       const value = opts.env?.[variable];
@@ -113,6 +134,29 @@ export function connectionsHost(opts: ConnectionsHostOptions): NotebookHost {
     onRequest: opts.onRequest,
     onResult: opts.onResult,
   };
+}
+
+/**
+ * What `{{$env NAME}}` may read where no one is asked per notebook (the CLI, the MCP server): only
+ * names the user allowed (--allow-env, "env" in the connections file), and never a variable that
+ * holds a credential of the run (a connection's keyEnv or encryptionMasterKeyEnv, the sandbox's
+ * keys, Entra ID's client secret), even when allowed: a connection's key goes only to its own
+ * requests. `{{$secret name}}` reads AWB_SECRET_<NAME>, a prefix that is itself the user's consent.
+ */
+export interface EnvPolicy {
+  allowed: readonly string[];
+  /** Variable → whose credential it holds, as connectionLabel() names it, or what it is ("Entra ID's client secret"). */
+  credentials: ReadonlyMap<string, string>;
+}
+
+/** Why `{{$env name}}` may not be read under `policy` (a sentence), or undefined when it may. */
+export function envRefusal(name: string, policy: EnvPolicy): string | undefined {
+  const holds = policy.credentials.get(name);
+  if (holds !== undefined)
+    return `the environment variable ${name} holds the key of ${holds}, which goes only to that connection's own requests (use a cell of that connection)`;
+  if (!policy.allowed.includes(name))
+    return `the environment variable ${name} is not one this run may read: allow it with --allow-env ${name}, or add it to "env" in the --connections file`;
+  return undefined;
 }
 
 /** The environment variable the CLI reads `{{$secret name}}` from: AWB_SECRET_ and the name in capitals, `-` and `.` as `_`. */

@@ -13,6 +13,7 @@ import { openAiErrorParser } from '../services/llm/errors';
 import type { NotebookHost, NotebookHttpOptions, RequestRecord, RequestWaits, ResponseRecord } from './types';
 import type { HttpSpec } from './cells';
 import { NotebookError } from './variables';
+import { connectionLabel, foreignCredentialIn } from './credentialTaint';
 import { defaultHttpClient, ownHttpClient } from './hosts';
 import { readLlmStream } from './llmStream';
 
@@ -190,6 +191,18 @@ export async function runHttpCell(input: HttpCellInput): Promise<HttpCellOutput>
     if (client.url(path).origin !== target.origin) fail('substituting variables changed the host of the request: refused, nothing was sent');
   } catch (e) {
     return { error: e };
+  }
+
+  const foreign = foreignCredentialIn(host, { url: input.path, headers: input.headers, body: input.body }, conn && connectionLabel(conn));
+  if (foreign !== undefined) {
+    const to = conn ? `a request of ${connectionLabel(conn)}` : `an http cell's request to ${new URL(target.origin).host}`;
+    return {
+      error: new NotebookError(
+        input.file,
+        spec.line,
+        `refused: this request carries the key of ${foreign}, which goes only to that connection's own requests, not to ${to}; nothing was sent`,
+      ),
+    };
   }
 
   if (host.beforeSideEffect && !READ_ONLY_METHODS.has(spec.method.toUpperCase())) {

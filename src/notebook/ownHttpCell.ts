@@ -56,12 +56,22 @@ export async function prepareOwnHttp(
     if (system.has(r.key)) continue;
     const value = r.kind === 'env' ? envValue(host, r, ref.file) : await secretValue(host, r, ref.file, signal);
     host.redactor.addSecret(value);
+    // Named here, before anything is filled in: the request-wide check (credentialTaint.ts) would only say whose key it is.
+    const owner = [...(host.connectionCredentials?.().get(value) ?? [])][0];
+    if (owner !== undefined)
+      throw new NotebookError(
+        ref.file,
+        r.line,
+        `${r.source}: ${r.kind === 'env' ? `the environment variable ${r.name}` : 'this secret'} holds the key of ${owner}, which goes only to that connection's own requests (use a cell of that connection); nothing was sent`,
+      );
     system.set(r.key, value);
   }
   return { target: { baseUrl: url.origin, origin: url.origin, absolute: true }, system };
 }
 
 function envValue(host: NotebookHost, r: SystemReference, file: string): string {
+  const refusal = host.envRefusal?.(r.name);
+  if (refusal !== undefined) throw new NotebookError(file, r.line, `${r.source}: ${refusal}; nothing was sent`);
   const value = host.env?.(r.name);
   if (value === undefined || value === '') {
     throw new NotebookError(

@@ -1,11 +1,13 @@
 // A request cell's body as it goes on the wire. Text as written, variables filled in; a multipart
 // body (REST Client / httpYac style) joined with CRLF, each `< ./path` line inside a part replaced
 // by that file's bytes; a body that is only `< ./path` is the file itself. Files are read from the
-// notebook's folder before anything is sent: a missing one fails the cell at its line.
-import { readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
+// notebook's folder (by their real path, regular files only: core/fileGate.ts) before anything is
+// sent: a missing one fails the cell at its line. Which lines are files is decided from the text as
+// written, before variables are filled in: an earlier cell's answer (`{{s.text}}` = "< ./key.pem")
+// cannot choose a file, and a file's path cannot hold a variable.
+import { FileRefusal, readFileInside } from '../core/fileGate';
 import { formatBytes } from '../core/httpExchange';
-import { NotebookError, substitute, type VariableScope } from './variables';
+import { hasReference, NotebookError, substitute, type VariableScope } from './variables';
 
 /** A file larger than this is refused: it would be held in memory whole, twice (bytes and request). */
 const MAX_INCLUDED_FILE_BYTES = 64 * 1024 * 1024;
@@ -39,21 +41,21 @@ export async function assembleBody(src: BodySource): Promise<AssembledBody> {
     return { body: text, text };
   }
   // Line by line, so an error (a variable, a file) names the line it is on.
-  const lines = raw.map((l, i) => substitute(l, src.line + i, src.scope));
   const chunks: Uint8Array[] = [];
   const shown: string[] = [];
   const crlf = Buffer.from('\r\n');
-  for (let i = 0; i < lines.length; i++) {
+  for (let i = 0; i < raw.length; i++) {
     if (i > 0) chunks.push(crlf);
-    const file = FILE_LINE.exec(lines[i])?.[1];
+    const file = FILE_LINE.exec(raw[i])?.[1];
     if (file === undefined) {
-      chunks.push(Buffer.from(lines[i]));
-      shown.push(lines[i]);
+      const line = substitute(raw[i], src.line + i, src.scope);
+      chunks.push(Buffer.from(line));
+      shown.push(line);
       continue;
     }
     const bytes = await readIncluded(file, src, src.line + i);
     chunks.push(bytes);
-    shown.push(`${lines[i]} (${formatBytes(bytes.byteLength)})`);
+    shown.push(`${raw[i]} (${formatBytes(bytes.byteLength)})`);
   }
   return { body: Buffer.concat(chunks), text: shown.join('\n') };
 }
@@ -61,24 +63,20 @@ export async function assembleBody(src: BodySource): Promise<AssembledBody> {
 /** The bytes of `< ./file`, only from the notebook's folder or below (a notebook from elsewhere cannot send ~/.ssh). */
 export async function readIncluded(file: string, src: BodySource, line: number): Promise<Uint8Array> {
   const fail = (detail: string): never => {
-    throw new NotebookError(src.scope.file, line, `${detail}; nothing was sent`);
+    throw new NotebookError(src.scope.file, line, `"< ${file}": ${detail}; nothing was sent`);
   };
-  if (src.baseDir === undefined) return fail(`"< ${file}" reads a file next to the notebook: save the notebook first`);
-  const root = path.resolve(src.baseDir);
-  const full = path.resolve(root, file);
-  const inside = path.relative(root, full);
-  if (path.isAbsolute(file) || inside.startsWith('..') || path.isAbsolute(inside)) {
-    return fail(`"< ${file}": only files in the notebook's folder (or below) can be sent; write a path like ./data/sample.wav`);
-  }
+  if (src.baseDir === undefined) return fail('this reads a file next to the notebook: save the notebook first');
+  if (hasReference(file)) return fail('a variable cannot choose the file: write its path out');
   try {
-    const info = await stat(full);
-    if (!info.isFile()) return fail(`"< ${file}" is not a file`);
-    if (info.size > MAX_INCLUDED_FILE_BYTES)
-      return fail(`"< ${file}" is ${formatBytes(info.size)}: at most ${formatBytes(MAX_INCLUDED_FILE_BYTES)} can be sent`);
-    return await readFile(full);
+    return await readFileInside(file, {
+      folder: src.baseDir,
+      folderName: "the notebook's folder",
+      use: 'sent',
+      example: './data/sample.wav',
+      maxBytes: MAX_INCLUDED_FILE_BYTES,
+    });
   } catch (e) {
-    if (e instanceof NotebookError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    return fail(code === 'ENOENT' ? `"< ${file}": no such file in ${root}` : `"< ${file}" cannot be read (${code ?? String(e)})`);
+    if (e instanceof FileRefusal) return fail(e.message);
+    throw e;
   }
 }

@@ -245,7 +245,8 @@ class Runner implements NotebookRunner {
     if (logs.length) result.logs = logs;
     for (const a of analysed.assertions) {
       try {
-        const value = substitute(a.value, a.line, scope);
+        // A schema file's path is taken as written: an earlier answer must not choose which file is read.
+        const value = a.operator === 'matches schema' ? a.value : substitute(a.value, a.line, scope);
         if (!isModelCheck(a)) result.assertions.push(checkAssertion(a, value, result));
         else {
           const spec = a.subject.kind === 'similar' ? { ...a, subject: { ...a.subject, expected: substitute(a.subject.expected, a.line, scope) } } : a;

@@ -164,6 +164,18 @@ export interface NotebookHost {
   /** `{{$env NAME}}` of an `http` cell: the environment variable, or undefined when it is not set. Absent: none is available. */
   env?(name: string): string | undefined;
   /**
+   * Why `{{$env NAME}}` may not be read (a sentence: NAME holds a connection's key, or the user did
+   * not allow it), or undefined when it may. Absent: every name may be read (the editor, whose host
+   * question lists each variable a cell reads).
+   */
+  envRefusal?(name: string): string | undefined;
+  /**
+   * The credentials of connections known so far (keys, tokens, app secrets, master keys): each value
+   * with the connections it belongs to, as `the llm connection "OpenAI"`. The engine refuses a
+   * request that carries one anywhere but in a request of its own connection (credentialTaint.ts).
+   */
+  connectionCredentials?(): ReadonlyMap<string, ReadonlySet<string>>;
+  /**
    * `{{$secret name}}` of an `http` cell: the stored value (the editor asks for it once and stores
    * it; the CLI reads AWB_SECRET_<NAME>). Throws, saying how to provide it, when there is none. The
    * engine registers it with the redactor.

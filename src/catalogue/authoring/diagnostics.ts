@@ -9,7 +9,7 @@ import { FIELD_MASK_HEADER } from '../headers';
 import { maskSelects, responseHas } from '../maskFields';
 import { findOperation, type Operation } from '../operations';
 import { blankReferences, cellLayout, lineRange, range, references, type CellLayout } from './cellLayout';
-import { jsonFault } from './jsonCheck';
+import { jsonFault } from '../../core/jsonFault';
 import { resolveReference } from './resolve';
 import type { AuthoringContext, CellInput, Diagnostic, QuickFix } from './types';
 

@@ -2,12 +2,12 @@
 // that passed there and fail now (regressions). Runs are matched by notebook file name (not its
 // folder, so a report from another checkout still matches), data row and matrix values; checks by
 // `<cell> › <check>`.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { parseJson, validate } from '../../core/validate';
 import type { CellResult } from '../../notebook/api';
 import { CliError } from '../errors';
+import { readTextFile } from '../textFile';
 import { suiteChecks, type CheckRow } from '../../features/notebook/checkRows';
 import type { RunSummary, SuiteReport } from './types';
 
@@ -50,13 +50,8 @@ function runKey(s: Pick<SuiteReport, 'name' | 'file'>): string {
 
 /** Reads a --reporter json report; a file that is not one is a usage error naming what is wrong. */
 export function loadBaseline(file: string): Baseline {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new CliError(`--baseline ${file}: ${code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(e)})`}`);
-  }
+  // Through the CLI's one reader: a regular file, capped (`--baseline /dev/zero` grew to 8 GB).
+  const text = readTextFile(file, 'baseline report (--baseline)');
   const json = parseJson(text);
   const report = json.ok ? validate(reportSchema, json.value) : { ok: false as const, problem: 'not JSON' };
   if (!report.ok) throw new CliError(`--baseline ${file} is not a report of "api-workbench run --reporter json" (${report.problem})`);

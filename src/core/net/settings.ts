@@ -1,7 +1,7 @@
 // What the network layer is told by its front end (the CLI's environment and flags, the editor's
 // http.* settings): which proxy to use for which host, and which certificate authorities to trust.
 // Pure decisions, no sockets: network.ts and webSocket.ts act on them.
-import { readFileSync } from 'node:fs';
+import { FileRefusal, readRegularFileSync } from '../fileGate';
 import * as tls from 'node:tls';
 import * as z from 'zod/mini';
 
@@ -144,13 +144,18 @@ export function trustedCertificates(extra: readonly string[], env: NodeJS.Proces
   return [...tls.rootCertificates, ...fromEnv, ...extra];
 }
 
+/** A CA bundle with every public root is about 250 KB. */
+const MAX_PEM_FILE_BYTES = 16 * 1024 * 1024;
+
 /** The certificates in a PEM file; the file's name is `source`'s in the message when it cannot be used. */
 export function readPemFile(file: string, source: string): string[] {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // A regular file of a bundle's size at most: a FIFO or a device named here must not hang or fill memory.
+    text = readRegularFileSync(file, MAX_PEM_FILE_BYTES).toString('utf8');
   } catch (e) {
-    throw new Error(`${source}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? String(e)})`, { cause: e });
+    const why = e instanceof FileRefusal ? (e.reason === 'missing' ? 'ENOENT' : e.message) : ((e as NodeJS.ErrnoException).code ?? String(e));
+    throw new Error(`${source}: cannot read ${file} (${why})`, { cause: e });
   }
   const certs = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g);
   if (!certs) throw new Error(`${source}: ${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);

@@ -6,6 +6,7 @@ import { compileUserPattern, PatternError } from '../../core/userPattern';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { SchemaProblem } from './playgroundMessages';
 import { errorText } from '../../core/errors';
+import { jsonFaultPosition } from '../../core/jsonFault';
 
 export type SchemaCheck = { ok: true; schema: Record<string, unknown>; validate: (value: unknown) => SchemaProblem[] } | { ok: false; message: string };
 
@@ -44,8 +45,11 @@ export async function checkSchema(text: string, what = 'The schema'): Promise<Sc
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
-  } catch (e) {
-    return { ok: false, message: `${what} is not valid JSON: ${errorText(e)}` };
+  } catch {
+    // JSON.parse's message quotes the text ("Unexpected token 's', "sk-live-…" is not valid JSON"):
+    // a file named by mistake may be a key file, so only the place is said.
+    const where = jsonFaultPosition(text);
+    return { ok: false, message: `${what} is not valid JSON${where ? ` at ${where}` : ''}.` };
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     return { ok: false, message: `${what} must be a JSON object (a JSON Schema), not ${Array.isArray(parsed) ? 'an array' : typeof parsed}.` };

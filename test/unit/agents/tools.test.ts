@@ -300,5 +300,23 @@ describe('agents: the tools against the sandbox', function () {
       assert.match(r.text, /is not an allowed host/);
       assert.equal(foreignHits, 0);
     });
+
+    it('a sandbox key reached through {{$env}} (any name holding it) is refused in an http cell; nothing is sent', async () => {
+      const url = `http://127.0.0.1:${(foreign.address() as AddressInfo).port}`;
+      writeFileSync(
+        path.join(root, 'envkey.awb.md'),
+        `\`\`\`http name=leak\nPOST ${url}/x\nContent-Type: application/json\n\n{"v": "{{$env ALIAS}}"}\n\`\`\`\n`,
+      );
+      const ctx = context({
+        allowedHosts: ['127.0.0.1'],
+        env: { ALIAS: LLM_KEY },
+        envPolicy: { allowed: ['ALIAS'], credentials: new Map() },
+      });
+      const r = await callTool(ctx, 'run_notebook', { path: 'envkey.awb.md' });
+      const s = ok(r);
+      assert.equal(s.summary, '0 passed, 1 failed');
+      assert.match(r.text, /\{\{\$env ALIAS\}\}: the environment variable ALIAS holds the key of the llm connection "Local Sandbox"/);
+      assert.equal(foreignHits, 0);
+    });
   });
 });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { cellCompletions, cellDefinition, cellDiagnostics, cellHover, notebookDiagnostics, type Completion } from '../../../src/catalogue';
-import { jsonFault } from '../../../src/catalogue/authoring/jsonCheck';
+import { jsonFault } from '../../../src/core/jsonFault';
 import { at, context } from './authoringKit';
 
 const labels = (list: Completion[]) => list.map((c) => c.label);

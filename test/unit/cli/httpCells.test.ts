@@ -60,7 +60,7 @@ describe('CLI: ```http cells (--allow-host, "hosts", $env, $secret, files)', fun
         `POST http://${host}/items\nAuthorization: Bearer {{$env ITEMS_TOKEN}}\nX-Api-Key: {{$secret items-key}}\nContent-Type: application/json\n\n{"a": 1}\n\n?? status == 200\n?? json.echoed == Bearer {{$env ITEMS_TOKEN}}`,
       ),
     );
-    const r = await runCli(['run', nb, '--allow-host', host, '--output-failed', '--reporter', 'json'], {
+    const r = await runCli(['run', nb, '--allow-host', host, '--allow-env', 'ITEMS_TOKEN', '--output-failed', '--reporter', 'json'], {
       cwd: dir,
       env: { ITEMS_TOKEN: TOKEN, AWB_SECRET_ITEMS_KEY: SECRET },
     });
@@ -74,7 +74,10 @@ describe('CLI: ```http cells (--allow-host, "hosts", $env, $secret, files)', fun
 
   it('a missing AWB_SECRET_ or $env variable is exit 2, saying which variable to set', async () => {
     const nb = write(dir, 'nosecret.awb.md', cell(`GET http://${host}/items\nX-Api-Key: {{$secret items-key}}\nAuthorization: {{$env NOPE_TOKEN}}`));
-    const r = await runCli(['run', nb, '--allow-host', host], { cwd: dir, env: { AWB_SECRET_ITEMS_KEY: undefined, NOPE_TOKEN: undefined } });
+    const r = await runCli(['run', nb, '--allow-host', host, '--allow-env', 'NOPE_TOKEN'], {
+      cwd: dir,
+      env: { AWB_SECRET_ITEMS_KEY: undefined, NOPE_TOKEN: undefined },
+    });
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.match(r.stderr, /nosecret\.awb\.md:3: \{\{\$secret items-key\}\} is read from the environment variable AWB_SECRET_ITEMS_KEY, which is not set/);
     assert.match(r.stderr, /nosecret\.awb\.md:4: \{\{\$env NOPE_TOKEN\}\}: the environment variable NOPE_TOKEN is not set/);
@@ -110,5 +113,45 @@ describe('CLI: ```http cells (--allow-host, "hosts", $env, $secret, files)', fun
     const r = await runCli(['run', nb, '--connections', conns], { cwd: dir });
     assert.equal(r.code, 2);
     assert.match(r.stderr, /badhosts\.json: .*must be a host name, or host:port/);
+  });
+
+  it("a connection's key never goes out through {{$env}}: its keyEnv, the sandbox's key, and a variable not allowed stop the run (exit 2); nothing is sent", async () => {
+    const conns = write(
+      dir,
+      'keyed.json',
+      JSON.stringify({ llm: [{ name: 'OpenAI', baseUrl: 'https://api.openai.com/v1', keyEnv: 'OPENAI_API_KEY' }], hosts: [host] }),
+    );
+    const nb = (name: string, variable: string) =>
+      write(dir, name, cell(`POST http://${host}/items\nContent-Type: application/json\n\n{"v": "{{$env ${variable}}}"}`));
+    const keyed = await runCli(['run', nb('keyed.awb.md', 'OPENAI_API_KEY'), '--connections', conns, '--allow-env', 'OPENAI_API_KEY'], {
+      cwd: dir,
+      env: { OPENAI_API_KEY: TOKEN },
+    });
+    assert.equal(keyed.code, 2, keyed.stdout + keyed.stderr);
+    assert.match(
+      keyed.stderr,
+      /keyed\.awb\.md:5: \{\{\$env OPENAI_API_KEY\}\}: the environment variable OPENAI_API_KEY holds the key of the llm connection "OpenAI", which goes only to that connection's own requests/,
+    );
+    const sandboxKey = await runCli(['run', nb('sandboxkey.awb.md', 'SANDBOX_LLM_KEY'), '--sandbox', '--allow-host', host, '--allow-env', 'SANDBOX_LLM_KEY'], {
+      cwd: dir,
+      env: { SANDBOX_LLM_KEY: TOKEN },
+    });
+    assert.equal(sandboxKey.code, 2, sandboxKey.stdout + sandboxKey.stderr);
+    assert.match(sandboxKey.stderr, /SANDBOX_LLM_KEY holds the key of the sandbox \(--sandbox\)/);
+    const notAllowed = await runCli(['run', nb('notallowed.awb.md', 'HOME'), '--allow-host', host], { cwd: dir });
+    assert.equal(notAllowed.code, 2);
+    assert.match(
+      notAllowed.stderr,
+      /the environment variable HOME is not one this run may read: allow it with --allow-env HOME, or add it to "env" in the --connections file/,
+    );
+    // Another name holding the same value as the key: refused by value, when the cell runs.
+    const alias = await runCli(['run', nb('alias.awb.md', 'ALIAS'), '--connections', conns, '--allow-env', 'ALIAS'], {
+      cwd: dir,
+      env: { OPENAI_API_KEY: TOKEN, ALIAS: TOKEN },
+    });
+    assert.equal(alias.code, 1, alias.stdout + alias.stderr);
+    assert.match(alias.stdout, /\{\{\$env ALIAS\}\}: the environment variable ALIAS holds the key of the llm connection "OpenAI"/);
+    assert.ok(!(keyed.stdout + keyed.stderr + sandboxKey.stderr + alias.stdout + alias.stderr).includes(TOKEN));
+    assert.equal(seen.length, 0);
   });
 });

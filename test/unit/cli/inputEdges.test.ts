@@ -3,6 +3,7 @@
 // is a setting no timer can hold. Each must run, or stop before sending anything with a message
 // that names the file and what to do (exit 2), never "0 passed" with exit 0.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { assertBuilt, runCli, tempDir, write } from './cliKit';
@@ -81,5 +82,24 @@ describe('CLI: input files as other tools write them', function () {
     assert.ok(r.stdout.length < 64 * 1024, `${r.stdout.length} characters printed`);
     assert.match(r.stdout, /more characters not shown/);
     assert.match(r.stdout, /0 passed, 1 failed\n?$/);
+  });
+
+  it('a FIFO or a device given as --baseline, --data, --connections or a notebook is refused at once, exit 2 (no hang, no 8 GB)', async () => {
+    const notebook = write(dir, 'special.awb.md', MAPS);
+    const fifo = path.join(dir, 'pipe.json');
+    execFileSync('mkfifo', [fifo]);
+    const cases: Array<[string[], RegExp]> = [
+      [['run', notebook, '--sandbox', '--baseline', '/dev/zero'], /\/dev\/zero: cannot read the baseline report \(--baseline\): not a regular file/],
+      [['run', notebook, '--sandbox', '--baseline', fifo], /pipe\.json: cannot read the baseline report \(--baseline\): not a regular file/],
+      [['run', notebook, '--sandbox', '--data', fifo], /pipe\.json: cannot read the data file: not a regular file/],
+      [['run', notebook, '--connections', fifo], /pipe\.json: cannot read the connections file: not a regular file/],
+      [['run', fifo], /pipe\.json: cannot read the notebook: not a regular file/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCli(args, { cwd: dir, timeoutMs: 15_000 });
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, message);
+      assert.ok(r.peakKiB < 400_000, `${args.join(' ')} grew to ${r.peakKiB} KiB`);
+    }
   });
 });

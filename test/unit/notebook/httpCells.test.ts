@@ -61,7 +61,8 @@ describe('http cells, service cells that keep their host, multipart bodies', fun
   /** A host that approves what `approve` says and records each question. */
   function hostWith(opts: { approve?: (r: HostApprovalRequest) => true | string; env?: Record<string, string>; connections?: HttpConnection[] } = {}) {
     const asked: HostApprovalRequest[] = [];
-    const inner = connectionsHost({ connections: opts.connections ?? [], key: () => undefined, env: opts.env });
+    const envPolicy = { allowed: [...Object.keys(opts.env ?? {}), 'NO_SUCH_TOKEN'], credentials: new Map<string, string>() };
+    const inner = connectionsHost({ connections: opts.connections ?? [], key: () => undefined, env: opts.env, envPolicy });
     const h: NotebookHost = {
       ...inner,
       approveHost: (r) => {

@@ -125,3 +125,28 @@ export function jsonFault(text: string): JsonFault | undefined {
     throw e;
   }
 }
+
+/**
+ * Where `text` first stops being JSON, as `line L column C` (1-based), without any of its
+ * characters: for files that may hold anything (a schema file named wrongly, a key file), whose
+ * content must never reach a message. Undefined when the text is JSON, or too deep to locate.
+ */
+export function jsonFaultPosition(text: string): string | undefined {
+  let fault: JsonFault | undefined;
+  try {
+    fault = jsonFault(text);
+  } catch {
+    // Nested deeper than the reader's stack: the caller says "not valid JSON" without a position.
+    return undefined;
+  }
+  if (!fault) return undefined;
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < fault.offset && i < text.length; i++) {
+    if (text[i] === '\n') {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return `line ${line} column ${fault.offset - lineStart + 1}`;
+}
