@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import { NOTEBOOK_TYPE } from '../../../src/features/ids';
 import { takeScreenshot } from '../harness/suiteApi';
-import { trustedSandbox } from './kit';
+import { SANDBOX, stubWindow, trustedSandbox } from './kit';
 
 const encoder = new TextEncoder();
 
@@ -69,5 +69,61 @@ describe('Imported notebooks and the example', function () {
     } finally {
       await vscode.workspace.fs.delete(own);
     }
+  });
+
+  it('cells to api.openai.com say they are not sent with Local Sandbox, and Run against Local Sandbox makes every one relative and runs (screenshot)', async () => {
+    const source = vscode.Uri.joinPath(workspaceFolder(), 'openai.http');
+    const requests = [
+      '### Models\n# @name models\nGET https://api.openai.com/v1/models\n',
+      '### One model\n# @name one\nGET https://api.openai.com/v1/models/sandbox-chat\n',
+    ];
+    await vscode.workspace.fs.writeFile(source, encoder.encode(requests.join('\n')));
+    let doc: vscode.NotebookDocument;
+    try {
+      doc = await vscode.commands.executeCommand<vscode.NotebookDocument>('apiWorkbench.notebook.importFile', source);
+    } finally {
+      await vscode.workspace.fs.delete(source);
+    }
+    const cells = doc.getCells().filter((c) => c.document.languageId === 'llm');
+    assert.equal(cells.length, 2);
+    const status = (cell: vscode.NotebookCell) =>
+      api
+        .notebook()
+        .cellStatus.provideCellStatusBarItems(cell)
+        .map((i) => i.text);
+    for (const cell of cells) {
+      assert.ok(status(cell).includes('$(warning) api.openai.com: not sent with Local Sandbox'), status(cell).join(' | '));
+      assert.ok(!status(cell).some((t) => t.includes('(active)')), 'no claim that the active connection will send it');
+    }
+    vscode.window.activeNotebookEditor?.revealRange(new vscode.NotebookRange(0, 2), vscode.NotebookEditorRevealType.AtTop);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await takeScreenshot('import-real-host-not-sent', 1500);
+    // The picker the status item opens offers the cell and the whole notebook first.
+    const offered: string[] = [];
+    const picker = stubWindow('showQuickPick', (items: readonly vscode.QuickPickItem[]) => {
+      offered.push(...items.map((i) => i.label));
+      return items.find((i) => i.label.startsWith('$(run-all)'));
+    });
+    try {
+      assert.equal(await vscode.commands.executeCommand('apiWorkbench.notebook.chooseCellConnection', cells[0]), SANDBOX);
+    } finally {
+      picker.restore();
+    }
+    assert.deepEqual(offered.slice(0, 2), ['$(debug-start) Run against Local Sandbox', '$(run-all) Run all 2 llm cells to real hosts against Local Sandbox']);
+    assert.deepEqual(
+      cells.map((c) =>
+        c.document
+          .getText()
+          .split('\n')
+          .find((l) => l.startsWith('GET')),
+      ),
+      ['GET /models', 'GET /models/sandbox-chat'],
+    );
+    for (const cell of cells) {
+      assert.equal((cell.metadata as { attributes?: Record<string, string> }).attributes?.connection, SANDBOX);
+      assert.ok(!status(cell).some((t) => t.startsWith('$(warning)')), status(cell).join(' | '));
+    }
+    const results = await api.notebook().controller.runAll(doc);
+    assert.ok(results.length === 2 && results.every((r) => r.response?.status === 200), JSON.stringify(results.map((r) => r.error ?? r.response?.status)));
   });
 });
