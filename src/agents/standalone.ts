@@ -5,7 +5,7 @@ import { type Connection, type ServiceId } from '../core/connections';
 import type { Redactor } from '../core/redact';
 import { HttpClientFactory, type WorkbenchClients } from '../features/httpClients';
 import type { PriceTable } from '../features/llm/costLedger';
-import { connectionLabel, connectionsHost } from '../notebook/api';
+import { connectionLabel, connectionsHost, type ConnectionsHostOptions } from '../notebook/api';
 import { PRICES } from '../services/llm';
 import type { SpendBudget } from './budget';
 import type { AgentContext, AgentNotebookHost } from './context';
