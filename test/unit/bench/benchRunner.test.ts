@@ -4,7 +4,6 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 
 const RUNNER = path.resolve(__dirname, '../../bench/index.js');
@@ -14,7 +13,8 @@ describe('bench runner', function () {
   let dir: string;
   before(function () {
     if (!existsSync(RUNNER)) this.skip();
-    dir = mkdtempSync(path.join(os.tmpdir(), 'awb-bench-runner-'));
+    // Inside out/, so the runner's packages (left external in test builds) resolve from node_modules.
+    dir = mkdtempSync(path.join(path.dirname(path.dirname(RUNNER)), 'bench-runner-'));
     copyFileSync(RUNNER, path.join(dir, 'index.js'));
     writeFileSync(
       path.join(dir, 'slow.bench.js'),
