@@ -24,8 +24,8 @@ const LAYERS = {
 /** `vscode` as the cruiser resolves it: its types package, or the bare name where that is not installed. */
 const VSCODE = '(^|/)vscode(/index\\.d\\.ts)?$';
 const WEBVIEW_PROTOCOL = '^src/webview/.*protocol\\.ts$';
-/** The editor's service modules, each bundled on its own and loaded when first needed. */
-const LAZY_BUNDLES = ['llm', 'maps', 'realtime', 'notebook'];
+/** The editor's service modules (and the foundation's commands and HTTP clients), each bundled on its own and loaded when first needed. */
+const LAZY_BUNDLES = ['llm', 'maps', 'realtime', 'notebook', 'foundation'];
 
 function allowedPaths(layer) {
   const own = LAYERS[layer].filter((l) => l !== 'webview-protocol').map((l) => `^src/${l}/`);
@@ -69,7 +69,7 @@ module.exports = {
       // notebook host adapts the editor's Services (vscode-bound) to the engine's NotebookHost.
       module: {
         path: '^src/editor/',
-        pathNot: ['^src/editor/(llm|maps|realtime|notebook)/index\\.ts$', '^src/editor/bundles\\.ts$', '^src/editor/notebookHost\\.ts$'],
+        pathNot: ['^src/editor/(llm|maps|realtime|notebook|foundation)/index\\.ts$', '^src/editor/bundles\\.ts$', '^src/editor/notebookHost\\.ts$'],
       },
       to: { path: VSCODE },
     },

@@ -3,6 +3,9 @@
 //   node esbuild.mjs --production  the same, minified, no source maps (what the .vsix carries)
 //   node esbuild.mjs --watch       rebuild on change
 //   node esbuild.mjs --tests       also the unit, in-editor and benchmark suites into out/
+//   node esbuild.mjs --metafile    also prints what fills dist/extension.js and dist/cli.js (esbuild's
+//                                  analyzeMetafile) and writes dist/meta.*.json: where to look when
+//                                  the activation or CLI figures of `npm run bench` move
 import * as esbuild from 'esbuild';
 import { readdirSync, readFileSync, existsSync, mkdirSync, cpSync, statSync, writeFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,6 +17,7 @@ const args = new Set(process.argv.slice(2));
 const production = args.has('--production');
 const watch = args.has('--watch');
 const tests = args.has('--tests');
+const metafile = args.has('--metafile');
 
 /**
  * Activation must stay small and fast, so the heavy network libraries are not inlined into
@@ -33,8 +37,10 @@ const lazyVendorPlugin = {
 
 // Bundles of their own, required on first use: the three services and the API notebook ('notebook'),
 // which also carries the history's commands and notebook tests: they run the same engine, and two
-// bundles would each carry a copy of it (~150 KB).
-const SERVICE_CHUNKS = ['llm', 'maps', 'realtime', 'notebook'];
+// bundles would each carry a copy of it (~150 KB). 'foundation' (src/editor/foundation/index.ts) is
+// what activation wires but does not run: the connection commands, the HTTP client factory, the maps
+// tally; in dist/extension.js they were ~55 KB of the 150 KB that every window loaded (issue 39).
+const SERVICE_CHUNKS = ['llm', 'maps', 'realtime', 'notebook', 'foundation'];
 // Bundles no longer built: a copy left in dist/ by an older build would still be packaged (.vscodeignore).
 for (const stale of ['dist/history.js', 'dist/history.js.map']) rmSync(stale, { force: true });
 /** `require('./llm.js')` in src/extension.ts names the built chunk beside dist/extension.js. */
@@ -58,6 +64,53 @@ const noAjvPlugin = {
     build.onLoad({ filter: /.*/, namespace: 'no-ajv' }, () => ({
       contents: 'export class AjvJsonSchemaValidator { constructor() { throw new Error("Ajv is not bundled: pass a jsonSchemaValidator"); } }',
     }));
+  },
+};
+
+/**
+ * What the project takes from undici (src/core/lazy.ts: request, Agent and ProxyAgent for every
+ * request, fetch for the webhook tools) without undici's index.js, which evaluates fetch, WebSocket,
+ * cookies, the cache, the mocks and EventSource up front: a CPU profile of `api-workbench run` showed
+ * that index at ~9% of a 20-request run (issue 39). fetch loads the full index when first asked for.
+ * request is index.js's makeDispatcher(api.request), kept verbatim.
+ */
+const UNDICI_CORE = `'use strict';
+const Dispatcher = require('undici/lib/dispatcher/dispatcher');
+const api = require('undici/lib/api');
+const util = require('undici/lib/core/util');
+const { InvalidArgumentError } = require('undici/lib/core/errors');
+const { getGlobalDispatcher } = require('undici/lib/global');
+Object.assign(Dispatcher.prototype, api);
+function request(url, opts, handler) {
+  if (typeof opts === 'function') { handler = opts; opts = null; }
+  if (!url || (typeof url !== 'string' && typeof url !== 'object' && !(url instanceof URL))) throw new InvalidArgumentError('invalid url');
+  if (opts != null && typeof opts !== 'object') throw new InvalidArgumentError('invalid opts');
+  if (opts && opts.path != null) {
+    if (typeof opts.path !== 'string') throw new InvalidArgumentError('invalid opts.path');
+    let path = opts.path;
+    if (!opts.path.startsWith('/')) path = '/' + path;
+    url = new URL(util.parseOrigin(url).origin + path);
+  } else {
+    if (!opts) opts = typeof url === 'object' ? url : {};
+    url = util.parseURL(url);
+  }
+  const { agent, dispatcher = getGlobalDispatcher() } = opts;
+  if (agent) throw new InvalidArgumentError('unsupported opts.agent. Did you mean opts.client?');
+  return api.request.call(dispatcher, { ...opts, origin: url.origin, path: url.search ? url.pathname + url.search : url.pathname, method: opts.method || (opts.body ? 'PUT' : 'GET') }, handler);
+}
+module.exports = {
+  Dispatcher,
+  Agent: require('undici/lib/dispatcher/agent'),
+  ProxyAgent: require('undici/lib/dispatcher/proxy-agent'),
+  request,
+  get fetch() { return require('undici/index.js').fetch; },
+};
+`;
+const undiciCorePlugin = {
+  name: 'undici-core',
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, () => ({ path: 'undici', namespace: 'undici-core' }));
+    build.onLoad({ filter: /.*/, namespace: 'undici-core' }, () => ({ contents: UNDICI_CORE, resolveDir: process.cwd(), loader: 'js' }));
   },
 };
 
@@ -91,6 +144,7 @@ const builds = [
     outfile: `dist/${name}.js`,
     sourcemap: false,
     minify: true,
+    plugins: name === 'undici' ? [undiciCorePlugin] : [],
   })),
   { ...common, entryPoints: { sandbox: 'src/sandbox/main.ts' }, outdir: 'dist' },
   // The command-line runner (package.json "bin"): one self-contained file, undici and ws inlined like
@@ -98,12 +152,13 @@ const builds = [
   {
     ...common,
     entryPoints: { cli: 'src/cli/main.ts' },
-    plugins: [noAjvPlugin],
+    plugins: [noAjvPlugin, undiciCorePlugin],
     outdir: 'dist',
     banner: { js: '#!/usr/bin/env node' },
     // Keyless Entra ID sign-in (src/cli/entra.ts): required from the installed dependencies only when a connection asks for it.
     external: ['@azure/identity'],
     define: { __CLI_VERSION__: JSON.stringify(require('./package.json').version) },
+    metafile,
   },
 ];
 
@@ -214,5 +269,17 @@ if (watch) {
   if (meta && production) {
     const out = meta.outputs['dist/extension.js'];
     console.log(`[esbuild] dist/extension.js ${(out.bytes / 1024).toFixed(1)} KB`);
+  }
+  if (metafile) {
+    const cli = results.find((r) => r.metafile?.outputs['dist/cli.js'])?.metafile;
+    for (const [name, m] of [
+      ['extension', meta],
+      ['cli', cli],
+    ]) {
+      if (!m) continue;
+      writeFileSync(`dist/meta.${name}.json`, JSON.stringify(m));
+      const only = { ...m, outputs: Object.fromEntries(Object.entries(m.outputs).filter(([k]) => k === `dist/${name}.js`)) };
+      console.log(await esbuild.analyzeMetafile(only, { verbose: false }));
+    }
   }
 }

@@ -1,7 +1,9 @@
 // `npm run bench`: every *.bench.js next to this file, each in a fresh child process (so one
 // benchmark's heap, JIT state and leftover sockets cannot skew the next), then a summary.
-//   node out/test/bench/index.js [name-filter…] [--strict]
-// --strict exits 1 when a goal is missed (by default only a crashed benchmark fails the run).
+//   node out/test/bench/index.js [name-filter…] [--report-only]
+// Exits 1 when a benchmark crashed or a goal was missed, so a slipped goal cannot pass unseen (it did
+// once: three misses ended in exit 0); --report-only exits 1 only for a crash (to look at figures while
+// working on one of them).
 import { fork } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import os from 'node:os';
@@ -70,7 +72,7 @@ function runInChild(file: string): Promise<BenchResult> {
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
-  const strict = args.includes('--strict');
+  const reportOnly = args.includes('--report-only');
   const filters = args.filter((a) => !a.startsWith('--'));
   const files = readdirSync(__dirname)
     .filter((f) => f.endsWith('.bench.js'))
@@ -104,7 +106,7 @@ async function main(): Promise<number> {
   }
   const crashed = results.filter((r) => r.status !== 'ok').length;
   console.log(`\n${results.length} benchmark(s), ${crashed} crashed, ${missed} goal(s) missed`);
-  return crashed > 0 || (strict && missed > 0) ? 1 : 0;
+  return crashed > 0 || (!reportOnly && missed > 0) ? 1 : 0;
 }
 
 if (process.argv[2] === RUN_FLAG) {

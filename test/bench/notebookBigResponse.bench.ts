@@ -26,7 +26,8 @@ const KEY = 'AIzaBenchBigResponse000000000000';
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const TARGET_BYTES = 20 * 1024 * 1024;
 const RUNS = 5;
-const LAG_GOAL_MS = 100;
+// 100 ms until issue 39, which found 29.5 ms two days before it slipped to 98.9 ms: 40 ms now.
+const LAG_GOAL_MS = 40;
 /** The histogram's sampling interval: each sample is this interval plus the lag, so it is subtracted. */
 const RESOLUTION_MS = 10;
 
