@@ -6,6 +6,7 @@ import { CHECK_OPERATORS, CHECK_SUBJECTS, REALTIME_COMMANDS, parsePath, walk } f
 import { FIELD_MASK_HEADER, findHeader, headersFor } from '../headers';
 import { maskFieldsOf } from '../maskFields';
 import { describeModel, modelFacts } from '../models';
+import { MODEL_KIND_LABELS, modelKind, modelKindsForPath, orderModels } from '../modelKinds';
 import { findOperation, HTTP_METHODS, operationsOf, type Operation } from '../operations';
 import { fieldAt, fieldsAt } from '../schemaFields';
 import { cellLayout, positionAt, range, type CellLayout } from './cellLayout';
@@ -16,7 +17,8 @@ const RESULT_PARTS: ReadonlyArray<[string, string]> = [
   ['json', 'the parsed answer'],
   ['status', 'the HTTP status'],
   ['headers', 'a response header: headers.<name>'],
-  ['text', 'the answer as text'],
+  ['text', "the answer as text (a model's answer: its text, streamed or not)"],
+  ['body', 'the response body as received'],
   ['count', 'LISTEN: messages received'],
   ['duration', 'milliseconds the request took'],
 ];
@@ -134,12 +136,16 @@ function bodyCompletions(cell: CellInput, layout: CellLayout, line: number, col:
   const key = [...path].reverse().find((p): p is string => typeof p === 'string');
   if (key === 'model' && cell.language === 'llm') {
     const offers = ctx.models('llm', cell.attributes.connection) ?? [];
-    return offers.map((m) => ({
+    // Only the models the operation can use (chat models for /chat/completions), in the one order.
+    const kinds = op ? modelKindsForPath(op.path) : undefined;
+    const usable = orderModels(kinds ? offers.filter((m) => kinds.includes(modelKind(m.id))) : offers);
+    return usable.map((m, i) => ({
       label: m.id,
       kind: 'model',
-      detail: describeModel(modelFacts(m.id, offers), offers).join(' · '),
+      detail: [MODEL_KIND_LABELS[modelKind(m.id)], ...describeModel(modelFacts(m.id, offers), offers)].join(' · '),
       insertText: `"${m.id}"`,
       range: r,
+      sortText: String(i).padStart(4, '0'),
     }));
   }
   const field = fieldAt(fields, path);
