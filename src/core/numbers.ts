@@ -25,3 +25,13 @@ export function formatMs(ms: number): string {
   if (!Number.isFinite(ms)) return '? ms';
   return Math.round(ms) < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
 }
+
+/** Milliseconds as a check shows them: whole under most durations, one decimal under 10 ms (377, 30, 4.2). */
+export function roundMs(ms: number): number {
+  return Math.abs(ms) < 10 ? Math.round(ms * 10) / 10 : Math.round(ms);
+}
+
+/** A number to `digits` significant digits, for costs read by people: 0.000384, 0.0123 (never 0.00038400000000000005). */
+export function roundSignificant(n: number, digits = 3): number {
+  return n === 0 || !Number.isFinite(n) ? n : Number(n.toPrecision(digits));
+}
