@@ -152,6 +152,15 @@ describe('authoring: diagnostics', () => {
         edit: { range: { start: { line: 1, col: 25 }, end: { line: 1, col: 25 } }, newText: '\nnope = ' },
       },
     ]);
+    // A misspelt variable: "did you mean" the nearest defined one comes first.
+    const [typo] = diags('maps', 'POST /v1/places:searchText\n\n{"textQuery": "{{cty}}"}');
+    assert.equal(typo.code, 'undefined-variable');
+    assert.deepEqual(typo.fixes?.[0], {
+      title: 'Did you mean "city"? Use {{city}}',
+      cellIndex: 3,
+      edit: { range: { start: { line: 2, col: 17 }, end: { line: 2, col: 20 } }, newText: 'city' },
+    });
+    assert.equal(typo.fixes?.[1].title, 'Define "cty" in the vars cell');
     assert.deepEqual(diags('maps', 'POST /v1/places:searchText\n\n{"textQuery": "{{city}} {{place.json.places}}"}'), []);
     assert.equal(diags('llm', 'GET /models/{{nobody.json.id}}')[0].code, 'unknown-cell');
   });
