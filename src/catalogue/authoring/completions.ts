@@ -23,6 +23,13 @@ const RESULT_PARTS: ReadonlyArray<[string, string]> = [
   ['duration', 'milliseconds the request took'],
 ];
 
+/** The kinds of realtime channel, by the prefix their name starts with (Pusher's naming). */
+const CHANNEL_PREFIXES: ReadonlyArray<[string, string]> = [
+  ['private-', 'a private channel: subscribing needs the app’s signature'],
+  ['presence-', 'a presence channel: private, and it lists who is subscribed'],
+  ['private-encrypted-', 'an end-to-end encrypted private channel'],
+];
+
 export function cellCompletions(cell: CellInput, offset: number, ctx: AuthoringContext): Completion[] {
   const pos = positionAt(cell.value, offset);
   const layout = cellLayout(cell.value, cell.language);
@@ -270,7 +277,17 @@ function realtimeCompletions(cell: CellInput, layout: CellLayout, before: string
   const verb = words[0].toUpperCase();
   if (words.length === 2 && ['PUBLISH', 'LISTEN', 'CHANNEL', 'USERS', 'CHANNELS'].includes(verb)) {
     const r = wordRange(before, line, col, '_-=@,.;:#');
-    return (ctx.channels(cell.attributes.connection) ?? []).map((c) => ({ label: c, kind: 'channel', insertText: `${c} `, range: r }));
+    const known = (ctx.channels(cell.attributes.connection) ?? []).map((c): Completion => ({ label: c, kind: 'channel', insertText: `${c} `, range: r }));
+    // Offered even when nothing is known (disconnected, or no channel occupied yet): the kinds of channel by prefix.
+    const prefixes = CHANNEL_PREFIXES.map(([prefix, detail]): Completion => ({
+      label: prefix,
+      kind: 'channel',
+      detail,
+      insertText: prefix,
+      range: r,
+      sortText: `~${prefix}`,
+    }));
+    return [...known, ...prefixes];
   }
   return [];
 }

@@ -91,12 +91,19 @@ describe('authoring: completions', () => {
   });
 
   it('offers realtime commands, then the connection’s channels', () => {
+    // Disconnected (no channels known): still the kinds of channel by their prefix.
+    const offline = at('realtime', 'LISTEN ¦');
+    assert.deepEqual(labels(cellCompletions(offline.cell, offline.offset, context({ channels: () => undefined }))), [
+      'private-',
+      'presence-',
+      'private-encrypted-',
+    ]);
     const verbs = at('realtime', 'LI¦');
     assert.ok(labels(cellCompletions(verbs.cell, verbs.offset, context())).includes('LISTEN'));
     const channel = at('realtime', 'LISTEN demo-¦');
     const ctx = context({ channels: () => ['demo-ticker', 'presence-room'] });
     const list = cellCompletions(channel.cell, channel.offset, ctx);
-    assert.deepEqual(labels(list), ['demo-ticker', 'presence-room']);
+    assert.deepEqual(labels(list), ['demo-ticker', 'presence-room', 'private-', 'presence-', 'private-encrypted-']);
     assert.deepEqual(list[0].range, { start: { line: 0, col: 7 }, end: { line: 0, col: 12 } });
   });
 });
