@@ -3,7 +3,7 @@ import { applyAuth } from './auth';
 import { toAbortSignal, CancelledError } from './cancellation';
 import { systemClock, type Clock } from './clock';
 import { ApiError } from './errors';
-import { HttpErrors, neverSent, type Stop } from './httpErrors';
+import { HttpErrors, isDnsFailure, neverSent, type Stop } from './httpErrors';
 import { boundedMaxBytes, isBlank, mediaType, readStart, readText, ResponseTooLargeError, send, snippet, type Headers } from './httpExchange';
 import type { Quota } from './rateLimiter';
 import { MASK, Redactor } from './redact';
@@ -165,7 +165,12 @@ export class HttpClient {
     let headers: Record<string, string> = { accept: 'application/json', ...this.opts.defaultHeaders, ...req.headers };
     if (body !== undefined) headers['content-type'] ??= 'application/json';
     if (attempt === 0) this.notifyRequest(method, url, headers, body);
+    const asking = this.clock.now();
     const key = this.opts.credentials ? await this.opts.credentials(url, signal) : undefined;
+    // An approval dialog or a token fetch is not the request's time: the caller may leave it out.
+    const askedMs = this.clock.now() - asking;
+    const onCredentials = req.onCredentials;
+    if (onCredentials && askedMs > 0) observe(() => onCredentials(askedMs));
     // Known before it leaves: whatever the server echoes of it is masked.
     this.redactor.addSecret(key);
     sent.key = key;
@@ -336,6 +341,7 @@ export class HttpClient {
     const retryable =
       req.retry !== false &&
       attempt < this.retry.maxRetries &&
+      !isDnsFailure(err) &&
       // A 429 is built with kind 'rate-limited' (what it stays once retries run out), so it is matched by status.
       (((err.kind === 'http' || err.kind === 'rate-limited') && err.status !== undefined && isRetryableStatus(err.status)) ||
         (replayable ? unanswered : neverSent(err)));

@@ -35,6 +35,13 @@ export function neverSent(err: ApiError): boolean {
   return err.kind === 'network' && err.code !== undefined && NOT_SENT_CODES.has(err.code);
 }
 
+/** A host name that did not resolve: it will not resolve half a second later either, so it is not retried. */
+const DNS_FAILURE_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN']);
+
+export function isDnsFailure(err: ApiError): boolean {
+  return err.kind === 'network' && err.code !== undefined && DNS_FAILURE_CODES.has(err.code);
+}
+
 export class HttpErrors {
   constructor(
     private readonly service: string,

@@ -119,6 +119,8 @@ export interface RequestOptions<T> {
   onRetry?: (notice: RetryNotice) => void;
   /** Called when the client-side limiter holds the request back. */
   onQueued?: (waitMs: number) => void;
+  /** Called with the time spent resolving the credential (an approval dialog, a token fetch), on each attempt that waited. */
+  onCredentials?: (waitMs: number) => void;
   /** Set false to never retry (e.g. non-idempotent requests). */
   retry?: boolean;
 }

@@ -32,3 +32,13 @@ export function formatBytes(n: number): string {
   if (mb >= 1) return `${Math.round(mb * 10) / 10} MB`;
   return n >= 1024 ? `${Math.round(n / 102.4) / 10} KB` : `${n} bytes`;
 }
+
+/** Milliseconds as a check shows them: whole under most durations, one decimal under 10 ms (377, 30, 4.2). */
+export function roundMs(ms: number): number {
+  return Math.abs(ms) < 10 ? Math.round(ms * 10) / 10 : Math.round(ms);
+}
+
+/** A number to `digits` significant digits, for costs read by people: 0.000384, 0.0123 (never 0.00038400000000000005). */
+export function roundSignificant(n: number, digits = 3): number {
+  return n === 0 || !Number.isFinite(n) ? n : Number(n.toPrecision(digits));
+}

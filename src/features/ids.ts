@@ -66,6 +66,7 @@ export const SETTING_KEYS = [
   'history.maxEntries',
   'llm.prices',
   'llm.dailyBudget',
+  'agents.mcpServer',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 

@@ -32,6 +32,8 @@ export const SETTINGS = {
   // Parsed by their features (llm/pricing, llm/budget), which report each bad entry and keep the rest.
   'llm.prices': setting<unknown>(z.unknown(), undefined, { userOnly: true }),
   'llm.dailyBudget': setting<unknown>(z.unknown(), undefined, { userOnly: true }),
+  // The agent tools are registered once: as language-model tools where VS Code has them; as an MCP server too only when asked.
+  'agents.mcpServer': setting(z.boolean(), false, { userOnly: true }),
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;

@@ -5,6 +5,7 @@ import type { AssertionSpec } from './cells';
 import { answerCost, llmAnswerOf, requestedModel } from './llmAnswer';
 import { walk } from './variables';
 import { formatBytes } from '../core/httpExchange';
+import { roundMs, roundSignificant } from '../core/numbers';
 import { compileUserPattern, parseSlashPattern, PatternError } from '../core/userPattern';
 
 // The subjects and operators live in ./checkSyntax (the parser in ./cells reads them too; importing
@@ -40,6 +41,9 @@ export function subjectValue(spec: AssertionSpec, result: Checked): unknown {
     case 'duration':
       return res?.durationMs;
     case 'text':
+      // One rule whether the answer streamed or not: a model's answer is its text; the body stays `body`/`json`.
+      return llmAnswerOf(res)?.content ?? res?.text;
+    case 'body':
       return res?.text;
     case 'count':
       return result.count ?? (Array.isArray(res?.json) ? res.json.length : undefined);
@@ -90,12 +94,21 @@ export function checkAssertion(spec: AssertionSpec, value: string, result: Check
     return { source: spec.source, line: spec.line, passed: false, expected, actual: actualText };
   }
   try {
-    return { source: spec.source, line: spec.line, passed: passes(spec.operator, actual, value), expected, actual: show(actual) };
+    return { source: spec.source, line: spec.line, passed: passes(spec.operator, actual, value), expected, actual: show(readable(spec, actual)) };
   } catch (e) {
     // A pattern that {{variables}} made unusable: the check fails saying why, instead of running it unbounded.
     if (!(e instanceof PatternError)) throw e;
     return { source: spec.source, line: spec.line, passed: false, expected: `${expected} (${e.message})`, actual: show(actual) };
   }
+}
+
+/** What a check shows of a time or a cost (it compares the exact value): 377, not 376.9670890000052. */
+function readable(spec: AssertionSpec, actual: unknown): unknown {
+  if (typeof actual !== 'number') return actual;
+  const kind = spec.subject.kind;
+  if (kind === 'duration' || kind === 'ttft') return roundMs(actual);
+  if (kind === 'cost') return roundSignificant(actual);
+  return actual;
 }
 
 function passes(op: AssertionSpec['operator'], actual: unknown, value: string): boolean {

@@ -77,7 +77,7 @@ export interface VarsSpec {
 export type CellSpec = HttpSpec | PublishSpec | ListenSpec | RealtimeRestSpec | VarsSpec;
 
 export type AssertionSubject =
-  | { kind: 'status' | 'duration' | 'text' | 'count' | 'cost' | 'ttft' | 'judge' }
+  | { kind: 'status' | 'duration' | 'text' | 'body' | 'count' | 'cost' | 'ttft' | 'judge' }
   | { kind: 'header'; name: string }
   | { kind: 'json' | 'toolCalls' | 'usage'; path: Array<string | number> }
   /** `similar "<expected>"`: cosine similarity of the answer's and the expected text's embeddings. */
@@ -361,7 +361,7 @@ export function parseAssertion(text: string, line: number): AssertionSpec | stri
     const word = m?.[1] ?? '';
     after = m?.[2] ?? '';
     const pathed = PATHED_SUBJECT.exec(word);
-    if (PLAIN_SUBJECTS.has(word)) subject = { kind: word as 'status' | 'duration' | 'text' | 'count' | 'cost' | 'ttft' };
+    if (PLAIN_SUBJECTS.has(word)) subject = { kind: word as 'status' | 'duration' | 'text' | 'body' | 'count' | 'cost' | 'ttft' };
     else if (pathed) {
       const path = parsePath(pathed[2]);
       if (!path) return `"${quoteCut(word)}" is not a path: write e.g. json.places[0].displayName.text, tool_calls[0].arguments.query or usage.total_tokens`;

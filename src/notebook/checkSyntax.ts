@@ -25,7 +25,20 @@ export const CHECK_SUBJECTS: ReadonlyArray<{ word: string; detail: string; shape
     syntax: 'json.<path>',
     detail: 'the parsed answer, or a path into it: json.places[0].id; an LLM answer against a JSON Schema: json matches schema ./answer.schema.json',
   },
-  { word: 'text', example: 'text contains Lisbon', shape: 'plain', syntax: 'text', detail: 'the answer as text (a streamed answer: its whole text)' },
+  {
+    word: 'text',
+    example: 'text contains Lisbon',
+    shape: 'plain',
+    syntax: 'text',
+    detail: "the answer as text: a model's answer is its text (chat or Responses, streamed or not); any other response is its body",
+  },
+  {
+    word: 'body',
+    example: 'body contains "choices"',
+    shape: 'plain',
+    syntax: 'body',
+    detail: 'the response body as received, as text (a streamed answer keeps its assembled text; its events are json.events); json parses it',
+  },
   { word: 'count', example: 'count >= 1', shape: 'plain', syntax: 'count', detail: 'LISTEN: messages received; else the length of a JSON array answer' },
   {
     word: 'tool_calls',

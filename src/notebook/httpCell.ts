@@ -224,7 +224,10 @@ export async function runHttpCell(input: HttpCellInput): Promise<HttpCellOutput>
     }
   }
 
-  const started = performance.now();
+  const clockStarted = performance.now();
+  // Time spent in approval dialogs or fetching a token is not the request's: only what was sent is timed.
+  let credentialMs = 0;
+  const since = () => performance.now() - clockStarted - credentialMs;
   const waits: RequestWaits = { queuedMs: 0, retries: [] };
   try {
     const res = await client.stream({
@@ -234,17 +237,18 @@ export async function runHttpCell(input: HttpCellInput): Promise<HttpCellOutput>
       rawBody: input.body,
       cancel: input.signal,
       onQueued: (ms) => (waits.queuedMs += ms),
+      onCredentials: (ms) => (credentialMs += ms),
       onRetry: (n) => waits.retries.push({ status: n.error.status, delayMs: n.delayMs }),
     });
     const headers = host.redactor.headers(res.headers);
     const response: ResponseRecord = { status: res.status, headers, text: '', size: 0, truncated: false, durationMs: 0, requestId: res.requestId };
     out.response = response;
     const contentType = headers['content-type'] ?? '';
-    if (streaming || contentType.includes('text/event-stream')) await readLlmStream(res.body, response, { ...input, started });
+    if (streaming || contentType.includes('text/event-stream')) await readLlmStream(res.body, response, { ...input, started: clockStarted + credentialMs });
     else await readBody(res.body, response, input.maxBodyBytes);
-    response.durationMs = performance.now() - started;
+    response.durationMs = since();
   } catch (e) {
-    if (out.response) out.response.durationMs = performance.now() - started;
+    if (out.response) out.response.durationMs = since();
     out.error = e;
   }
   if (waits.queuedMs > 0 || waits.retries.length > 0) out.waits = waits;

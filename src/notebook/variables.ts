@@ -6,6 +6,7 @@ import { quoteCut } from '../core/quote';
 import type { ServiceId } from '../core/connections';
 import type { CellResult } from './types';
 import { parsePath } from './cells';
+import { llmAnswerOf } from './llmAnswer';
 
 /** A problem the user must fix, already located: "tour.awb.md:12: unknown variable "cty"". */
 export class NotebookError extends Error {
@@ -121,15 +122,20 @@ function resolve(ref: string, line: number, scope: VariableScope): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** `.json.a[0]`, `.status`, `.headers.x-request-id`, `.text`, `.count`, `.duration` of a result. */
+/**
+ * `.json.a[0]`, `.status`, `.headers.x-request-id`, `.text`, `.body`, `.count`, `.duration` of a result.
+ * `.text` follows the `?? text` rule: a model's answer is its text, streamed or not; `.body` is the body as received.
+ */
 export function partOf(result: CellResult, rest: string): unknown {
-  const m = /^\.(json|status|headers|text|count|duration)(.*)$/.exec(rest);
+  const m = /^\.(json|status|headers|text|body|count|duration)(.*)$/.exec(rest);
   if (!m) return undefined;
   const res = result.response;
   switch (m[1]) {
     case 'status':
       return m[2] ? undefined : res?.status;
     case 'text':
+      return m[2] ? undefined : (llmAnswerOf(res)?.content ?? res?.text);
+    case 'body':
       return m[2] ? undefined : res?.text;
     case 'count':
       return m[2] ? undefined : result.count;

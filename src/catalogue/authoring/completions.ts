@@ -6,6 +6,7 @@ import { CHECK_OPERATORS, CHECK_SUBJECTS, REALTIME_COMMANDS, parsePath, walk } f
 import { FIELD_MASK_HEADER, findHeader, headersFor } from '../headers';
 import { maskFieldsOf } from '../maskFields';
 import { describeModel, modelFacts } from '../models';
+import { MODEL_KIND_LABELS, modelKind, modelKindsForPath, orderModels } from '../modelKinds';
 import { findOperation, HTTP_METHODS, operationsOf, type Operation } from '../operations';
 import { fieldAt, fieldsAt } from '../schemaFields';
 import { cellLayout, positionAt, range, type CellLayout } from './cellLayout';
@@ -16,9 +17,17 @@ const RESULT_PARTS: ReadonlyArray<[string, string]> = [
   ['json', 'the parsed answer'],
   ['status', 'the HTTP status'],
   ['headers', 'a response header: headers.<name>'],
-  ['text', 'the answer as text'],
+  ['text', "the answer as text (a model's answer: its text, streamed or not)"],
+  ['body', 'the response body as received'],
   ['count', 'LISTEN: messages received'],
   ['duration', 'milliseconds the request took'],
+];
+
+/** The kinds of realtime channel, by the prefix their name starts with (Pusher's naming). */
+const CHANNEL_PREFIXES: ReadonlyArray<[string, string]> = [
+  ['private-', 'a private channel: subscribing needs the app’s signature'],
+  ['presence-', 'a presence channel: private, and it lists who is subscribed'],
+  ['private-encrypted-', 'an end-to-end encrypted private channel'],
 ];
 
 export function cellCompletions(cell: CellInput, offset: number, ctx: AuthoringContext): Completion[] {
@@ -134,12 +143,16 @@ function bodyCompletions(cell: CellInput, layout: CellLayout, line: number, col:
   const key = [...path].reverse().find((p): p is string => typeof p === 'string');
   if (key === 'model' && cell.language === 'llm') {
     const offers = ctx.models('llm', cell.attributes.connection) ?? [];
-    return offers.map((m) => ({
+    // Only the models the operation can use (chat models for /chat/completions), in the one order.
+    const kinds = op ? modelKindsForPath(op.path) : undefined;
+    const usable = orderModels(kinds ? offers.filter((m) => kinds.includes(modelKind(m.id))) : offers);
+    return usable.map((m, i) => ({
       label: m.id,
       kind: 'model',
-      detail: describeModel(modelFacts(m.id, offers), offers).join(' · '),
+      detail: [MODEL_KIND_LABELS[modelKind(m.id)], ...describeModel(modelFacts(m.id, offers), offers)].join(' · '),
       insertText: `"${m.id}"`,
       range: r,
+      sortText: String(i).padStart(4, '0'),
     }));
   }
   const field = fieldAt(fields, path);
@@ -264,7 +277,17 @@ function realtimeCompletions(cell: CellInput, layout: CellLayout, before: string
   const verb = words[0].toUpperCase();
   if (words.length === 2 && ['PUBLISH', 'LISTEN', 'CHANNEL', 'USERS', 'CHANNELS'].includes(verb)) {
     const r = wordRange(before, line, col, '_-=@,.;:#');
-    return (ctx.channels(cell.attributes.connection) ?? []).map((c) => ({ label: c, kind: 'channel', insertText: `${c} `, range: r }));
+    const known = (ctx.channels(cell.attributes.connection) ?? []).map((c): Completion => ({ label: c, kind: 'channel', insertText: `${c} `, range: r }));
+    // Offered even when nothing is known (disconnected, or no channel occupied yet): the kinds of channel by prefix.
+    const prefixes = CHANNEL_PREFIXES.map(([prefix, detail]): Completion => ({
+      label: prefix,
+      kind: 'channel',
+      detail,
+      insertText: prefix,
+      range: r,
+      sortText: `~${prefix}`,
+    }));
+    return [...known, ...prefixes];
   }
   return [];
 }

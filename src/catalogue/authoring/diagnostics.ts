@@ -58,7 +58,7 @@ function referenceProblems(cell: CellInput, layout: CellLayout, ctx: AuthoringCo
         severity: 'error',
         message: `unknown variable "${r.ref}": define it in a vars cell (${r.ref} = …) or pass it in`,
         code: 'undefined-variable',
-        fixes: defineFix(r.ref, ctx),
+        fixes: [...didYouMeanFix(cell, r, ctx), ...(defineFix(r.ref, ctx) ?? [])],
       });
     } else if (resolved.kind === 'unknownCell') {
       const names = [...ctx.cells.keys()];
@@ -85,6 +85,20 @@ function referenceProblems(cell: CellInput, layout: CellLayout, ctx: AuthoringCo
     }
   }
   return out;
+}
+
+/** `{{cty}}` → "Use {{city}}": the defined variable nearest to a misspelt one (fewest edits), first among the fixes. */
+function didYouMeanFix(cell: CellInput, r: { ref: string; line: number; refStart: number }, ctx: AuthoringContext): QuickFix[] {
+  const name = /^[^.[]+/.exec(r.ref)?.[0] ?? r.ref;
+  const nearest = nearestOf(name, [...ctx.variables.keys()]);
+  if (!nearest || nearest === name) return [];
+  return [
+    {
+      title: `Did you mean "${nearest}"? Use {{${nearest}}}`,
+      cellIndex: cell.index,
+      edit: { range: range(r.line, r.refStart, r.refStart + name.length), newText: nearest },
+    },
+  ];
 }
 
 /** Appends `name = ` to the notebook's vars cell (the first without env=), for the user to finish. */

@@ -5,9 +5,8 @@
 import type * as vscode from 'vscode';
 import { usesStoredKey, type HttpConnection } from '../../core/connections';
 import { asLlmConnection, llmClient } from '../../features/llm/clients';
-import { isLikelyChatModel } from '../../features/llm/prompts';
 import {
-  describeChatModel,
+  describeChatModels,
   findChatModel,
   streamChatAnswer,
   toConversation,
@@ -51,8 +50,8 @@ export function chatModelBackendFor(s: Services): ChatModelBackend {
           if (silent && !(await answersSilently(conn))) return [];
           try {
             const models = await catalog.list(conn, { cancel: token });
-            // Embedding, speech and image models would fail every chat request: not offered.
-            return models.filter((m) => isLikelyChatModel(m.id)).map((m) => describeChatModel(conn, m.id));
+            // Completion-only, embedding, audio and image models would fail every chat request: not offered.
+            return describeChatModels(conn, models);
           } catch (e) {
             // One unreachable connection must not hide the others' models.
             s.log.warn(`Chat models: the models of "${conn.name}" could not be listed: ${errorText(e)}`);

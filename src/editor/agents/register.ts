@@ -1,7 +1,9 @@
 // What activation wires for agents, without loading the tools themselves: the seven
 // language-model tools (Copilot agent mode calls them with the user's stored connections; the
 // tools run from the notebook bundle on first call) and, where VS Code has the API (1.101+), the
-// same tools as an MCP server for other MCP-aware features, so no one writes an mcp.json by hand:
+// same tools as an MCP server, offered only where there are no language-model tools or when
+// apiWorkbench.agents.mcpServer is on (else agent mode lists every tool twice; other MCP clients
+// use `api-workbench mcp`), so no one writes an mcp.json by hand:
 // served from this extension host over HTTP on 127.0.0.1 (src/agents/mcpHttp.ts), so it uses the
 // stored connections and their keys never leave the process, and needs no CLI on PATH.
 import * as vscode from 'vscode';
@@ -39,6 +41,7 @@ interface McpHttpDefinitionCtor {
   new (label: string, uri: vscode.Uri, headers?: Record<string, string>, version?: string): McpHttpDefinition;
 }
 export interface McpDefinitionProvider {
+  readonly onDidChangeMcpServerDefinitions?: vscode.Event<void>;
   provideMcpServerDefinitions(): McpHttpDefinition[];
   resolveMcpServerDefinition(definition: McpHttpDefinition): Promise<McpHttpDefinition>;
 }
@@ -80,12 +83,20 @@ export function registerAgentTools(s: Services): AgentToolsRegistration {
       disposables.push(vscode.lm.registerTool(name, tool));
     }
   }
-  const mcpProvider = registerMcpServer(s, disposables, agentTools);
+  // One set of tools in agent mode: with language-model tools registered, the MCP server (the same
+  // tools again) is offered to VS Code only when apiWorkbench.agents.mcpServer asks for it.
+  const offerMcp = () => tools.size === 0 || s.config.get('agents.mcpServer');
+  const mcpProvider = registerMcpServer(s, disposables, agentTools, offerMcp);
   const chatModels = registerChatModels(s, disposables);
   return { disposables, tools, mcpProvider, chatModels };
 }
 
-function registerMcpServer(s: Services, disposables: vscode.Disposable[], agentTools: () => EditorAgentTools): McpDefinitionProvider | undefined {
+function registerMcpServer(
+  s: Services,
+  disposables: vscode.Disposable[],
+  agentTools: () => EditorAgentTools,
+  offered: () => boolean,
+): McpDefinitionProvider | undefined {
   const lm = vscode.lm as unknown as Partial<McpApi>;
   const Definition = (vscode as unknown as { McpHttpServerDefinition?: McpHttpDefinitionCtor }).McpHttpServerDefinition;
   // 1.100 has a proposed API of the same name that wants another contribution point; 1.101 finalized it.
@@ -94,9 +105,15 @@ function registerMcpServer(s: Services, disposables: vscode.Disposable[], agentT
   // Started when VS Code first resolves the definition (someone uses the server), then kept for the session.
   let started: Promise<McpHttpServer> | undefined;
   disposables.push({ dispose: () => void started?.then((server) => server.close()).catch(() => undefined) });
+  const changed = new vscode.EventEmitter<void>();
+  disposables.push(
+    changed,
+    s.config.onDidChange((e) => e.affectsConfiguration('apiWorkbench.agents.mcpServer') && changed.fire()),
+  );
   const provider: McpDefinitionProvider = {
+    onDidChangeMcpServerDefinitions: changed.event,
     // Where the server will listen is not known until it starts: resolve fills in the address and the token.
-    provideMcpServerDefinitions: () => [new Definition(MCP_SERVER_LABEL, vscode.Uri.parse('http://127.0.0.1/mcp'), {}, version)],
+    provideMcpServerDefinitions: () => (offered() ? [new Definition(MCP_SERVER_LABEL, vscode.Uri.parse('http://127.0.0.1/mcp'), {}, version)] : []),
     resolveMcpServerDefinition: async (definition) => {
       started ??= agentTools().startMcpServer(version);
       const server = await started.catch((e: unknown) => {

@@ -12,7 +12,8 @@ import type { ComparePanel } from './comparePanel';
 import type { LlmCosts } from '../llmCosts';
 import type { ModelCatalog } from '../modelCatalog';
 import type { ModelState } from './modelState';
-import { askMessages, EXPLAIN_QUESTION, isLikelyChatModel, selectionMessages, type SelectionContext } from '../../features/llm/prompts';
+import { askMessages, EXPLAIN_QUESTION, selectionMessages, type SelectionContext } from '../../features/llm/prompts';
+import { modelPickItems, type ModelPickItem } from '../modelPicks';
 import type { LlmStatusBar } from './statusBar';
 
 /** Optional arguments of the Ask commands (keybindings, other commands, tests). */
@@ -107,19 +108,11 @@ export function llmCommands(s: Services, parts: LlmParts): CommandTable {
           return [];
         }),
       );
-      const chat = models.filter((m) => isLikelyChatModel(m.id)).sort((a, b) => Number(b.id === recent) - Number(a.id === recent));
-      if (chat.length > 0) {
-        const picked = await vscode.window.showQuickPick(
-          [
-            ...chat.map((m) => ({
-              label: m.id,
-              description: [m.id === recent ? 'last used' : undefined, m.id === fallback ? '★ default' : undefined, m.owned_by ?? undefined]
-                .filter(Boolean)
-                .join(' · '),
-              model: m.id,
-            })),
-            { label: REFRESH_ITEM, description: 'GET /models', model: undefined },
-          ],
+      // Only chat models can answer a question: the others are not offered, chat ones in the one order.
+      const items = modelPickItems(models, ['chat'], { recent, fallback });
+      if (items.length > 0) {
+        const picked = await vscode.window.showQuickPick<ModelPickItem>(
+          [...items, { label: '', kind: vscode.QuickPickItemKind.Separator }, { label: REFRESH_ITEM, description: 'GET /models', model: undefined }],
           { title: `Model (${conn.name})`, placeHolder: 'Which model should answer?', ignoreFocusOut: true },
         );
         if (picked?.label === REFRESH_ITEM) continue;
@@ -138,9 +131,11 @@ export function llmCommands(s: Services, parts: LlmParts): CommandTable {
 
   /**
    * Ask never changes the active model behind the user's back: a connection without a default gets
-   * the first model picked as its default, and the user is told; otherwise the default stays.
+   * the first model that answered as its default, and the user is told; otherwise the default stays.
+   * A model that failed is never made the default (nor offered first next time).
    */
-  async function noteModelChoice(conn: HttpConnection, model: string): Promise<void> {
+  async function noteModelChoice(conn: HttpConnection, model: string, result: AskResult): Promise<void> {
+    if (result.outcome === 'failed') return;
     lastAsked.set(conn.name, model);
     const current = state.defaultModel(conn);
     if (!current) {
@@ -177,10 +172,11 @@ export function llmCommands(s: Services, parts: LlmParts): CommandTable {
     lastPrompt = prompt;
     const model = presetModel ?? a.model ?? (await pickModel(conn));
     if (!model) return undefined;
-    await noteModelChoice(conn, model);
     const messages = askMessages(prompt);
     if (!(await withinBudget(model, messages))) return undefined;
-    return runAsk(s, docs, { conn, model, messages, prompt, cancel: a.cancel, costs }, () => status.update(), history);
+    const result = await runAsk(s, docs, { conn, model, messages, prompt, cancel: a.cancel, costs }, () => status.update(), history);
+    await noteModelChoice(conn, model, result);
+    return result;
   }
 
   async function askAboutSelection(arg: unknown, fixedQuestion?: string): Promise<AskResult | undefined> {
@@ -210,17 +206,18 @@ export function llmCommands(s: Services, parts: LlmParts): CommandTable {
     }
     const model = a.model ?? state.activeModel(conn) ?? (await pickModel(conn));
     if (!model) return undefined;
-    await noteModelChoice(conn, model);
     const lines = selection.end.line - selection.start.line + 1;
     const messages = selectionMessages(question, sel);
     if (!(await withinBudget(model, messages))) return undefined;
-    return runAsk(
+    const result = await runAsk(
       s,
       docs,
       { conn, model, messages, prompt: question, about: `${lines} line${lines === 1 ? '' : 's'} of ${sel.where}`, cancel: a.cancel, costs },
       () => status.update(),
       history,
     );
+    await noteModelChoice(conn, model, result);
+    return result;
   }
 
   function nodeConnection(arg: unknown): HttpConnection {

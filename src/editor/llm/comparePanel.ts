@@ -11,7 +11,8 @@ import { compareModelsProblem, compareSelection, MAX_COMPARE_MODELS, runCompare,
 import type { LlmCosts } from '../llmCosts';
 import type { ModelCatalog } from '../modelCatalog';
 import type { ModelState } from './modelState';
-import { askMessages, isLikelyChatModel } from '../../features/llm/prompts';
+import { askMessages } from '../../features/llm/prompts';
+import { chatModelsOf } from '../../catalogue/modelKinds';
 
 /** What a finished compare run gives back (to tests and callers): the results and what the panel shows. */
 export interface CompareOutcome {
@@ -100,9 +101,10 @@ export class ComparePanel implements vscode.Disposable {
     const conn = this.conn;
     if (!conn) return;
     try {
-      const chat = (await this.catalog.list(conn, { refresh })).filter((m) => isLikelyChatModel(m.id));
+      const preferred = [this.state.defaultModel(conn), this.state.lastModel(conn)];
+      const chat = chatModelsOf(await this.catalog.list(conn, { refresh }), preferred);
       const models = chat.map((m) => m.id);
-      const selected = compareSelection(chat, [this.state.defaultModel(conn), this.state.lastModel(conn)]);
+      const selected = compareSelection(chat, preferred, undefined, this.costs.prices());
       this.preselected = selected;
       this.post({ type: 'models', connection: conn.name, models, selected });
     } catch (e) {

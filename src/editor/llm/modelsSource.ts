@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { connectionId, type Connection } from '../../core/connections';
 import type { ModelInfo } from '../../services/llm';
+import { orderModels } from '../../catalogue/modelKinds';
 import type { Services } from '../services';
 import type { ChildSource, TreeNode } from '../tree';
 import { asLlmConnection, llmClient } from '../../features/llm/clients';
@@ -61,7 +62,8 @@ export class ModelsSource implements ChildSource {
     const listing = llmClient(this.s, llm).listModels(token);
     this.catalog?.put(llm, listing);
     const models = await listing;
-    return models.map((m) => new ModelNode(conn, m, this.state));
+    // Chat models first (the one order), so the models Ask offers are at the top.
+    return orderModels(models, [this.state.defaultModel(conn)]).map((m) => new ModelNode(conn, m, this.state));
   }
 
   describe(conn: Connection): string | undefined {

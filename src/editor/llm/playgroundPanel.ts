@@ -15,6 +15,7 @@ import {
 } from '../../services/llm/playgroundMessages';
 import { NOTEBOOK_TYPE } from '../../features/ids';
 import type { Services } from '../services';
+import { chatModelsOf } from '../../catalogue/modelKinds';
 import { llmClient } from '../../features/llm/clients';
 import { conversationToCell } from '../../features/llm/playgroundCell';
 import { countableMessages } from '../../features/llm/costLedger';
@@ -208,10 +209,15 @@ export class PlaygroundPanel implements vscode.Disposable {
   }
 
   private async init(): Promise<void> {
+    // Chat models only, in the one order; with no model chosen yet, the first (best-known) one.
     const models = await llmClient(this.s, this.conn)
       .listModels()
-      .then((list) => list.map((m) => m.id))
+      .then((list) => chatModelsOf(list, [this.settingsNow.model]).map((m) => m.id))
       .catch(() => [] as string[]);
+    if (!this.settingsNow.model && models.length > 0) {
+      this.settingsNow = { ...this.settingsNow, model: models[0] };
+      this.panel.title = this.title();
+    }
     this.post({ type: 'init', connection: this.conn.name, models, settings: this.settingsNow, turns: this.turns, busy: this.busy !== undefined });
   }
 

@@ -6,6 +6,8 @@ import * as vscode from 'vscode';
 import { matrixTable } from '../../features/notebook/matrixTable';
 import type { NotebookRunView } from '../../features/notebook/checkRows';
 import { llmClient } from '../../features/llm/clients';
+import { compareSelection } from '../../features/llm/compareRun';
+import { modelPickItems } from '../modelPicks';
 import { NOTEBOOK_TYPE } from '../../features/ids';
 import type { CellResult } from '../../notebook/api';
 import type { Services } from '../services';
@@ -18,20 +20,25 @@ export interface ModelsRun {
   document: vscode.TextDocument;
 }
 
+/** Characters the table is kept within (check names shortened): an editor beside the notebook shows about this many. */
+const TABLE_WIDTH = 100;
+
 /** What the table counts: request cells, and a vars cell that failed; not skipped ones. */
 const counts = (r: CellResult) => !r.skipped && (r.service !== 'vars' || !r.ok);
 
+/** Run with Models is for chat cells: chat models only, two pre-selected (as Compare ticks them). */
 async function pickModels(s: Services): Promise<string[] | undefined> {
   const conn = s.connections.active('llm');
   if (!conn || conn.service !== 'llm') throw new Error('No language-model connection: add one (API Workbench: Connect…) or start the Local Sandbox.');
   const models = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Listing the models of ${conn.name}…` }, () =>
     llmClient(s, conn).listModels(),
   );
-  const picked = await vscode.window.showQuickPick(
-    models.map((m) => ({ label: m.id })),
-    { canPickMany: true, title: 'Run with Models', placeHolder: `Models of ${conn.name} to run the notebook with ({{model}} is set to each)` },
-  );
-  return picked?.map((p) => p.label);
+  const picked = await vscode.window.showQuickPick(modelPickItems(models, ['chat'], { picked: compareSelection(models, []) }), {
+    canPickMany: true,
+    title: 'Run with Models',
+    placeHolder: `Models of ${conn.name} to run the notebook with ({{model}} is set to each)`,
+  });
+  return picked?.flatMap((p) => p.model ?? []);
 }
 
 /** `models`: given by a caller (tests, other commands) instead of asking. */
@@ -56,7 +63,7 @@ export async function runWithModels(s: Services, controller: NotebookRunControll
       return out;
     },
   );
-  const text = [`${path.basename(file)}: checks × models`, ...matrixTable({ suites: runs })].join('\n') + '\n';
+  const text = [`${path.basename(file)}: checks × models`, ...matrixTable({ suites: runs }, { maxWidth: TABLE_WIDTH })].join('\n') + '\n';
   const document = await vscode.workspace.openTextDocument({ language: 'plaintext', content: s.redactor.text(text) });
   // Full width: the table has a column per model.
   await vscode.window.showTextDocument(document, { preview: false, viewColumn: vscode.ViewColumn.Active });

@@ -2,6 +2,7 @@
 // (ids unique across connections), VS Code's messages turned into the client's conversation, and one
 // streamed answer relayed piece by piece. The editor half (src/editor/agents/chatModels.ts) only
 // maps these plain shapes to VS Code's classes.
+import { chatModelsOf, supportsToolCalls } from '../../catalogue/modelKinds';
 import { connectionId, type HttpConnection } from '../../core/connections';
 import type { Cancel } from '../../core/cancellation';
 import type { LlmApi } from '../../core/connections';
@@ -43,7 +44,7 @@ export function findChatModel<C extends Pick<HttpConnection, 'service' | 'name'>
 
 /**
  * One model as VS Code lists it. OpenAI-compatible listings report no context size, so the defaults
- * apply; every connection speaks chat completions with `tools` (the sandbox answers with tool calls).
+ * apply; tool calling is claimed only for models known to have it (catalogue/modelKinds.ts).
  */
 export function describeChatModel(conn: Pick<HttpConnection, 'service' | 'name'>, model: string): ChatModelDescription {
   return {
@@ -54,8 +55,13 @@ export function describeChatModel(conn: Pick<HttpConnection, 'service' | 'name'>
     detail: conn.name,
     maxInputTokens: DEFAULT_MAX_INPUT_TOKENS,
     maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS,
-    capabilities: { toolCalling: true },
+    capabilities: { toolCalling: supportsToolCalls(model) },
   };
+}
+
+/** The chat models of a connection's listing as VS Code lists them: chat models only, in the one order. */
+export function describeChatModels(conn: Pick<HttpConnection, 'service' | 'name'>, models: ReadonlyArray<{ id: string }>): ChatModelDescription[] {
+  return chatModelsOf(models).map((m) => describeChatModel(conn, m.id));
 }
 
 /** A part of a message as VS Code hands it over, reduced to what chat completions can carry. */

@@ -4,6 +4,8 @@ import { isApiError, errorText } from '../../core/errors';
 import type { RetryNotice } from '../../core/http';
 import type { ChatMessage, LlmClient } from '../../services/llm';
 import type { ColumnEvent, ColumnFailure, ColumnStats } from '../../services/llm/compareMessages';
+import { chatModelsOf } from '../../catalogue/modelKinds';
+import { PRICES, priceOf } from '../../services/llm/pricing';
 import { costText, type PriceTable } from './costLedger';
 
 export const MIN_COMPARE_MODELS = 2;
@@ -37,21 +39,26 @@ export function compareModelsProblem(models: readonly string[]): string | undefi
 }
 
 /**
- * The models Compare starts with: the user's default and last-used ones, then models of the same
- * maker as the first of those (the same family, more likely to work alike) before the rest, so a
- * catalogue's deliberately broken or throttled models (the sandbox's, "sandbox-labs") are not
- * preselected just for sorting early.
+ * The models Compare starts with: chat models only, in the one order (catalogue/modelKinds.ts: the
+ * user's default and last-used ones, then the well-known ones), those with a known price first, then
+ * models of the same maker as the first (the same family, more likely to work alike) before the
+ * rest, so a catalogue's deliberately broken or throttled models (the sandbox's, "sandbox-labs")
+ * are not preselected just for sorting early.
  */
 export function compareSelection(
   models: ReadonlyArray<{ id: string; owned_by?: string | null }>,
   preferred: ReadonlyArray<string | undefined>,
   count = MIN_COMPARE_MODELS,
+  prices: PriceTable = PRICES,
 ): string[] {
-  const known = new Map(models.map((m) => [m.id, m]));
-  const first = preferred.find((id) => id !== undefined && known.has(id)) ?? models[0]?.id;
+  const chat = chatModelsOf(models, preferred);
+  const known = new Map(chat.map((m) => [m.id, m]));
+  const chosen = preferred.filter((id): id is string => id !== undefined && known.has(id));
+  const priced = chat.filter((m) => priceOf(m.id, prices) !== undefined);
+  const first = chosen[0] ?? priced[0]?.id ?? chat[0]?.id;
   const owner = first === undefined ? undefined : known.get(first)?.owned_by;
-  const sameMaker = models.filter((m) => m.owned_by === owner).map((m) => m.id);
-  const ordered = [...preferred.filter((id): id is string => id !== undefined && known.has(id)), ...sameMaker, ...models.map((m) => m.id)];
+  const sameMaker = (list: typeof chat) => list.filter((m) => m.owned_by === owner).map((m) => m.id);
+  const ordered = [...chosen, ...sameMaker(priced), ...priced.map((m) => m.id), ...sameMaker(chat), ...chat.map((m) => m.id)];
   return [...new Set(ordered)].slice(0, count);
 }
 

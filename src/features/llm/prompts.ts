@@ -113,11 +113,6 @@ export function failureText(e: unknown, keptChars: number): string {
   return e.describe();
 }
 
-/** Ids of models that cannot answer a chat (embeddings, speech, images, moderation). */
-export function isLikelyChatModel(id: string): boolean {
-  return !/(embed|whisper|tts|dall-e|moderation|transcribe|image|rerank)/i.test(id);
-}
-
 /** The status bar text: the active model and the requests left this minute under the client-side limit. */
 export function statusText(model: string | undefined, left: number, limit: number): string {
   return `$(hubot) ${model ?? 'no model'} · ${left}/${limit}`;

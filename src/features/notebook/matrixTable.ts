@@ -84,33 +84,48 @@ function pad(text: string, width: number): string {
   return len >= width ? text : text + ' '.repeat(width - len);
 }
 
-/** The table's lines (with a blank line before it); [] when the run had no --matrix. */
-export function matrixTable(summary: { suites: readonly NotebookRunView[] }): string[] {
+/** A check name is cut (…) at this length; never shorter than MIN_NAME, however many columns there are. */
+const MAX_NAME = 70;
+const MIN_NAME = 24;
+const GAP = 2;
+
+/**
+ * The table's lines (with a blank line before it); [] when the run had no --matrix. `maxWidth`: the
+ * check names are shortened (…) and columns headed by their value alone, so the table fits that many
+ * characters where it can (the editor's Run with Models; a terminal's table caps names at 70 characters).
+ */
+export function matrixTable(summary: { suites: readonly NotebookRunView[] }, opts: { maxWidth?: number } = {}): string[] {
   const view = matrixView(summary);
   if (!view) return [];
-  const MAX_NAME = 70;
-  const names = view.checks.map((n) =>
-    Array.from(n).length > MAX_NAME
-      ? `${Array.from(n)
-          .slice(0, MAX_NAME - 1)
-          .join('')}…`
-      : n,
-  );
-  const rows: string[][] = [
-    ['check', ...view.columns.map((c) => c.label)],
-    ...view.checks.map((check, i) => [names[i], ...view.columns.map((c) => (c.checks.has(check) ? (c.checks.get(check) ? '✓' : '✗') : '–'))]),
-    ['passed', ...view.columns.map((c) => `${[...c.checks.values()].filter(Boolean).length}/${c.checks.size}`)],
-    ['latency (ms)', ...view.columns.map((c) => String(Math.round(c.latencyMs)))],
-    ['tokens', ...view.columns.map((c) => String(c.tokens))],
-    ['cost (USD)', ...view.columns.map((c) => formatCostTotal(c.costUsd, c.unpriced))],
+  // Fitted to a width (one axis, named in the title): a column is headed by its value alone, `gpt-4o`, not `model=gpt-4o`.
+  const label = (c: MatrixColumn) => (opts.maxWidth !== undefined && !c.label.includes(', ') ? c.label.replace(/^[^=]*=/, '') : c.label);
+  const cell = (c: MatrixColumn, check: string) => (c.checks.has(check) ? (c.checks.get(check) ? '✓' : '✗') : '–');
+  const valueRows: Array<[string, string[]]> = [
+    ...view.checks.map((check): [string, string[]] => [check, view.columns.map((c) => cell(c, check))]),
+    ['passed', view.columns.map((c) => `${[...c.checks.values()].filter(Boolean).length}/${c.checks.size}`)],
+    ['latency (ms)', view.columns.map((c) => String(Math.round(c.latencyMs)))],
+    ['tokens', view.columns.map((c) => String(c.tokens))],
+    ['cost (USD)', view.columns.map((c) => formatCostTotal(c.costUsd, c.unpriced))],
   ];
+  const valuesWidth = view.columns.reduce(
+    (sum, c, i) => sum + GAP + Math.max(Array.from(label(c)).length, ...valueRows.map(([, values]) => Array.from(values[i]).length)),
+    0,
+  );
+  const maxName = opts.maxWidth === undefined ? MAX_NAME : Math.min(MAX_NAME, Math.max(MIN_NAME, opts.maxWidth - valuesWidth));
+  const shorten = (n: string) =>
+    Array.from(n).length > maxName
+      ? `${Array.from(n)
+          .slice(0, maxName - 1)
+          .join('')}…`
+      : n;
+  const rows: string[][] = [['check', ...view.columns.map(label)], ...valueRows.map(([name, values]) => [shorten(name), ...values])];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => Array.from(r[i]).length)));
   return [
     '',
     ...rows.map((r) =>
       r
         .map((cell, i) => pad(cell, widths[i]))
-        .join('  ')
+        .join(' '.repeat(GAP))
         .trimEnd(),
     ),
   ];

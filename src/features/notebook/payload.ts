@@ -139,17 +139,16 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 export function usageOf(json: unknown, prices: Readonly<Record<string, ModelPrice>> = PRICES): ResultPayload['usage'] {
   const usage: unknown = isRecord(json) ? json.usage : undefined;
   if (!isRecord(usage)) return undefined;
-  const promptTokens = num(usage.prompt_tokens);
+  // Chat completions say prompt/completion_tokens; the Responses API input/output_tokens.
+  const promptTokens = num(usage.prompt_tokens) ?? num(usage.input_tokens);
+  const completionTokens = num(usage.completion_tokens) ?? num(usage.output_tokens);
+  const totalTokens = num(usage.total_tokens) ?? (promptTokens !== undefined && completionTokens !== undefined ? promptTokens + completionTokens : undefined);
   const model = isRecord(json) && typeof json.model === 'string' ? json.model : undefined;
   const priced =
     model && promptTokens !== undefined
-      ? costOf(
-          model,
-          { prompt_tokens: promptTokens, completion_tokens: num(usage.completion_tokens), total_tokens: num(usage.total_tokens) ?? promptTokens },
-          prices,
-        )?.totalUsd
+      ? costOf(model, { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: totalTokens ?? promptTokens }, prices)?.totalUsd
       : undefined;
-  const out = { promptTokens, completionTokens: num(usage.completion_tokens), totalTokens: num(usage.total_tokens), cost: num(usage.cost) ?? priced };
+  const out = { promptTokens, completionTokens, totalTokens, cost: num(usage.cost) ?? priced };
   const known = Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
   return Object.keys(known).length ? known : undefined;
 }

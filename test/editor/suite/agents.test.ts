@@ -32,13 +32,20 @@ describe('agents: language-model tools', function () {
     assert.deepEqual(Object.keys((publish?.inputSchema as { properties: object }).properties), ['channel', 'event', 'data', 'connection']);
   });
 
-  it('registers its MCP server where VS Code has the finalized API (1.101+): the resolved definition answers tools/list with its token, and refuses without it @smoke', async () => {
+  it('registers its MCP server where VS Code has the finalized API (1.101+), offered only when apiWorkbench.agents.mcpServer is on (the tools are language-model tools already): the resolved definition answers tools/list with its token, and refuses without it @smoke', async () => {
     const [major, minor] = vscode.version.split('.').map(Number);
     const provider = api.agentTools.mcpProvider;
     // On the floor (1.100) nothing is registered and activation succeeded all the same.
     if (major === 1 && minor < 101) return assert.equal(provider, undefined);
     assert.ok(provider, `VS Code ${vscode.version} has the MCP API: the server definition should be registered`);
+    // The language-model tools are registered: the same tools are not offered a second time as an MCP server…
+    assert.deepEqual(provider.provideMcpServerDefinitions(), [], 'every tool would appear twice');
+    // …unless the setting asks for it.
+    const settings = vscode.workspace.getConfiguration('apiWorkbench');
+    await settings.update('agents.mcpServer', true, vscode.ConfigurationTarget.Global);
     const [offered] = provider.provideMcpServerDefinitions();
+    await settings.update('agents.mcpServer', undefined, vscode.ConfigurationTarget.Global);
+    assert.ok(offered, 'apiWorkbench.agents.mcpServer offers the MCP server');
     const definition = await provider.resolveMcpServerDefinition(offered);
     assert.match(definition.uri.toString(true), /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const listTools = (headers: Record<string, string>) =>

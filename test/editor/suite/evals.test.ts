@@ -137,17 +137,26 @@ describe('Evaluating prompts in the editor', function () {
     assert.ok(run, 'the command ran');
     const options = pick.calls[0][1] as vscode.QuickPickOptions;
     assert.equal(options.canPickMany, true);
-    const offered = (pick.calls[0][0] as vscode.QuickPickItem[]).map((i) => i.label);
-    assert.ok(offered.includes('sandbox-chat-mini') && offered.includes('gpt-4o'), 'the connection’s models are offered');
-    // In the order the quick pick lists them (by id).
+    const items = (pick.calls[0][0] as vscode.QuickPickItem[]).filter((i) => i.kind !== vscode.QuickPickItemKind.Separator);
+    const offered = items.map((i) => i.label);
+    assert.ok(offered.includes('sandbox-chat-mini') && offered.includes('gpt-4o'), 'the connection’s chat models are offered');
+    for (const id of ['babbage-002', 'dall-e-2', 'text-embedding-3-small', 'whisper-1'])
+      assert.ok(!offered.includes(id), `${id} cannot chat and is not offered`);
+    assert.deepEqual(
+      items.filter((i) => i.picked).map((i) => i.label),
+      ['sandbox-chat', 'sandbox-chat-mini'],
+      'two chat models are pre-selected',
+    );
+    // In the order the quick pick lists them (chat models, the sandbox's own first).
     assert.deepEqual(
       run.runs.map((r) => r.matrix),
-      [{ model: 'gpt-4o-mini' }, { model: 'sandbox-chat' }],
+      [{ model: 'sandbox-chat' }, { model: 'gpt-4o-mini' }],
     );
     const rows = run.text.split('\n').map((l) => l.split(/ {2,}/));
     const header = rows.find((r) => r[0] === 'check');
     assert.ok(header, run.text);
-    assert.deepEqual(header.slice(1), ['model=gpt-4o-mini', 'model=sandbox-chat']);
+    assert.deepEqual(header.slice(1), ['sandbox-chat', 'gpt-4o-mini']);
+    for (const line of run.text.split('\n')) assert.ok(Array.from(line).length <= 100, `the table fits the editor: ${line}`);
     assert.deepEqual(
       rows.filter((r) => r[0].startsWith('suggest › ')).map((r) => [r[0], r[1], r[2]]),
       [

@@ -9,6 +9,7 @@ import { llmClient, requestsLeft } from '../../../src/features/llm/clients';
 import { ANSWER_SCHEME, ANSWERS_URI } from '../../../src/editor/llm/answerDocuments';
 import { ANSWER_END, answerHeader, askMessages, errorNote, EXPLAIN_QUESTION, selectionMessages } from '../../../src/features/llm/prompts';
 import type { ConnectionNode } from '../../../src/editor/tree';
+import { orderModels } from '../../../src/catalogue/modelKinds';
 import { FAULTY_MODEL, faultAfterTokens, LIMITED_MODEL, LLM_MODELS, sandboxAnswer, sandboxAnswerTokens, startLlmSandbox } from '../../../src/sandbox/llm';
 import type { RunningService } from '../../../src/sandbox/types';
 import { recordSecret, takeScreenshot } from '../harness/suiteApi';
@@ -20,6 +21,8 @@ const SLOW_KEY = `sk-slow-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 const SLOW_WINDOW_MS = 4_000;
 /** A connection to the suite's sandbox that only the status-count test uses. */
 const COUNTED = 'Counted Sandbox';
+/** A connection to the suite's sandbox with no model chosen yet (the first question a new user asks). */
+const FRESH = 'Fresh Sandbox';
 
 /** The llm view's node of connection `name`, once the view shows it. */
 function connectionNode(api: ExtensionApi, name: string): Promise<ConnectionNode> {
@@ -72,7 +75,7 @@ describe('llm', function () {
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     }
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    for (const name of [SLOW, COUNTED]) {
+    for (const name of [SLOW, COUNTED, FRESH]) {
       const conn = llmConn(api, name);
       if (conn) await api.services.secrets.clear(conn);
     }
@@ -83,7 +86,9 @@ describe('llm', function () {
   it('the models tree lists the sandbox models with owner and created date @smoke', async () => {
     const node = await connectionNode(api, SANDBOX);
     const kids = await loadedChildren(node);
-    const sorted = [...LLM_MODELS].sort((a, b) => a.id.localeCompare(b.id));
+    // Chat models first, the sandbox's own chat model at the top (catalogue/modelKinds.ts).
+    const sorted = orderModels([...LLM_MODELS].sort((a, b) => a.id.localeCompare(b.id)));
+    assert.equal(sorted[0].id, 'sandbox-chat');
     assert.deepEqual(
       await treeLabels(kids),
       sorted.map((m) => m.id),
@@ -175,13 +180,84 @@ describe('llm', function () {
       assert.equal(first.answer, sandboxAnswer(askMessages(prompt), 'sandbox-chat-mini'));
       assert.ok(!offered.some((i) => i.label === 'sandbox-embed'), 'embedding models are not offered for chat');
       await vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.ask');
-      assert.equal(offered[0].label, 'sandbox-chat-mini', 'the last choice comes first');
-      assert.match(offered[0].description ?? '', /last used/);
+      const models = offered.filter((i) => i.kind !== vscode.QuickPickItemKind.Separator);
+      assert.equal(models[0].label, 'sandbox-chat-mini', 'the last choice comes first');
+      assert.match(models[0].description ?? '', /last used/);
       const second = input.calls[1][0] as vscode.InputBoxOptions;
       assert.equal(second.value, prompt, 'the last prompt is offered again');
     } finally {
       input.restore();
       pick.restore();
+    }
+  });
+
+  it('Ask… on a connection without a model: chat models only, the sandbox chat model pre-selected; a model that fails never becomes the default', async () => {
+    const info = api.services.sandbox.info;
+    assert.ok(info, 'the sandbox runs');
+    const configured = userConfig().get<unknown[]>('llm.connections') ?? [];
+    await userConfig().update('llm.connections', [...configured, { name: FRESH, baseUrl: info.llm.baseUrl }], vscode.ConfigurationTarget.Global);
+    const conn = await waitFor('the fresh connection', () => llmConn(api, FRESH));
+    await api.services.secrets.set(conn, info.llm.apiKey, [new URL(info.llm.baseUrl).origin]);
+    const told: string[] = [];
+    const note = stubWindow('showInformationMessage', (message: string) => void told.push(message));
+    try {
+      // babbage-002 is completion-only: the sandbox answers 404, as OpenAI does, and it stays no one's default.
+      const failed = await vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.ask', { prompt: 'Hello?', model: 'babbage-002', connection: FRESH });
+      assert.equal(failed.outcome, 'failed');
+      assert.ok(!told.some((m) => /is now the default model/.test(m)), told.join('\n'));
+
+      // What a user sees: the quick pick as VS Code shows it, first item pre-selected.
+      const input = stubWindow('showInputBox', () => 'What makes a good streaming API?');
+      const realPick = vscode.window.showQuickPick.bind(vscode.window) as (...args: unknown[]) => unknown;
+      const shown = stubWindow('showQuickPick', (...args: never[]) => realPick(...args));
+      const asking = vscode.commands.executeCommand<AskResult | undefined>('apiWorkbench.llm.ask', { connection: FRESH });
+      try {
+        await waitFor('the model pick', () => shown.calls.length > 0);
+        await takeScreenshot('llm-ask-model-pick', 800);
+      } finally {
+        await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+        assert.equal(await asking, undefined, 'Escape asks nothing');
+        shown.restore();
+        input.restore();
+      }
+
+      let offered: vscode.QuickPickItem[] = [];
+      const pick = stubWindow('showQuickPick', (items: vscode.QuickPickItem[]) => {
+        offered = items;
+        // Enter on what VS Code pre-selects: the first item that is not a separator.
+        return items.find((i) => i.kind !== vscode.QuickPickItemKind.Separator);
+      });
+      const again = stubWindow('showInputBox', () => 'What makes a good streaming API?');
+      let asked: AskResult | undefined;
+      try {
+        asked = await vscode.commands.executeCommand<AskResult>('apiWorkbench.llm.ask', { connection: FRESH });
+      } finally {
+        pick.restore();
+        again.restore();
+      }
+      assert.equal(asked?.model, 'sandbox-chat');
+      assert.equal(asked.outcome, 'done', asked.error);
+      const labels = offered.filter((i) => i.kind !== vscode.QuickPickItemKind.Separator).map((i) => i.label);
+      for (const id of [
+        'babbage-002',
+        'davinci-002',
+        'dall-e-2',
+        'dall-e-3',
+        'gpt-image-1',
+        'text-embedding-3-small',
+        'tts-1',
+        'whisper-1',
+        'omni-moderation-latest',
+      ])
+        assert.ok(!labels.includes(id), `${id} cannot chat and is not offered`);
+      assert.equal(offered[0].kind, vscode.QuickPickItemKind.Separator);
+      assert.equal(offered[0].label, 'Chat models');
+      assert.ok(
+        told.some((m) => m.startsWith('"sandbox-chat" is now the default model')),
+        told.join('\n'),
+      );
+    } finally {
+      note.restore();
     }
   });
 

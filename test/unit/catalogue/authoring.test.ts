@@ -43,10 +43,18 @@ describe('authoring: completions', () => {
     assert.ok(labels(modes).includes('DRIVE'));
     assert.equal(modes[0].insertText, '"TRAVEL_MODE_UNSPECIFIED"');
     const model = at('llm', 'POST /chat/completions\n\n{"model": ¦');
-    const ctx = context({ models: () => [{ id: 'sandbox-chat' }, { id: 'gpt-4o-mini' }] });
+    const listed = [{ id: 'babbage-002' }, { id: 'dall-e-2' }, { id: 'gpt-4o-mini' }, { id: 'sandbox-chat' }, { id: 'text-embedding-3-small' }];
+    const ctx = context({ models: () => listed });
     const models = cellCompletions(model.cell, model.offset, ctx);
+    // Only the models the operation can use, the best-known first (the listing is by name).
     assert.deepEqual(labels(models), ['sandbox-chat', 'gpt-4o-mini']);
-    assert.match(models[1].detail!, /\$0\.15 input/);
+    assert.deepEqual(
+      models.map((m) => m.sortText),
+      ['0000', '0001'],
+    );
+    assert.match(models[1].detail!, /^Chat models · .*\$0\.15 input/);
+    const embed = at('llm', 'POST /embeddings\n\n{"model": ¦');
+    assert.deepEqual(labels(cellCompletions(embed.cell, embed.offset, ctx)), ['text-embedding-3-small']);
   });
 
   it('offers variables and named cells after {{, then parts and paths into a cell’s last result', () => {
@@ -64,9 +72,9 @@ describe('authoring: completions', () => {
 
   it('offers check subjects after ??, operators after a subject, and answer fields after json.', () => {
     const subjects = at('maps', 'POST /v1/places:searchText\n\n{}\n\n?? ¦');
-    assert.deepEqual(labels(cellCompletions(subjects.cell, subjects.offset, context())), ['status', 'duration', 'header', 'json', 'text', 'count']);
+    assert.deepEqual(labels(cellCompletions(subjects.cell, subjects.offset, context())), ['status', 'duration', 'header', 'json', 'text', 'body', 'count']);
     const llmSubjects = at('llm', 'POST /chat/completions\n\n{}\n\n?? ¦');
-    assert.deepEqual(labels(cellCompletions(llmSubjects.cell, llmSubjects.offset, context())).slice(6), [
+    assert.deepEqual(labels(cellCompletions(llmSubjects.cell, llmSubjects.offset, context())).slice(7), [
       'tool_calls',
       'usage',
       'cost',
@@ -83,12 +91,19 @@ describe('authoring: completions', () => {
   });
 
   it('offers realtime commands, then the connection’s channels', () => {
+    // Disconnected (no channels known): still the kinds of channel by their prefix.
+    const offline = at('realtime', 'LISTEN ¦');
+    assert.deepEqual(labels(cellCompletions(offline.cell, offline.offset, context({ channels: () => undefined }))), [
+      'private-',
+      'presence-',
+      'private-encrypted-',
+    ]);
     const verbs = at('realtime', 'LI¦');
     assert.ok(labels(cellCompletions(verbs.cell, verbs.offset, context())).includes('LISTEN'));
     const channel = at('realtime', 'LISTEN demo-¦');
     const ctx = context({ channels: () => ['demo-ticker', 'presence-room'] });
     const list = cellCompletions(channel.cell, channel.offset, ctx);
-    assert.deepEqual(labels(list), ['demo-ticker', 'presence-room']);
+    assert.deepEqual(labels(list), ['demo-ticker', 'presence-room', 'private-', 'presence-', 'private-encrypted-']);
     assert.deepEqual(list[0].range, { start: { line: 0, col: 7 }, end: { line: 0, col: 12 } });
   });
 });
@@ -144,6 +159,15 @@ describe('authoring: diagnostics', () => {
         edit: { range: { start: { line: 1, col: 25 }, end: { line: 1, col: 25 } }, newText: '\nnope = ' },
       },
     ]);
+    // A misspelt variable: "did you mean" the nearest defined one comes first.
+    const [typo] = diags('maps', 'POST /v1/places:searchText\n\n{"textQuery": "{{cty}}"}');
+    assert.equal(typo.code, 'undefined-variable');
+    assert.deepEqual(typo.fixes?.[0], {
+      title: 'Did you mean "city"? Use {{city}}',
+      cellIndex: 3,
+      edit: { range: { start: { line: 2, col: 17 }, end: { line: 2, col: 20 } }, newText: 'city' },
+    });
+    assert.equal(typo.fixes?.[1].title, 'Define "cty" in the vars cell');
     assert.deepEqual(diags('maps', 'POST /v1/places:searchText\n\n{"textQuery": "{{city}} {{place.json.places}}"}'), []);
     assert.equal(diags('llm', 'GET /models/{{nobody.json.id}}')[0].code, 'unknown-cell');
   });

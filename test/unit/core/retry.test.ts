@@ -213,3 +213,34 @@ describe('core/retry: policy functions', () => {
     assert.deepEqual([400, 401, 403, 404, 408, 409, 422, 429, 500, 503].filter(isRetryableStatus), [408, 409, 429, 500, 503]);
   });
 });
+
+describe('core/retry: what is not retried, and what is not timed', () => {
+  it('a host name that does not resolve (ENOTFOUND, EAI_AGAIN) is not tried again: it fails at once', async () => {
+    const notices: RetryNotice[] = [];
+    // .invalid never resolves (RFC 2606): no network is needed.
+    const c = new HttpClient({ service: 'Nowhere', baseUrl: 'http://nonexistent.invalid/v1', auth: { placement: 'none' }, clock: ManualClock.instant() });
+    const e = await apiErrorOf(c.json({ path: 'models', onRetry: (n) => notices.push(n) }));
+    assert.ok(e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN', e.code);
+    assert.equal(notices.length, 0, 'no retry');
+  });
+
+  it('the time spent resolving the credential (an approval dialog) is reported apart, so callers time only what was sent', async () => {
+    const server = await FaultServer.start();
+    try {
+      server.script({ body: { ok: true } });
+      const waited: number[] = [];
+      const c = new HttpClient({
+        service: 'OpenAI',
+        baseUrl: server.url('/v1'),
+        auth: { placement: 'bearer' },
+        credentials: () => new Promise((resolve) => setTimeout(() => resolve('sk-approved-after-a-dialog'), 300)),
+      });
+      const res = await c.json({ path: 'models', onCredentials: (ms) => waited.push(ms) });
+      assert.equal(waited.length, 1);
+      assert.ok(waited[0] >= 250, `${waited[0]} ms reported`);
+      assert.ok(res.durationMs < 250, `the request itself took ${res.durationMs} ms`);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -9,6 +9,7 @@ import { asLlmConnection, llmClient } from '../../../src/features/llm/clients';
 import {
   chatModelId,
   describeChatModel,
+  describeChatModels,
   estimateChatTokens,
   findChatModel,
   streamChatAnswer,
@@ -52,6 +53,19 @@ describe('features/llm/chatModels: LLM connections as VS Code chat models', func
     // A model name with a slash (Ollama's "library/model") survives the round trip.
     assert.equal(findChatModel([llm], chatModelId(llm, 'library/llama3:8b'))?.model, 'library/llama3:8b');
     assert.equal(findChatModel([other], a.id), undefined, 'a removed connection finds nothing');
+  });
+
+  it('lists chat models only, the sandbox chat model first, claiming tool calling only where a model has it', () => {
+    const listed = ['babbage-002', 'dall-e-2', 'gpt-4o-search-preview', 'gpt-4o-mini', 'sandbox-chat', 'text-embedding-3-small', 'tts-1'].map((id) => ({ id }));
+    const described = describeChatModels(llm, listed);
+    assert.deepEqual(
+      described.map((m) => m.family),
+      ['sandbox-chat', 'gpt-4o-mini', 'gpt-4o-search-preview'],
+    );
+    assert.deepEqual(
+      described.map((m) => m.capabilities.toolCalling),
+      [true, true, false],
+    );
   });
 
   it("turns VS Code's messages into the conversation: text joined, the assistant's tool calls, each tool result its own message", () => {

@@ -129,6 +129,12 @@ describe('notebook output payload (what the response viewer gets)', () => {
   it('reads token usage of plain and streamed answers', () => {
     assert.deepEqual(usageOf({ usage: { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8 } }), { promptTokens: 3, completionTokens: 5, totalTokens: 8 });
     assert.equal(usageOf({ content: 'hi', finishReason: 'stop', events: 3 }), undefined);
+    // The Responses API names them input/output tokens: not "tokens ? in · ? out".
+    assert.deepEqual(usageOf({ object: 'response', usage: { input_tokens: 7, output_tokens: 11, total_tokens: 18 } }), {
+      promptTokens: 7,
+      completionTokens: 11,
+      totalTokens: 18,
+    });
     // The cost: the service's own figure, else the model priced from the table (a user entry wins).
     const usage = { prompt_tokens: 1_000_000, completion_tokens: 1_000_000, total_tokens: 2_000_000 };
     assert.equal(usageOf({ model: 'gpt-4.1-2025-04-14', usage })?.cost, 10, 'priced as gpt-4.1 ($2 + $8 per 1M)');

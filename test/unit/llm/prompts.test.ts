@@ -6,7 +6,6 @@ import {
   cancelledNote,
   doneNote,
   errorNote,
-  isLikelyChatModel,
   selectionMessages,
   statsLine,
   statusText,
@@ -58,12 +57,6 @@ describe('llm/prompts: messages and answer documents', () => {
       `${ANSWER_END}**Error:** LLM 500: boom\n\n*The answer above is incomplete: it is what arrived before the stream stopped, kept as it was.*\n`,
     );
     assert.equal(errorNote('LLM 401: bad key', false), `${ANSWER_END}**Error:** LLM 401: bad key\n`);
-  });
-
-  it('only chat-capable models are offered for Ask', () => {
-    for (const id of ['gpt-4o', 'sandbox-chat', 'llama3.1:8b', 'o3-mini']) assert.equal(isLikelyChatModel(id), true, id);
-    for (const id of ['text-embedding-3-small', 'sandbox-embed', 'whisper-1', 'tts-1', 'dall-e-3', 'omni-moderation-latest'])
-      assert.equal(isLikelyChatModel(id), false, id);
   });
 
   it('the status bar shows the model and requests left of the limit', () => {

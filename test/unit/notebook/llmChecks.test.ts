@@ -134,8 +134,18 @@ describe('LLM checks in llm cells, against the sandbox', function () {
       // 0.15 USD per 1M prompt tokens, 0.6 per 1M completion tokens.
       const t = r.llm?.tokens;
       assert.ok(t);
-      assert.equal(Number(tight.actual), Number(((t.prompt * 0.15 + t.completion * 0.6) / 1_000_000).toFixed(10)));
-      assert.equal(r.llm?.costUsd, Number(tight.actual));
+      const exact = Number(((t.prompt * 0.15 + t.completion * 0.6) / 1_000_000).toFixed(10));
+      assert.equal(r.llm?.costUsd, exact);
+      // Shown to three significant digits; compared exactly.
+      assert.equal(tight.actual, String(Number(exact.toPrecision(3))));
+    });
+
+    it('times are shown in whole milliseconds (or one decimal under 10 ms), never 376.9670890000052', async () => {
+      const r = await run(llmCell({ ...ask, stream: true }, ['?? ttft < 0', '?? duration < 0']));
+      for (const a of r.assertions) {
+        assert.equal(a.passed, false);
+        assert.match(a.actual, /^\d+(\.\d)?$/, `${a.source}: ${a.actual}`);
+      }
     });
 
     it('an unknown price fails the check and says so', async () => {
@@ -153,6 +163,32 @@ describe('LLM checks in llm cells, against the sandbox', function () {
       assert.equal(withUsage.ok, true);
       const plain = await run(llmCell(ask, ['?? ttft < 2000']));
       assert.equal(plain.assertions[0].actual, '(missing: the time to first token is measured on streamed answers; add "stream": true to the request)');
+    });
+  });
+
+  describe('text and body', () => {
+    const ask = { model: 'sandbox-chat', messages: [{ role: 'user', content: 'Suggest a café in Lisbon' }] };
+    const responsesAsk = { model: 'sandbox-chat', input: 'Suggest a café in Lisbon' };
+
+    for (const [label, body, at] of [
+      ['chat completions', ask, '/chat/completions'],
+      ['chat completions, streamed', { ...ask, stream: true }, '/chat/completions'],
+      ['the Responses API', responsesAsk, '/responses'],
+      ['the Responses API, streamed', { ...responsesAsk, stream: true }, '/responses'],
+    ] as const) {
+      it(`?? text is the answer's text from ${label}, streamed or not`, async () => {
+        const r = await run(llmCell(body, ['?? text == "-"'], at));
+        assert.ok(r.llm?.answer, 'the answer has text');
+        assert.ok(r.assertions[0].actual.startsWith(r.llm.answer.slice(0, 300)), r.assertions[0].actual);
+      });
+    }
+
+    it('?? body is the body as received: the raw JSON of a plain answer', async () => {
+      const r = await run(llmCell(ask, ['?? body contains "choices"', '?? text contains "choices"']));
+      assert.deepEqual(
+        r.assertions.map((a) => a.passed),
+        [true, false],
+      );
     });
   });
 
