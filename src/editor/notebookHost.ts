@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { Connection, ServiceId } from '../core/connections';
 import { errorText } from '../core/errors';
 import { historyEntryFromCellResult } from '../history/fromCellResult';
-import type { CellResult, NotebookHost } from '../notebook/api';
+import { connectionLabel, CredentialOwners, type CellResult, type NotebookHost } from '../notebook/api';
 import { plannedFromBody, usageFromAnswer } from '../services/llm/bodyCosts';
 import { CostLedger } from '../features/llm/costLedger';
 import { LlmCosts } from './llmCosts';
@@ -71,18 +71,46 @@ export interface EditorHostOptions {
 }
 
 export function editorNotebookHost(s: Services, opts: EditorHostOptions = {}): NotebookHost {
+  // Every key, token and master key this run hands out, with its connection: the engine's taint check
+  // refuses a request that carries one of them to anything but its own connection (an http cell's
+  // `{{$env OPENAI_API_KEY}}`, a value an earlier answer echoed), as the CLI's host does.
+  const owners = new CredentialOwners();
+  const owned = async <T extends string | undefined>(connection: Connection, key: Promise<T>): Promise<T> => {
+    const value = await key;
+    owners.own(value, connectionLabel(connection));
+    return value;
+  };
+  // The keys stored for every connection, not only those this run has used: a cell run on its own
+  // must not carry another connection's key either. Read from SecretStorage (no dialog), once per host.
+  let stored: Promise<void> | undefined;
+  const storedCredentials = async () => {
+    for (const service of ['llm', 'maps', 'realtime'] as const) {
+      for (const connection of s.connections.list(service)) {
+        await owned(
+          connection,
+          s.secrets.get(connection).then((secret) => secret?.value),
+        );
+        if (service === 'realtime') await owned(connection, s.secrets.getAux(connection, 'encryptionMasterKey'));
+      }
+    }
+  };
   return {
     redactor: s.redactor,
     connection: (service: ServiceId, name: string | undefined) => (name === undefined ? s.connections.active(service) : s.connections.get(service, name)),
     connectionNames: (service) => s.connections.list(service).map((c) => c.name),
-    credentials: ({ connection, url }) => s.guard.keyFor(connection, url),
+    credentials: ({ connection, url }) => owned(connection, s.guard.keyFor(connection, url)),
+    connectionCredentials: async () => {
+      stored ??= storedCredentials();
+      await stored;
+      return owners.byValue;
+    },
     credentialRefused: ({ connection, key }) => s.guard.credentialRefused(connection, key),
     assertMayConnect: (connection: Connection) => s.guard.assertTrusted(connection),
     // SecretStorage registers it with the redactor as it is read.
     encryptionMasterKey: async (connection: Connection) => {
       if (connection.service !== 'realtime') return undefined;
       s.guard.assertTrusted(connection);
-      return s.secrets.getAux(connection, 'encryptionMasterKey');
+      return owned(connection, s.secrets.getAux(connection, 'encryptionMasterKey'));
     },
     beforeModelRequest: async (_connection, body) => {
       const planned = plannedFromBody(body);

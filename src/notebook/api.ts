@@ -48,4 +48,4 @@ export {
   type ExportTarget,
   type CurlVariables,
 } from './import';
-export { connectionLabel } from './credentialTaint';
+export { connectionLabel, CredentialOwners } from './credentialTaint';

@@ -12,6 +12,18 @@ export function connectionLabel(c: { service: ServiceId; name: string }): string
   return `the ${c.service} connection "${c.name}"`;
 }
 
+/** The credentials a host has handed out, each with the connections it belongs to (NotebookHost.connectionCredentials). */
+export class CredentialOwners {
+  readonly byValue = new Map<string, Set<string>>();
+
+  own(value: string | undefined, owner: string): void {
+    if (!value) return;
+    let owners = this.byValue.get(value);
+    if (!owners) this.byValue.set(value, (owners = new Set()));
+    owners.add(owner);
+  }
+}
+
 export interface ResolvedRequest {
   url: string;
   headers: Readonly<Record<string, string>>;
@@ -19,8 +31,8 @@ export interface ResolvedRequest {
 }
 
 /** The first credential `request` carries that is not `owner`'s, as the connection it belongs to; undefined when none. */
-export function foreignCredentialIn(host: NotebookHost, request: ResolvedRequest, owner: string | undefined): string | undefined {
-  const credentials = host.connectionCredentials?.();
+export async function foreignCredentialIn(host: NotebookHost, request: ResolvedRequest, owner: string | undefined): Promise<string | undefined> {
+  const credentials = await host.connectionCredentials?.();
   if (!credentials?.size) return undefined;
   const texts = [request.url, ...Object.values(request.headers)];
   const bytes =

@@ -5,7 +5,7 @@ import { connectionOrigins, SERVICE_LABELS, type Connection, type HttpConnection
 import { ApiError } from '../core/errors';
 import { HttpClient } from '../core/http';
 import { Redactor } from '../core/redact';
-import { connectionLabel } from './credentialTaint';
+import { connectionLabel, CredentialOwners } from './credentialTaint';
 import type { NotebookHost, NotebookHttpOptions } from './types';
 
 /** A plain src/core/http.ts HttpClient for a connection (no shared limiter, no log). */
@@ -79,13 +79,8 @@ export interface ConnectionsHostOptions {
  */
 export function connectionsHost(opts: ConnectionsHostOptions): NotebookHost {
   const redactor = opts.redactor ?? new Redactor();
-  const owned = new Map<string, Set<string>>();
-  const own = (value: string | undefined, owner: string) => {
-    if (!value) return;
-    let owners = owned.get(value);
-    if (!owners) owned.set(value, (owners = new Set()));
-    owners.add(owner);
-  };
+  const owners = new CredentialOwners();
+  const own = (value: string | undefined, owner: string) => owners.own(value, owner);
   for (const c of opts.knownCredentials ?? []) own(c.value, c.owner);
   return {
     redactor,
@@ -123,7 +118,7 @@ export function connectionsHost(opts: ConnectionsHostOptions): NotebookHost {
       ),
     env: (name) => opts.env?.[name],
     envRefusal: (name) => envRefusal(name, opts.envPolicy ?? { allowed: [], credentials: new Map() }),
-    connectionCredentials: () => owned,
+    connectionCredentials: () => owners.byValue,
     secret(name) {
       const variable = secretEnvName(name);
       const value = opts.env?.[variable];

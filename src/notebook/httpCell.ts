@@ -193,7 +193,7 @@ export async function runHttpCell(input: HttpCellInput): Promise<HttpCellOutput>
     return { error: e };
   }
 
-  const foreign = foreignCredentialIn(host, { url: input.path, headers: input.headers, body: input.body }, conn && connectionLabel(conn));
+  const foreign = await foreignCredentialIn(host, { url: input.path, headers: input.headers, body: input.body }, conn && connectionLabel(conn));
   if (foreign !== undefined) {
     const to = conn ? `a request of ${connectionLabel(conn)}` : `an http cell's request to ${new URL(target.origin).host}`;
     return {

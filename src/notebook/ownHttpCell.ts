@@ -57,7 +57,7 @@ export async function prepareOwnHttp(
     const value = r.kind === 'env' ? envValue(host, r, ref.file) : await secretValue(host, r, ref.file, signal);
     host.redactor.addSecret(value);
     // Named here, before anything is filled in: the request-wide check (credentialTaint.ts) would only say whose key it is.
-    const owner = [...(host.connectionCredentials?.().get(value) ?? [])][0];
+    const owner = [...((await host.connectionCredentials?.())?.get(value) ?? [])][0];
     if (owner !== undefined)
       throw new NotebookError(
         ref.file,

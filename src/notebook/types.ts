@@ -174,7 +174,7 @@ export interface NotebookHost {
    * with the connections it belongs to, as `the llm connection "OpenAI"`. The engine refuses a
    * request that carries one anywhere but in a request of its own connection (credentialTaint.ts).
    */
-  connectionCredentials?(): ReadonlyMap<string, ReadonlySet<string>>;
+  connectionCredentials?(): ReadonlyMap<string, ReadonlySet<string>> | Promise<ReadonlyMap<string, ReadonlySet<string>>>;
   /**
    * `{{$secret name}}` of an `http` cell: the stored value (the editor asks for it once and stores
    * it; the CLI reads AWB_SECRET_<NAME>). Throws, saying how to provide it, when there is none. The

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import { APPROVED_HOSTS_STATE_KEY } from '../../../src/features/ids';
 import { isTrustedRun, recordSecret } from '../harness/suiteApi';
-import { activateExtension, stubWindow } from './kit';
+import { activateExtension, stubWindow, trustedSandbox } from './kit';
 
 const SECRET = `awb-http-cell-secret-${Date.now()}`;
 const SECRET_NAME = `suite-token-${Date.now()}`;
@@ -115,6 +115,39 @@ describe('http cells in the editor', function () {
       assert.equal(offer[1], 'Connect…');
     } finally {
       errors.restore();
+    }
+  });
+});
+
+describe('http cells cannot carry a connection key', function () {
+  this.timeout(90_000);
+
+  it("an http cell whose {{$env}} holds the Local Sandbox's key is refused, naming the connection, and sends nothing", async function () {
+    const { api, info } = await trustedSandbox(this);
+    let hits = 0;
+    const server = http.createServer((req, res) => {
+      hits++;
+      req.resume();
+      res.end('{}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // The extension host's environment is what {{$env}} reads in the editor.
+    process.env.AWB_SUITE_LEAK = info.llm.apiKey;
+    const warnings = stubWindow('showWarningMessage', () => 'Allow');
+    try {
+      const doc = await openNotebook(
+        'http-env-leak.awb.md',
+        `\`\`\`llm name=models\nGET /models\n\`\`\`\n\n\`\`\`http name=leak\nPOST http://${host}/collect\nContent-Type: application/json\n\n{"v": "{{$env AWB_SUITE_LEAK}}"}\n\`\`\`\n`,
+      );
+      const [models, leak] = await api.notebook().controller.runAll(doc);
+      assert.equal(models.ok, true, JSON.stringify(models));
+      assert.match(leak.error ?? '', /carries the key of the llm connection "Local Sandbox".*nothing was sent/);
+      assert.equal(hits, 0);
+    } finally {
+      delete process.env.AWB_SUITE_LEAK;
+      warnings.restore();
+      await new Promise<void>((r) => server.close(() => r()));
     }
   });
 });
