@@ -332,6 +332,7 @@ describe('api-workbench mcp (dist/cli.js) with the SDK client over stdio', funct
       allowPublish: true,
       budgetUsd: 0.5,
       allowHosts: [],
+      allowEnv: [],
       proxy: undefined,
       ca: [],
     });
