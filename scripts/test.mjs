@@ -44,7 +44,10 @@ const UNIT_TIMEOUT_MS = 5 * 60_000;
 // completions and `check`, the agent tools, the LLM checks (~90 KB compressed) and the editor's
 // in-process MCP server (the SDK's server and Streamable HTTP transport, ~38 KB) made it 1.73 MB;
 // the next savings are zod in five bundles, Ajv in two, and Leaflet in both webview bundles.
-const VSIX_BUDGET_MB = 1.9;
+// 2.3 MB since collection scripts: the QuickJS WebAssembly engine (503 KB, 234 KB compressed) and
+// the crypto-js and lodash sources scripts require (50 KB compressed), loaded only when a script
+// runs; the package measured 2.25 MB with them.
+const VSIX_BUDGET_MB = 2.3;
 const EDITOR_HOSTS = JSON.parse(readFileSync(path.join(root, 'scripts', 'editor-hosts.json'), 'utf8')).hosts;
 const VSIX_HOST = 'oldest';
 
