@@ -1,6 +1,6 @@
 // What the script host and its worker thread (worker.ts) say to each other: plain JSON, read with
 // zod on both sides since each is the other's boundary.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { scriptOutputSchema, type ScriptInput } from './model';
 
 const limitsSchema = z.object({ timeMs: z.number(), memoryBytes: z.number(), logBytes: z.number(), stackBytes: z.number() });
