@@ -147,6 +147,8 @@ const builds = [
     plugins: name === 'undici' ? [undiciCorePlugin] : [],
   })),
   { ...common, entryPoints: { sandbox: 'src/sandbox/main.ts' }, outdir: 'dist' },
+  // Collection scripts' engine thread (src/notebook/scripts/worker.ts), started by the notebook and CLI bundles beside it.
+  { ...common, entryPoints: { scriptWorker: 'src/notebook/scripts/worker.ts' }, outdir: 'dist' },
   // The command-line runner (package.json "bin"): one self-contained file, undici and ws inlined like
   // the sandbox's, so an `npm install -g` of the tarball needs nothing beside it but places.columns.json.br.
   {

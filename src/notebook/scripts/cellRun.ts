@@ -9,10 +9,11 @@ import { readIncluded } from '../requestBody';
 import type { AssertionResult, CellRef, NotebookHost, RequestRecord, ResponseRecord } from '../types';
 import type { VariableScope } from '../variables';
 import type { CellScript } from './cellScripts';
-import { ScriptEngine, type ScriptRun } from './engine';
+import type { ScriptRun } from './engine';
 import { limitSentence, type ScriptLimits } from './limits';
 import type { ScriptInput, ScriptPhase } from './model';
 import { applyRequestEdits, headersOf, requestViewOfRecord, requestViewOfSpec } from './requestEdit';
+import { ScriptWorkerEngine } from './workerHost';
 
 export interface ScriptSessionOptions {
   host: NotebookHost;
@@ -35,7 +36,7 @@ export interface PhaseOutcome {
 const PHASE_WORD: Record<ScriptPhase, string> = { pre: 'pre-request script', post: 'response script' };
 
 export class ScriptSession {
-  private engine: Promise<ScriptEngine> | undefined;
+  private engine: ScriptWorkerEngine | undefined;
   /** What scripts set in this run, by name (a value of null never lands here: unset deletes). */
   readonly variables = new Map<string, string>();
 
@@ -46,7 +47,7 @@ export class ScriptSession {
   }
 
   dispose(): void {
-    void this.engine?.then((e) => e.dispose()).catch(() => undefined);
+    this.engine?.dispose();
     this.engine = undefined;
   }
 
@@ -78,11 +79,10 @@ export class ScriptSession {
         request: phase === 'pre' ? requestViewOfSpec(spec) : requestViewOfRecord(cell.request, spec),
         ...(phase === 'post' && cell.response && { response: this.responseView(cell.response) }),
       };
-      let engine: ScriptEngine;
+      const engine = (this.engine ??= new ScriptWorkerEngine(this.opts.limits));
       let run: ScriptRun;
       try {
-        engine = await (this.engine ??= ScriptEngine.create(this.opts.limits));
-        run = engine.run(source, input);
+        run = await engine.run(source, input);
       } catch (e) {
         this.dispose();
         return { ...out, error: `${where(undefined)}: the ${PHASE_WORD[phase]} ${this.cellWords(cell.ref)}did not run: ${errorText(e)}` };

@@ -80,8 +80,12 @@ export class ScriptEngine {
     return new ScriptEngine(await loadScriptModule(), { ...DEFAULT_SCRIPT_LIMITS, ...limits });
   }
 
-  /** Runs `source` (a script's text) with `input`; never throws for anything the script does. */
-  run(source: string, input: ScriptInput): ScriptRun {
+  /**
+   * Runs `source` (a script's text) with `input`; never throws for anything the script does.
+   * `clock(true)` is called when the script's own time starts or resumes, `clock(false)` while the
+   * engine works for it (loading a library): a watcher outside (workerHost.ts) counts the same time.
+   */
+  run(source: string, input: ScriptInput, clock?: (running: boolean) => void): ScriptRun {
     const started = performance.now();
     const runtime = (this.runtime ??= this.newRuntime());
     const context = runtime.newContext();
@@ -93,13 +97,15 @@ export class ScriptEngine {
     });
     let failure: ScriptFailure | undefined;
     let output: ScriptOutput | undefined;
+    let releaseLibraries = () => {};
     try {
-      this.defineHostFunctions(context, input, state);
+      releaseLibraries = this.defineHostFunctions(context, input, state, clock);
       // The prelude is the engine's own work: the script's time starts after it.
       state.loading = true;
       this.evalOrThrow(context, PRELUDE, PRELUDE_FILE);
       state.loading = false;
       state.deadline = performance.now() + this.limits.timeMs;
+      clock?.(true);
       // On the wrapper's first line, so the script's line N is line N of the evaluated text.
       const result = context.evalCode(`(function(){${source}\n})()`, SCRIPT_FILE);
       if (result.error) failure = this.failureOf(context, result.error, state.stop);
@@ -111,6 +117,7 @@ export class ScriptEngine {
       if (state.stop && !failure?.limit) failure = { limit: state.stop, message: state.stop };
       if (!failure?.limit) output = this.collect(context);
     } finally {
+      releaseLibraries();
       context.dispose();
       // A runtime that ran out of memory or was stopped mid-way is not trusted with the next script.
       if (failure?.limit) this.disposeRuntime();
@@ -138,7 +145,8 @@ export class ScriptEngine {
     context: QuickJSContext,
     input: ScriptInput,
     state: { logs: string[]; logBytes: number; stop: LimitKind | undefined; deadline: number; loading: boolean },
-  ): void {
+    clock: ((running: boolean) => void) | undefined,
+  ): () => void {
     const set = (name: string, handle: QuickJSHandle) => {
       context.setProp(context.global, name, handle);
       handle.dispose();
@@ -159,25 +167,36 @@ export class ScriptEngine {
         context.newString(randomBytes(Math.max(0, Math.min(MAX_RANDOM_BYTES, context.getNumber(count) | 0))).toString('hex')),
       ),
     );
+    // Each library is loaded once per script, as Node's require caches: loading is not counted as
+    // the script's time, so a script requiring in a loop would otherwise never reach its limit.
+    const loaded = new Map<string, QuickJSHandle>();
     set(
       '__awb_require',
       context.newFunction('require', (nameHandle) => {
         const name = context.getString(nameHandle);
         if (!isScriptLibrary(name)) return context.undefined;
+        const cached = loaded.get(name);
+        if (cached) return cached.dup();
         // Loading a library is not the script's time: the deadline moves by what it took.
         const t0 = performance.now();
         state.loading = true;
+        clock?.(false);
         try {
-          return context.evalCode(
+          const result = context.evalCode(
             `(function(){var module={exports:{}};(function(module,exports,define){${librarySource(name)}\n})(module,module.exports,undefined);return module.exports})()`,
             name,
           );
+          if (result.error) return result;
+          loaded.set(name, result.value.dup());
+          return result;
         } finally {
           state.loading = false;
           state.deadline += performance.now() - t0;
+          clock?.(true);
         }
       }),
     );
+    return () => loaded.forEach((handle) => handle.dispose());
   }
 
   private evalOrThrow(context: QuickJSContext, code: string, file: string): void {

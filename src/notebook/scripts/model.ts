@@ -1,7 +1,7 @@
 // What a script sees and what it gives back, the same for Postman's `pm` and IntelliJ's
 // `client`/`response`/`request`: plain JSON both ways, nothing of the host crosses. The request is
 // the one the script may see: credentials are never in it (see scriptView.ts).
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export interface ScriptHeader {
   key: string;
