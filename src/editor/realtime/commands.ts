@@ -175,10 +175,7 @@ export function realtimeCommands(s: Services, sessions: RealtimeSessions, log: R
       last.channel = channel;
       void rememberChannel(s.context.globalState, channel);
       if (!sess.live) sess.connect();
-      const snapshot = sess.client.subscribe(channel);
-      // Its events arrive in the realtime log (as the walkthrough says): shown, the editor keeping focus.
-      log.show();
-      return snapshot;
+      return sess.client.subscribe(channel);
     },
 
     'apiWorkbench.realtime.unsubscribe': async (arg?: unknown) => {
