@@ -142,7 +142,7 @@ describe('http cells cannot carry a connection key', function () {
       );
       const [models, leak] = await api.notebook().controller.runAll(doc);
       assert.equal(models.ok, true, JSON.stringify(models));
-      assert.match(leak.error ?? '', /carries the key of the llm connection "Local Sandbox".*nothing was sent/);
+      assert.match(leak.error ?? '', /AWB_SUITE_LEAK holds the key of the llm connection "Local Sandbox".*nothing was sent/);
       assert.equal(hits, 0);
     } finally {
       delete process.env.AWB_SUITE_LEAK;
