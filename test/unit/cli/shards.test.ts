@@ -18,6 +18,13 @@ POST /chat/completions
 \`\`\`
 `;
 
+interface JsonReport {
+  passed: number;
+  failed: number;
+  suites: Array<{ name: string; cells: Array<{ assertions: Array<{ source: string; passed: boolean }> }> }>;
+}
+const report = (text: string) => JSON.parse(text) as JsonReport;
+
 const DATA = 'city\nLisbon\nPorto\nFaro\n';
 
 describe('CLI: --shard and merge-reports', function () {
@@ -50,7 +57,7 @@ describe('CLI: --shard and merge-reports', function () {
   it('three shards merged give the unsharded run’s counts, suites, matrix table and JUnit test cases', async () => {
     const whole = await runCli([...base(), '--reporter', 'json', '--out', path.join(dir, 'whole.json')], { cwd: dir });
     assert.equal(whole.code, 1, whole.stdout + whole.stderr);
-    assert.deepEqual([JSON.parse(read(path.join(dir, 'whole.json'))).passed > 0, whole.code], [true, 1]);
+    assert.deepEqual([report(read(path.join(dir, 'whole.json'))).passed > 0, whole.code], [true, 1]);
     const shards = [];
     for (const i of [1, 2, 3]) {
       const r = await runCli([...base(), '--shard', `${i}/3`, '--reporter', 'json', '--out', path.join(dir, `s${i}.json`)], { cwd: dir });
@@ -59,12 +66,11 @@ describe('CLI: --shard and merge-reports', function () {
     }
     // Given in any order.
     const merged = await runCli(['merge-reports', shards[2], shards[0], shards[1], '--reporter', 'json'], { cwd: dir });
-    const a = JSON.parse(read(path.join(dir, 'whole.json')));
-    const b = JSON.parse(merged.stdout);
+    const a = report(read(path.join(dir, 'whole.json')));
+    const b = report(merged.stdout);
     assert.equal(merged.code, whole.code);
     assert.deepEqual([b.passed, b.failed], [a.passed, a.failed]);
-    const names = (r: { suites: Array<{ name: string; cells: Array<{ assertions: Array<{ source: string; passed: boolean }> }> }> }) =>
-      r.suites.map((s) => [s.name, s.cells.flatMap((c) => c.assertions.map((x) => `${x.source}:${x.passed}`))]);
+    const names = (r: JsonReport) => r.suites.map((s) => [s.name, s.cells.flatMap((c) => c.assertions.map((x) => `${x.source}:${x.passed}`))]);
     assert.deepEqual(names(b), names(a));
 
     const matrixOf = (text: string) => text.slice(text.indexOf('check'));
