@@ -48,6 +48,12 @@ export interface RunArgs {
   baseline?: string;
   /** --shard i/n: run only the i-th of n slices of the jobs. */
   shard?: Shard;
+  /** --record <dir>: send every request and keep the answers there. */
+  record?: string;
+  /** --replay <dir>: send nothing; every answer comes from the recordings there. */
+  replay?: string;
+  /** --record-missing (with --replay): send and record only what is not recorded yet. */
+  recordMissing: boolean;
 }
 
 export interface MergeReportsArgs extends Pick<RunArgs, 'reporter' | 'out' | 'baseline' | 'outputFailed' | 'verbose'> {
@@ -178,6 +184,11 @@ Options:
   --shard <i/n>             run the i-th of n slices of the jobs (notebook × data row × matrix
                             value): n CI jobs given the same options run everything exactly once;
                             join their --reporter json reports with merge-reports
+  --record <dir>            send every request and keep each answer (streamed chunks included) in
+                            <dir>/<notebook>.json: readable JSON, never a key, token or signature
+  --replay <dir>            send nothing: every answer comes from <dir>; a request that is not
+                            recorded fails its cell, naming how it differs from the nearest one
+  --record-missing          with --replay: send and record only the requests not recorded yet
   --baseline <report.json>  a previous --reporter json report: checks that passed there and fail
                             now are regressions, listed first; the last line says "N regressions"
   -o, --out <file>          import: the notebook to write; export: the file to write; run: write
@@ -267,6 +278,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         'judge-model': { type: 'string' },
         baseline: { type: 'string' },
         shard: { type: 'string' },
+        record: { type: 'string' },
+        replay: { type: 'string' },
+        'record-missing': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -329,7 +343,23 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     judgeModel: values['judge-model']?.trim(),
     baseline: values.baseline,
     shard: parseShard(values.shard),
+    ...cassetteArgs(values),
   };
+}
+
+function cassetteArgs(values: { record?: string; replay?: string; 'record-missing'?: boolean }): Pick<RunArgs, 'record' | 'replay' | 'recordMissing'> {
+  if (values.record !== undefined && values.replay !== undefined)
+    throw new CliError(
+      '--record and --replay go apart: --record sends and records everything, --replay sends nothing (add --record-missing to record what is new)',
+    );
+  if (values['record-missing'] && values.replay === undefined)
+    throw new CliError('--record-missing goes with --replay <dir>: it records what that recording lacks');
+  for (const [flag, dir] of [
+    ['--record', values.record],
+    ['--replay', values.replay],
+  ] as const)
+    if (dir !== undefined && dir.trim() === '') throw new CliError(`${flag} needs a folder`);
+  return { record: values.record, replay: values.replay, recordMissing: values['record-missing'] ?? false };
 }
 
 function mergeArgs(inputs: string[], values: ParsedValues): MergeReportsArgs {

@@ -28,6 +28,7 @@ import { matrixLabel } from '../features/notebook/checkRows';
 import { matrixCombinations } from '../features/notebook/matrixTable';
 import { errorText } from '../core/errors';
 import { shardJobs, shardRange } from './shard';
+import { openCassette } from './cassette';
 
 /** Bytes of each response body the engine keeps for assertions; the rest is counted, not stored. */
 /** How long a first Ctrl-C lets a run stop cleanly before it quits. */
@@ -146,6 +147,7 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
   const out = new Console(machineToStdout ? io.stderr : io.stdout, (t) => redactor.text(t));
 
   const setup = await setUp(args, notebooks, redactor, io.env);
+  const tape = openCassette(args, redactor, setup.sandbox);
   const stopRun = new AbortController();
   const onSigint = () => {
     if (stopRun.signal.aborted) process.exit(130);
@@ -213,6 +215,7 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
         envPolicy: setup.credentials.envPolicy,
         knownCredentials: setup.credentials.known,
         redactor,
+        listenTape: tape?.cassette,
         onResult,
         onRequest: (cell) => {
           io.inFlight?.set(name, `${name} › ${cell.name ? `"${cell.name}" ` : ''}(line ${cell.line})`);
@@ -220,21 +223,23 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
         },
       });
       try {
-        const report = await runNotebook(
-          job.notebook.text,
-          {
-            host,
-            file: job.notebook.file,
-            // `< ./file` lines of request bodies are read next to the notebook.
-            baseDir: path.dirname(job.notebook.file),
-            environment: args.environment,
-            variables: { ...args.variables, ...job.row?.values, ...job.matrix },
-            maxBodyBytes: MAX_BODY_BYTES,
-            cellTimeoutMs: args.timeoutMs,
-            judgeModel: args.judgeModel,
-          },
-          stopRun.signal,
-        );
+        const run = () =>
+          runNotebook(
+            job.notebook.text,
+            {
+              host,
+              file: job.notebook.file,
+              // `< ./file` lines of request bodies are read next to the notebook.
+              baseDir: path.dirname(job.notebook.file),
+              environment: args.environment,
+              variables: { ...args.variables, ...job.row?.values, ...job.matrix },
+              maxBodyBytes: MAX_BODY_BYTES,
+              cellTimeoutMs: args.timeoutMs,
+              judgeModel: args.judgeModel,
+            },
+            stopRun.signal,
+          );
+        const report = tape ? await tape.cassette.run(job.notebook.file, run) : await run();
         suite.problems = report.problems;
       } catch (e) {
         // An engine failure is this notebook's, not the run's: reported, counted, the rest goes on.
@@ -268,6 +273,12 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
     summary.suites = reports.filter((r): r is SuiteReport => r !== undefined);
   } finally {
     process.off('SIGINT', onSigint);
+    if (tape) {
+      const written = tape.close();
+      const { mode, replayed, recordedCount } = tape.cassette;
+      if (mode !== 'record') out.line(`replayed ${replayed} answer(s) from ${args.replay}`);
+      if (mode !== 'replay') out.line(`recorded ${recordedCount} answer(s) to ${written.length ? written.join(', ') : args.record}`);
+    }
     out.stop();
     await setup.sandbox?.close().catch(() => undefined);
   }
