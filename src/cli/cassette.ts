@@ -7,7 +7,7 @@ import { setExchangeHook } from '../core/httpExchange';
 import type { Redactor } from '../core/redact';
 import { Cassette, type CassetteMode, type CassetteStorage } from '../notebook/cassette/cassette';
 import type { UrlAlias } from '../notebook/cassette/requestKey';
-import type { Sandbox } from '../sandbox/host';
+import type { SandboxEndpoints } from '../core/connections';
 import { CliError } from './errors';
 import { readInputFileIfExists } from './textFile';
 
@@ -40,9 +40,9 @@ function folderStorage(dir: string): CassetteStorage {
 }
 
 /** The built-in sandbox listens on free ports with a new realtime app id: recorded by name, so a recording replays on the next start. */
-function sandboxAliases(sandbox: Sandbox | undefined): UrlAlias[] {
+function sandboxAliases(sandbox: SandboxEndpoints | undefined): UrlAlias[] {
   if (!sandbox) return [];
-  const { llm, maps, realtime } = sandbox.info;
+  const { llm, maps, realtime } = sandbox;
   const realtimeOrigin = `${realtime.tls ? 'https' : 'http'}://${realtime.host}:${realtime.port}`;
   const byOrigin = new Map<string, string[]>();
   for (const [origin, service] of [
@@ -60,7 +60,11 @@ function sandboxAliases(sandbox: Sandbox | undefined): UrlAlias[] {
 }
 
 /** The cassette this run asks for, with its hook set on every client; undefined without --record / --replay. */
-export function openCassette(args: CassetteArgs, redactor: Redactor, sandbox: Sandbox | undefined): { cassette: Cassette; close: () => string[] } | undefined {
+export function openCassette(
+  args: CassetteArgs,
+  redactor: Redactor,
+  sandbox: SandboxEndpoints | undefined,
+): { cassette: Cassette; close: () => string[] } | undefined {
   const dir = args.record ?? args.replay;
   if (dir === undefined) return undefined;
   const mode: CassetteMode = args.record !== undefined ? 'record' : args.recordMissing ? 'record-missing' : 'replay';

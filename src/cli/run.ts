@@ -3,7 +3,7 @@
 // finishes, and writes the report. Every key the CLI reads is registered with one Redactor, and
 // every line that leaves the process passes it.
 import path from 'node:path';
-import { connectionId, type Connection } from '../core/connections';
+import { connectionId, type Connection, type SandboxEndpoints } from '../core/connections';
 import { Redactor } from '../core/redact';
 import { connectionLabel, connectionsHost, runNotebook, SANDBOX_CONNECTION_NAME, type CellResult, type NotebookHost } from '../notebook/api';
 import type { Sandbox } from '../sandbox/host';
@@ -68,6 +68,7 @@ interface Setup {
   /** What `{{$env}}` may read, and the credentials the engine keeps out of other requests. */
   credentials: RunCredentials;
   sandbox?: Sandbox;
+  sandboxEndpoints?: SandboxEndpoints;
 }
 
 async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redactor: Redactor, env: NodeJS.ProcessEnv): Promise<Setup> {
@@ -105,7 +106,7 @@ async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redact
   const usedFromFile = file.connections.filter((c) => used.some((u) => u.service === c.service && u.name === c.name));
   const tokens = await prepareTokens(usedFromFile, env, redactor);
 
-  const defaults = await withSandbox(args.sandbox, args.modelMap, file.connections, redactor);
+  const defaults = await withSandbox(args.sandbox, args.modelMap, file.connections, redactor, args.replay !== undefined && !args.recordMissing);
   const withTimeout = (c: Connection): Connection => (args.timeoutMs !== undefined && c.service !== 'realtime' ? { ...c, timeoutMs: args.timeoutMs } : c);
   const key = (c: Connection) => (c.source === 'sandbox' ? defaults.key(c) : (tokens.token(c) ?? keys.get(connectionId(c))));
   const isUsed = (c: Connection) => c.source === 'sandbox' || usedFromFile.includes(c);
@@ -122,6 +123,7 @@ async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redact
     masterKey: (c) => masterKeys.get(connectionId(c)),
     allowedHosts,
     sandbox: defaults.sandbox,
+    sandboxEndpoints: defaults.endpoints,
   };
 }
 
@@ -147,7 +149,7 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
   const out = new Console(machineToStdout ? io.stderr : io.stdout, (t) => redactor.text(t));
 
   const setup = await setUp(args, notebooks, redactor, io.env);
-  const tape = openCassette(args, redactor, setup.sandbox);
+  const tape = openCassette(args, redactor, setup.sandboxEndpoints);
   const stopRun = new AbortController();
   const onSigint = () => {
     if (stopRun.signal.aborted) process.exit(130);
