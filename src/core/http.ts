@@ -306,7 +306,7 @@ export class HttpClient {
     const errors = this.errors;
     async function* iterate(): AsyncGenerator<Uint8Array> {
       try {
-        for await (const chunk of stream) yield chunk as Uint8Array;
+        for await (const chunk of stream) yield chunk;
       } catch (e) {
         throw errors.stream(e, stopOf(controller.signal), deadlineMs, requestId, status);
       } finally {
