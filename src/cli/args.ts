@@ -6,6 +6,7 @@ import { MAX_TIMEOUT_SECONDS } from '../core/connections';
 import { errorText } from '../core/errors';
 import type { MatrixAxis } from '../features/notebook/matrixTable';
 import type { ModelPrice } from '../services/llm';
+import { parseShard, type Shard } from './shard';
 
 export type { MatrixAxis };
 
@@ -45,6 +46,20 @@ export interface RunArgs {
   judgeModel?: string;
   /** --baseline: a previous --reporter json report; checks that passed there and fail now are regressions. */
   baseline?: string;
+  /** --shard i/n: run only the i-th of n slices of the jobs. */
+  shard?: Shard;
+  /** --record <dir>: send every request and keep the answers there. */
+  record?: string;
+  /** --replay <dir>: send nothing; every answer comes from the recordings there. */
+  replay?: string;
+  /** --record-missing (with --replay): send and record only what is not recorded yet. */
+  recordMissing: boolean;
+}
+
+export interface MergeReportsArgs extends Pick<RunArgs, 'reporter' | 'out' | 'baseline' | 'outputFailed' | 'verbose'> {
+  command: 'merge-reports';
+  /** --reporter json reports of the shards (or of any runs), in any order. */
+  inputs: string[];
 }
 
 export interface ImportArgs {
@@ -94,7 +109,7 @@ export interface McpArgs extends Pick<RunArgs, 'sandbox' | 'modelMap' | 'connect
   prices?: Record<string, ModelPrice>;
 }
 
-export type CliArgs = RunArgs | ImportArgs | ExportArgs | CheckArgs | McpArgs | { command: 'help' } | { command: 'version' };
+export type CliArgs = RunArgs | MergeReportsArgs | ImportArgs | ExportArgs | CheckArgs | McpArgs | { command: 'help' } | { command: 'version' };
 
 export const USAGE = `Usage: api-workbench run <file.awb.md | folder>... [options]
 
@@ -139,6 +154,12 @@ realtime_publish, realtime_recent_messages and run_notebook. Keys stay out of ev
   --price <model=in/out>    mcp: a model's price in US dollars per 1M tokens in and out, e.g.
                             my-ft=0.3/1.2 (repeatable; overrides the built-in table)
 
+       api-workbench merge-reports <shard1.json> <shard2.json>... [--reporter …] [-o out] [--baseline b.json]
+
+merge-reports joins the --reporter json reports of the shards of one run (--shard i/n) into the
+report, matrix table, summary and --baseline verdict that one unsharded run would have given. A
+shard missing or given twice is an error (exit 2) naming it.
+
 Options:
   --sandbox                 start the built-in sandbox for this run and use it as the default
                             connection of each service (env SANDBOX_LLM_KEY, SANDBOX_MAPS_KEY,
@@ -160,6 +181,14 @@ Options:
                             (pass/fail, latency, tokens, cost), e.g. --matrix model=gpt-4o-mini,gpt-4o
   --judge-model <model>     the model that answers ?? judge: checks (else the notebook's "judge"
                             variable, else the cell's own model)
+  --shard <i/n>             run the i-th of n slices of the jobs (notebook × data row × matrix
+                            value): n CI jobs given the same options run everything exactly once;
+                            join their --reporter json reports with merge-reports
+  --record <dir>            send every request and keep each answer (streamed chunks included) in
+                            <dir>/<notebook>.json: readable JSON, never a key, token or signature
+  --replay <dir>            send nothing: every answer comes from <dir>; a request that is not
+                            recorded fails its cell, naming how it differs from the nearest one
+  --record-missing          with --replay: send and record only the requests not recorded yet
   --baseline <report.json>  a previous --reporter json report: checks that passed there and fail
                             now are regressions, listed first; the last line says "N regressions"
   -o, --out <file>          import: the notebook to write; export: the file to write; run: write
@@ -248,6 +277,10 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         matrix: { type: 'string', multiple: true },
         'judge-model': { type: 'string' },
         baseline: { type: 'string' },
+        shard: { type: 'string' },
+        record: { type: 'string' },
+        replay: { type: 'string' },
+        'record-missing': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -272,12 +305,13 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     return { command: 'export', input: paths[0], out: values.out, format: format as ExportFormat, connectionsFile: values.connections };
   }
   if (command === 'check') return checkArgs(paths, values);
+  if (command === 'merge-reports') return mergeArgs(paths, values);
   if (command === 'mcp') return mcpArgs(values, paths);
   if (values.json) throw new CliError('--json is an option of check (run takes --reporter json)');
   for (const flag of ['root', 'allow-publish', 'budget-usd', 'price'] as const)
     if (values[flag] !== undefined) throw new CliError(`--${flag} is an option of mcp`);
   if (values.format !== undefined) throw new CliError('--format is an option of export');
-  if (command !== 'run') throw new CliError(`unknown command "${command}": the commands are "run", "check", "import", "export" and "mcp"`);
+  if (command !== 'run') throw new CliError(`unknown command "${command}": the commands are "run", "check", "import", "export", "merge-reports" and "mcp"`);
   if (paths.length === 0) throw new CliError('run needs at least one notebook file or folder');
   const reporter = values.reporter ?? 'pretty';
   if (!REPORTERS.includes(reporter as ReporterName)) throw new CliError(`--reporter is one of ${REPORTERS.join(', ')}, not "${reporter}"`);
@@ -308,6 +342,41 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     matrix: parseMatrix(values.matrix ?? []),
     judgeModel: values['judge-model']?.trim(),
     baseline: values.baseline,
+    shard: parseShard(values.shard),
+    ...cassetteArgs(values),
+  };
+}
+
+function cassetteArgs(values: { record?: string; replay?: string; 'record-missing'?: boolean }): Pick<RunArgs, 'record' | 'replay' | 'recordMissing'> {
+  if (values.record !== undefined && values.replay !== undefined)
+    throw new CliError(
+      '--record and --replay go apart: --record sends and records everything, --replay sends nothing (add --record-missing to record what is new)',
+    );
+  if (values['record-missing'] && values.replay === undefined)
+    throw new CliError('--record-missing goes with --replay <dir>: it records what that recording lacks');
+  for (const [flag, dir] of [
+    ['--record', values.record],
+    ['--replay', values.replay],
+  ] as const)
+    if (dir !== undefined && dir.trim() === '') throw new CliError(`${flag} needs a folder`);
+  return { record: values.record, replay: values.replay, recordMissing: values['record-missing'] ?? false };
+}
+
+function mergeArgs(inputs: string[], values: ParsedValues): MergeReportsArgs {
+  if (inputs.length === 0) throw new CliError('merge-reports needs the --reporter json reports to merge (one per shard)');
+  for (const flag of ['sandbox', 'connections', 'var', 'env', 'timeout', 'bail', 'data', 'parallel', 'matrix', 'shard', 'format', 'json'])
+    if (values[flag] !== undefined) throw new CliError(`--${flag} is not an option of merge-reports (give it to each shard's run)`);
+  const reporter = (values.reporter as string | undefined) ?? 'pretty';
+  if (!REPORTERS.includes(reporter as ReporterName)) throw new CliError(`--reporter is one of ${REPORTERS.join(', ')}, not "${reporter}"`);
+  if (reporter === 'html' && values.out === undefined) throw new CliError('--reporter html writes a page: give the file with --out report.html');
+  return {
+    command: 'merge-reports',
+    inputs,
+    reporter: reporter as ReporterName,
+    out: values.out as string | undefined,
+    baseline: values.baseline as string | undefined,
+    outputFailed: values['output-failed'] === true,
+    verbose: values.verbose === true,
   };
 }
 

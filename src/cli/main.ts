@@ -47,13 +47,17 @@ async function main(argv: readonly string[]): Promise<number> {
       const { mcpCommand } = await import('./mcp');
       return await mcpCommand(args, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }, VERSION);
     }
+    if (args.command === 'merge-reports') {
+      const { mergeReportsCommand } = await import('./mergeReports');
+      return mergeReportsCommand(args, { stdout: process.stdout, stderr: process.stderr });
+    }
     const { runCommand } = await import('./run');
     return await runCommand(args, { stdout: process.stdout, stderr: process.stderr, env: process.env, inFlight });
   } catch (e) {
     if (e instanceof CliError) {
       process.stderr.write(`api-workbench: ${e.message}\n`);
       if (
-        /^(Unknown option|Option '|unknown command|run needs|check needs|check takes|import takes|export takes|mcp takes|--format|--json|--[a-z-]+ is (not )?an option of)/.test(
+        /^(Unknown option|Option '|unknown command|run needs|check needs|check takes|import takes|export takes|mcp takes|merge-reports needs|--format|--json|--[a-z-]+ is (not )?an option of)/.test(
           e.message,
         )
       )

@@ -2,9 +2,8 @@
 // (once per data row) through the engine, up to --parallel at a time, printing each cell as it
 // finishes, and writes the report. Every key the CLI reads is registered with one Redactor, and
 // every line that leaves the process passes it.
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { connectionId, type Connection } from '../core/connections';
+import { connectionId, type Connection, type SandboxEndpoints } from '../core/connections';
 import { Redactor } from '../core/redact';
 import { connectionLabel, connectionsHost, runNotebook, SANDBOX_CONNECTION_NAME, type CellResult, type NotebookHost } from '../notebook/api';
 import type { Sandbox } from '../sandbox/host';
@@ -19,17 +18,17 @@ import { CliError } from './errors';
 import { notebookFiles } from './files';
 import { loadNotebooks, usedConnections, type LoadedNotebook } from './preflight';
 import { Console, type LineSink } from './progress';
-import { loadBaseline, regressionCountLine, regressionLines, regressions, type Regression } from './reporters/baseline';
-import { htmlReport } from './reporters/html';
-import { jsonReport } from './reporters/json';
-import { junitReport } from './reporters/junit';
-import { cellLines, prettyReport, suiteHeader, summaryLine } from './reporters/pretty';
+import { loadBaseline } from './reporters/baseline';
+import { finishReport } from './reporters/finish';
+import { cellLines, suiteHeader } from './reporters/pretty';
 import { keysFromEnv, runCredentials, type RunCredentials } from './envKeys';
 import { refuseSandboxNameClash, withSandbox } from './sandboxConnections';
 import { countsAsCell, trimResult, type RunSummary, type SuiteReport } from './reporters/types';
 import { matrixLabel } from '../features/notebook/checkRows';
-import { matrixCombinations, matrixTable } from '../features/notebook/matrixTable';
+import { matrixCombinations } from '../features/notebook/matrixTable';
 import { errorText } from '../core/errors';
+import { shardJobs, shardRange } from './shard';
+import { openCassette } from './cassette';
 
 /** Bytes of each response body the engine keeps for assertions; the rest is counted, not stored. */
 /** How long a first Ctrl-C lets a run stop cleanly before it quits. */
@@ -69,6 +68,7 @@ interface Setup {
   /** What `{{$env}}` may read, and the credentials the engine keeps out of other requests. */
   credentials: RunCredentials;
   sandbox?: Sandbox;
+  sandboxEndpoints?: SandboxEndpoints;
 }
 
 async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redactor: Redactor, env: NodeJS.ProcessEnv): Promise<Setup> {
@@ -106,7 +106,7 @@ async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redact
   const usedFromFile = file.connections.filter((c) => used.some((u) => u.service === c.service && u.name === c.name));
   const tokens = await prepareTokens(usedFromFile, env, redactor);
 
-  const defaults = await withSandbox(args.sandbox, args.modelMap, file.connections, redactor);
+  const defaults = await withSandbox(args.sandbox, args.modelMap, file.connections, redactor, args.replay !== undefined && !args.recordMissing);
   const withTimeout = (c: Connection): Connection => (args.timeoutMs !== undefined && c.service !== 'realtime' ? { ...c, timeoutMs: args.timeoutMs } : c);
   const key = (c: Connection) => (c.source === 'sandbox' ? defaults.key(c) : (tokens.token(c) ?? keys.get(connectionId(c))));
   const isUsed = (c: Connection) => c.source === 'sandbox' || usedFromFile.includes(c);
@@ -123,6 +123,7 @@ async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redact
     masterKey: (c) => masterKeys.get(connectionId(c)),
     allowedHosts,
     sandbox: defaults.sandbox,
+    sandboxEndpoints: defaults.endpoints,
   };
 }
 
@@ -132,22 +133,6 @@ function jobsOf(notebooks: readonly LoadedNotebook[], rows: DataRow[] | undefine
     : notebooks.map((notebook) => ({ notebook }));
   const combos = matrixCombinations(axes);
   return combos.length === 0 ? plain : plain.flatMap((job) => combos.map((matrix) => ({ ...job, matrix })));
-}
-
-/** The report --reporter asks for; with --baseline, regressions come first and their count last. */
-function reportText(args: RunArgs, summary: RunSummary, found: Regression[] | undefined): string {
-  switch (args.reporter) {
-    case 'junit':
-      return junitReport(summary);
-    case 'json':
-      return jsonReport(summary, found);
-    case 'html':
-      return htmlReport(summary, found);
-    case 'pretty': {
-      const text = prettyReport(summary, args);
-      return found ? `${regressionLines(found).join('\n')}${found.length ? '\n' : ''}${text}${regressionCountLine(found)}\n` : text;
-    }
-  }
 }
 
 /** Runs `args` and returns the exit code (0 all passed, 1 a cell failed). CliError = exit 2. */
@@ -164,6 +149,7 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
   const out = new Console(machineToStdout ? io.stderr : io.stdout, (t) => redactor.text(t));
 
   const setup = await setUp(args, notebooks, redactor, io.env);
+  const tape = openCassette(args, redactor, setup.sandboxEndpoints);
   const stopRun = new AbortController();
   const onSigint = () => {
     if (stopRun.signal.aborted) process.exit(130);
@@ -179,7 +165,15 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
   process.on('SIGINT', onSigint);
 
   const summary: RunSummary = { suites: [], passed: 0, failed: 0, durationMs: 0, bailed: false };
-  const jobs = jobsOf(notebooks, rows, args.matrix);
+  const allJobs = jobsOf(notebooks, rows, args.matrix);
+  const jobs = shardJobs(allJobs, args.shard);
+  if (args.shard) {
+    summary.shard = { ...args.shard, jobs: allJobs.length };
+    const { start, end } = shardRange(allJobs.length, args.shard);
+    out.line(
+      `shard ${args.shard.index}/${args.shard.total}: ${jobs.length === 0 ? 'no jobs' : `jobs ${start + 1}–${end}`} of ${allJobs.length} (merge the shards' --reporter json reports with merge-reports)`,
+    );
+  }
   const serial = args.parallel === 1 || jobs.length === 1;
   let running = 0;
   try {
@@ -223,6 +217,7 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
         envPolicy: setup.credentials.envPolicy,
         knownCredentials: setup.credentials.known,
         redactor,
+        listenTape: tape?.cassette,
         onResult,
         onRequest: (cell) => {
           io.inFlight?.set(name, `${name} › ${cell.name ? `"${cell.name}" ` : ''}(line ${cell.line})`);
@@ -230,21 +225,23 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
         },
       });
       try {
-        const report = await runNotebook(
-          job.notebook.text,
-          {
-            host,
-            file: job.notebook.file,
-            // `< ./file` lines of request bodies are read next to the notebook.
-            baseDir: path.dirname(job.notebook.file),
-            environment: args.environment,
-            variables: { ...args.variables, ...job.row?.values, ...job.matrix },
-            maxBodyBytes: MAX_BODY_BYTES,
-            cellTimeoutMs: args.timeoutMs,
-            judgeModel: args.judgeModel,
-          },
-          stopRun.signal,
-        );
+        const run = () =>
+          runNotebook(
+            job.notebook.text,
+            {
+              host,
+              file: job.notebook.file,
+              // `< ./file` lines of request bodies are read next to the notebook.
+              baseDir: path.dirname(job.notebook.file),
+              environment: args.environment,
+              variables: { ...args.variables, ...job.row?.values, ...job.matrix },
+              maxBodyBytes: MAX_BODY_BYTES,
+              cellTimeoutMs: args.timeoutMs,
+              judgeModel: args.judgeModel,
+            },
+            stopRun.signal,
+          );
+        const report = tape ? await tape.cassette.run(job.notebook.file, run) : await run();
         suite.problems = report.problems;
       } catch (e) {
         // An engine failure is this notebook's, not the run's: reported, counted, the rest goes on.
@@ -278,28 +275,18 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
     summary.suites = reports.filter((r): r is SuiteReport => r !== undefined);
   } finally {
     process.off('SIGINT', onSigint);
+    if (tape) {
+      const written = tape.close();
+      const { mode, replayed, recordedCount } = tape.cassette;
+      if (mode !== 'record') out.line(`replayed ${replayed} answer(s) from ${args.replay}`);
+      if (mode !== 'replay') out.line(`recorded ${recordedCount} answer(s) to ${written.length ? written.join(', ') : args.record}`);
+    }
     out.stop();
     await setup.sandbox?.close().catch(() => undefined);
   }
   summary.durationMs = performance.now() - started;
 
   if (summary.bailed) out.line(`stopped at the first failure (--bail): ${jobs.length - summary.suites.length} notebook run(s) not started`);
-  const found = baseline && regressions(summary, baseline);
-  if (args.out !== undefined || machineToStdout) {
-    const report = reportText(args, summary, found);
-    // Defence in depth: the engine redacts every result, and the whole report passes once more.
-    const text = redactor.text(report);
-    if (args.out !== undefined) {
-      try {
-        writeFileSync(args.out, text);
-      } catch (e) {
-        throw new CliError(`${args.out}: cannot write the report (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-      }
-    } else io.stdout.write(text);
-  }
-  if (found) for (const l of regressionLines(found)) out.line(l);
-  for (const l of matrixTable(summary)) out.line(l);
-  out.line(summaryLine(summary));
-  if (found) out.line(regressionCountLine(found));
+  finishReport(args, summary, baseline, { stdout: io.stdout, line: (l) => out.line(l), redact: (t) => redactor.text(t) });
   return summary.failed > 0 || (stopRun.signal.aborted && !summary.bailed) ? 1 : 0;
 }

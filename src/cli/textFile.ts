@@ -45,3 +45,14 @@ export function readInputFile(file: string, what: string): Buffer {
 export function readTextFile(file: string, what: string): string {
   return decodeText(readInputFile(file, what), file, what);
 }
+
+/** As readTextFile, but undefined for a file that does not exist (a recording not made yet). */
+export function readInputFileIfExists(file: string, what: string): string | undefined {
+  try {
+    return decodeText(readRegularFileSync(file, MAX_TEXT_FILE_BYTES), file, what);
+  } catch (e) {
+    if (e instanceof FileRefusal && e.reason === 'missing') return undefined;
+    if (e instanceof FileRefusal) throw new CliError(`${file}: cannot read the ${what}: ${e.message}`);
+    throw e;
+  }
+}

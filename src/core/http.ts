@@ -1,10 +1,20 @@
-import type { Dispatcher } from 'undici';
 import { applyAuth } from './auth';
 import { toAbortSignal, CancelledError } from './cancellation';
 import { systemClock, type Clock } from './clock';
 import { ApiError } from './errors';
 import { HttpErrors, isDnsFailure, neverSent, type Stop } from './httpErrors';
-import { boundedMaxBytes, isBlank, mediaType, readStart, readText, ResponseTooLargeError, send, snippet, type Headers } from './httpExchange';
+import {
+  boundedMaxBytes,
+  isBlank,
+  mediaType,
+  readStart,
+  readText,
+  ResponseTooLargeError,
+  send,
+  snippet,
+  type ExchangeResponse,
+  type Headers,
+} from './httpExchange';
 import type { Quota } from './rateLimiter';
 import { MASK, Redactor } from './redact';
 import { backoffDelay, DEFAULT_RETRY, isRetryableStatus, type RetryPolicy } from './retry';
@@ -259,7 +269,7 @@ export class HttpClient {
     const deadlineMs = this.streamDeadlineMs;
     const stops = armStops(controller, signal, timeoutMs, deadlineMs);
     const started = this.clock.now();
-    let res: Dispatcher.ResponseData;
+    let res: ExchangeResponse;
     try {
       res = await send(url, { method, headers, body, bodyTimeoutMs: timeoutMs }, controller.signal, this.opts.dispatcher);
     } catch (e) {
@@ -296,7 +306,7 @@ export class HttpClient {
     const errors = this.errors;
     async function* iterate(): AsyncGenerator<Uint8Array> {
       try {
-        for await (const chunk of stream) yield chunk as Uint8Array;
+        for await (const chunk of stream) yield chunk;
       } catch (e) {
         throw errors.stream(e, stopOf(controller.signal), deadlineMs, requestId, status);
       } finally {
@@ -309,7 +319,7 @@ export class HttpClient {
   }
 
   /** Why a stream's head is not the start of a stream: an HTTP error, or a body of the wrong type. Reads the body for it, still under the head's timer. */
-  private async refusalOf(res: Dispatcher.ResponseData, expected: string | undefined, requestId: string | undefined): Promise<ApiError | undefined> {
+  private async refusalOf(res: ExchangeResponse, expected: string | undefined, requestId: string | undefined): Promise<ApiError | undefined> {
     const status = res.statusCode;
     if (status < 200 || status >= 300) return this.errors.http(status, await readText(res.body, res.headers, this.maxResponseBytes), res.headers, requestId);
     const type = mediaType(res.headers);

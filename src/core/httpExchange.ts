@@ -19,12 +19,50 @@ export interface SendInit {
 /** Every client's pool, made with the proxies and certificate authorities the front end gave (core/net). */
 export { defaultDispatcher } from './net/network';
 
+/** A body as the clients read it: the bytes as they arrive, and a way to drop the rest. */
+export interface ResponseBody extends AsyncIterable<Uint8Array> {
+  destroy(): void;
+  readonly destroyed: boolean;
+}
+
+/** An answer's head, with its body still to read. */
+export interface ExchangeResponse {
+  statusCode: number;
+  headers: Headers;
+  body: ResponseBody;
+}
+
+export type Exchange = (url: URL, init: SendInit, signal: AbortSignal) => Promise<ExchangeResponse>;
+
+/**
+ * Stands between every client and the network, when one is set: a cassette (notebook/cassette)
+ * records what passes, or answers from its recording without sending. One seam for every service
+ * and every cell kind that speaks HTTP; `next` is the real exchange.
+ */
+export type ExchangeHook = (url: URL, init: SendInit, signal: AbortSignal, next: Exchange) => Promise<ExchangeResponse>;
+
+let exchangeHook: ExchangeHook | undefined;
+
+/** Sets the hook every request passes (undefined: none); returns a function that puts the previous one back. */
+export function setExchangeHook(hook: ExchangeHook | undefined): () => void {
+  const previous = exchangeHook;
+  exchangeHook = hook;
+  return () => {
+    exchangeHook = previous;
+  };
+}
+
 /**
  * Sends one request; resolves once the head has arrived. Aborting `signal` rejects at once with
  * its reason, also while the request still waits for a free connection: undici only looks at the
  * signal again when it gets one, and then drops the request without sending it.
  */
-export function send(url: URL, init: SendInit, signal: AbortSignal, dispatcher: Dispatcher = defaultDispatcher()): Promise<Dispatcher.ResponseData> {
+export function send(url: URL, init: SendInit, signal: AbortSignal, dispatcher?: Dispatcher): Promise<ExchangeResponse> {
+  const next: Exchange = (u, i, s) => sendNow(u, i, s, dispatcher ?? defaultDispatcher());
+  return exchangeHook ? exchangeHook(url, init, signal, next) : next(url, init, signal);
+}
+
+function sendNow(url: URL, init: SendInit, signal: AbortSignal, dispatcher: Dispatcher): Promise<ExchangeResponse> {
   // Our own timer bounds the wait for the head; undici's would turn a slow answer into a network error.
   const pending = undici().request(url, {
     method: init.method,
@@ -91,7 +129,7 @@ export function boundedMaxBytes(requested: number | undefined): number {
  * the cap, or when Content-Length announces more, the body is destroyed (which aborts the
  * connection) and ResponseTooLargeError is thrown.
  */
-export async function readText(body: Dispatcher.ResponseData['body'], headers: Headers, maxBytes: number): Promise<string> {
+export async function readText(body: ResponseBody, headers: Headers, maxBytes: number): Promise<string> {
   const declared = Number(headers['content-length']);
   if (declared > maxBytes) {
     body.destroy();
@@ -113,7 +151,7 @@ export async function readText(body: Dispatcher.ResponseData['body'], headers: H
 }
 
 /** The first `maxBytes` of a body (for a snippet in an error), then the body is dropped. */
-export async function readStart(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<string> {
+export async function readStart(body: ResponseBody, maxBytes: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {

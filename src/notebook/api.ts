@@ -48,3 +48,5 @@ export {
   type CurlVariables,
 } from './import';
 export { connectionLabel, CredentialOwners } from './credentialTaint';
+export { Cassette, type CassetteMode, type CassetteStorage } from './cassette/cassette';
+export type { UrlAlias } from './cassette/requestKey';

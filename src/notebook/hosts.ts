@@ -71,6 +71,7 @@ export interface ConnectionsHostOptions {
   knownCredentials?: ReadonlyArray<{ value: string | undefined; owner: string }>;
   onRequest?: NotebookHost['onRequest'];
   onResult?: NotebookHost['onResult'];
+  listenTape?: NotebookHost['listenTape'];
 }
 
 /**
@@ -128,6 +129,7 @@ export function connectionsHost(opts: ConnectionsHostOptions): NotebookHost {
     },
     onRequest: opts.onRequest,
     onResult: opts.onResult,
+    listenTape: opts.listenTape,
   };
 }
 

@@ -159,7 +159,22 @@ export async function runListen(
     out.response = { status: 200, headers: {}, text, json: messages, size: Buffer.byteLength(text), truncated: false, durationMs: performance.now() - started };
   };
   let client: RealtimeClient | undefined;
+  let live = false;
   try {
+    const recorded = host.listenTape?.replayListen(conn.name, channel);
+    if (recorded) {
+      // From a recording (--replay): the messages in their order, at once, and nothing connects.
+      out.request = { method: 'LISTEN', url: `recording:${conn.name}#${channel}`, headers: {} };
+      ctx.onRequest(out.request);
+      subscribedAt = started;
+      onSubscribed();
+      recorded.forEach((m, i) => {
+        messages.push(m);
+        onMessage(m, i + 1);
+      });
+      return out;
+    }
+    live = true;
     host.assertMayConnect?.(conn);
     client = new RealtimeClient({
       key: conn.key,
@@ -208,6 +223,7 @@ export async function runListen(
   } finally {
     client?.dispose();
     finish();
+    if (live && out.error === undefined) host.listenTape?.recordListen(conn.name, channel, messages);
   }
   return out;
 }

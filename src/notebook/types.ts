@@ -112,7 +112,19 @@ export type SideEffect =
   | { kind: 'realtime'; connection: string; op: 'publish' | 'batch' | 'sendToUser' | 'terminate'; what: string };
 
 /** What a front end hands the engine. */
+/**
+ * Where a LISTEN's messages are recorded and replayed from (a cassette: notebook/cassette), beside
+ * the HTTP requests the transport hook records. Messages come back in their order, with their times.
+ */
+export interface ListenTape {
+  /** The recorded messages of this LISTEN, or undefined to listen live (recording what arrives). Throws when replaying and it was not recorded. */
+  replayListen(connection: string, channel: string): ListenMessage[] | undefined;
+  recordListen(connection: string, channel: string, messages: readonly ListenMessage[]): void;
+}
+
 export interface NotebookHost {
+  /** Set while a run records or replays (--record, --replay). */
+  listenTape?: ListenTape;
   /**
    * The connection of `service` named `name`, or the active one when no name is given; undefined
    * when there is none (the engine reports that, naming the cell's file and line).

@@ -15,6 +15,7 @@ export function jsonReport(summary: RunSummary, found?: readonly Regression[]): 
         passed: summary.passed,
         failed: summary.failed,
         bailed: summary.bailed,
+        ...(summary.shard && { shard: summary.shard }),
         durationMs: Math.round(summary.durationMs),
         suites: summary.suites.map((s) => ({
           name: s.name,

@@ -26,6 +26,8 @@ export interface RunSummary {
   durationMs: number;
   /** --bail stopped the run. */
   bailed: boolean;
+  /** --shard i/n: which slice this run was, and how many jobs all n slices hold together. */
+  shard?: { index: number; total: number; jobs: number };
 }
 
 /** Characters of a check line, its expected and its actual value kept in a report. */
