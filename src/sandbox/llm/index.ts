@@ -33,6 +33,7 @@ import { ModelCatalogue, type ModelMap, type SandboxModel } from './models';
 import { ModelRateLimits } from './rateLimit';
 import { responses } from './responses';
 import { addJobRoutes } from './jobRoutes';
+import { addLegacyRoutes } from './legacy';
 import { loopbackDispatch } from './loopback';
 
 export {
@@ -132,6 +133,7 @@ export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningS
     .add('GET', '/v1/files/{id}', (ctx, { id }) => retrieveFile(ctx, files, id))
     .add('GET', '/v1/files/{id}/content', (ctx, { id }) => fileContent(ctx, files, id))
     .add('DELETE', '/v1/files/{id}', (ctx, { id }) => deleteFile(ctx, files, id));
+  addLegacyRoutes(routes, svc);
   addJobRoutes(
     routes,
     svc,
