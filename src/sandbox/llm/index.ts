@@ -18,7 +18,8 @@ import { listen } from '../listen';
 import { pathSegments, requestUrl, Router, type PathParams } from '../router';
 import type { ListenOptions, RunningService } from '../types';
 import { chatCompletions } from './chat';
-import { invalid, openAiError, baseHeaders, type Ctx, type LlmService } from './context';
+import { invalid, modelNotFound, openAiError, baseHeaders, type Ctx, type LlmService } from './context';
+import { retiredModel } from '../../services/llm/retiredModels';
 import { completions } from './completions';
 import { embeddings } from './embeddings';
 import { deleteFile, fileContent, FileStore, listFiles, retrieveFile, uploadFile } from './files';
@@ -116,7 +117,10 @@ export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningS
     )
     .add('GET', '/v1/models/{model}', (ctx, { model: id }) => {
       const m = models.find(id);
-      if (!m) return openAiError(ctx, 404, invalid(`The model '${id}' does not exist`, 'model', 'model_not_found'));
+      if (!m) {
+        const retired = retiredModel(id);
+        return openAiError(ctx, 404, retired ? modelNotFound(id) : invalid(`The model '${id}' does not exist`, 'model', 'model_not_found'));
+      }
       sendJson(ctx.res, 200, modelJson(m), baseHeaders(ctx));
     })
     .add('POST', '/v1/chat/completions', (ctx) => chatCompletions(svc, ctx))
