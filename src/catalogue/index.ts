@@ -8,6 +8,7 @@ export { HEADERS, FIELD_MASK_HEADER, headersFor, findHeader, type HeaderSpec } f
 export { maskFieldsOf, responseHas, maskSelects, type MaskField } from './maskFields';
 export { OfferCache, offerKey, type ModelOffer, type OfferKind } from './offers';
 export { modelFacts, describeModel, type ModelFacts } from './models';
+export { RETIRED_MODELS, retiredModel, retiredModelAdvice, type RetiredModel } from '../services/llm/retiredModels';
 export { CHECK_SUBJECTS, CHECK_OPERATORS, REALTIME_COMMANDS } from '../notebook/api';
 export { TRAVEL_MODES } from '../sandbox/maps/routes';
 export { notebookContext, type ContextSources } from './authoring/context';

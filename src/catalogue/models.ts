@@ -1,6 +1,7 @@
 // What is known of a model id: what the connection says of it, and its price per million tokens
 // from the price table (src/services/llm/pricing.ts).
 import { priceOf } from '../services/llm/pricing';
+import { DEPRECATIONS_URL, retiredModel, retiredModelAdvice } from '../services/llm/retiredModels';
 import type { ModelOffer } from './offers';
 
 export interface ModelFacts {
@@ -24,6 +25,8 @@ const usd = (n: number): string => `$${n.toLocaleString('en-US', { maximumFracti
 /** Lines for a hover or a completion's detail. */
 export function describeModel(facts: ModelFacts, offers: readonly ModelOffer[] | undefined): string[] {
   const lines: string[] = [];
+  const retired = retiredModel(facts.id);
+  if (retired) lines.push(`${retiredModelAdvice(retired)} (${DEPRECATIONS_URL})`);
   if (offers) lines.push(facts.offered ? 'offered by the connection' : 'not offered by the connection');
   if (facts.offered?.contextWindow) lines.push(`context window ${facts.offered.contextWindow.toLocaleString('en-US')} tokens`);
   if (facts.offered?.ownedBy) lines.push(`owned by ${facts.offered.ownedBy}`);

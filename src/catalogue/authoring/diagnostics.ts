@@ -4,6 +4,7 @@
 // connection the user does not have). The editor shows them per cell; `api-workbench check` prints them.
 import { analyseCell, type AssertionSpec, type HttpSpec } from '../../notebook/api';
 import { editDistance } from '../../sandbox/maps/gazetteer';
+import { retiredModel, retiredModelAdvice } from '../../services/llm/retiredModels';
 import { skuOf } from '../../services/maps/sku';
 import { FIELD_MASK_HEADER } from '../headers';
 import { maskSelects, responseHas } from '../maskFields';
@@ -210,26 +211,37 @@ function checkPathProblems(op: Operation, mask: string | undefined, assertions: 
 /** `"model": "…"` that the connection does not offer (only when its models are known). */
 function modelProblems(cell: CellInput, layout: CellLayout, ctx: AuthoringContext): Diagnostic[] {
   const offers = ctx.models('llm', cell.attributes.connection);
-  if (!offers || offers.length === 0 || layout.bodyStart === undefined) return [];
+  if (layout.bodyStart === undefined) return [];
   const out: Diagnostic[] = [];
   for (let line = layout.bodyStart; line < layout.checksStart; line++) {
     const text = layout.lines[line];
     for (const m of text.matchAll(/"model"\s*:\s*"([^"{}]*)"/g)) {
       const id = m[1];
-      if (offers.some((o) => o.id === id)) continue;
       const start = m.index + m[0].lastIndexOf(`"${id}"`) + 1;
+      const where = range(line, start, start + id.length);
+      // Known whatever the connection offers: OpenAI answers these 404 everywhere.
+      const retired = retiredModel(id);
+      if (retired) {
+        out.push({
+          range: where,
+          severity: 'warning',
+          message: `${retiredModelAdvice(retired)}: use "${retired.replacement}" (OpenAI answers "${id}" 404)`,
+          code: 'retired-model',
+          fixes: [{ title: `Use "${retired.replacement}"`, cellIndex: cell.index, edit: { range: where, newText: retired.replacement } }],
+        });
+        continue;
+      }
+      if (!offers || offers.length === 0 || offers.some((o) => o.id === id)) continue;
       const nearest = nearestOf(
         id,
         offers.map((o) => o.id),
       );
       out.push({
-        range: range(line, start, start + id.length),
+        range: where,
         severity: 'warning',
         message: `the connection does not offer the model "${id}"${nearest ? `: did you mean "${nearest}"?` : ''}`,
         code: 'unknown-model',
-        fixes: nearest
-          ? [{ title: `Use "${nearest}"`, cellIndex: cell.index, edit: { range: range(line, start, start + id.length), newText: nearest } }]
-          : undefined,
+        fixes: nearest ? [{ title: `Use "${nearest}"`, cellIndex: cell.index, edit: { range: where, newText: nearest } }] : undefined,
       });
     }
   }

@@ -26,9 +26,11 @@ export interface HttpTarget {
 const MAPS_HOSTS = new Set(['places.googleapis.com', 'routes.googleapis.com', 'addressvalidation.googleapis.com', 'geocode.googleapis.com']);
 const AZURE_HOST = /\.(?:openai\.azure\.com|services\.ai\.azure\.com|cognitiveservices\.azure\.com)$/i;
 const PUSHER_HOST = /^api(?:-[a-z0-9]+)?\.pusher(?:app)?\.com$/i;
+/** The paths every OpenAI-compatible server answers, under any prefix (`/v1/…`, `/api/v1/…`). */
+const OPENAI_COMPATIBLE_PATH = /^(?:\/[^/]+)*\/v1\/(?:chat\/completions|completions|embeddings|models)(?:\/[^/]+)?$/;
 
 /** The service a well-known host serves, and the base of its API, or why the URL is outside it. */
-function knownHost(url: URL): { service: ServiceId; baseLength: number } | { note: string } | undefined {
+function knownHost(url: URL): { service: ServiceId; baseLength: number; alwaysAbsolute?: boolean } | { note: string } | undefined {
   const origin = url.origin.length;
   const host = url.hostname.toLowerCase();
   if (host === 'api.openai.com') {
@@ -37,9 +39,10 @@ function knownHost(url: URL): { service: ServiceId; baseLength: number } | { not
       : { note: `${url.origin}${url.pathname} is outside the OpenAI /v1 API` };
   }
   if (AZURE_HOST.test(host)) {
-    return url.pathname.startsWith('/openai/v1/')
-      ? { service: 'llm', baseLength: origin + '/openai/v1'.length }
-      : { note: 'Azure OpenAI deployment URLs (…/openai/deployments/…) are not covered by llm cells: use the /openai/v1 API' };
+    if (url.pathname.startsWith('/openai/v1/')) return { service: 'llm', baseLength: origin + '/openai/v1'.length };
+    // A deployment URL names its resource's host: the cell keeps it whole and runs once an Azure connection is for that host.
+    if (/^\/openai\/deployments\/[^/]+\//.test(url.pathname)) return { service: 'llm', baseLength: origin + '/openai'.length, alwaysAbsolute: true };
+    return { note: `${url.origin}${url.pathname} is outside the Azure OpenAI API (/openai/v1/… or /openai/deployments/…)` };
   }
   if (MAPS_HOSTS.has(host)) return { service: 'maps', baseLength: origin };
   // The classic web services (/maps/api/geocode/json, …): maps cells send them to this host with the key in ?key=.
@@ -48,6 +51,8 @@ function knownHost(url: URL): { service: ServiceId; baseLength: number } | { not
       ? { service: 'maps', baseLength: origin }
       : { note: `${url.origin}${url.pathname} is not one of the classic Maps web services (/maps/api/…)` };
   if (PUSHER_HOST.test(host)) return { service: 'realtime', baseLength: origin };
+  // OpenAI-compatible servers (Ollama on 11434, vLLM on 8000, LM Studio on 1234, any gateway) answer OpenAI's paths.
+  if (OPENAI_COMPATIBLE_PATH.test(url.pathname)) return { service: 'llm', baseLength: origin + url.pathname.indexOf('/v1/') + 3, alwaysAbsolute: true };
   return undefined;
 }
 
@@ -65,8 +70,10 @@ export function classify(url: URL, connections: readonly KnownConnection[]): Ser
   if (!known) return { kind: 'http', note: `${url.host} is not a host of the LLM, Maps or Realtime services (nor of a known connection)` };
   if ('note' in known) return { kind: 'http', note: known.note };
   // Realtime cells publish through their connection and carry no URL: nothing to keep absolute.
-  const absolute = known.service !== 'realtime' && connections.some((c) => c.service === known.service);
-  return { kind: 'service', ...known, ...(absolute ? { absolute } : {}) };
+  const { alwaysAbsolute, ...target } = known;
+  // A host no default connection serves (a deployment's resource, a local server) keeps its URL: a run asks for a connection to it.
+  const absolute = alwaysAbsolute || (known.service !== 'realtime' && connections.some((c) => c.service === known.service));
+  return { kind: 'service', ...target, ...(absolute ? { absolute } : {}) };
 }
 
 /** The base URLs of a front end's connections (CLI `--connections`, the editor's list), named, as the importer matches them. */

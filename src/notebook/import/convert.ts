@@ -3,6 +3,7 @@
 // `http` block with a note when it cannot be a cell. Keys are taken out on the way: they go to
 // `secrets`, never into the text.
 import type { CodeLanguage } from '../types';
+import { retiredModel, retiredModelAdvice } from '../../services/llm/retiredModels';
 import { classify, type ServiceTarget } from './classify';
 import { cleanBody, cleanHeaders, cleanQuery, takeUserinfo, withoutUserinfo, type Destination, type SecretContext } from './credentials';
 import type { RawRequest } from './curl';
@@ -171,7 +172,20 @@ export function convertRequest(req: RawRequest, ctx: ConvertContext, label: stri
     ctx.report.push(`${label}: no ${where.service} connection is for ${url.host}: the cell keeps the absolute URL (a run asks for a connection to that host)`);
   const attrs = { ...(name ? { name } : {}), ...(where.connection ? { connection: where.connection } : {}) };
   const body = cleanBody(req.body, req.headers, ctx, label, to);
+  if (where.service === 'llm') reportRetiredModel(body ?? '', target, ctx, label);
   return [{ kind: 'code', language: where.service, ...attrs, value: requestText(req.method, encodeSpaces(target, ctx, label), headers, body) }];
+}
+
+/** A model id OpenAI has shut down (in the body's "model" or an /engines/{id}/ path): the report names its replacement. */
+function reportRetiredModel(body: string, target: string, ctx: ConvertContext, label: string): void {
+  const ids = [...body.matchAll(/"model"\s*:\s*"([^"]+)"/g)].map((m) => m[1]);
+  const engine = /\/engines\/([^/?]+)\//.exec(target);
+  if (engine) ids.push(decodeURIComponent(engine[1]));
+  for (const id of new Set(ids)) {
+    const retired = retiredModel(id);
+    if (retired)
+      ctx.report.push(`${label}: ${retiredModelAdvice(retired)}; the cell keeps "${id}" (OpenAI answers it 404): change it to "${retired.replacement}"`);
+  }
 }
 
 /** The request line's target: relative to the connection's base, or absolute when no connection serves it. */

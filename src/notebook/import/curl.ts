@@ -1,5 +1,6 @@
 // `curl …` (as published in API docs, or "Copy as cURL" from a browser) → the request it sends.
 import { curlFormPart, multipartBody, type FormPart } from './multipart';
+import { baseCurlOption, CURL_OPTIONS_WITH_VALUE, CURL_SHORT_WITH_VALUE } from './curlOptions';
 import { shellWords, type ShellWord } from './shellWords';
 import { ImportError } from './types';
 
@@ -14,96 +15,6 @@ export interface RawRequest {
   line: number;
 }
 
-/** curl options that take a value but change nothing the cell says (output, timing, TLS). */
-const IGNORED_WITH_VALUE = new Set([
-  '-o',
-  '--output',
-  '-m',
-  '--max-time',
-  '--connect-timeout',
-  '--retry',
-  '-w',
-  '--write-out',
-  '--cacert',
-  '--cert',
-  '--key',
-  '-x',
-  '--proxy',
-  '--limit-rate',
-  '-c',
-  '--cookie-jar',
-  '--resolve',
-  '--retry-delay',
-  '--retry-max-time',
-  '--user-agent-file',
-  '--interface',
-  '--dns-servers',
-  '--connect-to',
-  '--max-filesize',
-  '--cert-type',
-  '--key-type',
-  '--capath',
-  '--pinnedpubkey',
-  '--proxy-user',
-  '-U',
-  '-E',
-  '-r',
-  '--range',
-  '-y',
-  '--speed-time',
-  '-Y',
-  '--speed-limit',
-  '-z',
-  '--time-cond',
-  '-C',
-  '--continue-at',
-  '-D',
-  '--dump-header',
-  '--trace',
-  '--trace-ascii',
-  '--stderr',
-  '--variable',
-  // Credentials of the TLS client, the proxy or another protocol: not the request's, and never shown.
-  '--pass',
-  '--proxy-pass',
-  '--proxy-header',
-  '--proxy-key',
-  '--proxy-cert',
-  '--proxy-cacert',
-  '--proxy-key-type',
-  '--proxy-cert-type',
-  '--proxy-tlsuser',
-  '--proxy-tlspassword',
-  '--tlsuser',
-  '--tlspassword',
-  '--aws-sigv4',
-  '--delegation',
-  '--netrc-file',
-  '--login-options',
-  '--sasl-authzid',
-  '--krb',
-  '--hostpubmd5',
-  '--hostpubsha256',
-  '--pubkey',
-  '--preproxy',
-  '--noproxy',
-  '--socks4',
-  '--socks4a',
-  '--socks5',
-  '--socks5-hostname',
-  '--unix-socket',
-  '--abstract-unix-socket',
-  '--ciphers',
-  '--curves',
-  '--max-redirs',
-  '--local-port',
-  '--keepalive-time',
-  '--expect100-timeout',
-  '-K',
-  '--config',
-]);
-/** Short options that take a value: in a bundle (`-sXPOST`, `-vH "…"`) the rest of the word, or the next word, is it. */
-const SHORT_WITH_VALUE = new Set('XHdbuAeFomxcwUErYyzCDT'.split('').map((c) => `-${c}`));
 /** Commands that run curl (`time curl …`, `proxychains curl …`): their words are not curl's. */
 const WRAPPERS = new Set(['time', 'proxychains', 'proxychains4', 'torsocks', 'sudo', 'command', 'noglob', 'nice', 'exec', 'env', 'nohup', '$']);
 /** Options that take no value; the short ones may be bundled (-sSL). */
@@ -195,13 +106,33 @@ function skipWrapper(words: ShellWord[], source: string): { start: number; wrapp
   return { start: i + 1, ...(wrapper ? { wrapper } : {}) };
 }
 
+/** `VAR=$(curl …)`, `export VAR=`curl …``, `$(curl …)`: the text at the start of a script's line that opens one. */
+const SUBSTITUTION = /^((?:\s*#[^\n]*\n)*\s*(?:\$\s+)?(?:(?:export|local|readonly)\s+)?(?:[A-Za-z_]\w*=)?["']?)(\$\(|`)(?=\s*curl\s)/;
+
+/**
+ * The curl inside a command substitution, with the opening and closing replaced by spaces so
+ * lines and columns stay where they were; undefined when the command is not one.
+ */
+export function insideSubstitution(text: string): { inner: string; around: string } | undefined {
+  const m = SUBSTITUTION.exec(text);
+  if (!m) return undefined;
+  const open = m[1].length;
+  const closer = m[2] === '$(' ? ')' : '`';
+  const close = text.lastIndexOf(closer);
+  if (close <= open + m[2].length) return undefined;
+  const blank = (t: string) => t.replace(/[^\n]/g, ' ');
+  const inner = blank(text.slice(0, open + m[2].length)) + text.slice(open + m[2].length, close) + blank(text.slice(close));
+  const around = `${m[1].replace(/^(?:\s*#[^\n]*\n)*\s*(?:\$\s+)?/, '').replace(/["']$/, '')}${m[2]}…${closer}`;
+  return { inner, around };
+}
+
 /** `-sSL` → -s -S -L; `-vH` → -v, then -H taking the next word; `-XPOST` → -X with POST. */
 function splitBundle(word: string): Array<{ opt: string; value?: string }> {
   if (!/^-[^-]/.test(word) || word.length <= 2) return [{ opt: word }];
   const out: Array<{ opt: string; value?: string }> = [];
   for (let k = 1; k < word.length; k++) {
     const opt = `-${word[k]}`;
-    if (SHORT_WITH_VALUE.has(opt)) {
+    if (CURL_SHORT_WITH_VALUE.has(opt)) {
       out.push(k + 1 < word.length ? { opt, value: word.slice(k + 1) } : { opt });
       return out;
     }
@@ -211,7 +142,9 @@ function splitBundle(word: string): Array<{ opt: string; value?: string }> {
 }
 
 /** Reads one curl command; throws ImportError naming the line of what it cannot read. */
-export function parseCurl(text: string, source = 'curl'): ParsedCurl {
+export function parseCurl(written: string, source = 'curl'): ParsedCurl {
+  const substitution = insideSubstitution(written);
+  const text = substitution?.inner ?? written;
   const { words, stoppedAt } = shellWords(text, source);
   if (words.length === 0) throw new ImportError(source, 'line 1', 'a cURL command starts with "curl"');
   const { start, wrapper } = skipWrapper(words, source);
@@ -227,6 +160,7 @@ export function parseCurl(text: string, source = 'curl'): ParsedCurl {
   let bodyFile: string | undefined;
   const ignored: string[] = [];
   const urlQuery: string[] = [];
+  if (substitution) ignored.push(`${substitution.around} (the command substitution around curl)`);
   if (wrapper) ignored.push(`${wrapper} (the command around curl)`);
   if (stoppedAt) ignored.push(`${stoppedAt.operator} and what follows it (line ${stoppedAt.line})`);
   const queue: Array<{ word: ShellWord; opt: string; value?: string }> = [];
@@ -236,10 +170,10 @@ export function parseCurl(text: string, source = 'curl'): ParsedCurl {
     const word = words[next++];
     if (!word) return undefined;
     const long = /^(--[\w.-]+)=([^]*)$/.exec(word.text);
-    if (long) return { word, opt: long[1], value: long[2] };
+    if (long) return { word, opt: baseCurlOption(long[1]), value: long[2] };
     const [first, ...more] = splitBundle(word.text);
     queue.push(...more.map((m) => ({ word, ...m })));
-    return { word, ...first };
+    return { word, ...first, opt: baseCurlOption(first.opt) };
   };
   for (let item = take(); item; item = take()) {
     const { word: w, opt } = item;
@@ -282,7 +216,7 @@ export function parseCurl(text: string, source = 'curl'): ParsedCurl {
     else if (opt === '-A' || opt === '--user-agent') headers.push(['User-Agent', needValue()]);
     else if (opt === '-e' || opt === '--referer') headers.push(['Referer', needValue()]);
     else if (opt === '-b' || opt === '--cookie') headers.push(['Cookie', needValue()]);
-    else if (IGNORED_WITH_VALUE.has(opt) || SHORT_WITH_VALUE.has(opt)) ignored.push(`${opt} ${needValue()}`);
+    else if (CURL_OPTIONS_WITH_VALUE.has(opt) || CURL_SHORT_WITH_VALUE.has(opt)) ignored.push(`${opt} ${needValue()}`);
     else if (FLAGS.has(opt) || /^-[A-Za-z0-9#]$/.test(opt)) ignored.push(opt);
     // An option the importer does not know: said in the report; the request is still imported.
     else ignored.push(`${opt} (not known to the importer)`);

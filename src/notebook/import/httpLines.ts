@@ -2,6 +2,7 @@
 // cURL command, or unreadable passage), with the comments before it and the scripts around it.
 // Nothing here throws for one bad request: the block says why, and the rest of the file is read.
 import type { RawRequest } from './curl';
+import { endsInsideQuote } from './shellWords';
 
 export interface Script {
   line: number;
@@ -110,7 +111,12 @@ export function readHttpFile(text: string): HttpFileContent {
     const t = line.trim();
     if (collecting) {
       collecting.lines.push(line);
-      const done = collecting.kind === 'curl' ? !/\\$/.test(line) : collecting.kind === 'fragment' ? balanced(collecting.lines.join('\n')) : t.includes('%}');
+      const done =
+        collecting.kind === 'curl'
+          ? !/\\$/.test(line) && !endsInsideQuote(collecting.lines.join('\n'))
+          : collecting.kind === 'fragment'
+            ? balanced(collecting.lines.join('\n'))
+            : t.includes('%}');
       if (done) endCollecting();
       return;
     }
@@ -199,7 +205,7 @@ export function readHttpFile(text: string): HttpFileContent {
       }
       if (/^(\$\s+)?curl\s/.test(t)) {
         collecting = { kind: 'curl', line: n, lines: [line] };
-        if (!/\\$/.test(line)) endCollecting();
+        if (!/\\$/.test(line) && !endsInsideQuote(line)) endCollecting();
         return;
       }
       if (COMMENT.test(line)) {

@@ -1,4 +1,5 @@
 // The importers behind one door: what a front end (CLI, editor) calls with a file's text.
+import { insideSubstitution } from './curl';
 import { importCurl } from './importCurl';
 import { importHttpFile } from './httpFile';
 import { importPostman } from './postman';
@@ -14,6 +15,7 @@ export function detectFormat(fileName: string, text: string): ImportFormat {
   // Comment lines (a snippet file's `# [START …]`), a prompt and a wrapper (`time`, `proxychains`) may come before curl.
   const start = text.replace(/^(\s*#[^\n]*\n)*/, '').trimStart();
   if (/^(\$\s+)?((time|proxychains4?|torsocks|sudo|noglob|[A-Za-z_]\w*=\S*)\s+)*curl\s/.test(start)) return 'curl';
+  if (insideSubstitution(start)) return 'curl';
   if (start.startsWith('{')) return 'postman';
   return 'http';
 }

@@ -181,3 +181,28 @@ function ansiC(text: string, from: number): { value: string; end: number } {
   }
   return { value, end: -1 };
 }
+
+/**
+ * True when `text` ends inside a quoted argument (`--data-raw '{` with the JSON on the next
+ * lines): the command goes on past the line's end even without a backslash.
+ */
+export function endsInsideQuote(text: string): boolean {
+  let quote: "'" | '"' | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote === "'") {
+      if (c === "'") quote = undefined;
+    } else if (quote === '"') {
+      if (c === '\\') i++;
+      else if (c === '"') quote = undefined;
+    } else if (c === '\\') i++;
+    else if (c === "'" || c === '"') quote = c;
+    // A comment runs to the line's end: its quotes open nothing.
+    else if (c === '#' && (i === 0 || /\s/.test(text[i - 1]))) {
+      const end = text.indexOf('\n', i);
+      if (end === -1) break;
+      i = end;
+    }
+  }
+  return quote !== undefined;
+}

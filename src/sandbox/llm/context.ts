@@ -7,6 +7,7 @@ import { header, readBody, sendJson } from '../http';
 import type { ModelCatalogue, SandboxModel } from './models';
 import type { ModelRateLimits } from './rateLimit';
 import type { OpenAiErrorBody } from './requests';
+import { DEPRECATIONS_URL, retiredModel } from '../../services/llm/retiredModels';
 
 export interface Ctx {
   req: IncomingMessage;
@@ -89,6 +90,13 @@ export async function readJson(ctx: Ctx): Promise<{ ok: true; value: unknown } |
   }
 }
 
+/** OpenAI's 404 for a model it does not serve; a retired one gets its own wording (see retiredModels.ts). */
+export function modelNotFound(id: string): OpenAiErrorBody {
+  return retiredModel(id)
+    ? invalid(`The model \`${id}\` has been deprecated, learn more here: ${DEPRECATIONS_URL}`, null, 'model_not_found')
+    : invalid(`The model \`${id}\` does not exist or you do not have access to it.`, null, 'model_not_found');
+}
+
 /** What OpenAI answers when a model is asked for on an endpoint of another kind. */
 function wrongKind(id: string, kind: SandboxModel['kind'], model: SandboxModel): { status: number; error: OpenAiErrorBody } {
   // OpenAI's own wording for the two mix-ups notebooks make most (a 404 with param "model").
@@ -128,7 +136,7 @@ export function admit(
 ): { model: SandboxModel; headers: Record<string, string> } | undefined {
   const model = svc.models.find(id);
   if (!model) {
-    openAiError(ctx, 404, invalid(`The model \`${id}\` does not exist or you do not have access to it.`, null, 'model_not_found'));
+    openAiError(ctx, 404, modelNotFound(id));
     return undefined;
   }
   if (model.kind !== kind) {

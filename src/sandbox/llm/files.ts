@@ -7,6 +7,7 @@ import { newId, sendJson } from '../http';
 import { baseHeaders, invalid, openAiError, type Ctx } from './context';
 import { formFields, readMultipart, type UploadSlots } from './multipart';
 import { parseRequest } from './requests';
+import { sendCursorPage } from './listPage';
 
 export const MAX_FILES = 32;
 export const MAX_STORED_BYTES = 64 * 1024 * 1024;
@@ -15,7 +16,7 @@ const PURPOSES = ['assistants', 'batch', 'fine-tune', 'vision', 'user_data', 'ev
 
 const uploadSchema = z.object({ purpose: z.enum(PURPOSES) });
 
-interface StoredFile {
+export interface StoredFile {
   id: string;
   object: 'file';
   bytes: number;
@@ -71,7 +72,20 @@ export class FileStore {
   }
 }
 
-function noSuchFile(ctx: Ctx, id: string): void {
+/** The 400 for a file the store has no room for; `param` names the request's field that brought it. */
+export function refuseStorageFull(ctx: Ctx, param: string): void {
+  openAiError(
+    ctx,
+    400,
+    invalid(
+      `The sandbox holds at most ${MAX_FILES} files and ${MAX_STORED_BYTES / 1024 / 1024} MB in all; delete some (DELETE /v1/files/{file_id}) and upload again.`,
+      param,
+      'sandbox_storage_full',
+    ),
+  );
+}
+
+export function noSuchFile(ctx: Ctx, id: string): void {
   openAiError(ctx, 404, invalid(`No such File object: ${id}`, 'id'));
 }
 
@@ -83,34 +97,17 @@ export async function uploadFile(ctx: Ctx, store: FileStore, slots: UploadSlots)
   if (!parsed.ok) return openAiError(ctx, 400, parsed.error);
   const file = files.get('file');
   if (!file) return openAiError(ctx, 400, invalid("Missing required parameter: 'file'.", 'file', 'missing_required_parameter'));
-  if (!store.fits(file.size)) {
-    return openAiError(
-      ctx,
-      400,
-      invalid(
-        `The sandbox holds at most ${MAX_FILES} files and ${MAX_STORED_BYTES / 1024 / 1024} MB in all; delete some (DELETE /v1/files/{file_id}) and upload again.`,
-        'file',
-        'sandbox_storage_full',
-      ),
-    );
-  }
+  if (!store.fits(file.size)) return refuseStorageFull(ctx, 'file');
   const meta = store.add(file.name || 'upload', parsed.value.purpose, Buffer.from(await file.arrayBuffer()));
   sendJson(ctx.res, 200, meta, baseHeaders(ctx));
 }
 
-export function listFiles(ctx: Ctx, store: FileStore, query: URLSearchParams): void {
-  const purpose = query.get('purpose');
-  let data = store.list().filter((f) => !purpose || f.purpose === purpose);
-  if (query.get('order') === 'asc') data.reverse();
-  const after = query.get('after');
-  if (after) data = data.slice(data.findIndex((f) => f.id === after) + 1);
-  const limit = Math.max(1, Math.min(10_000, Number(query.get('limit')) || 10_000));
-  const page = data.slice(0, limit);
-  sendJson(
-    ctx.res,
-    200,
-    { object: 'list', data: page, first_id: page[0]?.id ?? null, last_id: page.at(-1)?.id ?? null, has_more: data.length > limit },
-    baseHeaders(ctx),
+export function listFiles(ctx: Ctx, store: FileStore): void {
+  const purpose = ctx.query.get('purpose');
+  sendCursorPage(
+    ctx,
+    store.list().filter((f) => !purpose || f.purpose === purpose),
+    10_000,
   );
 }
 

@@ -8,7 +8,8 @@
 //                            its tokens as Bearer (entra.ts)
 // Models: the sandbox's own (`sandbox-*`), stand-ins for OpenAI's public ids, and --model-map ids.
 // Endpoints: models, chat/completions, responses, embeddings, legacy completions, moderations,
-// images/generations, audio/speech, audio/transcriptions and translations (multipart), files.
+// images/generations, audio/speech, audio/transcriptions and translations (multipart), files;
+// fine-tuning jobs, batches, vector stores and uploads (jobRoutes.ts).
 import { Slots } from './slots';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { systemClock, type Clock } from '../../core/clock';
@@ -17,7 +18,8 @@ import { listen } from '../listen';
 import { pathSegments, requestUrl, Router, type PathParams } from '../router';
 import type { ListenOptions, RunningService } from '../types';
 import { chatCompletions } from './chat';
-import { invalid, openAiError, baseHeaders, type Ctx, type LlmService } from './context';
+import { invalid, modelNotFound, openAiError, baseHeaders, type Ctx, type LlmService } from './context';
+import { retiredModel } from '../../services/llm/retiredModels';
 import { completions } from './completions';
 import { embeddings } from './embeddings';
 import { deleteFile, fileContent, FileStore, listFiles, retrieveFile, uploadFile } from './files';
@@ -31,6 +33,9 @@ import { isSandboxEntraToken, serveEntra } from './entra';
 import { ModelCatalogue, type ModelMap, type SandboxModel } from './models';
 import { ModelRateLimits } from './rateLimit';
 import { responses } from './responses';
+import { addJobRoutes } from './jobRoutes';
+import { addLegacyRoutes } from './legacy';
+import { loopbackDispatch } from './loopback';
 
 export {
   LLM_MODELS,
@@ -112,7 +117,10 @@ export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningS
     )
     .add('GET', '/v1/models/{model}', (ctx, { model: id }) => {
       const m = models.find(id);
-      if (!m) return openAiError(ctx, 404, invalid(`The model '${id}' does not exist`, 'model', 'model_not_found'));
+      if (!m) {
+        const retired = retiredModel(id);
+        return openAiError(ctx, 404, retired ? modelNotFound(id) : invalid(`The model '${id}' does not exist`, 'model', 'model_not_found'));
+      }
       sendJson(ctx.res, 200, modelJson(m), baseHeaders(ctx));
     })
     .add('POST', '/v1/chat/completions', (ctx) => chatCompletions(svc, ctx))
@@ -125,12 +133,21 @@ export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningS
     .add('POST', '/v1/audio/transcriptions', (ctx) => audioToText(svc, ctx, uploads, 'transcribe'))
     .add('POST', '/v1/audio/translations', (ctx) => audioToText(svc, ctx, uploads, 'translate'))
     .add('POST', '/v1/files', (ctx) => uploadFile(ctx, files, uploads))
-    .add('GET', '/v1/files', (ctx) => listFiles(ctx, files, ctx.query))
+    .add('GET', '/v1/files', (ctx) => listFiles(ctx, files))
     .add('GET', '/v1/files/{id}', (ctx, { id }) => retrieveFile(ctx, files, id))
     .add('GET', '/v1/files/{id}/content', (ctx, { id }) => fileContent(ctx, files, id))
     .add('DELETE', '/v1/files/{id}', (ctx, { id }) => deleteFile(ctx, files, id));
+  addLegacyRoutes(routes, svc);
+  addJobRoutes(
+    routes,
+    svc,
+    files,
+    uploads,
+    // Called only while requests are served, so after `running` is set.
+    loopbackDispatch(() => running.server, !!opts.tls, opts.apiKey),
+  );
 
-  return listen(opts, async (req: IncomingMessage, res: ServerResponse) => {
+  const running = await listen(opts, async (req: IncomingMessage, res: ServerResponse) => {
     const url = requestUrl(req.url);
     const decoded = url && pathSegments(url.pathname);
     const path = normalisePath(decoded ?? []);
@@ -158,4 +175,5 @@ export async function startLlmSandbox(opts: LlmSandboxOptions): Promise<RunningS
     if (route.kind !== 'found') return openAiError(ctx, 404, invalid(`Invalid URL (${method} ${url.pathname})`, null, 'unknown_url'));
     return route.handler(ctx, route.params);
   });
+  return running;
 }

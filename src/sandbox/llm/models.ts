@@ -35,6 +35,9 @@ const SANDBOX_MODELS: readonly SandboxModel[] = [
 /** Every model a sandbox serves without a model map: its own first, then the OpenAI stand-ins. */
 export const LLM_MODELS: readonly SandboxModel[] = [...SANDBOX_MODELS, ...OPENAI_STAND_INS];
 
+/** `owned_by` of fine-tuned models: OpenAI names the organisation that trained them. */
+export const FINE_TUNE_OWNER = 'org-sandbox';
+
 /** `alias -> catalogue id`, from `--model-map alias=id` (repeatable). */
 export type ModelMap = Readonly<Record<string, string>>;
 
@@ -68,6 +71,17 @@ export class ModelCatalogue {
       }
       this.byId.set(alias, { ...model, id: alias, owned_by: `sandbox model map (served as ${target})` });
     }
+  }
+
+  /** A model a fine-tuning job made: it answers as its base model does, under its own id, until deleted. */
+  addFineTuned(id: string, base: SandboxModel, created: number): void {
+    this.byId.set(id, { ...base, id, owned_by: FINE_TUNE_OWNER, created });
+  }
+
+  /** Deletes a fine-tuned model; false when `id` is no fine-tune of this sandbox (catalogue models stay). */
+  deleteFineTuned(id: string): boolean {
+    if (this.byId.get(id)?.owned_by !== FINE_TUNE_OWNER) return false;
+    return this.byId.delete(id);
   }
 
   find(id: string): SandboxModel | undefined {

@@ -1,6 +1,7 @@
 // Places API (New): places:searchText, places:searchNearby and GET places/{id}, answered from the
 // GeoNames gazetteer. Every place is a populated place (types locality/political).
 import * as z from 'zod/mini';
+import { syntheticPlace } from './syntheticPlace';
 import { countryInAddress, countryName, formattedAddress, gazetteer, placeIdOf, stateName, type City, type SearchFilter } from './gazetteer';
 import { distanceMeters, inViewport, plusCode, viewportAround, type LatLng, type Viewport } from './geo';
 import {
@@ -299,6 +300,8 @@ export function getPlace(id: string): Record<string, unknown> {
   if (city) return placeJson(city);
   const poi = poiByPlaceId(id);
   if (poi) return poiJson(poi);
+  const synthetic = syntheticPlace(id);
+  if (synthetic) return synthetic;
   if (/^ChIJ[A-Za-z0-9_-]+$/.test(id)) throw new RpcError('NOT_FOUND', 'Requested entity was not found.');
   throw invalidArgument(`Not a valid Place ID: ${id}`);
 }

@@ -133,14 +133,15 @@ describe('import: cURL, .http and Postman into notebooks that run against the sa
     assertClean(result);
     assert.equal(codeCells(result.text)[0].value, 'GET /models');
     assertAllPassed(await run(result.text), 1);
-    // Without the connection the same host is nobody's: a runnable http cell with the absolute URL, said so.
+    // Without the connection, /v1/models is still OpenAI's path (any OpenAI-compatible server answers it):
+    // an llm cell keeping the absolute URL, and the report asks for a connection to that host.
     const unknown = importCurl(`curl ${sandbox.info.llm.baseUrl}/models`);
     assert.deepEqual(
       codeCells(unknown.text).map((c) => c.language),
-      ['http'],
+      ['llm'],
     );
-    assert.equal(unknown.text, `\`\`\`http\nGET ${sandbox.info.llm.baseUrl}/models\n\`\`\`\n`);
-    assert.ok(unknown.report.some((l) => /an http cell \(127\.0\.0\.1:\d+ is not a host/.test(l)));
+    assert.equal(unknown.text, `\`\`\`llm\nGET ${sandbox.info.llm.baseUrl}/models\n\`\`\`\n`);
+    assert.ok(unknown.report.some((l) => /no llm connection is for 127\.0\.0\.1:\d+/.test(l)));
   });
 
   it('.http (REST Client): vars cell, names, {{models.json…}} reference, comments as Markdown, the outside host kept; runs', async () => {
