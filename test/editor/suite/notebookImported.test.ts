@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import { NOTEBOOK_TYPE } from '../../../src/features/ids';
 import { takeScreenshot } from '../harness/suiteApi';
-import { SANDBOX, stubWindow, trustedSandbox } from './kit';
+import { SANDBOX, stubWindow, trustedSandbox, waitFor } from './kit';
 
 const encoder = new TextEncoder();
 
@@ -43,13 +43,20 @@ describe('Imported notebooks and the example', function () {
     assert.match(result.error, /orders\.awb\.md:\d+/, result.error);
     assert.doesNotMatch(result.error, /untitled:|Untitled-\d/, result.error);
     // Save As, as the user sees it: the proposed name (the simple dialog of code-server), then closed.
-    const saving = vscode.commands.executeCommand('workbench.action.files.saveAs');
-    await takeScreenshot('import-save-as-name', 4000);
-    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-    await saving.then(
-      () => undefined,
-      () => undefined,
+    // The dialog opens some time after the command starts (at once without screenshots, whose settle
+    // time hid that): closing it once right away closed nothing and the Save As waited for ever.
+    // So it is closed until the Save As ends, however late it opened.
+    let saved = false;
+    const saving = Promise.resolve(vscode.commands.executeCommand('workbench.action.files.saveAs')).then(
+      () => (saved = true),
+      () => (saved = true),
     );
+    await takeScreenshot('import-save-as-name', 4000);
+    await waitFor('the Save As dialog to close', async () => {
+      if (!saved) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      return saved || undefined;
+    });
+    await saving;
   });
 
   it('Open the Example Notebook: an unsaved sandbox-tour.awb.md, or the workspace’s own sandbox-tour.awb.md when there is one', async () => {
