@@ -14,6 +14,7 @@ import {
   type Turn,
 } from '../../services/llm/playgroundMessages';
 import { NOTEBOOK_TYPE } from '../../features/ids';
+import { runInCommand } from '../../history/scope';
 import type { Services } from '../services';
 import { chatModelsOf } from '../../catalogue/modelKinds';
 import { llmClient } from '../../features/llm/clients';
@@ -116,7 +117,8 @@ export class PlaygroundPanel implements vscode.Disposable {
         if (this.busy) return this.notice('The model is still answering: Stop it first, or wait.', 'error');
         if (!m.text.trim()) return this.notice('Type a message first.', 'error');
         this.turns = m.type === 'send' ? [...this.turns, { kind: 'user', text: m.text }] : editTurn(this.turns, m.index, m.text);
-        await this.exchange();
+        // A message the user sends is a request of theirs: the History records it under the playground's command.
+        await runInCommand('apiWorkbench.llm.openPlayground', () => this.exchange());
         return;
       }
       case 'stop':
