@@ -132,5 +132,7 @@ describe('Imported notebooks and the example', function () {
     }
     const results = await api.notebook().controller.runAll(doc);
     assert.ok(results.length === 2 && results.every((r) => r.response?.status === 200), JSON.stringify(results.map((r) => r.error ?? r.response?.status)));
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await takeScreenshot('import-run-against-sandbox', 1500);
   });
 });
