@@ -7,6 +7,7 @@ import { snippet, type Headers } from './httpExchange';
 import type { Redactor } from './redact';
 import { retryAfterFromHeaders } from './retry';
 import { parseJson } from './validate';
+import { ProxyError } from './net/failures';
 
 /** What a service's error body says, in its own words (OpenAI `error.message`, Google `error.status`, …). */
 export interface ServiceErrorInfo {
@@ -22,6 +23,13 @@ export type Stop = 'timeout' | 'deadline' | 'cancelled' | undefined;
 
 /** Error codes of network failures that prove the request never left: retrying cannot repeat it. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** The local model servers the Connect… presets name, by their default port. */
+const LOCAL_SERVER_HINTS: Record<number, string> = {
+  11434: 'is `ollama serve` running?',
+  1234: "is LM Studio's local server started (Developer tab, Start Server)?",
+  8000: 'is the vLLM server (`vllm serve <model>`) running?',
+};
 
 export function neverSent(err: ApiError): boolean {
   return err.kind === 'network' && err.code !== undefined && NOT_SENT_CODES.has(err.code);
@@ -102,9 +110,22 @@ export class HttpErrors {
         { requestId, status, code, cause: e },
       );
     }
+    // A proxy that refused says so itself (ProxyError): only a refusal by the target itself is explained here.
+    if (code === 'ECONNREFUSED' && !(e instanceof ProxyError)) return this.make('network', this.refused(e), { requestId, status, code, cause: e });
     // A failure put in words (a proxy's refusal, a certificate problem) names its code already.
     const prefix = code && !msg.includes(code) ? `${code} ` : '';
     return this.make('network', `${this.service} could not be reached: ${prefix}${msg}`, { requestId, status, code, cause: e });
+  }
+
+  /** Nothing listens at the address: which one, and (by its port) which local server to start. */
+  private refused(e: unknown): string {
+    const err = e as { address?: unknown; port?: unknown; message?: string };
+    const fromMessage = /ECONNREFUSED (\S+):(\d+)/.exec(err.message ?? '');
+    const address = typeof err.address === 'string' ? err.address : fromMessage?.[1];
+    const port = typeof err.port === 'number' ? err.port : fromMessage ? Number(fromMessage[2]) : undefined;
+    const where = address && port ? ` at ${address.includes(':') ? `[${address}]` : address}:${port}` : '';
+    const hint = (port !== undefined && LOCAL_SERVER_HINTS[port]) || "is the server running, and is the port in the connection's base URL right?";
+    return `${this.service} could not be reached: nothing is listening${where} (ECONNREFUSED): ${hint}`;
   }
 
   /** The error that ends a stream whose body had begun. */

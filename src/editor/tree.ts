@@ -54,6 +54,11 @@ export interface ChildSource {
   emptyLabel?: string;
   /** Extra text after the connection name (e.g. realtime state and socket id). */
   describe?(conn: Connection): string | undefined;
+  /**
+   * describe() says whether the connection is connected (realtime's socket): the row shows that one
+   * state, not also "✓ connected" for a listing that succeeded over REST.
+   */
+  readonly describesConnectionState?: boolean;
   /** contextValue suffix for the connection node, e.g. "connected" → "realtime.connection.connected". */
   contextSuffix?(conn: Connection): string | undefined;
 }
@@ -86,7 +91,7 @@ export class ConnectionNode implements TreeNode {
       active ? '● active' : undefined,
       extra ?? where,
       hasKey ? how : 'no key',
-      checked && (checked === 'connected' ? '✓ connected' : '⚠ check failed'),
+      checked && (checked === 'failed' ? '⚠ check failed' : this.provider.source.describesConnectionState ? undefined : '✓ connected'),
     ]
       .filter(Boolean)
       .join(' · ');

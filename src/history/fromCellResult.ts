@@ -1,16 +1,15 @@
 // A notebook cell's result (the engine's CellResult) as a history entry: the notebook controller
 // calls the history's record() with it. The engine has redacted every string already.
-import type { ServiceId } from '../core/connections';
 import type { CellResult } from '../notebook/api';
-import { newEntryId, type HistoryEntry } from './model';
+import { newEntryId, type HistoryEntry, type HistoryService } from './model';
 
 /**
- * The entry for a cell's result; undefined for a cell that sent nothing (a vars cell, a skipped or
- * refused one) and for an http cell (the history keeps the three services' requests).
+ * The entry for a cell's result (an http cell's too: the README promises every request from a cell);
+ * undefined for a cell that sent nothing (a vars cell, a skipped or refused one).
  */
 export function historyEntryFromCellResult(result: CellResult): HistoryEntry | undefined {
-  if (result.service === 'vars' || result.service === 'http' || !result.request) return undefined;
-  const service: ServiceId = result.service;
+  if (result.service === 'vars' || !result.request) return undefined;
+  const service: HistoryService = result.service;
   const { request, response } = result;
   const passed = result.assertions.filter((a) => a.passed).length;
   const entry: HistoryEntry = {

@@ -2,7 +2,7 @@
 // applies them. Entries are redacted before they get here (see recorder.ts and fromCellResult.ts);
 // this module only caps and orders them. vscode-free: the editor persists the list as JSON.
 import * as z from 'zod/mini';
-import type { ServiceId } from '../core/connections';
+import { SERVICE_LABELS, type ServiceId } from '../core/connections';
 import { validate } from '../core/validate';
 
 export interface HistoryMessage {
@@ -11,6 +11,11 @@ export interface HistoryMessage {
   /** The body was cut at the history's byte limit (or by the engine's own cap). */
   truncated?: boolean;
 }
+
+/** The three services' requests, and http cells' (to any host, on no connection). */
+export type HistoryService = ServiceId | 'http';
+
+export const HISTORY_SERVICE_LABELS: Record<HistoryService, string> = { ...SERVICE_LABELS, http: 'HTTP' };
 
 export interface HistoryCellRef {
   file: string;
@@ -29,7 +34,7 @@ export interface HistoryEntry {
   origin: 'command' | 'notebook';
   /** The id of the command that sent it (origin 'command'). */
   command?: string;
-  service: ServiceId;
+  service: HistoryService;
   connection?: string;
   /** Redacted. Realtime LISTEN: `<ws url>#<channel>` with method LISTEN. */
   method: string;
@@ -98,7 +103,7 @@ const entrySchema = z.object({
   at: z.string(),
   origin: z.enum(['command', 'notebook']),
   command: z.optional(z.string()),
-  service: z.enum(['llm', 'maps', 'realtime']),
+  service: z.enum(['llm', 'maps', 'realtime', 'http']),
   connection: z.optional(z.string()),
   method: z.string(),
   url: z.string(),

@@ -1,7 +1,6 @@
 // A history entry as a read-only Markdown document: the request and the answer again, JSON
 // pretty-printed. Everything in an entry is redacted already.
-import { SERVICE_LABELS } from '../core/connections';
-import { entryPath, type HistoryEntry, type HistoryMessage } from './model';
+import { entryPath, HISTORY_SERVICE_LABELS, type HistoryEntry, type HistoryMessage } from './model';
 
 /** A fence longer than any backtick run in `text`, so a body can never close it early. */
 function fenced(text: string, language: string): string {
@@ -32,7 +31,7 @@ function message(m: HistoryMessage & { note?: string }, firstLine: string | unde
 }
 
 export function renderEntry(entry: HistoryEntry): string {
-  const where = `${SERVICE_LABELS[entry.service]}${entry.connection ? ` (${entry.connection})` : ''}`;
+  const where = `${HISTORY_SERVICE_LABELS[entry.service]}${entry.connection ? ` (${entry.connection})` : ''}`;
   const status = entry.status !== undefined ? `HTTP ${entry.status}` : entry.error !== undefined ? 'no answer' : '';
   const facts = [
     where,

@@ -21,6 +21,14 @@ export function runInCommand<T>(command: string, fn: () => T): T {
   return storage().run({ command }, fn);
 }
 
+/**
+ * Runs `fn` outside any command: a listing made to offer choices (the channels a picker suggests)
+ * is not a request the user asked for, even when a command's picker asks for it.
+ */
+export function runInBackground<T>(fn: () => T): T {
+  return storage().exit(fn);
+}
+
 /** The id of the command whose work is running, if any. */
 export function currentCommand(): string | undefined {
   return storage().getStore()?.command;

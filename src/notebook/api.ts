@@ -5,6 +5,7 @@ export * from './types';
 export { parseNotebook, serializeNotebook, cellStartLines, notebookProblems } from './format';
 export { createRunner, runNotebook } from './run';
 export { countsAsCell } from './cellCount';
+export { foreignTarget, withRelativeTarget, type ForeignTarget } from './retarget';
 export { describeWaits } from './waits';
 export {
   defaultHttpClient,

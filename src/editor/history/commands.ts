@@ -56,6 +56,8 @@ export function historyCommands(s: Services, store: HistoryStore): CommandTable 
 
   /** Which of the connection's base URLs the path is relative to, and whether the cell must name the connection. */
   const cellOptions = (entry: HistoryEntry, pin: boolean): CellOptions => {
+    // An http cell's request names its whole URL and no connection.
+    if (entry.service === 'http') return {};
     const conn = entry.connection === undefined ? undefined : s.connections.get(entry.service, entry.connection);
     const baseUrls = conn && conn.service !== 'realtime' ? [conn.baseUrl, ...Object.values(conn.baseUrls)] : [];
     const active = s.connections.active(entry.service);

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { SERVICE_LABELS } from '../../core/connections';
-import { entryPath, type HistoryEntry } from '../../history/model';
+import { entryPath, HISTORY_SERVICE_LABELS as SERVICE_LABELS, type HistoryEntry } from '../../history/model';
 import { HISTORY_COMMANDS } from '../../features/ids';
 import type { HistoryStore } from './store';
 import { Disposable } from '../disposable';
@@ -65,7 +64,7 @@ export class HistoryTreeProvider extends Disposable implements vscode.TreeDataPr
     const ok = succeeded(entry);
     item.iconPath = new vscode.ThemeIcon(ok ? 'pass' : 'error', new vscode.ThemeColor(ok ? 'testing.iconPassed' : 'testing.iconFailed'));
     item.contextValue = HISTORY_ENTRY_CONTEXT;
-    item.tooltip = tooltip(entry);
+    item.tooltip = historyTooltip(entry);
     item.command = { command: HISTORY_COMMANDS.show, title: 'Show', arguments: [entry] };
     item.accessibilityInformation = { label: `${entry.method} ${path}, ${outcomeText(entry)}, ${SERVICE_LABELS[entry.service]}` };
     return item;
@@ -81,12 +80,18 @@ function basename(file: string): string {
   return file.split(/[\\/]/).pop() ?? file;
 }
 
-function tooltip(entry: HistoryEntry): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(undefined, false);
-  md.appendText(`${entry.method} ${entry.url}\n\n`);
-  md.appendText(`${SERVICE_LABELS[entry.service]}${entry.connection ? ` (${entry.connection})` : ''} · ${new Date(entry.at).toLocaleString()}\n\n`);
-  md.appendText(`${outcomeText(entry)}${entry.requestId ? ` · request id ${entry.requestId}` : ''}${entry.command ? ` · sent by ${entry.command}` : ''}\n\n`);
-  if (entry.cell) md.appendText(`Notebook ${entry.cell.file}:${entry.cell.line} · ${entry.cell.passed} passed, ${entry.cell.failed} failed\n\n`);
-  if (entry.error) md.appendText(entry.error);
-  return md;
+/**
+ * Plain text, not Markdown: the hover links a URL and shows what appendText escaped inside it as
+ * written (`auth\_key`), so a URL read in a Markdown tooltip was not the URL that was sent.
+ */
+export function historyTooltip(entry: HistoryEntry): string {
+  return [
+    `${entry.method} ${entry.url}`,
+    `${SERVICE_LABELS[entry.service]}${entry.connection ? ` (${entry.connection})` : ''} · ${new Date(entry.at).toLocaleString()}`,
+    `${outcomeText(entry)}${entry.requestId ? ` · request id ${entry.requestId}` : ''}${entry.command ? ` · sent by ${entry.command}` : ''}`,
+    entry.cell && `Notebook ${entry.cell.file}:${entry.cell.line} · ${entry.cell.passed} passed, ${entry.cell.failed} failed`,
+    entry.error,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
 }

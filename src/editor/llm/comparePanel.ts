@@ -4,6 +4,7 @@ import type { HttpConnection } from '../../core/connections';
 import { errorText } from '../../core/errors';
 import { validate } from '../../core/validate';
 import { compareToHostSchema, type HostToCompare, type RenderedColumn } from '../../services/llm/compareMessages';
+import { runInCommand } from '../../history/scope';
 import type { Services } from '../services';
 import { llmClient } from '../../features/llm/clients';
 import { compareHtml } from '../../features/llm/compareHtml';
@@ -131,7 +132,8 @@ export class ComparePanel implements vscode.Disposable {
         if (this.conn) void this.sendModels(false);
         return;
       case 'run':
-        void this.run(m.prompt, m.models).catch((e: unknown) => this.s.log.error(`Compare: ${errorText(e)}`));
+        // Each model's request is the user's: the History records them under Compare's command.
+        void runInCommand('apiWorkbench.llm.compare', () => this.run(m.prompt, m.models)).catch((e: unknown) => this.s.log.error(`Compare: ${errorText(e)}`));
         return;
       case 'stop':
         this.stop();

@@ -14,6 +14,7 @@ import {
   type Turn,
 } from '../../services/llm/playgroundMessages';
 import { NOTEBOOK_TYPE } from '../../features/ids';
+import { runInCommand } from '../../history/scope';
 import type { Services } from '../services';
 import { chatModelsOf } from '../../catalogue/modelKinds';
 import { llmClient } from '../../features/llm/clients';
@@ -108,15 +109,16 @@ export class PlaygroundPanel implements vscode.Disposable {
       case 'ready':
         return this.init();
       case 'settings':
-        this.settingsNow = m.settings;
+        this.adopt(m.settings);
         return;
       case 'send':
       case 'resend': {
-        this.settingsNow = m.settings;
+        this.adopt(m.settings);
         if (this.busy) return this.notice('The model is still answering: Stop it first, or wait.', 'error');
         if (!m.text.trim()) return this.notice('Type a message first.', 'error');
         this.turns = m.type === 'send' ? [...this.turns, { kind: 'user', text: m.text }] : editTurn(this.turns, m.index, m.text);
-        await this.exchange();
+        // A message the user sends is a request of theirs: the History records it under the playground's command.
+        await runInCommand('apiWorkbench.llm.openPlayground', () => this.exchange());
         return;
       }
       case 'stop':
@@ -124,14 +126,14 @@ export class PlaygroundPanel implements vscode.Disposable {
         await this.running;
         return;
       case 'clear':
-        this.settingsNow = m.settings;
+        this.adopt(m.settings);
         this.busy?.abort();
         await this.running;
         this.turns = [];
         this.post({ type: 'turns', turns: [], busy: false });
         return;
       case 'saveAsCell':
-        this.settingsNow = m.settings;
+        this.adopt(m.settings);
         await this.saveAsCell();
         return;
       case 'loadSchemaFile':
@@ -262,6 +264,12 @@ export class PlaygroundPanel implements vscode.Disposable {
     if (!v.ok) this.s.log.warn(`Playground message not sent: ${v.problem}`);
     // A webview closing at the same moment refuses the message: nothing is lost, the host keeps the turns.
     else this.panel.webview.postMessage(m).then(undefined, () => undefined);
+  }
+
+  /** The page's settings as they are now; the tab names the model picked there, not the one it opened with. */
+  private adopt(settings: PlaygroundSettings): void {
+    this.settingsNow = settings;
+    this.panel.title = this.title();
   }
 
   private title(): string {

@@ -90,8 +90,11 @@ export class MapsCommands implements MapsCommandHost {
   // --- commands --------------------------------------------------------------------------------
 
   private async searchPlaces(a: Partial<z.infer<typeof searchArgs>>): Promise<CommandOutcome | undefined> {
-    const query = a.query ?? (await this.input.pickSearchQuery('Search Places: a name, an address or a kind of place'));
-    if (!query) return undefined;
+    const picked = a.query ?? (await this.input.pickSearchQuery('Search Places: a name, an address or a kind of place'));
+    if (!picked) return undefined;
+    // A picked suggestion names one place: its details (by id, ending the autocomplete session), not a search for its text.
+    if (typeof picked !== 'string') return this.detailsOf(picked, a);
+    const query = picked;
     return this.run(
       `Searching places for “${query}”…`,
       'searchText',
@@ -188,6 +191,11 @@ export class MapsCommands implements MapsCommandHost {
       : undefined;
     pick ??= await this.input.pickFromPicker('Place Details: which place?');
     if (!pick) return undefined;
+    return this.detailsOf(pick, a);
+  }
+
+  /** Place Details of a picked place: a suggestion's with its session token, a recent one's, or typed text's (geocoded to an id). */
+  private async detailsOf(pick: PlacePick, a: Partial<z.infer<typeof detailsArgs>>): Promise<CommandOutcome | undefined> {
     let placeId: string | undefined;
     if (pick.kind === 'suggestion') placeId = pick.suggestion.placeId;
     else if (pick.kind === 'recent') placeId = pick.value.slice('place:'.length);

@@ -58,19 +58,17 @@ export class MapsInput {
 
   /**
    * Search Places' query, typed with place suggestions as in Autocomplete…: Enter searches the text
-   * as typed; a suggestion or a recent place searches its name.
+   * as typed, a recent place searches its name; a suggestion is returned as picked, for its details
+   * (a Text Search for a suggestion's text often finds nothing: it is a label, not a query).
    */
-  async pickSearchQuery(title: string): Promise<string | undefined> {
+  async pickSearchQuery(title: string): Promise<string | Extract<PlacePick, { kind: 'suggestion' }> | undefined> {
     const pick = await this.pickFromPicker(title, { typedFirst: true, value: this.lastInput.get('searchPlaces') });
     if (!pick) return undefined;
-    let query: string;
-    if (pick.kind === 'typed') query = pick.typed.text.trim();
-    else if (pick.kind === 'recent') query = pick.result.label;
-    else {
-      // Searched by its name, not looked up: the autocomplete session ends here, unbilled for details.
-      pick.session.dispose();
-      query = [pick.suggestion.label, pick.suggestion.description].filter(Boolean).join(', ');
+    if (pick.kind === 'suggestion') {
+      this.lastInput.set('searchPlaces', pick.suggestion.label);
+      return pick;
     }
+    const query = pick.kind === 'typed' ? pick.typed.text.trim() : pick.result.label;
     if (!query) return undefined;
     this.lastInput.set('searchPlaces', query);
     return query;

@@ -221,7 +221,8 @@ export class NotebookRunController implements vscode.Disposable {
   private runOptions(doc: vscode.NotebookDocument): RunOptions {
     return {
       host: editorNotebookHost(this.s, { notebook: doc.uri.toString() }),
-      file: doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.toString(),
+      // Error locations name the file the user sees: an unsaved notebook by its name (`tour.awb.md`), not its `untitled:` URI.
+      file: doc.uri.scheme === 'file' ? doc.uri.fsPath : path.posix.basename(doc.uri.path),
       // `< ./file` in a request body (and a `matches schema` file) is read next to the notebook; an untitled one has no folder.
       baseDir: doc.uri.scheme === 'file' ? path.dirname(doc.uri.fsPath) : undefined,
       environment: this.environments.get(doc.uri),

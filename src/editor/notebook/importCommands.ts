@@ -10,6 +10,8 @@ import { NOTEBOOK_TYPE } from '../../features/ids';
 import type { Services } from '../services';
 import type { AwbSerializer } from './serializer';
 import { offerKeys } from './importKeys';
+import { openUntitledNotebook } from './untitledNotebook';
+import { importedNotebookBase } from '../../features/notebook/notebookFileName';
 
 /** Every configured connection's base URLs, so requests to the sandbox or a proxy become cells. */
 function knownConnections(s: Services): KnownConnection[] {
@@ -43,7 +45,7 @@ export function importCommands(s: Services, serializer: AwbSerializer): CommandT
       const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
       const name = path.posix.basename(uri.path);
       const result = convert(() => importText(detectFormat(name, text), text, { source: name, connections: knownConnections(s) }));
-      const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, serializer.deserializeNotebook(new TextEncoder().encode(result.text)));
+      const doc = await openUntitledNotebook(serializer.deserializeNotebook(new TextEncoder().encode(result.text)), importedNotebookBase(name), uri);
       await vscode.window.showNotebookDocument(doc);
       await offerKeys(s, result, name, doc.getCells());
       return doc;

@@ -20,6 +20,11 @@ import { AuthoringSources } from './authoring/sources';
 import { registerAuthoring } from './authoring/providers';
 import { CellStatusBar, cellNameCommands } from './authoring/cellNames';
 import { newNotebook } from './authoring/newNotebook';
+import { openUntitledNotebook } from './untitledNotebook';
+import { notebookBaseName } from '../../features/notebook/notebookFileName';
+
+/** The example notebook (examples/ in the extension; the repository's own copy at its root). */
+const EXAMPLE_FILE = 'sandbox-tour.awb.md';
 
 export { type FinishedCell } from './controller';
 /** The playground's notebook-cell tools run on this bundle's engine (dist/llm.js requires it on first use). */
@@ -85,9 +90,13 @@ export function activate(s: Services): NotebookFeature {
     // `name`: given by a caller instead of asking (tests, other commands).
     'apiWorkbench.notebook.new': (name?: unknown) => newNotebook(typeof name === 'string' ? name : undefined),
     'apiWorkbench.notebook.openExample': async () => {
-      // The example as an untitled copy: running or editing it never writes into the extension's folder.
-      const file = vscode.Uri.file(path.join(s.context.extensionPath, 'examples', 'sandbox-tour.awb.md'));
-      const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, serializer.deserializeNotebook(await vscode.workspace.fs.readFile(file)));
+      // The workspace's own copy when it has one (saved earlier, or the repository's), not a second dirty one.
+      const own = (await vscode.workspace.findFiles(`**/${EXAMPLE_FILE}`, '**/node_modules/**', 1))[0];
+      // Else an unsaved copy named like the example: running or editing it never writes into the extension's folder.
+      const file = vscode.Uri.file(path.join(s.context.extensionPath, 'examples', EXAMPLE_FILE));
+      const doc = own
+        ? await vscode.workspace.openNotebookDocument(own)
+        : await openUntitledNotebook(serializer.deserializeNotebook(await vscode.workspace.fs.readFile(file)), notebookBaseName(EXAMPLE_FILE));
       await vscode.window.showNotebookDocument(doc);
       return doc;
     },

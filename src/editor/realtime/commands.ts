@@ -175,7 +175,10 @@ export function realtimeCommands(s: Services, sessions: RealtimeSessions, log: R
       last.channel = channel;
       void rememberChannel(s.context.globalState, channel);
       if (!sess.live) sess.connect();
-      return sess.client.subscribe(channel);
+      const snapshot = sess.client.subscribe(channel);
+      // Its events arrive in the realtime log (as the walkthrough says): shown, the editor keeping focus.
+      log.show();
+      return snapshot;
     },
 
     'apiWorkbench.realtime.unsubscribe': async (arg?: unknown) => {

@@ -10,6 +10,7 @@ import { endpointUserAuthenticator, localUserAuthenticator, type SignInUserData,
 import type { Services } from '../services';
 import type { RealtimeLog } from './log';
 import { realtimeRestFor } from '../../features/realtime/restClient';
+import { runInBackground } from '../../history/scope';
 
 /** How long a REST channel listing is reused: live changes re-render the tree often, the API has a quota. */
 const CHANNEL_LIST_TTL_MS = 5_000;
@@ -156,13 +157,21 @@ export class RealtimeSession implements vscode.Disposable {
     if (channelKind(channel) !== 'presence') return [];
     let cached = this.userLists.get(channel);
     if (!cached || Date.now() - cached.at >= CHANNEL_LIST_TTL_MS) {
-      cached = { at: Date.now(), ids: await this.rest.users(channel) };
+      cached = { at: Date.now(), ids: await runInBackground(() => this.rest.users(channel)) };
       this.userLists.set(channel, cached);
     }
     return cached.ids.map((id) => ({ id, info: undefined }));
   }
 
-  private async listChannels(force: boolean, token?: vscode.CancellationToken): Promise<Record<string, ChannelAttributes>> {
+  /**
+   * The listing behind the tree and the channel pickers' suggestions, polled as they render: background
+   * work, not in the History, even when a command's picker asks for it.
+   */
+  private listChannels(force: boolean, token?: vscode.CancellationToken): Promise<Record<string, ChannelAttributes>> {
+    return runInBackground(() => this.listChannelsNow(force, token));
+  }
+
+  private async listChannelsNow(force: boolean, token?: vscode.CancellationToken): Promise<Record<string, ChannelAttributes>> {
     if (!force && this.listing && Date.now() - this.listing.at < CHANNEL_LIST_TTL_MS) return this.listing.channels;
     if (this.conn.listing === 'resources') {
       // The uniform listing names occupied channels; their counts come from live subscriptions.

@@ -108,6 +108,7 @@ export class ChannelNode implements TreeNode {
 
 /** The realtime view below a connection: its channels (REST listing + subscriptions) and their members. */
 export class ChannelsSource implements ChildSource {
+  readonly describesConnectionState = true;
   emptyLabel = 'No occupied channels yet';
   /**
    * Reloads caused by live changes (a subscription, a member) may reuse the REST listing for a few

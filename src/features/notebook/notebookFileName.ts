@@ -34,3 +34,16 @@ export async function uniqueNotebookName(base: string, taken: (fileName: string)
     if (!(await taken(notebookFileName(name)))) return name;
   }
 }
+
+/**
+ * The notebook name an import proposes for its source file: `requests.http` → `requests`,
+ * `trip.postman_collection.json` → `trip`, `tour.awb.md` → `tour` (so Save As offers a name that
+ * opens as a notebook again, not `Untitled-1.md`). Characters a file name cannot hold become `-`.
+ */
+export function importedNotebookBase(sourceName: string): string {
+  const file = sourceName.replace(/^.*[/\\]/, '');
+  const stem = notebookBaseName(file.replace(/(\.postman_collection)?\.(json|http|rest|txt|ya?ml)$/i, ''))
+    .replace(/[<>:"|?*]/g, '-')
+    .replace(/^[.\s]+|[.\s]+$/g, '');
+  return stem || DEFAULT_NOTEBOOK_NAME;
+}

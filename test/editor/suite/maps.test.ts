@@ -95,6 +95,45 @@ describe('maps', function () {
     assert.match(lyon?.description ?? '', /^Lyon, France · ★ \d\.\d/);
   });
 
+  it('Search Places…: a picked suggestion shows that place (Place Details by its id, with the suggestions’ session token), in the viewer and on the map', async () => {
+    const capture = captureQuickPicks();
+    const before = new Set((await api.services.history.entries()).map((e) => e.id));
+    let out: CommandOutcome | undefined;
+    let picked: string | undefined;
+    try {
+      const running = vscode.commands.executeCommand<CommandOutcome>('apiWorkbench.maps.searchPlaces');
+      const qp = await waitFor('the search box', () => capture.picks[0]);
+      await typeInto(qp, 'pizza in Mountain V', (l) => l.some((x) => x.startsWith('$(location) ')));
+      const suggestion = qp.items.find((i) => i.label.startsWith('$(location) '));
+      assert.ok(suggestion);
+      picked = suggestion.label.slice('$(location) '.length);
+      qp.activeItems = [suggestion];
+      await quickPickSent();
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      out = await running;
+    } finally {
+      capture.restore();
+    }
+    assert.ok(out, 'picking a suggestion found nothing');
+    assert.deepEqual(
+      out.results.map((r) => r.label),
+      [picked],
+      'the picked place, and only it',
+    );
+    assert.equal(out.map?.markers, 1, 'the place is on the map');
+    const sent = (await api.services.history.entries()).filter((e) => !before.has(e.id) && e.service === 'maps');
+    assert.ok(!sent.some((e) => /places:searchText/.test(e.url)), `no Text Search for the suggestion's text: ${sent.map((e) => e.url).join(', ')}`);
+    const details = sent.find((e) => e.method === 'GET' && /\/places\/[^/?:]+/.test(e.url));
+    assert.ok(details, `a Place Details request: ${sent.map((e) => `${e.method} ${e.url}`).join(', ')}`);
+    // The suggestions' session ends with this call (typed keystrokes are not history entries; the unit
+    // tests of AutocompleteSession hold that the token is theirs): a lookup by id alone has no token.
+    // The history masks every `*Token` query parameter (an AWS session token is a key), this one too.
+    assert.match(details.url, /[?&]sessionToken=[^&]+/, `the details call ends the autocomplete session: ${details.url}`);
+    const viewer = await vscode.commands.executeCommand<ResponseViewer>('apiWorkbench.maps.openInViewer', out.document);
+    await waitFor('the viewer to draw the place', () => viewer.rendered.some((m) => m.resultId === viewer.shown?.resultId && m.tab === 'body'), 30_000);
+    await takeScreenshot('maps-search-picked-place', 800);
+  });
+
   it('Search Nearby… around lat,lng lists places within the radius', async () => {
     const out = await vscode.commands.executeCommand<CommandOutcome>('apiWorkbench.maps.searchNearby', { center: '48.8566, 2.3522', radius: 5000 });
     assert.ok(out && out.results.length >= 1);

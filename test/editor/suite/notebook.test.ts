@@ -82,7 +82,8 @@ describe('API notebook', function () {
   });
 
   it('runs the example notebook against the sandbox: every assertion green, no key in any output @smoke', async () => {
-    const doc = await openNotebook('sandbox-tour.awb.md', await exampleBytes(api));
+    // Not named sandbox-tour.awb.md: Open the Example Notebook opens a workspace file of that name instead of a copy.
+    const doc = await openNotebook('tour-run.awb.md', await exampleBytes(api));
     const results = await api.notebook().controller.runAll(doc);
     const code = doc.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code);
     assert.equal(results.length, code.length);

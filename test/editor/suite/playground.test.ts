@@ -262,4 +262,14 @@ describe('llm playground', function () {
     await waitFor('the second answer to stop', () => answer()?.stopped, 15_000);
     assert.equal(kinds(panel.conversation), 'user,assistant', 'the old answer was dropped');
   });
+
+  it('the tab’s title follows the model picked in the page', async () => {
+    // Last: earlier tests share the first playground (opened[0]), which this one changes.
+    const panel = await open({ connection: SANDBOX, model: 'sandbox-chat' });
+    panel.load(defaultSettings('sandbox-chat'), []);
+    assert.equal(panel.panel.title, `Playground: sandbox-chat (${SANDBOX})`);
+    // What the page posts when the user picks another model in its settings.
+    await panel.receive({ type: 'settings', settings: defaultSettings('sandbox-chat-mini') });
+    assert.equal(panel.panel.title, `Playground: sandbox-chat-mini (${SANDBOX})`);
+  });
 });

@@ -89,6 +89,21 @@ describe('realtime', function () {
     assert.match(String(item.description), /subscribed/);
   });
 
+  it('the walkthrough’s Watch demo-ticker opens the realtime log; the connection row says one state', async () => {
+    await vscode.commands.executeCommand('apiWorkbench.realtime.disconnect');
+    await channelNodes();
+    const description = String((await (await connectionNode()).toTreeItem()).description);
+    assert.equal(description.match(/connected/g)?.length, 1, `one state: ${description}`);
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    const logShown = () => vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'output' && /Realtime/.test(e.document.uri.path));
+    assert.equal(logShown(), false, 'the log is closed before');
+    const snap = await vscode.commands.executeCommand<SubscriptionSnapshot>('apiWorkbench.realtime.subscribe', 'demo-ticker');
+    assert.ok(snap);
+    await waitFor('the realtime log to be shown', logShown);
+    await logContains(/demo-ticker {2}price {2}/);
+    await vscode.commands.executeCommand('apiWorkbench.realtime.unsubscribe', 'demo-ticker');
+  });
+
   it('tree actions: Publish Here asks only for the event and data, and confirms; Copy Channel Name copies the name', async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const node = await channelNode('test-orders');

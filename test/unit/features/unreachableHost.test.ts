@@ -1,6 +1,8 @@
 // A connection whose host does not resolve (a typo in the base URL, no network): the one text every
 // notification, tree node and notebook output shows says which host and what to check.
 import * as assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { errorText } from '../../../src/core/errors';
 import { HttpClient } from '../../../src/core/http';
 import { DEFAULT_RETRY } from '../../../src/core/retry';
@@ -24,5 +26,28 @@ describe('an unreachable host', () => {
       "Nowhere could not be reached (ENOTFOUND nonexistent.invalid): check the host in the connection's base URL, or this machine's network (DNS, VPN, proxy)",
     );
     assert.doesNotMatch(text, /getaddrinfo/, 'the system call is no help to a person');
+  });
+
+  it('a connection refused says nothing is listening there and, for a local model server’s port, which one to start', async () => {
+    const refused = async (baseUrl: string) => {
+      const client = new HttpClient({ service: 'Ollama', baseUrl, auth: { placement: 'none' }, retry: { ...DEFAULT_RETRY, maxRetries: 0 } });
+      return client.json({ path: 'models' }).then(
+        () => assert.fail('the request should fail'),
+        (e: unknown) => errorText(e),
+      );
+    };
+    // Ollama's default port, with no Ollama on this machine.
+    assert.equal(
+      await refused('http://127.0.0.1:11434/v1'),
+      'Ollama could not be reached: nothing is listening at 127.0.0.1:11434 (ECONNREFUSED): is `ollama serve` running?',
+    );
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    await new Promise<void>((r) => server.close(() => r()));
+    assert.equal(
+      await refused(`http://127.0.0.1:${port}/v1`),
+      `Ollama could not be reached: nothing is listening at 127.0.0.1:${port} (ECONNREFUSED): is the server running, and is the port in the connection's base URL right?`,
+    );
   });
 });

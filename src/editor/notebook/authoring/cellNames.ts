@@ -6,6 +6,7 @@ import { declaredEnvironments } from '../environments';
 import { NOTEBOOK_TYPE } from '../../../features/ids';
 import type { CommandTable } from '../../commands';
 import type { Services } from '../../services';
+import { foreignTarget, withRelativeTarget, type ForeignTarget, type NotebookCellData } from '../../../notebook/api';
 
 type Attributes = Record<string, string>;
 
@@ -58,6 +59,19 @@ export class CellStatusBar implements vscode.NotebookCellStatusBarItemProvider {
     if (isConnected(language)) {
       const named = attributes.connection;
       const active = this.s.connections.active(language)?.name;
+      const sentWith = named ?? active;
+      const foreign = foreignTarget(engineCell(cell), sentWith === undefined ? undefined : this.s.connections.get(language, sentWith));
+      // An absolute URL to another host is never sent with this connection: say so, not "(active)".
+      if (foreign && sentWith !== undefined) {
+        out.push(
+          item(
+            `$(warning) ${foreign.host}: not sent with ${sentWith}`,
+            `The key of "${sentWith}" only goes to its own host, so this request to ${foreign.host} is not sent. Click to run it against ${sentWith} (the URL made relative: ${foreign.relative}) or pick another connection.`,
+            'apiWorkbench.notebook.chooseCellConnection',
+          ),
+        );
+        return out;
+      }
       out.push(
         item(
           `$(plug) ${named ?? (active ? `${active} (active)` : 'no connection')}`,
@@ -72,6 +86,43 @@ export class CellStatusBar implements vscode.NotebookCellStatusBarItemProvider {
   dispose(): void {
     this.changed.dispose();
   }
+}
+
+type RetargetScope = 'cell' | 'notebook';
+
+const engineCell = (cell: vscode.NotebookCell): NotebookCellData => ({
+  kind: 'code',
+  language: cell.document.languageId,
+  value: cell.document.getText(),
+  metadata: cell.metadata,
+});
+
+/** The notebook's `language` cells that name a host their connection (pinned, else the active one) does not serve. */
+function foreignCells(notebook: vscode.NotebookDocument, language: ConnectedService, s: Services): Array<{ cell: vscode.NotebookCell; target: ForeignTarget }> {
+  const active = s.connections.active(language)?.name;
+  return notebook.getCells().flatMap((cell) => {
+    if (cell.kind !== vscode.NotebookCellKind.Code || cell.document.languageId !== language) return [];
+    const name = attributesOf(cell).connection ?? active;
+    const target = foreignTarget(engineCell(cell), name === undefined ? undefined : s.connections.get(language, name));
+    return target ? [{ cell, target }] : [];
+  });
+}
+
+/** In one edit: each cell's URL made relative and the connection named in its fence line. Returns the connection. */
+async function runAgainst(connection: string, cells: ReadonlyArray<{ cell: vscode.NotebookCell; target: ForeignTarget }>): Promise<string> {
+  const edit = new vscode.WorkspaceEdit();
+  for (const { cell, target } of cells) {
+    const line = cell.document.lineAt(target.line);
+    edit.replace(cell.document.uri, line.range, withRelativeTarget(line.text, { ...target, line: 0 }));
+  }
+  const notebook = cells[0]?.cell.notebook;
+  if (notebook)
+    edit.set(
+      notebook.uri,
+      cells.map(({ cell }) => vscode.NotebookEdit.updateCellMetadata(cell.index, { ...cell.metadata, attributes: { ...attributesOf(cell), connection } })),
+    );
+  if (!(await vscode.workspace.applyEdit(edit))) throw new Error('The cells could not be changed (is the notebook read-only?).');
+  return connection;
 }
 
 /** The cell a status bar item or the palette means: the argument, or the active notebook's selected cell. */
@@ -126,22 +177,45 @@ export function cellNameCommands(s: Services): CommandTable {
       await setAttribute(cell, 'name', chosen || undefined);
       return chosen || undefined;
     },
-    /** `name`: the connection to pin without asking; '' follows the active one again. */
-    'apiWorkbench.notebook.chooseCellConnection': async (arg?: unknown, name?: string) => {
+    /**
+     * `name`: the connection to pin without asking; '' follows the active one again. `scope`: run this
+     * cell ('cell') or every cell to a real host ('notebook') against the active connection, without asking.
+     */
+    'apiWorkbench.notebook.chooseCellConnection': async (arg?: unknown, name?: string, scopeArg?: RetargetScope) => {
+      let scope = scopeArg;
       const cell = targetCell(arg);
       const language = cell.document.languageId;
       if (!isConnected(language)) throw new Error('Only llm, maps and realtime cells use a connection.');
       let chosen = name;
+      const active = s.connections.active(language)?.name;
+      const foreign = active !== undefined ? foreignCells(cell.notebook, language, s) : [];
+      const here = foreign.find((f) => f.cell === cell);
       if (chosen === undefined) {
-        const active = s.connections.active(language)?.name;
+        const retarget: Array<vscode.QuickPickItem & { scope: RetargetScope }> = here
+          ? [
+              { label: `$(debug-start) Run against ${active}`, description: `${here.target.host} → ${here.target.relative}`, scope: 'cell' },
+              ...(foreign.length > 1
+                ? [
+                    {
+                      label: `$(run-all) Run all ${foreign.length} ${language} cells to real hosts against ${active}`,
+                      description: 'paths made relative',
+                      scope: 'notebook' as const,
+                    },
+                  ]
+                : []),
+            ]
+          : [];
         const items: vscode.QuickPickItem[] = [
+          ...retarget,
           { label: 'Active connection', description: active ? `now ${active}` : 'none yet' },
           ...s.connections.list(language).map((c) => ({ label: c.name, description: c.name === attributesOf(cell).connection ? 'pinned' : undefined })),
         ];
         const pick = await vscode.window.showQuickPick(items, { title: 'Connection of this cell', placeHolder: 'The cell is sent with this connection' });
         if (!pick) return undefined;
-        chosen = pick === items[0] ? '' : pick.label;
+        if ('scope' in pick) scope = pick.scope as RetargetScope;
+        else chosen = pick === items[retarget.length] ? '' : pick.label;
       }
+      if (scope && active !== undefined) return runAgainst(active, scope === 'cell' ? foreign.filter((f) => f.cell === cell) : foreign);
       await setAttribute(cell, 'connection', chosen || undefined);
       return chosen || undefined;
     },
