@@ -33,6 +33,9 @@ export {
   importPostman,
   exportHttpFile,
   cellToCurl,
+  cellRequest,
+  variableNameOf,
+  fillVariables,
   httpRequestToCurl,
   httpRequestsIn,
   notebookVariables,
@@ -46,5 +49,7 @@ export {
   type ExportOptions,
   type ExportTarget,
   type CurlVariables,
+  type ExportedRequest,
+  type KnownValue,
 } from './import';
 export { connectionLabel, CredentialOwners } from './credentialTaint';
