@@ -125,6 +125,21 @@ JSON
   node_ok || die "node@$version is installed incompletely in $dir (no bin/node reporting v$version, or no headers)"
 }
 
+# --- Python SDKs for the Copy as Code tests ------------------------------------------------------------
+# Generated SDK code (test/unit/codegen) runs with the official Python SDKs (openai, pusher) and is
+# checked with black; they go into a venv in the per-user cache (never the system's Python), which sees
+# the system's `requests`. A package the index does not give is said, not fatal: its tests skip saying so.
+PY_VENV="${XDG_CACHE_HOME:-$HOME/.cache}/api-workbench/python"
+if command -v python3 >/dev/null; then
+  [ -x "$PY_VENV/bin/python" ] || python3 -m venv --system-site-packages "$PY_VENV" || say "could not make a Python venv in $PY_VENV (python3-venv missing?)"
+  for pkg in openai pusher black; do
+    mod="$pkg"
+    if [ -x "$PY_VENV/bin/python" ] && ! "$PY_VENV/bin/python" -c "import $mod" 2>/dev/null; then
+      "$PY_VENV/bin/pip" install -q "$pkg" || say "pip could not install $pkg: the tests that need it are skipped"
+    fi
+  done
+fi
+
 # --- code-server -----------------------------------------------------------------------------------
 # What code-server's postinstall produces (it installs VS Code's own dependencies and native modules
 # in lib/vscode, then lib/vscode/extensions): npm 11 may skip install scripts ("not yet covered by

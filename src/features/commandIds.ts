@@ -92,6 +92,7 @@ export const COMMAND_IDS = [
   'apiWorkbench.notebook.importFile',
   'apiWorkbench.notebook.pasteCurl',
   'apiWorkbench.notebook.copyCellAsCurl',
+  'apiWorkbench.notebook.copyCellAsCode',
   'apiWorkbench.notebook.exportHttp',
   'apiWorkbench.notebook.convertCurlCell',
   'apiWorkbench.notebook.nameCell',

@@ -34,6 +34,9 @@ export {
   importPostman,
   exportHttpFile,
   cellToCurl,
+  cellRequest,
+  variableNameOf,
+  fillVariables,
   httpRequestToCurl,
   httpRequestsIn,
   notebookVariables,
@@ -47,6 +50,8 @@ export {
   type ExportOptions,
   type ExportTarget,
   type CurlVariables,
+  type ExportedRequest,
+  type KnownValue,
 } from './import';
 export { connectionLabel, CredentialOwners } from './credentialTaint';
 export { Cassette, type CassetteMode, type CassetteStorage } from './cassette/cassette';

@@ -203,6 +203,11 @@ export class NotebookRunController implements vscode.Disposable {
     return this.bodies.get(resultId);
   }
 
+  /** The last result of the cell named `name` in this notebook's runs (Copy as Code fills in what later cells read from it). */
+  lastResult(doc: vscode.NotebookDocument, name: string): CellResult | undefined {
+    return this.sessions.get(doc.uri.toString())?.runner.lastResult(name);
+  }
+
   /** The result id last shown in a cell. */
   resultOf(cell: vscode.NotebookCell): string | undefined {
     return this.cellResults.get(cell);

@@ -13,6 +13,7 @@ import type { Services } from '../services';
 import { NotebookRunController } from './controller';
 import { runWithModels } from './runWithModels';
 import { CurlCellActions, exportCommands } from './exportCommands';
+import { copyAsCodeCommands } from './copyAsCode';
 import { importCommands } from './importCommands';
 import { Environments, notebookOf } from './environments';
 import { AwbSerializer, documentProblems } from './serializer';
@@ -86,6 +87,7 @@ export function activate(s: Services): NotebookFeature {
   const commands: CommandTable = {
     ...importCommands(s, serializer),
     ...exportCommands(s, serializer),
+    ...copyAsCodeCommands(s, controller),
     ...cellNameCommands(s),
     // `name`: given by a caller instead of asking (tests, other commands).
     'apiWorkbench.notebook.new': (name?: unknown) => newNotebook(typeof name === 'string' ? name : undefined),

@@ -18,6 +18,8 @@ export interface ExportTarget {
   auth: AuthPlacement;
   /** The environment variable the key is read from (default: OPENAI_API_KEY, GOOGLE_MAPS_API_KEY… by service and host). */
   envVar?: string;
+  /** Azure OpenAI's classic API: the api-version its requests carry. */
+  azure?: { apiVersion: string };
 }
 
 export interface ExportOptions {
@@ -217,19 +219,32 @@ export function notebookVariables(cells: readonly NotebookCellData[]): Map<strin
   return vars;
 }
 
-/** `{{city}}` → its value; `{{$env X}}` → `${X}`; `{{$secret gh_token}}` → `${GH_TOKEN}`; `{{models.json.id}}` → `${MODELS_JSON_ID}`. */
-function fillVariables(text: string, vars: CurlVariables): string {
+/**
+ * What `{{expr}}` is in an exported request when no vars cell says: an earlier cell's answer the
+ * caller knows (the editor's last run), else undefined and it becomes a variable read at run time.
+ */
+export type KnownValue = (expr: string) => string | undefined;
+
+/** `{{city}}` → its value; `{{$env X}}` → `${X}`; `{{$secret gh_token}}` → `${GH_TOKEN}`; `{{models.json.id}}` → its known value or `${MODELS_JSON_ID}`. */
+export function fillVariables(text: string, vars: CurlVariables, known?: KnownValue): string {
   return text.replace(/\{\{\s*([^{}]+?)\s*\}\}/g, (_whole, expr: string) => {
     const env = /^\$(?:env|processEnv)\s+([A-Za-z_]\w*)$/.exec(expr);
     if (env) return shellVariable(env[1]);
-    if (vars.has(expr)) return fillVariables(vars.get(expr)!, new Map([...vars].filter(([k]) => k !== expr)));
-    const name = expr
-      .replace(/^\$secret\s+/, '')
-      .replace(/[^A-Za-z0-9]+/g, '_')
-      .replace(/^_+|_+$/g, '')
-      .toUpperCase();
-    return shellVariable(/^[A-Z_]/.test(name) ? name : `V_${name}`);
+    if (vars.has(expr)) return fillVariables(vars.get(expr)!, new Map([...vars].filter(([k]) => k !== expr)), known);
+    const value = expr.startsWith('$') ? undefined : known?.(expr);
+    if (value !== undefined) return value;
+    return shellVariable(variableNameOf(expr));
   });
+}
+
+/** The environment variable an unresolved `{{expr}}` is read from: `models.json.data[0].id` → MODELS_JSON_DATA_0_ID. */
+export function variableNameOf(expr: string): string {
+  const name = expr
+    .replace(/^\$secret\s+/, '')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .toUpperCase();
+  return /^[A-Z_]/.test(name) ? name : `V_${name}`;
 }
 
 /** An `http` cell's text → method, absolute URL, headers, body (the `??` checks after it left out). */
@@ -248,21 +263,54 @@ function readHttpRequest(text: string): { method: string; url: string; headers: 
   return { method: first[1].toUpperCase(), url: first[2], headers, ...(body.trim() ? { body } : {}) };
 }
 
-/** An `http` cell's request (as written in the fence) as a cURL command; its keys are `{{$secret}}`/`{{$env}}` references, so shell variables. */
-export function httpRequestToCurl(request: string, vars: CurlVariables = new Map(), opts: ExportOptions = {}): string | undefined {
+/**
+ * One request as every exporter writes it (cURL, code in other languages): method, absolute URL,
+ * headers and body with variables filled in (unknown ones are `shellVariable` markers), where the
+ * key goes and the environment variable it is read from. It never holds a key.
+ */
+export interface ExportedRequest {
+  service: 'llm' | 'maps' | 'http';
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  auth: AuthPlacement;
+  /** The variable the key is read from (an http cell: its own `{{$env}}` references, so unused). */
+  envVar: string;
+  /** The connection's base URL (SDKs take it, not the request's URL). */
+  baseUrl: string;
+  /** Azure OpenAI's classic API: the connection's api-version. */
+  azure?: { apiVersion: string };
+}
+
+/** An `http` cell's request (as written in the fence), variables filled in; its keys are `{{$secret}}`/`{{$env}}` references. */
+export function httpCellRequest(request: string, vars: CurlVariables = new Map(), known?: KnownValue): ExportedRequest | undefined {
   const r = readHttpRequest(request);
   if (!r) return undefined;
-  const headers = Object.fromEntries(Object.entries(r.headers).map(([n, v]) => [n, fillVariables(v, vars)]));
-  return toCurl(
-    {
-      method: r.method,
-      url: fillVariables(r.url, vars),
-      headers,
-      body: r.body === undefined ? undefined : fillVariables(r.body, vars),
-      auth: { placement: 'none' },
-    },
-    { envVar: 'API_KEY', redactor: opts.redactor },
-  );
+  const headers = Object.fromEntries(Object.entries(r.headers).map(([n, v]) => [n, fillVariables(v, vars, known)]));
+  const url = fillVariables(r.url, vars, known);
+  let baseUrl = url;
+  try {
+    baseUrl = new URL(r.url).origin;
+  } catch {
+    /* a URL with a variable in it: written as given */
+  }
+  return {
+    service: 'http',
+    method: r.method,
+    url,
+    headers,
+    body: r.body === undefined ? undefined : fillVariables(r.body, vars, known),
+    auth: { placement: 'none' },
+    envVar: 'API_KEY',
+    baseUrl,
+  };
+}
+
+/** An `http` cell's request (as written in the fence) as a cURL command; its keys are `{{$secret}}`/`{{$env}}` references, so shell variables. */
+export function httpRequestToCurl(request: string, vars: CurlVariables = new Map(), opts: ExportOptions = {}): string | undefined {
+  const r = httpCellRequest(request, vars);
+  return r && toCurl(r, { envVar: r.envVar, redactor: opts.redactor });
 }
 
 /** The `http` requests written inside a Markdown cell (http cells as the importer writes them, kept blocks). */
@@ -270,21 +318,39 @@ export function httpRequestsIn(markdown: string): Array<{ name?: string; request
   return splitHttpFences(markdown).flatMap((p) => (p.kind === 'http' ? [{ name: p.name, request: p.request }] : []));
 }
 
-/** One llm, maps or http cell as a cURL command: variables as their values or as shell variables; undefined for other cells. */
-export function cellToCurl(cell: NotebookCellData, opts: ExportOptions = {}, vars: CurlVariables = new Map()): string | undefined {
-  if (cell.kind === 'code' && cell.language === 'http') return httpRequestToCurl(cell.value, vars, opts);
+/** One llm, maps or http cell's request: variables as their values (or `known` answers) or as markers; undefined for other cells. */
+export function cellRequest(
+  cell: NotebookCellData,
+  opts: ExportOptions = {},
+  vars: CurlVariables = new Map(),
+  known?: KnownValue,
+): ExportedRequest | undefined {
+  if (cell.kind === 'code' && cell.language === 'http') return httpCellRequest(cell.value, vars, known);
   if (cell.kind !== 'code' || (cell.language !== 'llm' && cell.language !== 'maps')) return undefined;
   const spec = analyseCell(cell, 1).spec;
   if (spec?.kind !== 'http') return undefined;
   const service = cell.language;
   const t = targetFor(cell, service, opts).target;
-  const headers = Object.fromEntries(spec.headers.map((h) => [h.name, fillVariables(h.value, vars)]));
+  const headers = Object.fromEntries(spec.headers.map((h) => [h.name, fillVariables(h.value, vars, known)]));
   // The engine sends a body as JSON unless the cell says otherwise; curl's -d would say form data.
   if (spec.body !== undefined && !spec.headers.some((h) => h.name.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
-  const body = spec.body === undefined ? undefined : fillVariables(spec.body, vars);
+  const body = spec.body === undefined ? undefined : fillVariables(spec.body, vars, known);
   const target = absoluteUrl(service, spec.target, t);
-  return toCurl(
-    { method: spec.method, url: fillVariables(target.url, vars), headers, body, auth: target.auth },
-    { envVar: t.envVar ?? keyEnvVar(service, t.auth, t.baseUrl), redactor: opts.redactor },
-  );
+  return {
+    service,
+    method: spec.method,
+    url: fillVariables(target.url, vars, known),
+    headers,
+    body,
+    auth: target.auth,
+    envVar: t.envVar ?? keyEnvVar(service, t.auth, t.baseUrl),
+    baseUrl: t.baseUrl,
+    ...(t.azure ? { azure: t.azure } : {}),
+  };
+}
+
+/** One llm, maps or http cell as a cURL command: variables as their values or as shell variables; undefined for other cells. */
+export function cellToCurl(cell: NotebookCellData, opts: ExportOptions = {}, vars: CurlVariables = new Map()): string | undefined {
+  const r = cellRequest(cell, opts, vars);
+  return r && toCurl(r, { envVar: r.envVar, redactor: opts.redactor });
 }

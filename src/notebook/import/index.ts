@@ -33,10 +33,15 @@ export { importPostman } from './postman';
 export {
   exportHttpFile,
   cellToCurl,
+  cellRequest,
+  variableNameOf,
+  fillVariables,
   httpRequestToCurl,
   httpRequestsIn,
   notebookVariables,
   type CurlVariables,
+  type ExportedRequest,
+  type KnownValue,
   type ExportOptions,
   type ExportTarget,
 } from './exportHttp';

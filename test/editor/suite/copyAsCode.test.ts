@@ -1,0 +1,62 @@
+// Copy Cell as Code… in the real editor, against the sandbox: the language pick (the last language
+// used offered first; screenshot copy-as-code-pick), the code on the clipboard and in an editor
+// beside (screenshot copy-as-code), the key an environment read, never its value.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { CopiedCode } from '../../../src/editor/notebook/copyAsCode';
+import type { SandboxInfo } from '../../../src/sandbox/types';
+import { takeScreenshot } from '../harness/suiteApi';
+import { sandboxKeys, trustedSandbox } from './kit';
+
+const NOTEBOOK = [
+  '# Copy as Code',
+  '',
+  '```maps name=place',
+  'POST /v1/places:searchText',
+  'X-Goog-FieldMask: places.id,places.displayName',
+  '',
+  '{"textQuery": "Lisbon"}',
+  '```',
+  '',
+].join('\n');
+
+describe('Copy Cell as Code…', function () {
+  this.timeout(120_000);
+  let info: SandboxInfo;
+
+  before(async function () {
+    ({ info } = await trustedSandbox(this));
+  });
+
+  it('the language pick, then the code beside with the key read from GOOGLE_MAPS_API_KEY; the last language comes first next time (screenshots)', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder);
+    const uri = vscode.Uri.joinPath(folder.uri, 'copy-as-code.awb.md');
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(NOTEBOOK));
+    const doc = await vscode.workspace.openNotebookDocument(uri);
+    await vscode.window.showNotebookDocument(doc);
+    const cell = doc.getCells().find((c) => c.document.languageId === 'maps');
+    assert.ok(cell);
+
+    // First with the language given, as a caller does: it becomes the last used.
+    const first = await vscode.commands.executeCommand<CopiedCode | undefined>('apiWorkbench.notebook.copyCellAsCode', cell, 'python');
+    assert.ok(first);
+    assert.match(first.text, /os\.environ\["GOOGLE_MAPS_API_KEY"\]/);
+    assert.match(first.text, /Text Search/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
+    // Then through the real quick pick: Python is offered first.
+    const copying = vscode.commands.executeCommand<CopiedCode | undefined>('apiWorkbench.notebook.copyCellAsCode', cell);
+    await new Promise((r) => setTimeout(r, 1500));
+    await takeScreenshot('copy-as-code-pick', 300);
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    const copied = await copying;
+    assert.ok(copied, 'the pick was accepted');
+    assert.equal(copied.language, 'python', 'the last language used is offered first');
+    assert.equal(await vscode.env.clipboard.readText(), copied.text);
+    assert.equal(vscode.window.activeTextEditor?.document.getText(), copied.text);
+    assert.ok(copied.text.includes(info.maps.baseUrl), 'the code goes to the connection’s base URL');
+    for (const key of sandboxKeys(info)) assert.ok(!copied.text.includes(key), 'a sandbox key is in the copied code');
+    await takeScreenshot('copy-as-code', 1000);
+  });
+});
