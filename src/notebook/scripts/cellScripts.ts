@@ -25,6 +25,14 @@ const INLINE_START = /^([<>])\s*\{%(.*)$/;
 const SCRIPT_FILE = /^([<>])\s+(\S+\.[cm]?js)\s*$/;
 const isBlankOrComment = (t: string) => t === '' || t.startsWith('#') || t.startsWith('//');
 
+/** Whether a cell's text has a script block at all (a quick look: extractScripts reads them). */
+export function hasScriptBlock(text: string): boolean {
+  return text.split(/\r?\n/).some((line) => {
+    const t = line.trim();
+    return INLINE_START.test(t) || SCRIPT_FILE.test(t);
+  });
+}
+
 /** Takes the script blocks out of a request cell's lines (`lineOf(i)` is line i's file line). */
 export function extractScripts(lines: readonly string[], lineOf: (i: number) => number): ExtractedScripts {
   const out: ExtractedScripts = { lines: [...lines], scripts: [], problems: [] };
