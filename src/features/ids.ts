@@ -67,6 +67,9 @@ export const SETTING_KEYS = [
   'llm.prices',
   'llm.dailyBudget',
   'agents.mcpServer',
+  'scripts.timeLimitMs',
+  'scripts.memoryLimitMb',
+  'scripts.outputLimitKb',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 

@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import type { Schema } from '../core/validate';
 import { DEFAULT_HISTORY_LIMITS, MAX_HISTORY_ENTRIES } from '../history/model';
+import { DEFAULT_SCRIPT_LIMITS, type ScriptLimits } from '../notebook/scripts/limits';
 
 import { DEFAULT_TILE_ATTRIBUTION, DEFAULT_TILES } from '../services/maps/mapMessages';
 
@@ -14,6 +15,8 @@ interface Setting<T> {
   default: T;
   userOnly: boolean;
 }
+
+const MB = 1024 * 1024;
 
 function setting<T>(schema: Schema<T>, fallback: T, opts: { userOnly?: boolean } = {}): Setting<T> {
   return { schema, default: fallback, userOnly: opts.userOnly ?? false };
@@ -34,6 +37,10 @@ export const SETTINGS = {
   'llm.dailyBudget': setting<unknown>(z.unknown(), undefined, { userOnly: true }),
   // The agent tools are registered once: as language-model tools where VS Code has them; as an MCP server too only when asked.
   'agents.mcpServer': setting(z.boolean(), false, { userOnly: true }),
+  // Collection scripts' limits: a workspace may set them (an untrusted one runs no script at all).
+  'scripts.timeLimitMs': setting(z.number().check(z.int(), z.gte(10), z.lte(60_000)), DEFAULT_SCRIPT_LIMITS.timeMs),
+  'scripts.memoryLimitMb': setting(z.number().check(z.int(), z.gte(4), z.lte(1024)), DEFAULT_SCRIPT_LIMITS.memoryBytes / MB),
+  'scripts.outputLimitKb': setting(z.number().check(z.int(), z.gte(1), z.lte(64 * 1024)), DEFAULT_SCRIPT_LIMITS.logBytes / 1024),
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;
@@ -42,6 +49,15 @@ export type SettingValue<K extends SettingName> = (typeof SETTINGS)[K] extends S
 /** What reads settings: the editor's Config, or a plain object in tests. */
 export interface SettingsReader {
   get<K extends SettingName>(key: K): SettingValue<K>;
+}
+
+/** The limits of one script (time, memory, log output) from the settings. */
+export function scriptLimits(settings: SettingsReader): Partial<ScriptLimits> {
+  return {
+    timeMs: settings.get('scripts.timeLimitMs'),
+    memoryBytes: settings.get('scripts.memoryLimitMb') * MB,
+    logBytes: settings.get('scripts.outputLimitKb') * 1024,
+  };
 }
 
 /** The map's tile template (only an https URL is used; anything else draws the offline basemap). */

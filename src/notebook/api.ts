@@ -4,6 +4,7 @@
 export * from './types';
 export { parseNotebook, serializeNotebook, cellStartLines, notebookProblems } from './format';
 export { createRunner, runNotebook } from './run';
+export { hasScriptBlock } from './scripts/cellScripts';
 export { countsAsCell } from './cellCount';
 export { foreignTarget, withRelativeTarget, type ForeignTarget } from './retarget';
 export { describeWaits } from './waits';

@@ -29,6 +29,7 @@ import { runListen, runPublish } from './realtimeCell';
 import { runRealtimeRest } from './realtimeRestCell';
 import { NotebookError, substitute, type VariableScope } from './variables';
 import { ScriptSession } from './scripts/cellRun';
+import { hasScriptBlock } from './scripts/cellScripts';
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -74,6 +75,8 @@ class Runner implements NotebookRunner {
     this.lines = cellStartLines(this.cells);
     const names = new Set(this.cells.map((c) => c.metadata.attributes?.name));
     for (const name of [...this.results.keys()]) if (!names.has(name)) this.results.delete(name);
+    // The engine's thread loads while the user reads the notebook or the run's first requests go out.
+    if (this.cells.some((c) => c.kind === 'code' && hasScriptBlock(c.value))) this.scripts.warm();
   }
 
   lastResult(name: string): CellResult | undefined {

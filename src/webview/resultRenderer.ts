@@ -97,6 +97,15 @@ function assertions(p: ResultPayload): HTMLElement | undefined {
   return box;
 }
 
+/** What the cell's scripts logged, as they wrote it, under the checks. */
+function scriptLogs(p: ResultPayload): HTMLElement | undefined {
+  if (!p.logs) return undefined;
+  const box = el('div', 'awb-logs');
+  box.append(el('div', 'awb-meta', p.logs.dropped ? `Script log (last ${p.logs.lines.length} lines)` : 'Script log'));
+  box.append(el('pre', 'awb-log', p.logs.lines.join('\n')));
+  return box;
+}
+
 function mapPanel(
   p: NonNullable<ResultPayload['geometry']>,
   onDrawn: () => void,
@@ -148,6 +157,8 @@ function render(p: ResultPayload, element: HTMLElement, post: (m: RendererMessag
   if (p.skipped) root.append(el('div', 'awb-meta', p.skipped));
   const checks = assertions(p);
   if (checks) root.append(checks);
+  const logs = scriptLogs(p);
+  if (logs) root.append(logs);
   if (p.variables) root.append(table(Object.entries(p.variables)));
 
   const tabs: Array<{ id: string; label: string; make: () => HTMLElement }> = [];

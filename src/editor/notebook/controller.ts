@@ -4,8 +4,8 @@
 // and runCell (history, Testing API).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { mapTiles } from '../../features/settings';
-import { createRunner, type CellProgress, type CellResult, type CodeLanguage, type NotebookRunner, type RunOptions } from '../../notebook/api';
+import { mapTiles, scriptLimits } from '../../features/settings';
+import { createRunner, hasScriptBlock, type CellProgress, type CellResult, type CodeLanguage, type NotebookRunner, type RunOptions } from '../../notebook/api';
 import { RESULT_MIME, type ResultPayload } from '../../webview/result/protocol';
 import { CONNECTION_COMMANDS, EXTENSION_ID, NOTEBOOK_CONTROLLER_ID, NOTEBOOK_LANGUAGES, NOTEBOOK_TYPE } from '../../features/ids';
 import type { Services } from '../services';
@@ -139,7 +139,10 @@ export class NotebookRunController implements vscode.Disposable {
   }
 
   private prefer(doc: vscode.NotebookDocument): void {
-    if (doc.notebookType === NOTEBOOK_TYPE) this.controller.updateNotebookAffinity(doc, vscode.NotebookControllerAffinity.Preferred);
+    if (doc.notebookType !== NOTEBOOK_TYPE) return;
+    this.controller.updateNotebookAffinity(doc, vscode.NotebookControllerAffinity.Preferred);
+    // A notebook with scripts gets its runner now: it loads the script engine before the first Run.
+    if (doc.getCells().some((c) => c.kind === vscode.NotebookCellKind.Code && hasScriptBlock(c.document.getText()))) this.session(doc);
   }
 
   /** Selects this controller for a notebook (shown in an editor) when VS Code has not yet. */
@@ -232,6 +235,7 @@ export class NotebookRunController implements vscode.Disposable {
       baseDir: doc.uri.scheme === 'file' ? path.dirname(doc.uri.fsPath) : undefined,
       environment: this.environments.get(doc.uri),
       maxBodyBytes: MAX_BODY_BYTES,
+      scriptLimits: scriptLimits(this.s.config),
     };
   }
 

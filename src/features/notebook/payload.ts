@@ -5,10 +5,12 @@ import { describeWaits, type CellResult, type ListenMessage } from '../../notebo
 import type { MapLine, MapMarker } from '../../services/maps/mapMessages';
 import { decodePolyline } from '../../services/maps/polyline';
 import { costOf, PRICES, type ModelPrice } from '../../services/llm/pricing';
-import { listenSummary, PREVIEW_BYTES, PREVIEW_MESSAGES, type ResultBody, type ResultPayload } from '../../webview/result/protocol';
+import { listenSummary, PREVIEW_BYTES, PREVIEW_LOG_LINES, PREVIEW_MESSAGES, type ResultBody, type ResultPayload } from '../../webview/result/protocol';
 
 const MAX_MARKERS = 1000;
 const MAX_LINES = 20;
+/** Characters of one log line shown (a script may log a whole body). */
+const MAX_LOG_LINE = 2000;
 
 export interface LiveState {
   /** LLM answer text so far. */
@@ -55,6 +57,9 @@ export function resultPayload(
     durationMs: res?.durationMs ?? r.durationMs,
     ...(r.request ? { request: { method: r.request.method, url: r.request.url } } : {}),
     assertions: r.assertions,
+    ...(r.logs?.length
+      ? { logs: { lines: r.logs.slice(-PREVIEW_LOG_LINES).map((l) => l.slice(0, MAX_LOG_LINE)), dropped: Math.max(0, r.logs.length - PREVIEW_LOG_LINES) } }
+      : {}),
     ...(r.variables ? { variables: r.variables } : {}),
   };
   const waited = describeWaits(r.waits);
@@ -97,6 +102,10 @@ export function plainSummary(p: ResultPayload): string {
   for (const a of p.assertions) {
     if (a.reason !== undefined) lines.push(`${a.passed ? '✓' : '✗'} ${a.source} (judge ${a.judgeModel ?? ''}: ${a.reason})`);
     else lines.push(`${a.passed ? '✓' : '✗'} ${a.source}${a.passed ? '' : ` (expected ${a.expected}, actual ${a.actual})`}`);
+  }
+  if (p.logs) {
+    if (p.logs.dropped) lines.push(`log: (${p.logs.dropped} earlier lines not shown)`);
+    for (const l of p.logs.lines) lines.push(`log: ${l}`);
   }
   if (p.body && p.answer === undefined) lines.push(p.body.text.slice(0, 2000));
   return lines.join('\n');

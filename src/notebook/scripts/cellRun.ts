@@ -46,6 +46,14 @@ export class ScriptSession {
     this.variables.clear();
   }
 
+  /** Loads the engine ahead of the first script (a notebook with scripts opened, or a run of one started). */
+  warm(): void {
+    // An untrusted workspace runs no script, so it starts no engine either.
+    const refusal = this.opts.host.mayRunScripts?.();
+    if (refusal !== undefined && refusal !== true) return;
+    (this.engine ??= new ScriptWorkerEngine(this.opts.limits)).warm();
+  }
+
   dispose(): void {
     this.engine?.dispose();
     this.engine = undefined;

@@ -3,6 +3,7 @@
 // request is built; `> {% … %}` (or `> ./check.js`) after the request runs on its answer. The lines
 // they take are blanked for the request's own reading, so every other line keeps its number.
 import type { ScriptPhase } from './model';
+import { scriptSyntaxError } from './syntax';
 
 export interface CellScript {
   phase: ScriptPhase;
@@ -24,6 +25,14 @@ export interface ExtractedScripts {
 const INLINE_START = /^([<>])\s*\{%(.*)$/;
 const SCRIPT_FILE = /^([<>])\s+(\S+\.[cm]?js)\s*$/;
 const isBlankOrComment = (t: string) => t === '' || t.startsWith('#') || t.startsWith('//');
+
+/** Whether a cell's text has a script block at all (a quick look: extractScripts reads them). */
+export function hasScriptBlock(text: string): boolean {
+  return text.split(/\r?\n/).some((line) => {
+    const t = line.trim();
+    return INLINE_START.test(t) || SCRIPT_FILE.test(t);
+  });
+}
 
 /** Takes the script blocks out of a request cell's lines (`lineOf(i)` is line i's file line). */
 export function extractScripts(lines: readonly string[], lineOf: (i: number) => number): ExtractedScripts {
@@ -72,7 +81,14 @@ export function extractScripts(lines: readonly string[], lineOf: (i: number) => 
     }
     // An empty first line (`< {%` alone) is dropped, so the code's line 1 is the line after the marker.
     const dropFirst = code.length > 1 && code[0].trim() === '';
-    out.scripts.push({ phase, line: lineOf(start) + (dropFirst ? 1 : 0), source: (dropFirst ? code.slice(1) : code).join('\n') });
+    const script: CellScript = { phase, line: lineOf(start) + (dropFirst ? 1 : 0), source: (dropFirst ? code.slice(1) : code).join('\n') };
+    out.scripts.push(script);
+    const syntax = scriptSyntaxError(script.source!);
+    if (syntax)
+      out.problems.push({
+        line: script.line + syntax.line - 1,
+        message: `the ${phase === 'pre' ? 'pre-request' : 'response'} script does not parse: ${syntax.message}; fix this line before the cell can run`,
+      });
   }
   return out;
 }

@@ -1,5 +1,5 @@
 // The script host: QuickJS compiled to WebAssembly, never the host's own JavaScript. One runtime per
-// run, a fresh context per script; nothing of the host is reachable from inside (no process, no
+// run, a fresh context per script (made ahead, see ScriptEngine.prepare); nothing of the host is reachable from inside (no process, no
 // require of Node's modules, no file system, network or timers). Values cross as JSON text only; the
 // few host functions take and return strings. Limits: time (an interrupt handler), memory and stack
 // (the runtime's own limits) and log output (counted here).
@@ -67,9 +67,37 @@ export interface ScriptRun {
   durationMs: number;
 }
 
-/** One run's engine: scripts run one after another, each in a new context of the same runtime. */
+/** What the engine knows of the script that runs now; the host functions and the interrupt handler read it. */
+interface RunState {
+  logs: string[];
+  logBytes: number;
+  stop: LimitKind | undefined;
+  /** When the script's time runs out (performance.now()). */
+  deadline: number;
+  /** The engine works for the script (its prelude, a library): not the script's time. */
+  loading: boolean;
+  clock: ((running: boolean) => void) | undefined;
+}
+
+/** A fresh context with the host functions and the compiled prelude, waiting for its script. */
+interface Prepared {
+  context: QuickJSContext;
+  /** Disposes the libraries the script loaded into this context. */
+  release: () => void;
+}
+
+const idleState = (): RunState => ({ logs: [], logBytes: 0, stop: undefined, deadline: Infinity, loading: true, clock: undefined });
+
+/**
+ * One run's engine: scripts run one after another, each in a new context of the same runtime, so a
+ * script never sees what another left behind (its globals, a changed prototype). The next context is
+ * made and its prelude compiled ahead (`prepare`, while the caller waits for a request), as compiling
+ * the prelude costs more than most scripts.
+ */
 export class ScriptEngine {
   private runtime: QuickJSRuntime | undefined;
+  private prepared: Prepared | undefined;
+  private state: RunState = idleState();
 
   private constructor(
     private readonly module: QuickJSWASMModule,
@@ -80,6 +108,11 @@ export class ScriptEngine {
     return new ScriptEngine(await loadScriptModule(), { ...DEFAULT_SCRIPT_LIMITS, ...limits });
   }
 
+  /** Makes the next script's context now (a no-op when one waits already). */
+  prepare(): void {
+    this.prepared ??= this.newPrepared();
+  }
+
   /**
    * Runs `source` (a script's text) with `input`; never throws for anything the script does.
    * `clock(true)` is called when the script's own time starts or resumes, `clock(false)` while the
@@ -87,22 +120,19 @@ export class ScriptEngine {
    */
   run(source: string, input: ScriptInput, clock?: (running: boolean) => void): ScriptRun {
     const started = performance.now();
-    const runtime = (this.runtime ??= this.newRuntime());
-    const context = runtime.newContext();
-    const state = { logs: [] as string[], logBytes: 0, stop: undefined as LimitKind | undefined, deadline: started + this.limits.timeMs, loading: false };
-    runtime.setInterruptHandler(() => {
-      if (state.stop) return true;
-      if (!state.loading && performance.now() > state.deadline) state.stop = 'time';
-      return state.stop !== undefined;
-    });
+    const state: RunState = { ...idleState(), clock };
+    const { context, release } = this.prepared ?? this.newPrepared();
+    this.prepared = undefined;
+    this.state = state;
+    const runtime = this.runtime!;
     let failure: ScriptFailure | undefined;
     let output: ScriptOutput | undefined;
-    let releaseLibraries = () => {};
     try {
-      releaseLibraries = this.defineHostFunctions(context, input, state, clock);
-      // The prelude is the engine's own work: the script's time starts after it.
-      state.loading = true;
-      this.evalOrThrow(context, PRELUDE, PRELUDE_FILE);
+      const inputText = context.newString(JSON.stringify(input));
+      context.setProp(context.global, '__awb_input', inputText);
+      inputText.dispose();
+      // Defining the APIs over the input is the engine's own work: the script's time starts after it.
+      this.evalOrThrow(context, '__awb_begin()', PRELUDE_FILE);
       state.loading = false;
       state.deadline = performance.now() + this.limits.timeMs;
       clock?.(true);
@@ -117,8 +147,9 @@ export class ScriptEngine {
       if (state.stop && !failure?.limit) failure = { limit: state.stop, message: state.stop };
       if (!failure?.limit) output = this.collect(context);
     } finally {
-      releaseLibraries();
+      release();
       context.dispose();
+      this.state = idleState();
       // A runtime that ran out of memory or was stopped mid-way is not trusted with the next script.
       if (failure?.limit) this.disposeRuntime();
     }
@@ -129,32 +160,52 @@ export class ScriptEngine {
     this.disposeRuntime();
   }
 
+  private newPrepared(): Prepared {
+    const runtime = (this.runtime ??= this.newRuntime());
+    const context = runtime.newContext();
+    try {
+      const release = this.defineHostFunctions(context);
+      this.evalOrThrow(context, PRELUDE, PRELUDE_FILE);
+      return { context, release };
+    } catch (e) {
+      context.dispose();
+      throw e;
+    }
+  }
+
   private newRuntime(): QuickJSRuntime {
     const runtime = this.module.newRuntime();
     runtime.setMemoryLimit(this.limits.memoryBytes);
     runtime.setMaxStackSize(this.limits.stackBytes);
+    runtime.setInterruptHandler(() => {
+      const state = this.state;
+      if (state.stop) return true;
+      if (!state.loading && performance.now() > state.deadline) state.stop = 'time';
+      return state.stop !== undefined;
+    });
     return runtime;
   }
 
   private disposeRuntime(): void {
+    if (this.prepared) {
+      this.prepared.release();
+      this.prepared.context.dispose();
+      this.prepared = undefined;
+    }
     this.runtime?.dispose();
     this.runtime = undefined;
   }
 
-  private defineHostFunctions(
-    context: QuickJSContext,
-    input: ScriptInput,
-    state: { logs: string[]; logBytes: number; stop: LimitKind | undefined; deadline: number; loading: boolean },
-    clock: ((running: boolean) => void) | undefined,
-  ): () => void {
+  /** The few host functions the prelude takes (and removes from the global object) before the script runs. */
+  private defineHostFunctions(context: QuickJSContext): () => void {
     const set = (name: string, handle: QuickJSHandle) => {
       context.setProp(context.global, name, handle);
       handle.dispose();
     };
-    set('__awb_input', context.newString(JSON.stringify(input)));
     set(
       '__awb_log',
       context.newFunction('log', (text) => {
+        const state = this.state;
         const line = context.getString(text);
         state.logBytes += Buffer.byteLength(line) + 1;
         if (state.logBytes > this.limits.logBytes) state.stop = 'log';
@@ -178,9 +229,10 @@ export class ScriptEngine {
         const cached = loaded.get(name);
         if (cached) return cached.dup();
         // Loading a library is not the script's time: the deadline moves by what it took.
+        const state = this.state;
         const t0 = performance.now();
         state.loading = true;
-        clock?.(false);
+        state.clock?.(false);
         try {
           const result = context.evalCode(
             `(function(){var module={exports:{}};(function(module,exports,define){${librarySource(name)}\n})(module,module.exports,undefined);return module.exports})()`,
@@ -192,7 +244,7 @@ export class ScriptEngine {
         } finally {
           state.loading = false;
           state.deadline += performance.now() - t0;
-          clock?.(true);
+          state.clock?.(true);
         }
       }),
     );

@@ -2,9 +2,11 @@
 // stuck inside one native operation (a 1 MB string repeated in a loop, an ArrayBuffer bomb), which the
 // engine's interrupt handler cannot stop between bytecode steps, never blocks the editor or the CLI;
 // the host (workerHost.ts) ends this thread at the time limit instead. It keeps one engine per
-// limits for the scripts that follow.
+// limits for the scripts that follow, and makes the next script's context as soon as it has answered,
+// while the host sends the cell's request.
 import { parentPort } from 'node:worker_threads';
 import { ScriptEngine } from './engine';
+import type { ScriptLimits } from './limits';
 import { workerRequestSchema, type WorkerMessage } from './workerProtocol';
 
 const port = parentPort;
@@ -13,21 +15,38 @@ if (!port) throw new Error('scriptWorker.js runs as a worker thread of the scrip
 let engine: { key: string; created: Promise<ScriptEngine> } | undefined;
 const post = (message: WorkerMessage) => port.postMessage(message);
 
+function engineFor(limits: ScriptLimits): Promise<ScriptEngine> {
+  const key = JSON.stringify(limits);
+  if (engine?.key !== key) {
+    void engine?.created.then((e) => e.dispose());
+    engine = { key, created: ScriptEngine.create(limits) };
+  }
+  return engine.created;
+}
+
+/** After the answer is posted: a message from the host arriving meanwhile waits for it (~4 ms). */
+function prepareNext(ready: ScriptEngine): void {
+  setImmediate(() => {
+    try {
+      ready.prepare();
+    } catch {
+      // The next run makes its context itself and reports what fails there.
+    }
+  });
+}
+
 port.on('message', (raw: unknown) => {
   void (async () => {
     const request = workerRequestSchema.parse(raw);
     try {
-      const key = JSON.stringify(request.limits);
-      if (engine?.key !== key) {
-        void engine?.created.then((e) => e.dispose());
-        engine = { key, created: ScriptEngine.create(request.limits) };
-      }
-      const ready = await engine.created;
+      const ready = await engineFor(request.limits);
+      if (request.kind === 'warm') return prepareNext(ready);
       const run = ready.run(request.source, request.input, (running) => post({ kind: 'clock', running }));
       post({ kind: 'done', run });
+      prepareNext(ready);
     } catch (e) {
       engine = undefined;
-      post({ kind: 'error', message: e instanceof Error ? e.message : String(e) });
+      if (request.kind === 'run') post({ kind: 'error', message: e instanceof Error ? e.message : String(e) });
     }
   })();
 });

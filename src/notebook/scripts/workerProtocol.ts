@@ -5,12 +5,17 @@ import { scriptOutputSchema, type ScriptInput } from './model';
 
 const limitsSchema = z.object({ timeMs: z.number(), memoryBytes: z.number(), logBytes: z.number(), stackBytes: z.number() });
 
-export const workerRequestSchema = z.object({
-  source: z.string(),
-  // The input was built by the host itself; it crosses as it is.
-  input: z.custom<ScriptInput>((v) => typeof v === 'object' && v !== null),
-  limits: limitsSchema,
-});
+export const workerRequestSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('run'),
+    source: z.string(),
+    // The input was built by the host itself; it crosses as it is.
+    input: z.custom<ScriptInput>((v) => typeof v === 'object' && v !== null),
+    limits: limitsSchema,
+  }),
+  /** Load the engine and make the first script's context now, before any script comes (no answer). */
+  z.object({ kind: z.literal('warm'), limits: limitsSchema }),
+]);
 export type WorkerRequest = z.infer<typeof workerRequestSchema>;
 
 const runSchema = z.object({

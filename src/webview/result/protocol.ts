@@ -17,6 +17,9 @@ export const PREVIEW_BYTES = 256 * 1024;
 export const PREVIEW_MESSAGES = 500;
 
 /** What a LISTEN received, or that nothing came within its window. */
+/** Log lines of a cell's scripts shown in its output (the CLI's --verbose shows them all). */
+export const PREVIEW_LOG_LINES = 200;
+
 export function listenSummary(listen: { channel: string; windowMs: number }, count: number): string {
   const window = `${+(listen.windowMs / 1000).toFixed(1)} s`;
   if (count === 0) return `No messages arrived on ${listen.channel} within ${window}`;
@@ -60,6 +63,8 @@ export interface ResultPayload {
   /** LISTEN: what arrived; `channel` and `windowMs` say where and for how long it listened. */
   messages?: { count: number; items: ListenMessage[]; channel?: string; windowMs?: number };
   assertions: AssertionResult[];
+  /** What the cell's scripts logged (console.log, client.log, notes), the last PREVIEW_LOG_LINES of them. */
+  logs?: { lines: string[]; dropped: number };
   variables?: Record<string, string>;
   /** Maps results: what the map tab draws. */
   geometry?: { markers: MapMarker[]; lines: MapLine[]; tiles?: { url: string | null; attribution: string } };

@@ -10,6 +10,7 @@ export const VIEWER_CSS = `
 .awb-request { color: var(--vscode-descriptionForeground); font-family: var(--vscode-editor-font-family); font-size: .95em; overflow-wrap: anywhere; }
 .awb-error { border-left: 3px solid var(--vscode-testing-iconFailed, #c72e0f); padding: 4px 8px; margin: 6px 0; white-space: pre-wrap; font-family: var(--vscode-editor-font-family); }
 .awb-asserts { margin: 6px 0; }
+.awb-log { font-family: var(--vscode-editor-font-family); white-space: pre-wrap; margin: 2px 0 6px; max-height: 16em; overflow: auto; }
 .awb-assert { font-family: var(--vscode-editor-font-family); padding: 1px 0; }
 .awb-assert .mark { display: inline-block; width: 1.4em; font-weight: 700; }
 .awb-assert.pass .mark { color: var(--vscode-testing-iconPassed, #388a34); }

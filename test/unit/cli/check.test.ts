@@ -61,6 +61,34 @@ describe('api-workbench check', function () {
     assert.match(run.stderr, /1 notebook checked: 3 errors, 0 other findings/);
   });
 
+  it("a script's syntax error is an error at its line in the notebook, with the parser's message", async () => {
+    const dir = tempDir();
+    const file = write(
+      dir,
+      'scripted.awb.md',
+      [
+        '# Scripts',
+        '',
+        '```http name=login',
+        '< {%',
+        '  pm.variables.set("a", 1);',
+        '%}',
+        'GET https://api.example.com/login',
+        '',
+        '> {%',
+        '  pm.test("ok", () => {',
+        '    let x = ;',
+        '  });',
+        '%}',
+        '```',
+        '',
+      ].join('\n'),
+    );
+    const run = await runCli(['check', dir], { cwd: dir });
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.deepEqual(lines(run.stdout), [`${file}:11: error: the response script does not parse: Unexpected token ';'; fix this line before the cell can run`]);
+  });
+
   it('--var defines a variable; --json gives the findings to tools', async () => {
     const dir = tempDir();
     write(dir, 'broken.awb.md', BROKEN);

@@ -142,4 +142,21 @@ describe('notebook output payload (what the response viewer gets)', () => {
     assert.equal(usageOf({ model: 'my-llama', usage })?.cost, undefined, 'an unpriced model has no cost');
     assert.equal(usageOf({ content: 'hi', finishReason: 'stop', model: 'my-llama', usage }, { 'my-llama': { input: 1, output: 1 } })?.cost, 2);
   });
+
+  it("a cell's script logs and pm.test results show in its output, the last 200 log lines kept", () => {
+    const logs = Array.from({ length: 250 }, (_, i) => `line ${i}`);
+    const p = resultPayload(
+      'r-logs',
+      result({
+        service: 'http',
+        logs,
+        assertions: [{ source: 'status is 200', line: 9, passed: true, expected: 'passes', actual: 'passes' }],
+      }),
+    );
+    assert.deepEqual(p.logs, { lines: logs.slice(50), dropped: 50 });
+    const text = plainSummary(p);
+    assert.match(text, /✓ status is 200/);
+    assert.match(text, /log: \(50 earlier lines not shown\)\nlog: line 50\n/);
+    assert.match(text, /log: line 249$/m);
+  });
 });

@@ -4,7 +4,7 @@
 export const COMMON = String.raw`
 var input = JSON.parse(g.__awb_input);
 var hostLog = g.__awb_log, hostRandom = g.__awb_random, hostRequire = g.__awb_require;
-delete g.__awb_input; delete g.__awb_log; delete g.__awb_random; delete g.__awb_require;
+delete g.__awb_begin; delete g.__awb_input; delete g.__awb_log; delete g.__awb_random; delete g.__awb_require;
 var out = { tests: [], variables: {}, notes: [] };
 var vars = {};
 Object.keys(input.variables).forEach(function (k) { vars[k] = input.variables[k]; });

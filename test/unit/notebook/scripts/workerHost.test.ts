@@ -36,6 +36,25 @@ describe('script engine thread: native operations are bounded too', function () 
     });
   }
 
+  it('a warmed engine runs each cell in a context of its own: no global, function or prototype change crosses', async () => {
+    engine.warm();
+    const first = await engine.run(
+      'leaked = "implicit"; var declared = 1; function helper() { return 2; } globalThis.token = "t"; Object.prototype.polluted = 3; Array.prototype.last = function () {}; pm.test = () => {};',
+      input,
+    );
+    assert.equal(first.failure, undefined, JSON.stringify(first.failure));
+    const next = await engine.run(
+      `pm.test("clean", () => {
+        pm.expect([typeof leaked, typeof declared, typeof helper, typeof token, typeof ({}).polluted, typeof [].last]).to.eql(Array(6).fill("undefined"));
+      });`,
+      input,
+    );
+    assert.deepEqual(
+      next.output?.tests.map((t) => [t.name, t.passed, t.message]),
+      [['clean', true, undefined]],
+    );
+  });
+
   it('an endless loop ends at the time limit; the libraries a script loads are not its time', async () => {
     const run = await engine.run('for (;;) require("lodash");', input);
     assert.equal(run.failure?.limit, 'time', JSON.stringify(run.failure));
