@@ -23,8 +23,10 @@ export function notebookContext(
   const named = new Map<string, NamedCell>();
   let varsCell: AuthoringContext['varsCell'];
   const notebookChannels = new Set<string>();
+  const scriptVariables = new Set<string>();
   cells.forEach((cell, cellIndex) => {
     if (cell.kind !== 'code') return;
+    for (const name of scriptSetNames(cell.value)) scriptVariables.add(name);
     const attributes = cell.metadata.attributes ?? {};
     if (cell.language === 'realtime') {
       // Channels other cells of this notebook name are offered too (the connection may list none yet).
@@ -52,7 +54,7 @@ export function notebookContext(
   });
   return {
     variables,
-    extraVariables: new Set(sources.extraVariables ?? []),
+    extraVariables: new Set([...(sources.extraVariables ?? []), ...scriptVariables]),
     cells: named,
     varsCell,
     result: (name) => sources.result?.(name),
@@ -64,4 +66,17 @@ export function notebookContext(
     connectionNames: (service) => sources.connectionNames?.(service),
     mask: sources.mask ?? ((t) => t),
   };
+}
+
+/**
+ * Names a cell's scripts set with a literal name (`pm.environment.set("token", …)`,
+ * `client.global.set('id', …)`): defined for the cells that use them, as when the notebook runs. A
+ * name computed at run time cannot be known here; its uses stay flagged.
+ */
+const SCRIPT_SET =
+  /\b(?:pm\s*\.\s*(?:environment|variables|collectionVariables|globals)|client\s*\.\s*global|request\s*\.\s*variables)\s*\.\s*set\s*\(\s*(['"`])([^'"`\\\n]+)\1/g;
+
+function scriptSetNames(text: string): string[] {
+  if (!text.includes('.set')) return [];
+  return [...text.matchAll(SCRIPT_SET)].map((m) => m[2]);
 }

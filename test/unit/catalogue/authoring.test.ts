@@ -225,6 +225,28 @@ describe('authoring: diagnostics', () => {
     assert.deepEqual(diags('llm', 'GET /models', { connection: 'Work' }, ctx), []);
   });
 
+  it('a variable a script sets (pm.environment.set, client.global.set) is defined for the cells that use it', () => {
+    const text = [
+      '# Scripts',
+      '',
+      '```llm name=login',
+      '< {%',
+      '  pm.environment.set("limit", 2);',
+      "  client.global.set('token', 'abc');",
+      '%}',
+      'GET /models?limit={{limit}}',
+      '```',
+      '',
+      '```llm',
+      'GET /models?after={{token}}&x={{nope}}',
+      '```',
+      '',
+    ].join('\n');
+    const found = notebookDiagnostics(text, 'scripts.awb.md').map((d) => d.message);
+    assert.equal(found.filter((m) => /unknown variable/.test(m)).length, 1, found.join('\n'));
+    assert.match(found.join('\n'), /unknown variable "nope"/);
+  });
+
   it('a whole notebook: findings on file lines', () => {
     const text = [
       '# Title',
