@@ -31,6 +31,8 @@ export {
   curlToPieces,
   importHttpFile,
   importPostman,
+  importOpenApi,
+  type OpenApiImportOptions,
   exportHttpFile,
   cellToCurl,
   httpRequestToCurl,
