@@ -340,6 +340,7 @@ const PLAIN_SUBJECTS = new Set(CHECK_SUBJECTS.filter((s) => s.shape === 'plain')
 const SUBJECTS_TEXT = ((forms: string[]) => `${forms.slice(0, -1).join(', ')} or ${forms.at(-1)}`)([
   ...CHECK_SUBJECTS.map((s) => s.syntax),
   'json matches schema <file>',
+  'json matches spec',
 ]);
 const PATHED_SUBJECT = new RegExp(
   `^(${CHECK_SUBJECTS.filter((s) => s.shape === 'path')
@@ -405,6 +406,8 @@ function parseModelCheck(rest: string, text: string, line: number): AssertionSpe
     if (!rubric) return 'judge: needs a rubric, what a good answer does: judge: recommends one café in Lisbon and says why';
     return { source: text, line, subject: { kind: 'judge' }, operator: 'judge', value: rubric };
   }
+  // The body against the notebook's OpenAPI document (vars `spec = ./openapi.yaml`), for the status received.
+  if (/^json\s+matches\s+spec\s*$/.test(rest)) return { source: text, line, subject: { kind: 'json', path: [] }, operator: 'matches spec', value: '' };
   const schema = /^(json\S*)\s+matches\s+schema\b\s*(.*)$/.exec(rest);
   if (!schema) return undefined;
   const path = parsePath(schema[1].slice(4));

@@ -18,7 +18,7 @@ import type {
   RunOptions,
 } from './types';
 import { checkAssertion } from './assertions';
-import { checkModelAssertion, isModelCheck, type ModelCheckContext } from './assertionsModel';
+import { SPEC_VARIABLE, checkModelAssertion, isModelCheck, type ModelCheckContext } from './assertionsModel';
 import { llmSummaryOf } from './llmAnswer';
 import { analyseCell, type AnalysedCell, type HttpSpec } from './cells';
 import { cellStartLines, parseNotebook } from './format';
@@ -341,6 +341,8 @@ class Runner implements NotebookRunner {
       judgeModel: this.opts.judgeModel ?? scope.variables.get('judge'),
       embeddingModel: scope.variables.get('embedding'),
       signal,
+      // Only as written in a vars cell: an answer or a script must not choose which file is read.
+      specRef: varsCellValues(this.cells, this.environment, this.lines).get(SPEC_VARIABLE),
     };
   }
 

@@ -1,18 +1,9 @@
 // `api-workbench import openapi.yaml` as a user runs it: the built CLI on documents written for the project.
 import * as assert from 'node:assert/strict';
-import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { assertBuilt, read, runCli, tempDir, write } from '../cli/cliKit';
+import { withFixtures } from './openapiKit';
 import { parseNotebook, type NotebookCellData } from '../../../src/notebook/api';
-
-export const FIXTURES = path.resolve(__dirname, '../../../../test/unit/openapi/fixtures');
-
-/** A temp folder holding the given fixtures. */
-export function withFixtures(...names: string[]): string {
-  const dir = tempDir();
-  for (const n of names) copyFileSync(path.join(FIXTURES, n), path.join(dir, n));
-  return dir;
-}
 
 const httpCells = (text: string) => parseNotebook(text).cells.filter((c: NotebookCellData) => c.kind === 'code' && c.language === 'http');
 
