@@ -6,10 +6,16 @@ import { envRefusal, hostAllowed, httpCellNeeds, secretEnvName, type EnvPolicy }
 import { CliError } from './errors';
 import type { LoadedNotebook } from './preflight';
 
-export function checkHttpCells(notebooks: readonly LoadedNotebook[], allowedHosts: readonly string[], env: NodeJS.ProcessEnv, policy: EnvPolicy): void {
+export function checkHttpCells(
+  notebooks: readonly LoadedNotebook[],
+  allowedHosts: readonly string[],
+  env: NodeJS.ProcessEnv,
+  policy: EnvPolicy,
+  environment?: string,
+): void {
   const problems: string[] = [];
   for (const nb of notebooks) {
-    for (const cell of httpCellNeeds(nb.cells)) {
+    for (const cell of httpCellNeeds(nb.cells, environment)) {
       if (!hostAllowed(allowedHosts, cell.host)) {
         problems.push(
           `${nb.file}:${cell.line}: this http cell sends to ${cell.host}, which is not allowed: run with --allow-host ${cell.host}, or add it to "hosts" in the --connections file`,

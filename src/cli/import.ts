@@ -1,8 +1,9 @@
-// `api-workbench import`: a .http file, a Postman collection or a cURL command (stdin) → a
+// `api-workbench import`: a .http file, a Postman collection, an OpenAPI document or a cURL command (stdin) → a
 // notebook. Exit 0 written (a request that could not be converted is kept as a block, said on
 // stderr), 2 input that is not the format at all (nothing written). Keys found are named, never shown.
 import { existsSync, writeFileSync } from 'node:fs';
-import { ImportError, detectFormat, importText, knownConnectionsOf, type KnownConnection } from '../notebook/api';
+import path from 'node:path';
+import { ImportError, detectFormat, importOpenApi, importText, knownConnectionsOf, type KnownConnection } from '../notebook/api';
 import type { ImportArgs } from './args';
 import { loadConnectionsFile } from './connectionsFile';
 import { CliError } from './errors';
@@ -26,6 +27,15 @@ function knownConnections(file: string | undefined): KnownConnection[] {
   return file ? knownConnectionsOf(loadConnectionsFile(file).connections) : [];
 }
 
+/** How the notebook names its spec: relative to the notebook's folder (or the current one for stdout), as `./x.yaml`. */
+function specRefFrom(input: string, out: string | undefined): string {
+  const rel = path
+    .relative(path.dirname(path.resolve(out ?? 'here')), path.resolve(input))
+    .split(path.sep)
+    .join('/');
+  return rel.startsWith('.') ? rel : `./${rel}`;
+}
+
 export async function importCommand(args: ImportArgs, streams: ImportStreams): Promise<number> {
   const fromStdin = args.input === '-';
   if (!fromStdin && !existsSync(args.input)) throw new CliError(`${args.input}: no such file`);
@@ -34,7 +44,11 @@ export async function importCommand(args: ImportArgs, streams: ImportStreams): P
   const connections = knownConnections(args.connectionsFile);
   let result;
   try {
-    result = importText(fromStdin ? 'curl' : detectFormat(args.input, text), text, { source, connections });
+    const format = fromStdin ? 'curl' : detectFormat(args.input, text);
+    result =
+      format === 'openapi'
+        ? await importOpenApi(text, args.input, { source, connections, specRef: specRefFrom(args.input, args.out) })
+        : importText(format, text, { source, connections });
   } catch (e) {
     if (e instanceof ImportError) throw new CliError(e.message);
     throw e;

@@ -78,7 +78,7 @@ async function setUp(args: RunArgs, notebooks: readonly LoadedNotebook[], redact
   const allowedHosts = [...args.allowHosts, ...file.hosts];
   // The name rule needs no key yet: a `{{$env OPENAI_API_KEY}}` stops the run before anything starts.
   const policy = (await runCredentials({ file, allowEnv: args.allowEnv, env, connections: [], key: () => undefined, ready: () => false })).envPolicy;
-  checkHttpCells(notebooks, allowedHosts, env, policy);
+  checkHttpCells(notebooks, allowedHosts, env, policy, args.environment);
   const sandboxName = SANDBOX_CONNECTION_NAME;
   if (args.sandbox) refuseSandboxNameClash(file.connections, args.connectionsFile);
   const available = [...(args.sandbox ? (['llm', 'maps', 'realtime'] as const).map((service) => ({ service, name: sandboxName })) : []), ...file.connections];

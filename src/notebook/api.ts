@@ -33,6 +33,8 @@ export {
   curlToPieces,
   importHttpFile,
   importPostman,
+  importOpenApi,
+  type OpenApiImportOptions,
   exportHttpFile,
   cellToCurl,
   cellRequest,

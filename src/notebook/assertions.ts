@@ -139,6 +139,7 @@ function passes(op: AssertionSpec['operator'], actual: unknown, value: string): 
       return compileUserPattern(p.source, p.flags).test(asText(actual));
     }
     case 'matches schema':
+    case 'matches spec':
     case 'judge':
       // Checked by assertionsModel.ts, never here.
       return false;

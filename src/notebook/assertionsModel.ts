@@ -18,6 +18,9 @@ import { llmAnswerOf, requestedModel, type LlmAnswer } from './llmAnswer';
 import { defaultHttpClient } from './hosts';
 import type { AssertionResult, CellResult, NotebookHost } from './types';
 import { hasReference, walk } from './variables';
+import { matchesSpec, SPEC_VARIABLE } from './openapi/matchesSpec';
+
+export { SPEC_VARIABLE };
 
 export interface ModelCheckContext {
   host: NotebookHost;
@@ -30,6 +33,8 @@ export interface ModelCheckContext {
   /** The notebook's `embedding` variable; else the connection's first embedding model. */
   embeddingModel: string | undefined;
   signal: AbortSignal;
+  /** The notebook's OpenAPI document as its vars cell names it (`spec = ./openapi.yaml`), for `matches spec`. */
+  specRef?: string;
 }
 
 const VERDICT_SCHEMA = {
@@ -52,7 +57,7 @@ const PREFERRED_EMBEDDING = 'text-embedding-3-small';
 
 /** True for the checks this file makes (the rest are assertions.ts's). */
 export function isModelCheck(spec: AssertionSpec): boolean {
-  return spec.operator === 'matches schema' || spec.operator === 'judge' || spec.subject.kind === 'similar';
+  return spec.operator === 'matches schema' || spec.operator === 'matches spec' || spec.operator === 'judge' || spec.subject.kind === 'similar';
 }
 
 /** Makes one of the checks isModelCheck accepts; never throws (a failure to check fails the check, saying why). */
@@ -60,6 +65,7 @@ export async function checkModelAssertion(spec: AssertionSpec, value: string, re
   const base = { source: spec.source, line: spec.line };
   try {
     if (spec.operator === 'matches schema') return { ...base, ...(await matchesSchema(spec, value, result, ctx)) };
+    if (spec.operator === 'matches spec') return { ...base, ...(await matchesSpec(result, ctx.specRef, ctx.baseDir)) };
     const answer = llmAnswerOf(result.response);
     if (!answer) {
       const what = spec.operator === 'judge' ? `judge: ${value}` : `${spec.operator} ${value}`;

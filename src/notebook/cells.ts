@@ -6,6 +6,7 @@ import { errorText } from '../core/errors';
 import { compileUserPattern, parseSlashPattern } from '../core/userPattern';
 import type { AssertionOperator, NotebookCellData } from './types';
 import { CHECK_OPERATORS, CHECK_SUBJECTS } from './checkSyntax';
+import { baseVariableOf } from './baseVariable';
 import { extractScripts, type CellScript } from './scripts/cellScripts';
 
 export interface LineProblem {
@@ -238,9 +239,14 @@ function parseHttp(lines: string[], lineOf: (i: number) => number, problems: Lin
 
 /** An http cell has no connection to be relative to: its request line names the host, written out. */
 function checkAbsolute(spec: HttpSpec, problems: LineProblem[]): void {
+  // `{{baseUrl}}/items`: the run fills it in from a vars cell and refuses any other source (baseVariable.ts).
+  if (baseVariableOf(spec.target) !== undefined) return;
   const m = /^https?:\/\/([^/?#]*)/i.exec(spec.target);
   if (!m)
-    problems.push({ line: spec.line, message: `an http cell needs an absolute URL (e.g. GET https://api.example.com/items), not "${quoteCut(spec.target)}"` });
+    problems.push({
+      line: spec.line,
+      message: `an http cell needs an absolute URL (e.g. GET https://api.example.com/items, or GET {{baseUrl}}/items with baseUrl in a vars cell), not "${quoteCut(spec.target)}"`,
+    });
   else if (m[1].includes('{{')) problems.push({ line: spec.line, message: 'a variable cannot choose the host: write the host out' });
 }
 
@@ -334,6 +340,7 @@ const PLAIN_SUBJECTS = new Set(CHECK_SUBJECTS.filter((s) => s.shape === 'plain')
 const SUBJECTS_TEXT = ((forms: string[]) => `${forms.slice(0, -1).join(', ')} or ${forms.at(-1)}`)([
   ...CHECK_SUBJECTS.map((s) => s.syntax),
   'json matches schema <file>',
+  'json matches spec',
 ]);
 const PATHED_SUBJECT = new RegExp(
   `^(${CHECK_SUBJECTS.filter((s) => s.shape === 'path')
@@ -399,6 +406,8 @@ function parseModelCheck(rest: string, text: string, line: number): AssertionSpe
     if (!rubric) return 'judge: needs a rubric, what a good answer does: judge: recommends one café in Lisbon and says why';
     return { source: text, line, subject: { kind: 'judge' }, operator: 'judge', value: rubric };
   }
+  // The body against the notebook's OpenAPI document (vars `spec = ./openapi.yaml`), for the status received.
+  if (/^json\s+matches\s+spec\s*$/.test(rest)) return { source: text, line, subject: { kind: 'json', path: [] }, operator: 'matches spec', value: '' };
   const schema = /^(json\S*)\s+matches\s+schema\b\s*(.*)$/.exec(rest);
   if (!schema) return undefined;
   const path = parsePath(schema[1].slice(4));

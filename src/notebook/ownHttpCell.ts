@@ -5,6 +5,7 @@
 import { errorText } from '../core/errors';
 import { analyseCell, type AssertionSpec, type HttpSpec } from './cells';
 import { cellStartLines } from './format';
+import { baseVariableOf, fillBaseVariable } from './baseVariable';
 import { absoluteOrigin, type HttpTarget } from './httpCell';
 import type { CellRef, NotebookCellData, NotebookHost } from './types';
 import { NotebookError, systemReferences, type SystemReference } from './variables';
@@ -102,8 +103,9 @@ export interface HttpCellNeeds {
 }
 
 /** The http cells of a notebook that read cleanly, each with its host and credential references. */
-export function httpCellNeeds(cells: readonly NotebookCellData[]): HttpCellNeeds[] {
+export function httpCellNeeds(cells: readonly NotebookCellData[], environment?: string): HttpCellNeeds[] {
   const lines = cellStartLines(cells);
+  const vars = varsCellValues(cells, environment, lines);
   const out: HttpCellNeeds[] = [];
   cells.forEach((cell, cellIndex) => {
     if (cell.kind !== 'code' || cell.language !== 'http') return;
@@ -112,9 +114,11 @@ export function httpCellNeeds(cells: readonly NotebookCellData[]): HttpCellNeeds
     if (spec?.kind !== 'http' || analysed.problems.length) return;
     let host: string | undefined;
     try {
-      host = absoluteOrigin(spec.target, (d) => {
+      const refuse = (d: string): never => {
         throw new Error(d);
-      })?.host;
+      };
+      // `{{baseUrl}}/x`: the host its vars value names (a variable no vars cell defines is the run's refusal to make).
+      host = absoluteOrigin(baseVariableOf(spec.target) === undefined ? spec.target : fillBaseVariable(spec.target, vars, refuse), refuse)?.host;
     } catch {
       return;
     }
@@ -123,4 +127,19 @@ export function httpCellNeeds(cells: readonly NotebookCellData[]): HttpCellNeeds
     out.push({ cellIndex, line: spec.line, host, references });
   });
   return out;
+}
+
+/** The values of the notebook's vars cells that apply under `environment` (a `vars env=` cell's value wins over a plain one). */
+export function varsCellValues(cells: readonly NotebookCellData[], environment: string | undefined, lines = cellStartLines(cells)): Map<string, string> {
+  const plain = new Map<string, string>();
+  const forEnv = new Map<string, string>();
+  cells.forEach((cell, i) => {
+    if (cell.kind !== 'code' || cell.language !== 'vars') return;
+    const env = cell.metadata.attributes?.env;
+    if (env !== undefined && env !== environment) return;
+    const analysed = analyseCell(cell, lines[i]);
+    if (analysed.spec?.kind !== 'vars') return;
+    for (const e of analysed.spec.entries) (env === undefined ? plain : forEnv).set(e.name, e.value);
+  });
+  return new Map([...plain, ...forEnv]);
 }

@@ -18,12 +18,13 @@ import type {
   RunOptions,
 } from './types';
 import { checkAssertion } from './assertions';
-import { checkModelAssertion, isModelCheck, type ModelCheckContext } from './assertionsModel';
+import { SPEC_VARIABLE, checkModelAssertion, isModelCheck, type ModelCheckContext } from './assertionsModel';
 import { llmSummaryOf } from './llmAnswer';
 import { analyseCell, type AnalysedCell, type HttpSpec } from './cells';
 import { cellStartLines, parseNotebook } from './format';
 import { absoluteOrigin, CONNECTION_WORD, resolveTarget, runHttpCell, type HttpTarget, type TargetFail } from './httpCell';
-import { bodyLineOf, prepareOwnHttp } from './ownHttpCell';
+import { fillBaseVariable } from './baseVariable';
+import { bodyLineOf, prepareOwnHttp, varsCellValues } from './ownHttpCell';
 import { assembleBody } from './requestBody';
 import { runListen, runPublish } from './realtimeCell';
 import { runRealtimeRest } from './realtimeRestCell';
@@ -272,10 +273,15 @@ class Runner implements NotebookRunner {
     const spec = analysed.spec;
     const onRequest = (request: RequestRecord) => this.notifyRequest(ref, request);
     if (analysed.language === 'http' && spec?.kind === 'http') {
-      const plan = await prepareOwnHttp(this.opts.host, ref, spec, analysed.assertions, signal);
+      // `{{baseUrl}}/pets`: only a vars cell's value may start the URL, filled in before the host is approved.
+      const target = fillBaseVariable(spec.target, varsCellValues(this.cells, this.environment, this.lines), (detail) => {
+        throw new NotebookError(ref.file, spec.line, detail);
+      });
+      const filled = { ...spec, target };
+      const plan = await prepareOwnHttp(this.opts.host, ref, filled, analysed.assertions, signal);
       // Assertions read the same credentials: filled in after the request, from this scope.
       scope.system = plan.system;
-      return this.sendHttp(ref, spec, undefined, plan.target, scope, signal, onRequest);
+      return this.sendHttp(ref, filled, undefined, plan.target, scope, signal, onRequest);
     }
     const service = analysed.language as 'llm' | 'maps' | 'realtime';
     const name = analysed.attributes.connection;
@@ -338,6 +344,8 @@ class Runner implements NotebookRunner {
       judgeModel: this.opts.judgeModel ?? scope.variables.get('judge'),
       embeddingModel: scope.variables.get('embedding'),
       signal,
+      // Only as written in a vars cell: an answer or a script must not choose which file is read.
+      specRef: varsCellValues(this.cells, this.environment, this.lines).get(SPEC_VARIABLE),
     };
   }
 

@@ -310,8 +310,8 @@ export interface ListenMessage {
   error?: string;
 }
 
-/** `matches schema`: `?? json matches schema ./file.json`; `judge`: `?? judge: <rubric>` (the value is the rubric). */
-export type AssertionOperator = '==' | '!=' | '<' | '<=' | '>' | '>=' | 'contains' | 'matches' | 'exists' | 'matches schema' | 'judge';
+/** `matches schema`: `?? json matches schema ./file.json`; `matches spec`: `?? json matches spec` (the notebook's OpenAPI document); `judge`: `?? judge: <rubric>` (the value is the rubric). */
+export type AssertionOperator = '==' | '!=' | '<' | '<=' | '>' | '>=' | 'contains' | 'matches' | 'exists' | 'matches schema' | 'matches spec' | 'judge';
 
 export interface AssertionResult {
   /** The line as written, e.g. `?? status == 200`. */

@@ -4,7 +4,16 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SERVICE_IDS } from '../../core/connections';
-import { detectFormat, ImportError, importCurl, importText, knownConnectionsOf, type ImportResult, type KnownConnection } from '../../notebook/api';
+import {
+  detectFormat,
+  ImportError,
+  importCurl,
+  importOpenApi,
+  importText,
+  knownConnectionsOf,
+  type ImportResult,
+  type KnownConnection,
+} from '../../notebook/api';
 import type { CommandTable } from '../commands';
 import { NOTEBOOK_TYPE } from '../../features/ids';
 import type { Services } from '../services';
@@ -18,9 +27,9 @@ function knownConnections(s: Services): KnownConnection[] {
   return knownConnectionsOf(SERVICE_IDS.flatMap((service) => s.connections.list(service)));
 }
 
-function convert(run: () => ImportResult): ImportResult {
+async function convert(run: () => ImportResult | Promise<ImportResult>): Promise<ImportResult> {
   try {
-    return run();
+    return await run();
   } catch (e) {
     // Malformed input: the message names the line or field; nothing was opened or inserted.
     if (e instanceof ImportError) throw new Error(`Nothing imported: ${e.message}`, { cause: e });
@@ -38,13 +47,18 @@ export function importCommands(s: Services, serializer: AwbSerializer): CommandT
               await vscode.window.showOpenDialog({
                 canSelectMany: false,
                 openLabel: 'Import',
-                filters: { 'Requests (.http, .rest, Postman collection)': ['http', 'rest', 'json'] },
+                filters: { 'Requests (.http, .rest, Postman collection, OpenAPI)': ['http', 'rest', 'json', 'yaml', 'yml'] },
               })
             )?.[0];
       if (!uri) return undefined;
       const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
       const name = path.posix.basename(uri.path);
-      const result = convert(() => importText(detectFormat(name, text), text, { source: name, connections: knownConnections(s) }));
+      const format = detectFormat(name, text);
+      const opts = { source: name, connections: knownConnections(s) };
+      // An OpenAPI document's $refs are files beside it: read from its folder through the file gate.
+      const result = await convert(() =>
+        format === 'openapi' ? importOpenApi(text, uri.fsPath, { ...opts, specRef: `./${name}` }) : importText(format, text, opts),
+      );
       const doc = await openUntitledNotebook(serializer.deserializeNotebook(new TextEncoder().encode(result.text)), importedNotebookBase(name), uri);
       await vscode.window.showNotebookDocument(doc);
       await offerKeys(s, result, name, doc.getCells());
@@ -78,7 +92,7 @@ export async function curlIntoNotebook(
   range: { start: number; end: number },
   what: string,
 ): Promise<vscode.NotebookCell> {
-  const result = convert(() => importCurl(text, { source: what, connections: knownConnections(s) }));
+  const result = await convert(() => importCurl(text, { source: what, connections: knownConnections(s) }));
   const cells = serializer.deserializeNotebook(new TextEncoder().encode(result.text)).cells;
   const edit = new vscode.WorkspaceEdit();
   edit.set(notebook.uri, [vscode.NotebookEdit.replaceCells(new vscode.NotebookRange(range.start, range.end), cells)]);

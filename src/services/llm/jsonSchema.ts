@@ -33,8 +33,8 @@ function loadAjv(dialect: 'draft-07' | '2020-12'): Promise<AjvInstance> {
   return ajv;
 }
 
-/** ajv's RegExpEngine on the bounded engine (`code` names it in generated code). */
-const BOUNDED_REGEXP = Object.assign((pattern: string, flags: string) => compileUserPattern(pattern, flags), { code: 'compileUserPattern' });
+/** ajv's RegExpEngine on the bounded engine (`code` names it in generated code); also the OpenAPI contract checks' (src/notebook/openapi/validate.ts). */
+export const BOUNDED_REGEXP = Object.assign((pattern: string, flags: string) => compileUserPattern(pattern, flags), { code: 'compileUserPattern' });
 
 /**
  * Parses and compiles a schema typed by the user (or read from a file). Failures say what is wrong

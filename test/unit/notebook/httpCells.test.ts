@@ -197,7 +197,10 @@ describe('http cells, service cells that keep their host, multipart bodies', fun
         h,
       );
       assert.match(literal.error ?? '', /:5: the Authorization header cannot be set here: keys never go in a notebook: write \{\{\$secret name\}\}/);
-      assert.match(relative.error ?? '', /:11: an http cell needs an absolute URL \(e\.g\. GET https:\/\/api\.example\.com\/items\), not "\/x"/);
+      assert.match(
+        relative.error ?? '',
+        /:11: an http cell needs an absolute URL \(e\.g\. GET https:\/\/api\.example\.com\/items, or GET \{\{baseUrl\}\}\/items with baseUrl in a vars cell\), not "\/x"/,
+      );
       assert.match(varHost.error ?? '', /:17: a variable cannot choose the host/);
       assert.match(llmEnv.error ?? '', /\{\{\$env GH_TOKEN\}\} works in http cells only/);
       assert.equal(received.length, 0);
