@@ -41,7 +41,9 @@ describe('an imported cell run against another connection', function () {
   it('leaves alone what the connection serves, relative cells, and URLs outside the service’s API', () => {
     assert.equal(foreignTarget(cell('llm', `GET ${llm.baseUrl}/models`), llm), undefined);
     assert.equal(foreignTarget(cell('llm', 'GET /models'), llm), undefined);
-    assert.equal(foreignTarget(cell('llm', 'GET https://example.com/v1/models'), llm), undefined);
+    assert.equal(foreignTarget(cell('llm', 'GET https://example.com/status'), llm), undefined);
+    // An OpenAI-compatible server's path (Ollama, vLLM, any /v1/models) is the service's API: offered.
+    assert.equal(foreignTarget(cell('llm', 'GET https://example.com/v1/models'), llm)?.relative, '/models');
     assert.equal(foreignTarget(cell('http', 'GET https://api.openai.com/v1/models'), llm), undefined);
   });
 
