@@ -268,6 +268,9 @@ if (watch) {
 } else {
   const results = await Promise.all(builds.map((b) => esbuild.build(b)));
   const meta = results[0].metafile;
+  // Which source modules each editor bundle carries: test/unit/core/sharedClass.test.ts reads it to
+  // find classes copied into two bundles, whose `instanceof` must hold across them.
+  if (tests) writeFileSync('out/editorBundles.meta.json', JSON.stringify(meta));
   if (meta && production) {
     const out = meta.outputs['dist/extension.js'];
     console.log(`[esbuild] dist/extension.js ${(out.bytes / 1024).toFixed(1)} KB`);
