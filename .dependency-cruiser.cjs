@@ -69,7 +69,7 @@ module.exports = {
       // notebook host adapts the editor's Services (vscode-bound) to the engine's NotebookHost.
       module: {
         path: '^src/editor/',
-        pathNot: ['^src/editor/(llm|maps|realtime|notebook)/index\\.ts$', '^src/editor/bundles\\.ts$', '^src/editor/notebookHost\\.ts$'],
+        pathNot: ['^src/editor/(llm|maps|realtime|notebook|foundation)/index\\.ts$', '^src/editor/bundles\\.ts$', '^src/editor/notebookHost\\.ts$'],
       },
       to: { path: VSCODE },
     },

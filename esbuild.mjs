@@ -37,8 +37,10 @@ const lazyVendorPlugin = {
 
 // Bundles of their own, required on first use: the three services and the API notebook ('notebook'),
 // which also carries the history's commands and notebook tests: they run the same engine, and two
-// bundles would each carry a copy of it (~150 KB).
-const SERVICE_CHUNKS = ['llm', 'maps', 'realtime', 'notebook'];
+// bundles would each carry a copy of it (~150 KB). 'foundation' (src/editor/foundation/index.ts) is
+// what activation wires but does not run: the connection commands, the HTTP client factory, the maps
+// tally; in dist/extension.js they were ~55 KB of the 150 KB that every window loaded (issue 39).
+const SERVICE_CHUNKS = ['llm', 'maps', 'realtime', 'notebook', 'foundation'];
 // Bundles no longer built: a copy left in dist/ by an older build would still be packaged (.vscodeignore).
 for (const stale of ['dist/history.js', 'dist/history.js.map']) rmSync(stale, { force: true });
 /** `require('./llm.js')` in src/extension.ts names the built chunk beside dist/extension.js. */
@@ -266,6 +268,9 @@ if (watch) {
 } else {
   const results = await Promise.all(builds.map((b) => esbuild.build(b)));
   const meta = results[0].metafile;
+  // Which source modules each editor bundle carries: test/unit/core/sharedClass.test.ts reads it to
+  // find classes copied into two bundles, whose `instanceof` must hold across them.
+  if (tests) writeFileSync('out/editorBundles.meta.json', JSON.stringify(meta));
   if (meta && production) {
     const out = meta.outputs['dist/extension.js'];
     console.log(`[esbuild] dist/extension.js ${(out.bytes / 1024).toFixed(1)} KB`);

@@ -5,11 +5,11 @@ import { SERVICE_IDS, type ServiceId } from './core/connections';
 import { errorText } from './core/errors';
 import { CONTEXT_KEYS, REALTIME_INSPECTOR_VIEW_ID, VIEW_IDS } from './features/ids';
 import { Redactor } from './core/redact';
-import { HttpClientFactory } from './features/httpClients';
-import { priceTable, SessionCosts } from './features/maps/costs';
-import { registerCommands } from './editor/commands';
+import type { HttpClientFactory } from './features/httpClients';
+import type { SessionCosts } from './features/maps/costs';
+import { lazyCommandStubs, registerCommands, type CommandTable } from './editor/commands';
 import { Config } from './editor/config';
-import { connectionCommands } from './editor/connectionCommands';
+import { FOUNDATION_COMMAND_IDS, foundationIdsMismatch } from './features/foundationCommandIds';
 import { ConnectionStore } from './editor/connections';
 import { createCredentialGuard } from './editor/credentials';
 import { bundle } from './editor/bundles';
@@ -77,14 +77,14 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
   const secrets = new SecretStore(context.secrets, redactor);
   const connections = new ConnectionStore(config, context.globalState);
   const { guard, entra } = createCredentialGuard(secrets, redactor);
-  const http = new HttpClientFactory(guard, log, redactor);
-  // Every client the factory makes from now on records its requests (read lazily, on first use).
   const history = new HistoryStore(context, config, log);
-  http.history = history;
   const sandbox = new SandboxController(context.extensionPath, connections, secrets, config, log);
   context.subscriptions.push(config, secrets, connections, sandbox, history, entra);
 
-  const mapsCosts = new SessionCosts(() => priceTable(config.get('maps.skuPrices')));
+  // The client factory and the maps tally come from dist/foundation.js when first used (the first
+  // request, the first maps request counted): activation needs neither.
+  let http: HttpClientFactory | undefined;
+  let mapsCosts: SessionCosts | undefined;
   const s: Services = {
     context,
     log,
@@ -93,10 +93,20 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
     connections,
     secrets,
     guard,
-    http,
+    get http() {
+      if (!http) {
+        http = new (bundle('foundation').HttpClientFactory)(guard, log, redactor);
+        // Every client the factory makes records its requests (the history is read lazily, on first use).
+        http.history = history;
+      }
+      return http;
+    },
     sandbox,
     history,
-    mapsCosts,
+    get mapsCosts() {
+      const foundation = bundle('foundation');
+      return (mapsCosts ??= new foundation.SessionCosts(() => foundation.priceTable(config.get('maps.skuPrices'))));
+    },
     trusted: () => vscode.workspace.isTrusted,
   };
 
@@ -104,10 +114,20 @@ async function wire(context: vscode.ExtensionContext, redactor: Redactor, log: D
   setRestricted();
 
   const views = {} as ServiceViews;
-  // The foundation's handlers (connections and keys) reach the views only when they run.
-  const foundationCommands = connectionCommands(s, views);
-  const registered = new Set(Object.keys(foundationCommands));
-  context.subscriptions.push(...registerCommands(foundationCommands, log));
+  // The foundation's handlers (connections and keys) are loaded when one first runs, and reach the
+  // views only then.
+  let foundationCommands: CommandTable | undefined;
+  const loadFoundationCommands = (): { commands: CommandTable } => {
+    if (!foundationCommands) {
+      const table = bundle('foundation').connectionCommands(s, views);
+      const mismatch = foundationIdsMismatch(table);
+      if (mismatch) throw new Error(mismatch);
+      foundationCommands = table;
+    }
+    return { commands: foundationCommands };
+  };
+  const registered = new Set<string>(FOUNDATION_COMMAND_IDS);
+  context.subscriptions.push(...registerCommands(lazyCommandStubs(FOUNDATION_COMMAND_IDS, loadFoundationCommands), log));
   for (const service of SERVICE_IDS) {
     // Each service module plugs its tree source, commands and UI into its view, loaded on first use.
     const lazy = lazyService(service, SERVICE_MODULES[service], s, () => views[service], log, registered);

@@ -1,4 +1,5 @@
 import { certificateProblem } from './net/tlsReasons';
+import { sharedAcrossBundles } from './sharedClass';
 
 /**
  * The one error type every service client throws. It carries what a user needs to act on a
@@ -29,6 +30,10 @@ export interface ApiErrorInit {
 }
 
 export class ApiError extends Error {
+  static {
+    sharedAcrossBundles(this, 'api-workbench.ApiError');
+  }
+
   readonly kind: ApiErrorKind;
   readonly service: string;
   readonly status?: number;
@@ -79,7 +84,7 @@ export function requestIdSuffix(requestId: string | undefined): string {
   return requestId ? ` (request id ${requestId})` : '';
 }
 
-/** By shape as well as class: an ApiError may come from another bundle (extension vs tests). */
+/** `e instanceof ApiError`, which holds for an ApiError from any bundle (src/core/sharedClass.ts). */
 export function isApiError(e: unknown): e is ApiError {
-  return e instanceof ApiError || (e instanceof Error && e.name === 'ApiError' && typeof (e as ApiError).describe === 'function');
+  return e instanceof ApiError;
 }

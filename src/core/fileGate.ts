@@ -13,11 +13,16 @@ import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 
 import { open, realpath, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { formatBytes } from './numbers';
+import { sharedAcrossBundles } from './sharedClass';
 
 export type FileRefusalReason = 'outside' | 'missing' | 'not-regular' | 'too-large' | 'unreadable';
 
 /** A file that was not read, and why: its message follows the path as written and a colon (`"< ./x.wav": no such file in /work`). */
 export class FileRefusal extends Error {
+  static {
+    sharedAcrossBundles(this, 'api-workbench.FileRefusal');
+  }
+
   constructor(
     readonly reason: FileRefusalReason,
     message: string,

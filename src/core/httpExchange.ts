@@ -5,6 +5,7 @@ import { constants as bufferConstants } from 'node:buffer';
 import type { Dispatcher } from 'undici';
 import { undici } from './lazy';
 import { defaultDispatcher, explainFailure } from './net/network';
+import { sharedAcrossBundles } from './sharedClass';
 
 export type Headers = Record<string, string | string[] | undefined>;
 
@@ -110,6 +111,10 @@ function asError(e: unknown): Error {
 
 /** A body larger than the client accepts. The connection has been cut when this is thrown. */
 export class ResponseTooLargeError extends Error {
+  static {
+    sharedAcrossBundles(this, 'api-workbench.ResponseTooLargeError');
+  }
+
   constructor(readonly maxBytes: number) {
     super(`response too large (over ${formatBytes(maxBytes)})`);
     this.name = 'ResponseTooLargeError';

@@ -7,8 +7,13 @@
 // is refused with a message naming it, never run unbounded.
 import { RE2JS } from 're2js';
 import { estimateProgramSize } from './patternSize';
+import { sharedAcrossBundles } from './sharedClass';
 
 export class PatternError extends Error {
+  static {
+    sharedAcrossBundles(this, 'api-workbench.PatternError');
+  }
+
   constructor(
     readonly source: string,
     readonly reason: string,

@@ -4,6 +4,7 @@
 // foundation. The types are the modules' own (not a hand-written shape), and Node's module cache
 // makes every caller, in whichever bundle, get the same instance: a class exported by a bundle
 // and read through `bundle()` is the class its objects were made with, so `instanceof` holds.
+import type * as FoundationBundle from './foundation/index';
 import type * as MapsBundle from './maps/index';
 import type * as NotebookBundle from './notebook/index';
 import type * as RealtimeBundle from './realtime/index';
@@ -19,6 +20,8 @@ export interface Bundles {
   realtime: typeof RealtimeBundle;
   /** The API notebook, with the history's commands and notebook tests (they run the same engine). */
   notebook: typeof NotebookBundle;
+  /** The connection commands, the HTTP client factory and the maps tally: not needed to activate. */
+  foundation: typeof FoundationBundle;
 }
 export type BundleName = keyof Bundles;
 
@@ -29,6 +32,7 @@ const LOADERS: { [K in BundleName]: () => Bundles[K] } = {
   maps: () => require('./maps.js') as Bundles['maps'],
   realtime: () => require('./realtime.js') as Bundles['realtime'],
   notebook: () => require('./notebook.js') as Bundles['notebook'],
+  foundation: () => require('./foundation.js') as Bundles['foundation'],
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 

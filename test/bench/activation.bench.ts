@@ -1,7 +1,11 @@
 // What activating the extension costs: the size of what it loads and the time to require + activate
 // it, beside the time to require a plain bundle of undici + ws + zod (what an extension that imports
-// its network stack eagerly would pay), measured in the same run. Goals: ≤ 150 KB loaded,
-// require + activate ≤ 25 ms (median of fresh processes), ≤ 1/5 the reference's time.
+// its network stack eagerly would pay), measured in the same run. Goals: ≤ 100 KB loaded,
+// require + activate ≤ 12 ms (median of fresh processes), ≤ 1/10 the reference's time. They were
+// 150 KB, 25 ms and 1/5 until issue 39: activation had been at 94 KB and 11 ms, then features landing
+// in dist/extension.js took it to 150 KB and 41 ms unnoticed; the goals now sit just above what
+// activation does when only what it runs is in it. The ratio is what holds on a loaded machine, where
+// both times stretch alike: the reference (1.1 MB) costs ~10× our bundle to load.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -13,9 +17,9 @@ import { repoRoot } from '../editor/harness/paths';
 import { median, type BenchReporter } from './report';
 
 const RUNS = 15;
-const SIZE_GOAL_KB = 150;
-const TIME_GOAL_MS = 25;
-const TIME_GOAL_RATIO = 1 / 5;
+const SIZE_GOAL_KB = 100;
+const TIME_GOAL_MS = 12;
+const TIME_GOAL_RATIO = 1 / 10;
 
 /**
  * Runs in a fresh `node -e` process: `vscode` is a Proxy that answers every property with another

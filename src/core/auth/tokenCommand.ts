@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import * as z from 'zod/mini';
 import type { Token } from './tokenCache';
+import { sharedAcrossBundles } from '../sharedClass';
 
 /** How long a token command may take (az can be slow to start); it is killed after this. */
 export const TOKEN_COMMAND_TIMEOUT_MS = 120_000;
@@ -15,6 +16,10 @@ const MAX_OUTPUT_BYTES = 64 * 1024;
 const MAX_MESSAGE_CHARS = 1_000;
 
 export class TokenCommandError extends Error {
+  static {
+    sharedAcrossBundles(this, 'api-workbench.TokenCommandError');
+  }
+
   constructor(message: string) {
     super(message);
     this.name = 'TokenCommandError';

@@ -2,9 +2,14 @@
 // was not trusted and why. Built where a request or socket fails, with the target it was for.
 import { certificateProblem, isCertificateCode } from './tlsReasons';
 import { maskProxy } from './settings';
+import { sharedAcrossBundles } from '../sharedClass';
 
 /** A proxy refused the request or could not be reached; `proxy` is masked. */
 export class ProxyError extends Error {
+  static {
+    sharedAcrossBundles(this, 'api-workbench.ProxyError');
+  }
+
   constructor(
     message: string,
     readonly proxy: string,
@@ -19,6 +24,10 @@ export class ProxyError extends Error {
 
 /** A network failure with its cause in words; `code` is the cause's own. */
 export class NetworkFailure extends Error {
+  static {
+    sharedAcrossBundles(this, 'api-workbench.NetworkFailure');
+  }
+
   constructor(
     message: string,
     readonly code: string | undefined,

@@ -5,6 +5,8 @@
 // that straddles two chunks. Line ends may be LF, CRLF or CR (the SSE spec allows all three), and
 // a chunk may end anywhere, even inside a multi-byte character or between CR and LF.
 
+import { sharedAcrossBundles } from '../../core/sharedClass';
+
 const LF = 10;
 const CR = 13;
 const COLON = 58;
@@ -13,6 +15,10 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** The only error the parser throws: input that cannot be SSE within the configured bounds. */
 export class SseError extends Error {
+  static {
+    sharedAcrossBundles(this, 'api-workbench.SseError');
+  }
+
   constructor(message: string) {
     super(message);
     this.name = 'SseError';

@@ -124,18 +124,10 @@ export function quietPeriod(ms: number): Promise<void> {
   return delay(ms);
 }
 
-/**
- * Resolves once changes just made to a quick pick (value, items, active items) have been sent to the
- * workbench. The extension host batches a quick pick's changes and sends them on its next timer turn
- * (setTimeout 0); a command sent afterwards (workbench.action.acceptSelectedQuickOpenItem) travels on
- * the same ordered channel, so it reaches the workbench after them and accepts what the test chose.
- * Timers of equal delay run in the order they were set, so this one runs after the batch is sent.
- */
-export function quickPickSent(): Promise<void> {
-  return new Promise((r) => setTimeout(r, 0));
-}
-
 // --- quick picks -----------------------------------------------------------------------------------
+
+/** The active items the workbench last reported for each captured quick pick (onDidChangeActive). */
+const reportedActive = new WeakMap<vscode.QuickPick<vscode.QuickPickItem>, readonly vscode.QuickPickItem[]>();
 
 /** Every quick pick the extension creates from now on, to type into and accept as a user would. */
 export function captureQuickPicks(): { picks: Array<vscode.QuickPick<vscode.QuickPickItem>>; restore(): void } {
@@ -144,10 +136,49 @@ export function captureQuickPicks(): { picks: Array<vscode.QuickPick<vscode.Quic
   const picks: Array<vscode.QuickPick<vscode.QuickPickItem>> = [];
   w.createQuickPick = () => {
     const qp = original();
+    reportedActive.set(qp, []);
+    qp.onDidChangeActive((active) => reportedActive.set(qp, active));
     picks.push(qp);
     return qp;
   };
   return { picks, restore: () => void (w.createQuickPick = original) };
+}
+
+/**
+ * Makes `item` the active item of a picker from captureQuickPicks() and accepts it, as the arrow
+ * keys and Enter would. The workbench accepts the item *it* has focused, and the extension host
+ * sends a quick pick's changes in a batch on a later turn, so accepting right after setting the item
+ * raced that batch (under load the workbench could accept what it showed before). This waits for
+ * the workbench to report `item` active (onDidChangeActive, which it fires for a change the extension
+ * made too, but not when the item was focused already: then it accepts at once).
+ */
+export async function acceptItem(qp: vscode.QuickPick<vscode.QuickPickItem>, item: vscode.QuickPickItem): Promise<void> {
+  const reported = reportedActive.get(qp);
+  assert.ok(reported, 'acceptItem needs a quick pick created while captureQuickPicks() was on');
+  if (reported.length === 1 && reported[0] === item) {
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    return;
+  }
+  let listener: vscode.Disposable | undefined;
+  const shownActive = new Promise<void>((resolve) => {
+    listener = qp.onDidChangeActive((active) => {
+      if (active.length === 1 && active[0] === item) resolve();
+    });
+  });
+  try {
+    qp.activeItems = [item];
+    await within(shownActive, `the workbench to show “${item.label}” as the active item`);
+  } finally {
+    listener?.dispose();
+  }
+  await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+}
+
+/** The picker's item labelled `label`, accepted as by Enter on it (see acceptItem). */
+export async function acceptLabel(qp: vscode.QuickPick<vscode.QuickPickItem>, label: string): Promise<void> {
+  const item = qp.items.find((i) => i.label === label);
+  assert.ok(item, `no item “${label}” in the picker: ${pickLabels(qp).join(' | ')}`);
+  await acceptItem(qp, item);
 }
 
 export const pickLabels = (qp: vscode.QuickPick<vscode.QuickPickItem>) =>

@@ -13,7 +13,8 @@ import { takeScreenshot } from '../harness/suiteApi';
 import {
   captureQuickPicks,
   findConnectionNode,
-  quickPickSent,
+  acceptItem,
+  acceptLabel,
   SANDBOX,
   shownMapsResponse,
   stubWindow,
@@ -70,8 +71,7 @@ describe('maps', function () {
         `suggestions while typing: ${shown.join(' | ')}`,
       );
       await typeInto(qp, 'Lyon', (l) => l[0] === '$(search) Lyon');
-      await quickPickSent();
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      await acceptLabel(qp, '$(search) Lyon');
       out = await running;
     } finally {
       capture.restore();
@@ -143,32 +143,22 @@ describe('maps', function () {
 
   it('Compute Route… from a place in the results to a typed address, picked travel mode, draws the route', async () => {
     // Origin: the Lyon result from the picker's recent places; destination: typed; travel mode: DRIVE.
-    const created: Array<vscode.QuickPick<vscode.QuickPickItem>> = [];
-    const w = vscode.window as unknown as Record<string, unknown>;
-    const createQuickPick = vscode.window.createQuickPick.bind(vscode.window);
-    w.createQuickPick = () => {
-      const qp = createQuickPick();
-      created.push(qp);
-      return qp;
-    };
+    const capture = captureQuickPicks();
+    const created = capture.picks;
     const picks = stubWindow('showQuickPick', (items: unknown) => (items as Array<{ label: string }>).find((i) => i.label === 'DRIVE'));
     let out: CommandOutcome | undefined;
     try {
       const running = vscode.commands.executeCommand<CommandOutcome>('apiWorkbench.maps.computeRoute');
       const origin = await waitFor('the origin picker', () => created[0]);
       const lyon = await waitFor('Lyon among the recent places', () => origin.items.find((i) => i.label.endsWith(' Lyon')));
-      origin.activeItems = [lyon];
-      await quickPickSent();
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      await acceptItem(origin, lyon);
       const destination = await waitFor('the destination picker', () => created[1]);
       destination.value = 'Paris, France';
       const typed = await waitFor('the typed item', () => !destination.busy && destination.items.find((i) => i.label === '$(edit) Use as typed'));
-      destination.activeItems = [typed];
-      await quickPickSent();
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      await acceptItem(destination, typed);
       out = await running;
     } finally {
-      w.createQuickPick = createQuickPick;
+      capture.restore();
       picks.restore();
     }
     assert.ok(out, 'no outcome');

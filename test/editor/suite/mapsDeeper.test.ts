@@ -14,11 +14,21 @@ import type { MatrixRoutesOutcome } from '../../../src/editor/maps/matrixRoutes'
 import type { ResponseViewer } from '../../../src/editor/maps/responseViewer';
 import type { ExtensionApi } from '../../../src/extension';
 import { recordSecret, takeScreenshot } from '../harness/suiteApi';
-import { captureQuickPicks, findConnectionNode, quickPickSent, SANDBOX, stubWindow, treeLabel, trustedSandbox, typeInto, userConfig, waitFor } from './kit';
+import {
+  acceptItem,
+  acceptLabel,
+  captureQuickPicks,
+  findConnectionNode,
+  SANDBOX,
+  stubWindow,
+  treeLabel,
+  trustedSandbox,
+  typeInto,
+  userConfig,
+  waitFor,
+} from './kit';
 
 const decoder = new TextDecoder();
-
-const accept = () => vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
 
 describe('maps, deeper', function () {
   this.timeout(180_000);
@@ -42,9 +52,7 @@ describe('maps, deeper', function () {
       await takeScreenshot('maps-autocomplete', 800);
       const first = qp.items.find((i) => i.label.startsWith('$(location)'));
       assert.ok(first);
-      qp.activeItems = [first];
-      await quickPickSent();
-      await accept();
+      await acceptItem(qp, first);
       out = await running;
     } finally {
       capture.restore();
@@ -65,15 +73,12 @@ describe('maps, deeper', function () {
       const origin = await waitFor('the origin picker', () => capture.picks[0]);
       // Nothing to suggest for coordinates: the first item is the text, and Enter takes it.
       await typeInto(origin, '45.76,4.83', (l) => l[0] === '$(pin) Use as coordinates');
-      await quickPickSent();
-      await accept();
+      await acceptLabel(origin, '$(pin) Use as coordinates');
       const destination = await waitFor('the destination picker', () => capture.picks[1]);
       await typeInto(destination, 'Lyon, France', (l) => l.includes('$(edit) Use as typed'));
       const typed = destination.items.find((i) => i.label === '$(edit) Use as typed');
       assert.ok(typed);
-      destination.activeItems = [typed];
-      await quickPickSent();
-      await accept();
+      await acceptItem(destination, typed);
       out = await running;
     } finally {
       capture.restore();
@@ -163,19 +168,15 @@ describe('maps, deeper', function () {
       await typeInto(first, 'Lyon, France', (l) => l.includes('$(edit) Use as typed'));
       const typed = first.items.find((i) => i.label === '$(edit) Use as typed');
       assert.ok(typed);
-      first.activeItems = [typed];
-      await quickPickSent();
-      await accept();
+      await acceptItem(first, typed);
       const second = await waitFor('the second origin picker', () => capture.picks[1]);
       assert.equal(second.title, 'Route matrix: origin 2 (after Lyon, France)');
       await typeInto(second, '48.8566, 2.3522', (l) => l[0] === '$(pin) Use as coordinates');
-      await quickPickSent();
-      await accept();
+      await acceptLabel(second, '$(pin) Use as coordinates');
       const destination = await waitFor('the destination picker', () => capture.picks[2]);
       assert.equal(destination.title, 'Route matrix: destination 1');
       await typeInto(destination, '43.7, 7.27', (l) => l[0] === '$(pin) Use as coordinates');
-      await quickPickSent();
-      await accept();
+      await acceptLabel(destination, '$(pin) Use as coordinates');
       out = await running;
     } finally {
       capture.restore();

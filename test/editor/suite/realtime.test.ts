@@ -12,7 +12,7 @@ import type { ConnectionNode, TreeNode } from '../../../src/editor/tree';
 import type { ExtensionApi } from '../../../src/extension';
 import type { SubscriptionSnapshot } from '../../../src/services/realtime/client';
 import { takeScreenshot } from '../harness/suiteApi';
-import { captureQuickPicks, findConnectionNode, loadedChildren, quickPickSent, SANDBOX, stubWindow, treeLabel, trustedSandbox, typeInto, waitFor } from './kit';
+import { acceptLabel, captureQuickPicks, findConnectionNode, loadedChildren, SANDBOX, stubWindow, treeLabel, trustedSandbox, typeInto, waitFor } from './kit';
 
 describe('realtime', function () {
   this.timeout(120_000);
@@ -263,8 +263,7 @@ describe('realtime', function () {
       const qp = await waitFor('the channel picker', () => capture.picks[0]);
       await typeInto(qp, 'typed-by-hand', (l) => l[0] === '$(add) Subscribe to typed-by-hand');
       await takeScreenshot('realtime-subscribe-typed', 800);
-      await quickPickSent();
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      await acceptLabel(qp, '$(add) Subscribe to typed-by-hand');
       snap = await running;
     } finally {
       capture.restore();

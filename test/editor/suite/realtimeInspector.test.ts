@@ -11,7 +11,7 @@ import type { TreeNode } from '../../../src/editor/tree';
 import type { ExtensionApi } from '../../../src/extension';
 import type { SubscriptionSnapshot } from '../../../src/services/realtime/client';
 import { takeScreenshot } from '../harness/suiteApi';
-import { captureQuickPicks, findConnectionNode, loadedChildren, quickPickSent, SANDBOX, stubWindow, trustedSandbox, waitFor } from './kit';
+import { acceptItem, captureQuickPicks, findConnectionNode, loadedChildren, SANDBOX, stubWindow, trustedSandbox, waitFor } from './kit';
 
 const CHANNEL = 'inspector-orders';
 const MASTER_KEY = Buffer.from('inspector-test-master-key-32-by!').toString('base64');
@@ -59,14 +59,8 @@ describe('realtime inspector and edges', function () {
       const item = choose(items);
       // The workbench reports the first active item once the picker is on screen: choose after that.
       await waitFor('the picker on screen', () => qp.activeItems.length > 0);
-      if (item) {
-        qp.activeItems = [item];
-        await quickPickSent();
-        await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-      } else {
-        await quickPickSent();
-        qp.hide();
-      }
+      if (item) await acceptItem(qp, item);
+      else qp.hide();
       return { snap: await running, items };
     } finally {
       capture.restore();

@@ -1,9 +1,12 @@
 // Runs the BUILT command-line runner (dist/cli.js, made by `node esbuild.mjs [--tests]`) as a
 // child process, as a CI job would, on notebooks written to a temp folder.
+import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 export const CLI = path.resolve(__dirname, '../../../../dist/cli.js');
 
@@ -74,4 +77,25 @@ export function runCli(args: readonly string[], opts: { cwd: string; env?: Recor
       resolve({ code, stdout, stderr, peakKiB });
     });
   });
+}
+
+export const MODELS = (name: string, check = '?? status == 200') => `\`\`\`llm name=${name}\nGET /models\n\n${check}\n\`\`\`\n`;
+export const SEARCH = (name: string, query: string, ...checks: string[]) =>
+  `\`\`\`maps name=${name}\nPOST /v1/places:searchText\nX-Goog-FieldMask: places.id,places.displayName\n\n{"textQuery": "${query}"}\n\n${['?? status == 200', ...checks].join('\n')}\n\`\`\`\n`;
+
+/** A local listener that counts what reaches it: the "foreign origin" a key must never go to. */
+export async function countingServer(respond?: (res: ServerResponse) => void): Promise<{ url: string; hits: () => number; server: Server }> {
+  let hits = 0;
+  const server = createServer((req, res) => {
+    hits++;
+    req.resume();
+    if (respond) respond(res);
+    else res.end('{}');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits: () => hits, server };
+}
+
+export function assertNoStack(text: string): void {
+  assert.doesNotMatch(text, /\n\s+at .+:\d+:\d+/, `a stack trace was printed:\n${text}`);
 }

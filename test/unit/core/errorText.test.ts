@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { ApiError, errorText, requestIdSuffix } from '../../../src/core/errors';
+import { secondCopy } from '../helpers/secondCopy';
 
 describe('core/errors: errorText(), the one text a user sees for a failure', () => {
   it('an ApiError shows its service, status, code, the service’s own words and the request id', () => {
@@ -15,8 +16,9 @@ describe('core/errors: errorText(), the one text a user sees for a failure', () 
     assert.equal(errorText(e), 'OpenAI 429 rate_limit_exceeded: Slow down (request id req_1)');
   });
 
-  it('an ApiError from another bundle (same shape, other class) is described the same way', () => {
-    const foreign = Object.assign(new Error('m'), { name: 'ApiError', describe: () => 'Maps 403: API not enabled' });
+  it('an ApiError from another bundle (its own copy of the class) is described the same way', () => {
+    const other = secondCopy<{ ApiError: typeof ApiError }>('src/core/errors.ts');
+    const foreign = new other.ApiError({ kind: 'http', service: 'Maps', status: 403, message: 'm', serviceMessage: 'API not enabled' });
     assert.equal(errorText(foreign), 'Maps 403: API not enabled');
   });
 
