@@ -107,9 +107,7 @@ describe('maps', function () {
       const suggestion = qp.items.find((i) => i.label.startsWith('$(location) '));
       assert.ok(suggestion);
       picked = suggestion.label.slice('$(location) '.length);
-      qp.activeItems = [suggestion];
-      await quickPickSent();
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      await acceptItem(qp, suggestion);
       out = await running;
     } finally {
       capture.restore();
