@@ -77,7 +77,7 @@ describe('catalogue: what each service accepts', () => {
     }
     assert.match(
       parseAssertion('?? colour == red', 1) as string,
-      /use status, duration, header <name>, json.<path>, text, body, count, .* or json matches schema <file>/,
+      /use status, duration, header <name>, json.<path>, text, body, count, .*, json matches schema <file> or json matches spec/,
     );
   });
 

@@ -56,7 +56,7 @@ describe('api-workbench check', function () {
     assert.deepEqual(lines(run.stdout), [
       `${file}:11: error: unknown variable "nope": define it in a vars cell (nope = …) or pass it in`,
       `${file}:20: error: the body is not valid JSON: "}" is where a value should be (fix it, or set a Content-Type that is not JSON)`,
-      `${file}:26: error: "colour" is not something to assert on: use status, duration, header <name>, json.<path>, text, body, count, tool_calls[i].<field>, usage.<field>, cost, ttft, similar "<text>", judge: <rubric> or json matches schema <file>`,
+      `${file}:26: error: "colour" is not something to assert on: use status, duration, header <name>, json.<path>, text, body, count, tool_calls[i].<field>, usage.<field>, cost, ttft, similar "<text>", judge: <rubric>, json matches schema <file> or json matches spec`,
     ]);
     assert.match(run.stderr, /1 notebook checked: 3 errors, 0 other findings/);
   });
