@@ -47,7 +47,10 @@ const UNIT_TIMEOUT_MS = 5 * 60_000;
 // 2.3 MB since collection scripts: the QuickJS WebAssembly engine (503 KB, 234 KB compressed) and
 // the crypto-js and lodash sources scripts require (50 KB compressed), loaded only when a script
 // runs; the package measured 2.25 MB with them.
-const VSIX_BUDGET_MB = 2.3;
+// 2.5 MB since Copy as Code and OpenAPI import: httpsnippet's seven language targets and
+// swagger-parser, openapi-sampler and js-yaml, all in dist/notebook.js (loaded when a notebook
+// opens, not at activation); the package measured 2.33 MB with them.
+const VSIX_BUDGET_MB = 2.5;
 const EDITOR_HOSTS = JSON.parse(readFileSync(path.join(root, 'scripts', 'editor-hosts.json'), 'utf8')).hosts;
 const VSIX_HOST = 'oldest';
 

@@ -65,7 +65,7 @@ export function copyAsCodeCommands(s: Services, controller: NotebookRunControlle
         targets: targets(s, data),
         vars: notebookVariables(cells),
         redactor: s.redactor,
-        realtime: rt?.service === 'realtime' ? (rt) : undefined,
+        realtime: rt?.service === 'realtime' ? rt : undefined,
         // What an earlier cell answered in this window's runs: its value, not a variable to set.
         known: (expr: string) => {
           const dot = expr.search(/[.[]/);

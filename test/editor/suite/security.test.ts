@@ -224,6 +224,10 @@ describe('security: every command, then no secret in settings, state, logs, docu
     // Back out: a cell as cURL, the notebook as .http, a cURL pasted into a cell converted in place.
     const copied = await cmd.run<{ text: string }>('apiWorkbench.notebook.copyCellAsCurl', pasted);
     assertClean('Copy Cell as cURL', copied.text);
+    const code = await cmd.run<{ text: string }>('apiWorkbench.notebook.copyCellAsCode', pasted, 'python');
+    assert.match(code.text, /os\.environ\["GOOGLE_MAPS_API_KEY"\]/, 'Copy Cell as Code reads the key from the environment');
+    assertClean('Copy Cell as Code', code.text);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     await vscode.env.clipboard.writeText('');
     const exported = vscode.Uri.file(path.join(path.dirname(file), 'exported.http'));
     await cmd.run('apiWorkbench.notebook.exportHttp', imported.uri, exported);
