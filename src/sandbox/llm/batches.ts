@@ -6,10 +6,9 @@
 // batch's endpoint, a repeated custom_id) fails the batch with `errors` naming each line.
 import * as z from 'zod/mini';
 import { newId, sendJson } from '../http';
-import { baseHeaders, invalid, openAiError, readJson, type Ctx, type LlmService } from './context';
+import { baseHeaders, invalid, openAiError, readRequest, type Ctx, type LlmService } from './context';
 import { noSuchFile, type FileStore } from './files';
 import { sendCursorPage, unixSeconds } from './listPage';
-import { parseRequest } from './requests';
 
 /** When each state begins, in ms after creation. */
 export const BATCH_TIMELINE = { in_progress: 1_000, finalizing: 2_000, completed: 3_000 } as const;
@@ -179,11 +178,8 @@ export class Batches {
   }
 
   async create(ctx: Ctx): Promise<void> {
-    const json = await readJson(ctx);
-    if (!json.ok) return;
-    const parsed = parseRequest(createSchema, json.value);
-    if (!parsed.ok) return openAiError(ctx, 400, parsed.error);
-    const body = parsed.value;
+    const body = await readRequest(ctx, createSchema);
+    if (!body) return;
     const file = this.files.get(body.input_file_id);
     if (!file) return noSuchFile(ctx, body.input_file_id);
     if (file.meta.purpose !== 'batch') {

@@ -6,7 +6,8 @@ import type { Clock } from '../../core/clock';
 import { header, readBody, sendJson } from '../http';
 import type { ModelCatalogue, SandboxModel } from './models';
 import type { ModelRateLimits } from './rateLimit';
-import type { OpenAiErrorBody } from './requests';
+import { parseRequest, type OpenAiErrorBody } from './requests';
+import type * as z from 'zod/mini';
 import { DEPRECATIONS_URL, retiredModel } from '../../services/llm/retiredModels';
 
 export interface Ctx {
@@ -59,6 +60,16 @@ export function numberHeader(req: IncomingMessage, name: string): number | undef
   if (raw === undefined || raw.trim() === '') return undefined;
   const n = Number(raw);
   return Number.isFinite(n) && n >= 0 ? n : 'invalid';
+}
+
+/** Reads, parses and validates the body against `schema`; undefined when the 400/413 has been sent. */
+export async function readRequest<T>(ctx: Ctx, schema: z.ZodMiniType<T>): Promise<T | undefined> {
+  const json = await readJson(ctx);
+  if (!json.ok) return undefined;
+  const parsed = parseRequest(schema, json.value);
+  if (parsed.ok) return parsed.value;
+  openAiError(ctx, 400, parsed.error);
+  return undefined;
 }
 
 /** Reads and parses the body; on failure the 400/413 has been sent already. */

@@ -7,11 +7,10 @@
 import * as z from 'zod/mini';
 import { newId, sendJson } from '../http';
 import { estimateTokens } from './answer';
-import { baseHeaders, invalid, openAiError, readJson, type Ctx, type LlmService } from './context';
+import { baseHeaders, invalid, openAiError, readRequest, type Ctx, type LlmService } from './context';
 import type { FileStore } from './files';
 import { sendCursorPage, unixSeconds } from './listPage';
 import { FINE_TUNE_OWNER, type SandboxModel } from './models';
-import { parseRequest } from './requests';
 
 /** When each state begins, in ms after creation; each epoch of training takes EPOCH_MS. */
 export const JOB_TIMELINE = { queued: 1_000, running: 2_000 } as const;
@@ -201,11 +200,8 @@ export class FineTuningJobs {
   }
 
   async create(ctx: Ctx): Promise<void> {
-    const json = await readJson(ctx);
-    if (!json.ok) return;
-    const parsed = parseRequest(createSchema, json.value);
-    if (!parsed.ok) return openAiError(ctx, 400, parsed.error);
-    const body = parsed.value;
+    const body = await readRequest(ctx, createSchema);
+    if (!body) return;
     const base = this.svc.models.find(body.model);
     if (!base || (base.kind !== 'chat' && base.kind !== 'completion')) {
       return openAiError(ctx, 400, invalid(`Model ${body.model} is not available for fine-tuning or does not exist.`, 'model', 'model_not_available'));

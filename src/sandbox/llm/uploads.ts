@@ -5,11 +5,10 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { newId, sendJson } from '../http';
-import { baseHeaders, invalid, openAiError, readJson, type Ctx, type LlmService } from './context';
+import { baseHeaders, invalid, openAiError, readRequest, type Ctx, type LlmService } from './context';
 import { MAX_STORED_BYTES, refuseStorageFull, type FileStore, type StoredFile } from './files';
 import { unixSeconds } from './listPage';
 import { formFields, readMultipart, type UploadSlots } from './multipart';
-import { parseRequest } from './requests';
 
 export const UPLOAD_LIFETIME_MS = 60 * 60 * 1000;
 
@@ -79,16 +78,14 @@ export class Uploads {
   }
 
   async create(ctx: Ctx): Promise<void> {
-    const json = await readJson(ctx);
-    if (!json.ok) return;
-    const parsed = parseRequest(createSchema, json.value);
-    if (!parsed.ok) return openAiError(ctx, 400, parsed.error);
+    const body = await readRequest(ctx, createSchema);
+    if (!body) return;
     const u: Upload = {
       id: newId('upload_', 12),
       createdMs: this.svc.clock.now(),
-      bytes: parsed.value.bytes,
-      filename: parsed.value.filename,
-      purpose: parsed.value.purpose,
+      bytes: body.bytes,
+      filename: body.filename,
+      purpose: body.purpose,
       status: 'pending',
       parts: new Map(),
     };
@@ -121,15 +118,13 @@ export class Uploads {
 
   async complete(ctx: Ctx, id: string): Promise<void> {
     if (!this.pending(ctx, id)) return;
-    const json = await readJson(ctx);
-    if (!json.ok) return;
-    const parsed = parseRequest(completeSchema, json.value);
-    if (!parsed.ok) return openAiError(ctx, 400, parsed.error);
+    const complete = await readRequest(ctx, completeSchema);
+    if (!complete) return;
     const u = this.pending(ctx, id);
     if (!u) return;
-    const unknown = parsed.value.part_ids.find((p) => !u.parts.has(p));
+    const unknown = complete.part_ids.find((p) => !u.parts.has(p));
     if (unknown) return openAiError(ctx, 400, invalid(`Part ${unknown} does not belong to upload ${id}.`, 'part_ids', 'invalid_part_id'));
-    const data = Buffer.concat(parsed.value.part_ids.map((p) => u.parts.get(p)!.data));
+    const data = Buffer.concat(complete.part_ids.map((p) => u.parts.get(p)!.data));
     if (data.length !== u.bytes) {
       return openAiError(
         ctx,
@@ -141,7 +136,7 @@ export class Uploads {
         ),
       );
     }
-    if (parsed.value.md5 && createHash('md5').update(data).digest('hex') !== parsed.value.md5.toLowerCase()) {
+    if (complete.md5 && createHash('md5').update(data).digest('hex') !== complete.md5.toLowerCase()) {
       return openAiError(ctx, 400, invalid('The md5 checksum does not match the parts given.', 'md5', 'checksum_mismatch'));
     }
     if (!this.files.fits(data.length)) return refuseStorageFull(ctx, 'part_ids');
