@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import type { Schema } from '../core/validate';
 import { DEFAULT_HISTORY_LIMITS, MAX_HISTORY_ENTRIES } from '../history/model';
-import { DEFAULT_SCRIPT_LIMITS, type ScriptLimits } from '../notebook/scripts/limits';
+import { DEFAULT_SCRIPT_LIMITS, type ScriptLimits } from '../core/scriptLimits';
 
 import { DEFAULT_TILE_ATTRIBUTION, DEFAULT_TILES } from '../services/maps/mapMessages';
 

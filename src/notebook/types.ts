@@ -5,7 +5,7 @@ import type { Cancel } from '../core/cancellation';
 import type { Connection, HttpConnection, ServiceId } from '../core/connections';
 import type { HttpClient, HttpClientOptions } from '../core/http';
 import type { Redactor } from '../core/redact';
-import type { ScriptLimits } from './scripts/limits';
+import type { ScriptLimits } from '../core/scriptLimits';
 
 // --- the document -----------------------------------------------------------------------------
 

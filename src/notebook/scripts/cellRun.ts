@@ -10,7 +10,7 @@ import type { AssertionResult, CellRef, NotebookHost, RequestRecord, ResponseRec
 import type { VariableScope } from '../variables';
 import type { CellScript } from './cellScripts';
 import type { ScriptRun } from './engine';
-import { limitSentence, type ScriptLimits } from './limits';
+import { limitSentence, type ScriptLimits } from '../../core/scriptLimits';
 import type { ScriptInput, ScriptPhase } from './model';
 import { applyRequestEdits, headersOf, requestViewOfRecord, requestViewOfSpec } from './requestEdit';
 import { ScriptWorkerEngine } from './workerHost';

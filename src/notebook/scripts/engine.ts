@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSSyncVariant, QuickJSWASMModule } from 'quickjs-emscripten-core';
-import { DEFAULT_SCRIPT_LIMITS, type LimitKind, type ScriptLimits } from './limits';
+import { DEFAULT_SCRIPT_LIMITS, type LimitKind, type ScriptLimits } from '../../core/scriptLimits';
 import { isScriptLibrary, librarySource, shippedScriptsDir } from './libraries';
 import { scriptOutputSchema, type ScriptInput, type ScriptOutput } from './model';
 import { PRELUDE } from './prelude';

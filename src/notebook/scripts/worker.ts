@@ -6,7 +6,7 @@
 // while the host sends the cell's request.
 import { parentPort } from 'node:worker_threads';
 import { ScriptEngine } from './engine';
-import type { ScriptLimits } from './limits';
+import type { ScriptLimits } from '../../core/scriptLimits';
 import { workerRequestSchema, type WorkerMessage } from './workerProtocol';
 
 const port = parentPort;

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ScriptRun } from './engine';
-import { DEFAULT_SCRIPT_LIMITS, type ScriptLimits } from './limits';
+import { DEFAULT_SCRIPT_LIMITS, type ScriptLimits } from '../../core/scriptLimits';
 import type { ScriptInput } from './model';
 import { workerMessageSchema, type WorkerRequest } from './workerProtocol';
 

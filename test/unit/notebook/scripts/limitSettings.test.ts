@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { SETTINGS, scriptLimits, type SettingName, type SettingValue, type SettingsReader } from '../../../../src/features/settings';
-import { DEFAULT_SCRIPT_LIMITS, limitSentence } from '../../../../src/notebook/scripts/limits';
+import { DEFAULT_SCRIPT_LIMITS, limitSentence } from '../../../../src/core/scriptLimits';
 import type { ScriptInput } from '../../../../src/notebook/scripts/model';
 import { ScriptWorkerEngine } from '../../../../src/notebook/scripts/workerHost';
 
