@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { notebookFileName, uniqueNotebookName } from '../../features/notebook/notebookFileName';
 
-async function exists(uri: vscode.Uri): Promise<boolean> {
+/** True when something is at `uri` (a file the user would otherwise overwrite, a name already taken). */
+export async function exists(uri: vscode.Uri): Promise<boolean> {
   try {
     await vscode.workspace.fs.stat(uri);
     return true;

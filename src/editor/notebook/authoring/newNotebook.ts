@@ -13,15 +13,7 @@ import {
   uniqueNotebookName,
 } from '../../../features/notebook/notebookFileName';
 import { NEW_NOTEBOOK_TEMPLATE } from '../../../features/notebook/template';
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { exists } from '../untitledNotebook';
 
 /** The folder of the active editor's file, else the first workspace folder. */
 function targetFolder(): vscode.WorkspaceFolder | undefined {
