@@ -10,19 +10,12 @@ import type { CellResult, NotebookProblem } from '../notebook/api';
 import type { MergeReportsArgs } from './args';
 import { CliError } from './errors';
 import { Console, type LineSink } from './progress';
-import { loadBaseline, regressions } from './reporters/baseline';
+import { loadBaseline, regressions, reportCellShape, reportSuiteShape } from './reporters/baseline';
 import { finishReport, reportText } from './reporters/finish';
 import type { RunSummary, SuiteReport } from './reporters/types';
 import { readTextFile } from './textFile';
 
 // The fields the reporters read are checked; the rest of each cell (answers, costs, timings) is kept as written.
-const cellSchema = z.looseObject({
-  line: z.number(),
-  service: z.string(),
-  ok: z.boolean(),
-  assertions: z.array(z.looseObject({ source: z.string(), passed: z.boolean(), expected: z.string(), actual: z.string() })),
-});
-
 const reportSchema = z.object({
   version: z.number(),
   passed: z.number(),
@@ -32,15 +25,12 @@ const reportSchema = z.object({
   shard: z.optional(z.object({ index: z.number(), total: z.number(), jobs: z.number() })),
   suites: z.array(
     z.object({
-      name: z.string(),
-      file: z.string(),
-      row: z.optional(z.number()),
-      matrix: z.optional(z.record(z.string(), z.string())),
+      ...reportSuiteShape,
       startedAt: z.string(),
       durationMs: z.number(),
       error: z.optional(z.string()),
       problems: z.array(z.looseObject({})),
-      cells: z.array(cellSchema),
+      cells: z.array(z.looseObject(reportCellShape)),
     }),
   ),
 });

@@ -11,28 +11,32 @@ import { readTextFile } from '../textFile';
 import { suiteChecks, type CheckRow } from '../../features/notebook/checkRows';
 import type { RunSummary, SuiteReport } from './types';
 
-const cellSchema = z.object({
+/**
+ * What reading a --reporter json report back relies on, shared with merge-reports: a cell's fields
+ * the checks and reporters read (nested objects keep what they do not name, so a merged report
+ * loses nothing), and a suite's identity.
+ */
+export const reportCellShape = {
   name: z.optional(z.string()),
   line: z.number(),
   service: z.string(),
   ok: z.boolean(),
   error: z.optional(z.string()),
-  request: z.optional(z.object({ method: z.string(), url: z.string() })),
-  response: z.optional(z.object({ status: z.number() })),
-  assertions: z.array(z.object({ source: z.string(), line: z.number(), passed: z.boolean(), expected: z.string(), actual: z.string() })),
-});
+  request: z.optional(z.looseObject({ method: z.string(), url: z.string() })),
+  response: z.optional(z.looseObject({ status: z.number() })),
+  assertions: z.array(z.looseObject({ source: z.string(), line: z.number(), passed: z.boolean(), expected: z.string(), actual: z.string() })),
+};
+
+export const reportSuiteShape = {
+  name: z.string(),
+  file: z.string(),
+  row: z.optional(z.number()),
+  matrix: z.optional(z.record(z.string(), z.string())),
+};
 
 const reportSchema = z.object({
   version: z.number(),
-  suites: z.array(
-    z.object({
-      name: z.string(),
-      file: z.string(),
-      row: z.optional(z.number()),
-      matrix: z.optional(z.record(z.string(), z.string())),
-      cells: z.array(cellSchema),
-    }),
-  ),
+  suites: z.array(z.object({ ...reportSuiteShape, cells: z.array(z.object(reportCellShape)) })),
 });
 
 /** Check key → passed, of the earlier run. */
