@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setExchangeHook } from '../core/httpExchange';
 import type { Redactor } from '../core/redact';
-import { Cassette, type CassetteMode, type CassetteStorage, type UrlAlias } from '../notebook/api';
+import { Cassette, sandboxAliases, type CassetteMode, type CassetteStorage } from '../notebook/api';
 import type { SandboxEndpoints } from '../core/connections';
 import { CliError } from './errors';
 import { readInputFileIfExists } from './textFile';
@@ -36,26 +36,6 @@ function folderStorage(dir: string): CassetteStorage {
     },
     where: (notebook) => fileFor(dir, notebook),
   };
-}
-
-/** The built-in sandbox listens on free ports with a new realtime app id: recorded by name, so a recording replays on the next start. */
-function sandboxAliases(sandbox: SandboxEndpoints | undefined): UrlAlias[] {
-  if (!sandbox) return [];
-  const { llm, maps, realtime } = sandbox;
-  const realtimeOrigin = `${realtime.tls ? 'https' : 'http'}://${realtime.host}:${realtime.port}`;
-  const byOrigin = new Map<string, string[]>();
-  for (const [origin, service] of [
-    [new URL(llm.baseUrl).origin, 'llm'],
-    [new URL(maps.baseUrl).origin, 'maps'],
-    [realtimeOrigin, 'realtime'],
-  ])
-    byOrigin.set(origin, [...(byOrigin.get(origin) ?? []), service]);
-  const name = (origin: string) => {
-    const services = byOrigin.get(origin) ?? [];
-    return services.length > 1 ? '{sandbox}' : `{sandbox-${services[0]}}`;
-  };
-  // The app's path first: it is the longer prefix.
-  return [[`${realtimeOrigin}/apps/${realtime.appId}/`, `${name(realtimeOrigin)}/apps/{app}/`], ...[...byOrigin.keys()].map((o): UrlAlias => [o, name(o)])];
 }
 
 /** The cassette this run asks for, with its hook set on every client; undefined without --record / --replay. */

@@ -42,14 +42,21 @@ export type Exchange = (url: URL, init: SendInit, signal: AbortSignal) => Promis
  */
 export type ExchangeHook = (url: URL, init: SendInit, signal: AbortSignal, next: Exchange) => Promise<ExchangeResponse>;
 
-let exchangeHook: ExchangeHook | undefined;
+/** The header an answer given from a recording carries (a cassette's replay), so a front end can say so. */
+export const REPLAYED_HEADER = 'x-awb-replayed';
+
+// One slot per process, not per module copy: the editor's bundles (esbuild.mjs) each carry their own
+// copy of this module, and a hook set by the notebook's bundle must also see the requests the model
+// clients of dist/foundation.js send (see sharedClass.ts for the same problem with classes).
+const HOOK_SLOT = Symbol.for('api-workbench.exchangeHook');
+const hookSlot: { hook?: ExchangeHook } = ((globalThis as Record<symbol, { hook?: ExchangeHook } | undefined>)[HOOK_SLOT] ??= {});
 
 /** Sets the hook every request passes (undefined: none); returns a function that puts the previous one back. */
 export function setExchangeHook(hook: ExchangeHook | undefined): () => void {
-  const previous = exchangeHook;
-  exchangeHook = hook;
+  const previous = hookSlot.hook;
+  hookSlot.hook = hook;
   return () => {
-    exchangeHook = previous;
+    hookSlot.hook = previous;
   };
 }
 
@@ -60,7 +67,8 @@ export function setExchangeHook(hook: ExchangeHook | undefined): () => void {
  */
 export function send(url: URL, init: SendInit, signal: AbortSignal, dispatcher?: Dispatcher): Promise<ExchangeResponse> {
   const next: Exchange = (u, i, s) => sendNow(u, i, s, dispatcher ?? defaultDispatcher());
-  return exchangeHook ? exchangeHook(url, init, signal, next) : next(url, init, signal);
+  const hook = hookSlot.hook;
+  return hook ? hook(url, init, signal, next) : next(url, init, signal);
 }
 
 function sendNow(url: URL, init: SendInit, signal: AbortSignal, dispatcher: Dispatcher): Promise<ExchangeResponse> {

@@ -99,6 +99,8 @@ export const COMMAND_IDS = [
   'apiWorkbench.notebook.chooseCellConnection',
   'apiWorkbench.notebook.chooseCellEnvironment',
   'apiWorkbench.notebook.runWithModels',
+  'apiWorkbench.notebook.recordRun',
+  'apiWorkbench.notebook.runFromRecording',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

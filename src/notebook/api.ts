@@ -59,3 +59,4 @@ export {
 export { connectionLabel, CredentialOwners } from './credentialTaint';
 export { Cassette, type CassetteMode, type CassetteStorage } from './cassette/cassette';
 export type { UrlAlias } from './cassette/requestKey';
+export { sandboxAliases } from './cassette/aliases';

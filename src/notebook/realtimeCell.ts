@@ -4,6 +4,7 @@
 import type { RealtimeConnection } from '../core/connections';
 import { ApiError } from '../core/errors';
 import { HttpClient, type OutgoingRequest } from '../core/http';
+import { REPLAYED_HEADER } from '../core/httpExchange';
 import type { ChannelAuthorizer } from '../services/realtime/auth';
 import { RealtimeClient } from '../services/realtime/client';
 import { connectionAuthorizer } from '../services/realtime/connectionAuth';
@@ -156,7 +157,9 @@ export async function runListen(
     if (subscribedAt === undefined && messages.length === 0) return;
     const text = JSON.stringify(messages);
     out.count = messages.filter((m) => m.error === undefined).length;
-    out.response = { status: 200, headers: {}, text, json: messages, size: Buffer.byteLength(text), truncated: false, durationMs: performance.now() - started };
+    // Messages from a recording say so, as a replayed HTTP answer does (its header).
+    const headers: Record<string, string> = live ? {} : { [REPLAYED_HEADER]: '1' };
+    out.response = { status: 200, headers, text, json: messages, size: Buffer.byteLength(text), truncated: false, durationMs: performance.now() - started };
   };
   let client: RealtimeClient | undefined;
   let live = false;

@@ -75,6 +75,8 @@ function header(p: ResultPayload): HTMLElement {
   if (p.waited) head.append(el('span', 'awb-meta', p.waited));
   if (p.body) head.append(meta('size', size(p.body.size)));
   if (p.requestId) head.append(meta('request id', p.requestId));
+  // A replayed answer is not a live one: its time, cost and request id are those of the recording.
+  if (p.fromRecording) head.append(el('span', 'awb-meta awb-recorded', 'answer from a recording'));
   if (p.usage?.totalTokens !== undefined || p.usage?.completionTokens !== undefined) {
     const u = p.usage;
     head.append(meta('tokens', `${u.promptTokens ?? '?'} in · ${u.completionTokens ?? '?'} out`));

@@ -11,6 +11,7 @@ import { CONNECTION_COMMANDS, EXTENSION_ID, NOTEBOOK_CONTROLLER_ID, NOTEBOOK_LAN
 import type { Services } from '../services';
 import type { Environments } from './environments';
 import { editorNotebookHost, httpCellAccess } from '../notebookHost';
+import { recordingListenTape } from './recording';
 import type { ServiceId } from '../../core/connections';
 import { parsePriceSetting, type PriceTable } from '../../features/llm/costLedger';
 import { plainSummary, resultPayload, runningPayload, type LiveState } from '../../features/notebook/payload';
@@ -228,7 +229,8 @@ export class NotebookRunController implements vscode.Disposable {
 
   private runOptions(doc: vscode.NotebookDocument): RunOptions {
     return {
-      host: editorNotebookHost(this.s, { notebook: doc.uri.toString() }),
+      // A LISTEN inside Record Run / Run from Recording is recorded or replayed; elsewhere it listens live.
+      host: { ...editorNotebookHost(this.s, { notebook: doc.uri.toString() }), listenTape: recordingListenTape },
       // Error locations name the file the user sees: an unsaved notebook by its name (`tour.awb.md`), not its `untitled:` URI.
       file: doc.uri.scheme === 'file' ? doc.uri.fsPath : path.posix.basename(doc.uri.path),
       // `< ./file` in a request body (and a `matches schema` file) is read next to the notebook; an untitled one has no folder.

@@ -14,6 +14,7 @@ import { NotebookRunController } from './controller';
 import { runWithModels } from './runWithModels';
 import { CurlCellActions, exportCommands } from './exportCommands';
 import { copyAsCodeCommands } from './copyAsCode';
+import { recordingCommands } from './recording';
 import { importCommands } from './importCommands';
 import { Environments, notebookOf } from './environments';
 import { AwbSerializer, documentProblems } from './serializer';
@@ -88,6 +89,7 @@ export function activate(s: Services): NotebookFeature {
     ...importCommands(s, serializer),
     ...exportCommands(s, serializer),
     ...copyAsCodeCommands(s, controller),
+    ...recordingCommands(s, controller),
     ...cellNameCommands(s),
     // `name`: given by a caller instead of asking (tests, other commands).
     'apiWorkbench.notebook.new': (name?: unknown) => newNotebook(typeof name === 'string' ? name : undefined),

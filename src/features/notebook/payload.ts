@@ -1,6 +1,7 @@
 // A cell result as the response viewer shows it (vscode-free, unit-tested): the engine's result
 // (already redacted) trimmed to a preview, with the map geometry of maps answers worked out here so
 // the renderer only draws.
+import { REPLAYED_HEADER } from '../../core/httpExchange';
 import { describeWaits, type CellResult, type ListenMessage } from '../../notebook/api';
 import type { MapLine, MapMarker } from '../../services/maps/mapMessages';
 import { decodePolyline } from '../../services/maps/polyline';
@@ -68,6 +69,7 @@ export function resultPayload(
   if (res && !r.listen) p.status = res.status;
   if (res) {
     if (res.requestId) p.requestId = res.requestId;
+    if (res.headers[REPLAYED_HEADER] === '1') p.fromRecording = true;
     p.headers = res.headers;
     p.body = body(res.text, res.json, res.size, res.truncated);
     if (r.service === 'llm') {

@@ -12,7 +12,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Readable } from 'node:stream';
 import * as z from 'zod/mini';
 import { ApiError } from '../../core/errors';
-import type { ExchangeHook, ExchangeResponse, Headers, ResponseBody } from '../../core/httpExchange';
+import { REPLAYED_HEADER, type ExchangeHook, type ExchangeResponse, type Headers, type ResponseBody } from '../../core/httpExchange';
 import type { Redactor } from '../../core/redact';
 import type { ListenMessage, ListenTape } from '../types';
 import { parseJson, validate } from '../../core/validate';
@@ -147,8 +147,11 @@ export class Cassette implements ListenTape {
     readonly mode: CassetteMode,
     private readonly storage: CassetteStorage,
     private readonly redactor: Redactor,
-    /** Starts of URLs that change between runs (a sandbox on a free port) and the stable names written instead. */
-    private readonly aliases: readonly UrlAlias[] = [],
+    /**
+     * Starts of URLs that change between runs (a sandbox on a free port) and the stable names written
+     * instead; a function when they are known only once the run has started (the editor's sandbox).
+     */
+    private readonly aliases: readonly UrlAlias[] | (() => readonly UrlAlias[]) = [],
   ) {}
 
   /** Runs `fn` with its requests recorded into, or answered from, `notebook`'s file. */
@@ -159,7 +162,7 @@ export class Cassette implements ListenTape {
   /** The hook to give core/httpExchange's setExchangeHook. */
   readonly hook: ExchangeHook = async (url, init, signal, next) => {
     const tape = this.tape(this.scope.getStore() ?? '(outside a notebook)');
-    const request = recordedRequest(url, init, this.redactor, this.aliases);
+    const request = recordedRequest(url, init, this.redactor, typeof this.aliases === 'function' ? this.aliases() : this.aliases);
     if (this.mode !== 'record') {
       const hit = tape.take(request);
       if (hit) {
@@ -294,7 +297,7 @@ function replayed(entry: CassetteEntry): ExchangeResponse {
   const chunks = entry.response.chunks.map((c) => (c.text !== undefined ? Buffer.from(c.text, 'utf8') : Buffer.from(c.base64 ?? '', 'base64')));
   return {
     statusCode: entry.response.status,
-    headers: { ...entry.response.headers, 'x-awb-replayed': '1' },
+    headers: { ...entry.response.headers, [REPLAYED_HEADER]: '1' },
     body: Readable.from(chunks, { objectMode: true }),
   };
 }

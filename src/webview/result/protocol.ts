@@ -54,6 +54,8 @@ export interface ResultPayload {
   /** Why it took that long, when it waited: "after 1 retry (429; waited 20.50 s)" (describeWaits). */
   waited?: string;
   requestId?: string;
+  /** The answer came from a recording (Run from Recording, --replay): nothing was sent. */
+  fromRecording?: boolean;
   request?: { method: string; url: string };
   headers?: Record<string, string>;
   body?: ResultBody;
