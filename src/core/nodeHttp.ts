@@ -25,6 +25,8 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
  * a byte every few seconds would otherwise hold whatever the caller holds for it).
  */
 export function readBodyBytes(req: IncomingMessage, limit = MAX_BODY_BYTES, deadlineMs?: number): Promise<Buffer> {
+  const early = readEarly.get(req);
+  if (early) return early.length > limit ? Promise.reject(Object.assign(new Error('body too large'), { status: 413 })) : Promise.resolve(early);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -62,6 +64,14 @@ export function readBodyBytes(req: IncomingMessage, limit = MAX_BODY_BYTES, dead
       reject(e);
     });
   });
+}
+
+/** Bodies read before the request's handler ran (the sandbox's replay matches on them): the handler's read gets them. */
+const readEarly = new WeakMap<IncomingMessage, Buffer>();
+
+/** Keeps a body already read from `req`, so the next readBody / readBodyBytes of it returns these bytes. */
+export function rememberBody(req: IncomingMessage, body: Buffer): void {
+  readEarly.set(req, body);
 }
 
 /** Constant-time string comparison (keys and signatures). */

@@ -58,5 +58,5 @@ export {
 } from './import';
 export { connectionLabel, CredentialOwners } from './credentialTaint';
 export { Cassette, type CassetteMode, type CassetteStorage } from './cassette/cassette';
-export type { UrlAlias } from './cassette/requestKey';
+export type { UrlAlias } from '../core/recording/requestKey';
 export { sandboxAliases } from './cassette/aliases';

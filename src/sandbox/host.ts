@@ -4,6 +4,7 @@ import type { Clock } from '../core/clock';
 import { startLlmSandbox, type ModelMap } from './llm';
 import { startMapsSandbox, type MapsQuota } from './maps';
 import { startRealtimeSandbox } from './realtime';
+import type { RecordedAnswers } from './replay';
 import type { RunningService, SandboxInfo, SandboxTls, ServerTimeouts } from './types';
 
 /** Where the sandbox listens by default: LLM on this port, maps on +1, realtime on +2. */
@@ -29,6 +30,8 @@ export interface SandboxOptions {
   timeouts?: Partial<ServerTimeouts>;
   /** Where the services' log lines go (the sandbox process: stderr); default nowhere. */
   log?: (line: string) => void;
+  /** Recorded answers given before each service's own (--replay <dir>). */
+  replay?: RecordedAnswers;
 }
 
 export interface Sandbox {
@@ -66,6 +69,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const host = opts.host ?? '127.0.0.1';
   const tls = opts.tls;
   const timeouts = opts.timeouts;
+  const replay = opts.replay;
   const base = opts.port ?? DEFAULT_SANDBOX_PORT;
   const portFor = (offset: number) => (base === 0 ? 0 : base + offset);
   const llmKey = opts.llmKey ?? randomKey('sk-sandbox-');
@@ -78,13 +82,23 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
   const started: RunningService[] = [];
   try {
-    const llm = await startLlmSandbox({ host, port: portFor(0), tls, timeouts, apiKey: llmKey, ...opts.llm, ...(opts.clock ? { clock: opts.clock } : {}) });
+    const llm = await startLlmSandbox({
+      host,
+      port: portFor(0),
+      tls,
+      timeouts,
+      replay,
+      apiKey: llmKey,
+      ...opts.llm,
+      ...(opts.clock ? { clock: opts.clock } : {}),
+    });
     started.push(llm);
     const maps = await startMapsSandbox({
       host,
       port: portFor(1),
       tls,
       timeouts,
+      replay,
       apiKey: mapsKey,
       quota: opts.mapsQuota,
       ...(opts.clock ? { clock: opts.clock } : {}),
@@ -95,6 +109,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       port: portFor(2),
       tls,
       timeouts,
+      replay,
       log: opts.log,
       ...rt,
       demo: opts.realtime?.demo,

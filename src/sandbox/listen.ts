@@ -24,8 +24,10 @@ export async function listen(
   onClose?: () => Promise<void> | void,
 ): Promise<RunningService & { server: Server }> {
   const sockets = new Set<Socket>();
+  const replay = opts.replay;
+  const serve = replay ? async (req: IncomingMessage, res: ServerResponse) => (await replay.serve(req, res)) || handler(req, res) : handler;
   const onRequest: RequestListener = (req, res) => {
-    Promise.resolve(handler(req, res)).catch((e: unknown) => {
+    Promise.resolve(serve(req, res)).catch((e: unknown) => {
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: `sandbox internal error: ${errorText(e)}` } }));

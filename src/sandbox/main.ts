@@ -6,6 +6,7 @@ import { DEFAULT_SANDBOX_PORT, readSandboxTls, startSandbox } from './host';
 import type { SandboxTls } from './types';
 import { errorText } from '../core/errors';
 import { parseModelMap } from './llm';
+import { loadRecordings, RecordedAnswers } from './replay';
 
 const USAGE = `Usage: node dist/sandbox.js [options]
   --host <addr>              listen address (default 127.0.0.1)
@@ -33,6 +34,9 @@ const USAGE = `Usage: node dist/sandbox.js [options]
   --tls-cert <file.pem>      serve HTTPS and WSS with this certificate (and --tls-key)
                                                           (env SANDBOX_TLS_CERT)
   --tls-key <file.pem>       the certificate's private key (env SANDBOX_TLS_KEY)
+  --replay <dir>             answer what the recordings in <dir> hold (api-workbench run
+                             --record <dir>, the editor's Record Run: recordings/) with
+                             the recorded answers; anything else as usual
 Keys not given are random for each run.`;
 
 async function main(): Promise<void> {
@@ -55,6 +59,7 @@ async function main(): Promise<void> {
         'realtime-webhook': { type: 'string', multiple: true },
         'tls-cert': { type: 'string' },
         'tls-key': { type: 'string' },
+        replay: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -106,7 +111,19 @@ async function main(): Promise<void> {
     process.stderr.write(`${errorText(e)}\n`);
     process.exit(2);
   }
+  let replay: RecordedAnswers | undefined;
+  if (values.replay !== undefined) {
+    try {
+      const { entries, files } = loadRecordings(values.replay);
+      replay = new RecordedAnswers(entries, (line) => process.stderr.write(`${line}\n`));
+      process.stderr.write(`sandbox: replaying ${replay.size} recorded answer(s) from ${files} file(s) in ${values.replay}\n`);
+    } catch (e) {
+      process.stderr.write(`${errorText(e)}\n`);
+      process.exit(2);
+    }
+  }
   const sandbox = await startSandbox({
+    replay,
     tls,
     log: (line) => process.stderr.write(`${line}\n`),
     host: values.host ?? env.SANDBOX_HOST,

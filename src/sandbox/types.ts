@@ -1,3 +1,4 @@
+import type { RecordedAnswers } from './replay';
 import type { Server } from 'node:http';
 
 export interface ListenOptions {
@@ -8,6 +9,8 @@ export interface ListenOptions {
   tls?: SandboxTls;
   /** How long a client may keep a connection without finishing a request (defaults in listen.ts; tests shorten them). */
   timeouts?: Partial<ServerTimeouts>;
+  /** Answers from recordings before the service's own (--replay). */
+  replay?: RecordedAnswers;
 }
 
 /** The bounds on what a client may hold open; in milliseconds. */

@@ -11,7 +11,7 @@ import { CONNECTION_COMMANDS, EXTENSION_ID, NOTEBOOK_CONTROLLER_ID, NOTEBOOK_LAN
 import type { Services } from '../services';
 import type { Environments } from './environments';
 import { editorNotebookHost, httpCellAccess } from '../notebookHost';
-import { recordingListenTape } from './recording';
+import { recordingListenTape } from '../../features/notebook/recordingScope';
 import type { ServiceId } from '../../core/connections';
 import { parsePriceSetting, type PriceTable } from '../../features/llm/costLedger';
 import { plainSummary, resultPayload, runningPayload, type LiveState } from '../../features/notebook/payload';

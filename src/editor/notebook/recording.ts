@@ -2,17 +2,12 @@
 // notebook. The recording is the file the CLI reads: `recordings/<notebook path>.json` in the
 // notebook's workspace folder, so `api-workbench run <notebook> --replay recordings`, run from that
 // folder, replays what the editor recorded (and the other way round).
-//
-// One exchange hook stands for the whole extension host; it answers from a recording only inside a
-// recorded run (an AsyncLocalStorage scope), so the Playground, the trees and other notebooks keep
-// talking to the network while one notebook replays.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdir, realpath, rename, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FileRefusal, readFileInside } from '../../core/fileGate';
-import { setExchangeHook } from '../../core/httpExchange';
-import { Cassette, sandboxAliases, type CassetteMode, type CellResult, type ListenTape } from '../../notebook/api';
+import { Cassette, sandboxAliases, type CassetteMode, type CellResult } from '../../notebook/api';
+import { inRecordedRun } from '../../features/notebook/recordingScope';
 import type { CommandTable } from '../commands';
 import type { Services } from '../services';
 import type { NotebookRunController } from './controller';
@@ -21,24 +16,6 @@ import { notebookOf } from './environments';
 /** The folder, in the notebook's workspace folder, that holds the recordings (the CLI's `--replay recordings`). */
 export const RECORDINGS_FOLDER = 'recordings';
 const MAX_RECORDING_BYTES = 64 * 1024 * 1024;
-
-const activeRecording = new AsyncLocalStorage<Cassette>();
-let hookInstalled = false;
-
-function installHook(): void {
-  if (hookInstalled) return;
-  hookInstalled = true;
-  setExchangeHook((url, init, signal, next) => {
-    const cassette = activeRecording.getStore();
-    return cassette ? cassette.hook(url, init, signal, next) : next(url, init, signal);
-  });
-}
-
-/** The LISTEN side of the same scope: a recorded run's messages, live everywhere else. */
-export const recordingListenTape: ListenTape = {
-  replayListen: (connection, channel) => activeRecording.getStore()?.replayListen(connection, channel),
-  recordListen: (connection, channel, messages) => activeRecording.getStore()?.recordListen(connection, channel, messages),
-};
 
 interface RecordingPlace {
   folder: string;
@@ -86,7 +63,7 @@ async function writeRecording(place: RecordingPlace, text: string): Promise<void
   const rel = path.relative(realFolder, realDir);
   if (rel.startsWith('..') || path.isAbsolute(rel))
     throw new Error(`${path.dirname(place.relative)} leads out of the workspace folder through a link: the recording was not written.`);
-  const temp = path.join(dir, `.${path.basename(place.file)}.${process.pid}.tmp`);
+  const temp = path.join(dir, `.${path.basename(place.file)}.${process.pid}.${Date.now().toString(36)}.tmp`);
   await writeFile(temp, text, { flag: 'wx' });
   await rename(temp, place.file);
 }
@@ -117,8 +94,7 @@ async function runRecorded(s: Services, controller: NotebookRunController, doc: 
     s.redactor,
     () => sandboxAliases(s.sandbox.info),
   );
-  installHook();
-  const results = await activeRecording.run(cassette, () => cassette.run(place.notebook, () => controller.runAll(doc)));
+  const results = await inRecordedRun(cassette, () => cassette.run(place.notebook, () => controller.runAll(doc)));
   cassette.save();
   await pendingWrite;
   return { mode, results, replayed: cassette.replayed, recorded: cassette.recordedCount, recording: place.relative };

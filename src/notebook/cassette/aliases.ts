@@ -2,7 +2,7 @@
 // each time: a recording names them instead (`{sandbox-llm}`, `{sandbox}/apps/{app}/`), so what was
 // recorded against one start replays against the next, in the CLI and the editor alike.
 import type { SandboxEndpoints } from '../../core/connections';
-import type { UrlAlias } from './requestKey';
+import type { UrlAlias } from '../../core/recording/requestKey';
 
 /** The starts of URL of a running sandbox and the stable names a recording writes instead. */
 export function sandboxAliases(sandbox: SandboxEndpoints | undefined): UrlAlias[] {

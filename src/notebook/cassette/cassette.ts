@@ -10,13 +10,12 @@
 //   record-missing  replay what is recorded, send and record only what is not.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Readable } from 'node:stream';
-import * as z from 'zod/mini';
 import { ApiError } from '../../core/errors';
 import { REPLAYED_HEADER, type ExchangeHook, type ExchangeResponse, type Headers, type ResponseBody } from '../../core/httpExchange';
 import type { Redactor } from '../../core/redact';
 import type { ListenMessage, ListenTape } from '../types';
-import { parseJson, validate } from '../../core/validate';
-import { recordedRequest, requestDifferences, requestKey, type RecordedRequest, type UrlAlias } from './requestKey';
+import { parseRecording, serializeRecording, type CassetteEntry } from '../../core/recording/file';
+import { recordedRequest, requestDifferences, requestKey, type RecordedRequest, type UrlAlias } from '../../core/recording/requestKey';
 
 export type CassetteMode = 'record' | 'replay' | 'record-missing';
 
@@ -26,71 +25,6 @@ export interface CassetteStorage {
   write(notebook: string, text: string): void;
   /** The file, for messages. */
   where(notebook: string): string;
-}
-
-export const CASSETTE_VERSION = 1;
-
-// In the file, JSON stays JSON (a request's body, an answer read whole, a LISTEN's messages) so a
-// pull request shows fields, not escaped strings; streamed answers keep their chunks as text.
-const chunkSchema = z.object({ t: z.number(), text: z.optional(z.string()), base64: z.optional(z.string()), json: z.optional(z.unknown()) });
-const fileEntrySchema = z.object({
-  request: z.object({
-    method: z.string(),
-    url: z.string(),
-    headers: z.record(z.string(), z.string()),
-    body: z.optional(z.string()),
-    json: z.optional(z.unknown()),
-  }),
-  response: z.object({
-    status: z.number(),
-    headers: z.record(z.string(), z.string()),
-    json: z.optional(z.unknown()),
-    chunks: z.optional(z.array(chunkSchema)),
-    incomplete: z.optional(z.boolean()),
-  }),
-});
-const fileSchema = z.object({ version: z.number(), notebook: z.string(), entries: z.array(fileEntrySchema) });
-
-type FileEntry = z.infer<typeof fileEntrySchema>;
-type Chunk = z.infer<typeof chunkSchema>;
-
-export interface CassetteEntry {
-  request: RecordedRequest;
-  response: { status: number; headers: Record<string, string>; chunks: Chunk[]; incomplete?: boolean };
-}
-
-function parsed(text: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch {
-    return { ok: false };
-  }
-}
-
-function toFile(e: CassetteEntry): FileEntry {
-  const { body, ...request } = e.request;
-  const bodyJson = body !== undefined && !body.startsWith('sha256:') ? parsed(body) : { ok: false as const };
-  const { chunks, ...response } = e.response;
-  const whole =
-    chunks.every((c) => c.text !== undefined) && !/event-stream/i.test(e.response.headers['content-type'] ?? '')
-      ? chunks.map((c) => c.text).join('')
-      : undefined;
-  const answerJson = whole !== undefined && whole.trim() !== '' ? parsed(whole) : { ok: false as const };
-  return {
-    request: { ...request, ...(bodyJson.ok ? { json: bodyJson.value } : body !== undefined ? { body } : {}) },
-    response: { ...response, ...(answerJson.ok ? { json: answerJson.value } : { chunks }) },
-  };
-}
-
-function fromFile(e: FileEntry): CassetteEntry {
-  const { json: bodyJson, body, ...request } = e.request;
-  const { json, chunks, ...response } = e.response;
-  // The canonical form requestKey.ts gives a JSON body: keys sorted, as the file has them.
-  const text = 'json' in e.request ? JSON.stringify(bodyJson) : body;
-  return {
-    request: { ...request, ...(text !== undefined && { body: text }) },
-    response: { ...response, chunks: 'json' in e.response ? [{ t: 0, text: JSON.stringify(json) }] : (chunks ?? []) },
-  };
 }
 
 /** Answer headers not worth keeping: they set state in a client, or change at every request. */
@@ -215,7 +149,7 @@ export class Cassette implements ListenTape {
         .map((e, i) => ({ e, i, key: requestKey(e.request) }))
         .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i))
         .map(({ e }) => e);
-      const text = JSON.stringify({ version: CASSETTE_VERSION, notebook: tape.notebook, entries: entries.map(toFile) }, null, 2) + '\n';
+      const text = serializeRecording(tape.notebook, entries);
       // Defence in depth: every value passed the redactor when it was recorded; the file passes once more.
       this.storage.write(tape.notebook, this.redactor.text(text));
       written.push(this.storage.where(tape.notebook));
@@ -234,13 +168,7 @@ export class Cassette implements ListenTape {
 
   private load(notebook: string): CassetteEntry[] {
     const text = this.storage.read(notebook);
-    if (text === undefined) return [];
-    const json = parseJson(text);
-    const file = json.ok ? validate(fileSchema, json.value) : { ok: false as const, problem: 'not JSON' };
-    if (!file.ok) throw new Error(`${this.storage.where(notebook)} is not a recording of api-workbench (${file.problem}): record it again with --record`);
-    if (file.value.version !== CASSETTE_VERSION)
-      throw new Error(`${this.storage.where(notebook)} is a recording of version ${file.value.version}; this api-workbench reads version ${CASSETTE_VERSION}`);
-    return file.value.entries.map(fromFile);
+    return text === undefined ? [] : parseRecording(text, this.storage.where(notebook));
   }
 
   private notRecorded(tape: NotebookTape, request: RecordedRequest): ApiError {

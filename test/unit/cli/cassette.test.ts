@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Redactor } from '../../../src/core/redact';
-import { recordedRequest, requestKey } from '../../../src/notebook/cassette/requestKey';
+import { recordedRequest, requestKey } from '../../../src/core/recording/requestKey';
 import { assertBuilt, read, runCli, tempDir, write } from './cliKit';
 
 const KEYS = {

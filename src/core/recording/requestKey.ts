@@ -9,8 +9,8 @@
 //   - the body, with JSON in canonical form (keys sorted) and a multipart boundary set aside.
 // Every value passes the run's Redactor, so a secret that made it into a body is `***` here.
 import { createHash } from 'node:crypto';
-import type { Redactor } from '../../core/redact';
-import { isSecretName, isSecretParam } from '../../core/secretNames';
+import type { Redactor } from '../redact';
+import { isSecretName, isSecretParam } from '../secretNames';
 
 /** A request as a cassette stores it: readable in a pull request, and never holding a credential. */
 export interface RecordedRequest {
