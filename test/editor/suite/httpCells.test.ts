@@ -2,13 +2,11 @@
 // remembered for that notebook only), {{$secret name}} asks once with a password box and is kept
 // in SecretStorage, and a service cell whose absolute URL no connection has offers Connect….
 import * as assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import { APPROVED_HOSTS_STATE_KEY } from '../../../src/features/ids';
 import { isTrustedRun, recordSecret } from '../harness/suiteApi';
-import { activateExtension, stubWindow, trustedSandbox } from './kit';
+import { activateExtension, countingServer, stubWindow, trustedSandbox, type CountingServer } from './kit';
 
 const SECRET = `awb-http-cell-secret-${Date.now()}`;
 const SECRET_NAME = `suite-token-${Date.now()}`;
@@ -26,26 +24,21 @@ async function openNotebook(name: string, text: string): Promise<vscode.Notebook
 describe('http cells in the editor', function () {
   this.timeout(60_000);
   let api: ExtensionApi;
-  let server: http.Server;
+  let server: CountingServer;
   let host = '';
-  let seen: Array<{ url: string; key?: string }> = [];
+  /** What reached the server since the test began: its path and the key header it carried. */
+  const seen = () => server.requests.map((r) => ({ url: r.url, key: r.headers['x-api-key'] as string | undefined }));
 
   before(async function () {
     if (!isTrustedRun()) this.skip();
     api = await activateExtension();
     recordSecret(SECRET);
-    server = http.createServer((req, res) => {
-      seen.push({ url: req.url ?? '', key: req.headers['x-api-key'] as string | undefined });
-      req.resume();
-      res.setHeader('content-type', 'application/json');
-      res.end('{"ok": true}');
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await countingServer('{"ok": true}');
+    host = server.host;
   });
-  after(() => new Promise<void>((r) => (server ? server.close(() => r()) : r())));
+  after(() => server?.close());
   beforeEach(() => {
-    seen = [];
+    if (server) server.requests.length = 0;
   });
 
   const cell = (path: string) => `\`\`\`http name=call\nGET http://${host}${path}\nX-Api-Key: {{$secret ${SECRET_NAME}}}\n\n?? status == 200\n\`\`\`\n`;
@@ -66,7 +59,7 @@ describe('http cells in the editor', function () {
       assert.equal(inputs.calls.length, 1, 'the secret was asked for once');
       assert.equal((inputs.calls[0][0] as vscode.InputBoxOptions).password, true);
       assert.deepEqual(
-        seen.map((s) => [s.url, s.key]),
+        seen().map((s) => [s.url, s.key]),
         [
           ['/first', SECRET],
           ['/first', SECRET],
@@ -91,7 +84,7 @@ describe('http cells in the editor', function () {
       for (const r of results)
         assert.match(r.error ?? '', new RegExp(`not sent: you did not allow requests from this notebook to ${host.replace(/\./g, '\\.')}`));
       assert.equal(inputs.calls.length, 0, 'no secret is asked for a refused host');
-      assert.equal(seen.length, 0);
+      assert.equal(seen().length, 0);
       await api.notebook().controller.runCell(
         doc,
         doc.getCells().findIndex((c) => c.kind === vscode.NotebookCellKind.Code),
@@ -124,14 +117,8 @@ describe('http cells cannot carry a connection key', function () {
 
   it("an http cell whose {{$env}} holds the Local Sandbox's key is refused, naming the connection, and sends nothing", async function () {
     const { api, info } = await trustedSandbox(this);
-    let hits = 0;
-    const server = http.createServer((req, res) => {
-      hits++;
-      req.resume();
-      res.end('{}');
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const server = await countingServer();
+    const host = server.host;
     // The extension host's environment is what {{$env}} reads in the editor.
     process.env.AWB_SUITE_LEAK = info.llm.apiKey;
     const warnings = stubWindow('showWarningMessage', () => 'Allow');
@@ -143,11 +130,11 @@ describe('http cells cannot carry a connection key', function () {
       const [models, leak] = await api.notebook().controller.runAll(doc);
       assert.equal(models.ok, true, JSON.stringify(models));
       assert.match(leak.error ?? '', /AWB_SUITE_LEAK holds the key of the llm connection "Local Sandbox".*nothing was sent/);
-      assert.equal(hits, 0);
+      assert.equal(server.requests.length, 0);
     } finally {
       delete process.env.AWB_SUITE_LEAK;
       warnings.restore();
-      await new Promise<void>((r) => server.close(() => r()));
+      await server.close();
     }
   });
 });
@@ -158,14 +145,8 @@ describe('http cells in restricted mode', function () {
   it('send nothing and ask nothing in an untrusted workspace', async function () {
     if (isTrustedRun()) this.skip();
     const api = await activateExtension();
-    let hits = 0;
-    const server = http.createServer((req, res) => {
-      hits++;
-      req.resume();
-      res.end('{}');
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const server = await countingServer();
+    const host = server.host;
     const warnings = stubWindow('showWarningMessage', () => 'Allow');
     const inputs = stubWindow('showInputBox', () => SECRET);
     try {
@@ -174,11 +155,11 @@ describe('http cells in restricted mode', function () {
       assert.match(r.error ?? '', /Restricted mode: this workspace is not trusted, so http cells send nothing/);
       assert.equal(warnings.calls.length, 0);
       assert.equal(inputs.calls.length, 0);
-      assert.equal(hits, 0);
+      assert.equal(server.requests.length, 0);
     } finally {
       warnings.restore();
       inputs.restore();
-      await new Promise<void>((r) => server.close(() => r()));
+      await server.close();
     }
   });
 });

@@ -2,6 +2,8 @@
 // suite; esbuild bundles a copy into every suite that imports it, so nothing here may keep state
 // that one suite expects another to see.
 import * as assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import type { ServiceId } from '../../../src/core/connections';
 import type { ConnectionNode, TreeNode } from '../../../src/editor/tree';
@@ -236,4 +238,28 @@ export async function shownMapsResponse(out: { document: vscode.Uri }): Promise<
   const doc = await vscode.workspace.openTextDocument(out.document);
   assert.equal(doc.languageId, 'json', 'the raw response is a JSON document');
   return JSON.parse(doc.getText()) as Record<string, unknown>;
+}
+
+/** A local HTTP server that answers every request with `body` (JSON) and keeps what reached it: tests prove what was, or was not, sent. */
+export interface CountingServer {
+  /** `127.0.0.1:<port>` */
+  host: string;
+  requests: Array<{ url: string; headers: http.IncomingHttpHeaders }>;
+  close(): Promise<void>;
+}
+
+export async function countingServer(body = '{}'): Promise<CountingServer> {
+  const requests: CountingServer['requests'] = [];
+  const server = http.createServer((req, res) => {
+    requests.push({ url: req.url ?? '', headers: req.headers });
+    req.resume();
+    res.setHeader('content-type', 'application/json');
+    res.end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    host: `127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }

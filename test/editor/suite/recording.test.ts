@@ -3,15 +3,13 @@
 // recordings/<notebook>.json, replayed without a request leaving, shown as "from a recording", and a
 // cell changed since fails naming the field that differs.
 import * as assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import type { RecordedRunSummary } from '../../../src/editor/notebook/recording';
 import { RESULT_MIME } from '../../../src/features/ids';
 import type { SandboxInfo } from '../../../src/sandbox/types';
 import type { ResultPayload } from '../../../src/webview/result/protocol';
 import { takeScreenshot } from '../harness/suiteApi';
-import { sandboxKeys, stubWindow, trustedSandbox } from './kit';
+import { countingServer, sandboxKeys, stubWindow, trustedSandbox, type CountingServer } from './kit';
 
 const decoder = new TextDecoder();
 
@@ -22,22 +20,14 @@ function payloadOf(cell: vscode.NotebookCell): ResultPayload | undefined {
 describe('Record Run and Run from Recording', function () {
   this.timeout(120_000);
   let info: SandboxInfo;
-  let server: http.Server;
-  let host = '';
-  let hits = 0;
+  let server: CountingServer;
 
   before(async function () {
     ({ info } = await trustedSandbox(this));
-    server = http.createServer((req, res) => {
-      hits++;
-      req.resume();
-      res.setHeader('content-type', 'application/json');
-      res.end('{"greeting": "hello from the counting server"}');
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await countingServer('{"greeting": "hello from the counting server"}');
   });
-  after(() => new Promise<void>((r) => (server ? server.close(() => r()) : r())));
+  after(() => server?.close());
+  const hits = () => server.requests.length;
 
   it('records a notebook, replays it with nothing sent and says so in each cell, and a changed cell fails naming the field', async () => {
     const folder = vscode.workspace.workspaceFolders?.[0];
@@ -56,7 +46,7 @@ describe('Record Run and Run from Recording', function () {
       '```',
       '',
       '```http name=greet',
-      `GET http://${host}/greeting`,
+      `GET http://${server.host}/greeting`,
       '',
       '?? json.greeting contains "counting server"',
       '```',
@@ -79,7 +69,7 @@ describe('Record Run and Run from Recording', function () {
         JSON.stringify(recorded.results.map((r) => r.error)),
       );
       assert.equal(recorded.recorded, 2);
-      assert.equal(hits, 1, 'recording sent the http cell once');
+      assert.equal(hits(), 1, 'recording sent the http cell once');
       const file = decoder.decode(await vscode.workspace.fs.readFile(recordingUri));
       for (const key of sandboxKeys(info)) assert.ok(!file.includes(key), 'no sandbox credential is written into the recording');
       assert.match(file, /"\{sandbox-llm\}\/v1\/chat\/completions"/, 'the sandbox is named, not its port');
@@ -95,7 +85,7 @@ describe('Record Run and Run from Recording', function () {
         JSON.stringify(replayed.results.map((r) => r.error)),
       );
       assert.equal(replayed.replayed, 2);
-      assert.equal(hits, 1, 'nothing reached the server while replaying');
+      assert.equal(hits(), 1, 'nothing reached the server while replaying');
       const chat = payloadOf(doc.cellAt(1));
       assert.equal(chat?.fromRecording, true, 'the chat cell says its answer came from a recording');
       assert.ok((chat?.answer ?? '').length > 0, 'the streamed answer is replayed');
@@ -114,7 +104,7 @@ describe('Record Run and Run from Recording', function () {
       assert.match(chatResult.error ?? '', /not in the recording recordings\/recorded-demo\.awb\.md\.json/);
       assert.match(chatResult.error ?? '', /body\.messages\[0\]\.content: recorded "Say hello to Lisbon", sent "Say hello to Porto"/);
       assert.equal(greet.ok, true, 'the other cells still replay');
-      assert.equal(hits, 1, 'nothing was sent for the changed cell either');
+      assert.equal(hits(), 1, 'nothing was sent for the changed cell either');
     } finally {
       warnings.restore();
     }
