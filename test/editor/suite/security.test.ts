@@ -165,6 +165,16 @@ describe('security: every command, then no secret in settings, state, logs, docu
     assertClean('the whole body', body.getText());
     const fresh = await cmd.run<vscode.NotebookDocument>('apiWorkbench.notebook.new', 'security-fresh');
     assert.ok(fresh.uri.path.endsWith('/security-fresh.awb.md'), fresh.uri.path);
+    // Record Run and Run from Recording: the recording file holds no key.
+    const recordedUri = vscode.Uri.joinPath(fresh.uri, '..', 'security-recorded.awb.md');
+    await vscode.workspace.fs.writeFile(recordedUri, new TextEncoder().encode('```llm name=models\nGET /models\n\n?? status == 200\n```\n'));
+    const recordedDoc = await vscode.workspace.openNotebookDocument(recordedUri);
+    await vscode.window.showNotebookDocument(recordedDoc);
+    const recorded = await cmd.run<{ recorded: number; recording: string }>('apiWorkbench.notebook.recordRun', recordedDoc, 'record');
+    assert.equal(recorded.recorded, 1);
+    assertClean('a recording', new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(fresh.uri, '..', recorded.recording))));
+    const replayed = await cmd.run<{ replayed: number }>('apiWorkbench.notebook.runFromRecording', recordedDoc);
+    assert.equal(replayed.replayed, 1);
     // The cell status bar's commands, values given (their pickers are tested in "Cell names you can see").
     const request = example.getCells().find((c) => c.kind === vscode.NotebookCellKind.Code && ['llm', 'maps', 'realtime'].includes(c.document.languageId));
     const vars = example.getCells().find((c) => c.document.languageId === 'vars');
