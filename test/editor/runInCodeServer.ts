@@ -12,6 +12,7 @@
 //     --screenshots-dir <dir>     where suite screenshots go (default out/screenshots; the README's
 //                                 are refreshed with `npm run screenshots` into media/screenshots)
 //     --grep <pattern>            only tests whose full title matches
+//     --shard <i/n>               only the i-th of n slices of the suite's files (n editors side by side)
 //     --timeout <seconds>         whole run (default 480, or API_WORKBENCH_TEST_TIMEOUT_S)
 //     --keep                      keep the temp run folder even when everything passed
 //     --summary <file>            also write the outcome as JSON (scripts/test.mjs reads it)
@@ -32,6 +33,7 @@ async function main(): Promise<number> {
       screenshots: { type: 'boolean' },
       'screenshots-dir': { type: 'string' },
       grep: { type: 'string' },
+      shard: { type: 'string' },
       timeout: { type: 'string' },
       keep: { type: 'boolean' },
       summary: { type: 'string' },
@@ -39,6 +41,7 @@ async function main(): Promise<number> {
     },
     strict: true,
   });
+  if (values.shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(values.shard)) throw new Error(`--shard takes i/n (1 ≤ i ≤ n), got ${values.shard}`);
   const timeoutS = values.timeout === undefined ? undefined : Number(values.timeout);
   if (timeoutS !== undefined && !(timeoutS > 0)) throw new Error(`--timeout must be a positive number of seconds, got ${values.timeout}`);
   const editor = editorHost(values.editor);
@@ -53,6 +56,7 @@ async function main(): Promise<number> {
     ...(values.screenshots ? { screenshots: true } : {}),
     ...(values['screenshots-dir'] ? { screenshotsDir: values['screenshots-dir'] } : {}),
     ...(values.grep ? { grep: values.grep } : {}),
+    ...(values.shard ? { shard: values.shard } : {}),
     ...(timeoutS ? { timeoutMs: timeoutS * 1000 } : {}),
     ...(values.keep ? { keepDirs: true } : {}),
   };

@@ -1,6 +1,6 @@
 // Runs inside the extension host: mocha over every *.test.js of a compiled suite folder, reporting
 // through files (see protocol.ts) because the driver cannot see the extension host's console.
-import { appendFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { format } from 'node:util';
 import Mocha from 'mocha';
@@ -76,10 +76,13 @@ export function runMochaSuite(dir: string, opts: MochaSuiteOptions = {}): Promis
     timeout: opts.timeoutMs ?? 30_000,
     ...(env[ENV.grep] ? { grep: env[ENV.grep] } : {}),
   });
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.test.js'))
-    .sort()
-    .map((f) => path.join(dir, f));
+  const files = suiteShard(
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.test.js'))
+      .sort()
+      .map((f) => path.join(dir, f)),
+    env[ENV.shard],
+  );
 
   return new Promise<void>((resolve, reject) => {
     const finish = (error?: Error) => {
@@ -136,4 +139,25 @@ export function runMochaSuite(dir: string, opts: MochaSuiteOptions = {}): Promis
       finish(results.failed > 0 ? new Error(`${results.failed} in-editor test(s) failed`) : undefined);
     });
   });
+}
+
+/**
+ * The files of slice `shard` ("i/n") of the suite: each file goes, the one with most tests first, to
+ * the slice with the fewest tests so far, so n editors running the n slices side by side finish at
+ * about the same time. The same files give the same slices, so a failure reruns in its own slice.
+ */
+export function suiteShard(files: readonly string[], shard: string | undefined): string[] {
+  const m = shard ? /^(\d+)\/(\d+)$/.exec(shard) : null;
+  if (!m) return [...files];
+  const [index, count] = [Number(m[1]), Number(m[2])];
+  const slices = Array.from({ length: count }, () => ({ tests: 0, files: new Set<string>() }));
+  // A test is an `it('title'` in the bundle (the bundled product code has none of that shape).
+  const weighed = files.map((f) => ({ f, tests: readFileSync(f, 'utf8').match(/(?<![.\w$])it\(["'`]/g)?.length ?? 1 }));
+  weighed.sort((a, b) => b.tests - a.tests || (a.f < b.f ? -1 : 1));
+  for (const { f, tests } of weighed) {
+    const lightest = slices.reduce((min, s) => (s.tests < min.tests ? s : min));
+    lightest.tests += tests;
+    lightest.files.add(f);
+  }
+  return files.filter((f) => slices[index - 1]?.files.has(f));
 }

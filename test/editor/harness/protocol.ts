@@ -25,6 +25,8 @@ export const ENV = {
   trusted: 'API_WORKBENCH_TEST_TRUSTED',
   /** Optional mocha --grep for the in-editor suite. */
   grep: 'API_WORKBENCH_TEST_GREP',
+  /** Optional "i/n": run only the i-th of n slices of the suite's files (mochaRunner's suiteShard), so n editors run it side by side. */
+  shard: 'API_WORKBENCH_TEST_SHARD',
   /** "1" to colour mocha's output (the driver's stdout is a terminal). */
   color: 'API_WORKBENCH_TEST_COLOR',
   /** Set when testing an installed .vsix: the folder the editor installed it into. */

@@ -103,7 +103,7 @@ export function prepareRun(label: string, opts: PrepareOptions = {}): RunDirs {
 /** The environment that connects the suite (protocol.ts) to this run. */
 export function suiteEnv(
   dirs: RunDirs,
-  opts: { trusted: boolean; host: 'code-server' | 'electron'; screenshotUrl?: string; screenshots?: boolean; grep?: string },
+  opts: { trusted: boolean; host: 'code-server' | 'electron'; screenshotUrl?: string; screenshots?: boolean; grep?: string; shard?: string },
 ): Record<string, string> {
   return {
     [ENV.results]: dirs.files.results,
@@ -115,6 +115,7 @@ export function suiteEnv(
     ...(opts.screenshotUrl ? { [ENV.screenshot]: opts.screenshotUrl } : {}),
     [ENV.screenshots]: opts.screenshots ? '1' : '0',
     ...(opts.grep ? { [ENV.grep]: opts.grep } : {}),
+    ...(opts.shard ? { [ENV.shard]: opts.shard } : {}),
   };
 }
 

@@ -52,6 +52,8 @@ export interface RunSuiteOptions {
   userSettings?: Record<string, unknown>;
   /** mocha --grep inside the editor (a plain substring of the full test title). */
   grep?: string;
+  /** "i/n": only the i-th of n slices of the suite's files (see mochaRunner). */
+  shard?: string;
   /** Names the run in messages and temp folders, e.g. "editor", "untrusted", "vsix". */
   label?: string;
   /** Keep the temp folder (user data, logs) even when the run passed. */
@@ -208,6 +210,7 @@ export async function runSuite(opts: RunSuiteOptions = {}): Promise<SuiteOutcome
         screenshotUrl: shots.url,
         screenshots: opts.screenshots ?? process.env.SCREENSHOTS === '1',
         ...(opts.grep ? { grep: opts.grep } : {}),
+        ...(opts.shard ? { shard: opts.shard } : {}),
       }),
     };
     server = await startCodeServer({
