@@ -46,7 +46,7 @@ describe('sandbox: bounded work under concurrent heavy requests', function () {
   let info: z.infer<typeof Info>;
 
   before(async () => {
-    sb = await startSandboxProcess(['--port', '0', '--no-realtime-demo'], { NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}` }, 10_000);
+    sb = await startSandboxProcess(['--port', '0', '--no-realtime-demo'], { NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}` });
     const v = validate(Info, sb.ready);
     if (!v.ok) assert.fail(`ready line: ${v.problem}`);
     info = v.value;

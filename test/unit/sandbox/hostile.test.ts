@@ -313,7 +313,7 @@ describe('sandbox under hostile input (CLI in a child process)', function () {
   let info: SandboxInfo;
 
   before(async () => {
-    sb = await startSandboxProcess(['--port', '0', '--no-realtime-demo'], { NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}` }, 10_000);
+    sb = await startSandboxProcess(['--port', '0', '--no-realtime-demo'], { NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}` });
     const v = validate(SandboxInfo, sb.ready);
     if (!v.ok) assert.fail(`ready line: ${v.problem}`);
     info = v.value;

@@ -28,7 +28,7 @@ describe('sandbox command line: --model-map, and Azure deployments from a notebo
     } finally {
       await sb.stop();
     }
-    const fromEnv = await startSandboxProcess(['--port', '0', '--no-realtime-demo'], { SANDBOX_LLM_MODEL_MAP: 'env-ft=gpt-4.1-mini' }, 10_000);
+    const fromEnv = await startSandboxProcess(['--port', '0', '--no-realtime-demo'], { SANDBOX_LLM_MODEL_MAP: 'env-ft=gpt-4.1-mini' });
     try {
       const info = fromEnv.ready as { llm: { baseUrl: string; apiKey: string } };
       const model = await new OpenAI({ baseURL: info.llm.baseUrl, apiKey: info.llm.apiKey }).models.retrieve('env-ft');

@@ -81,7 +81,7 @@ describe('node dist/sandbox.js --tls-cert/--tls-key', function () {
   after(() => killLeftovers());
 
   it('announces https:// services and a TLS realtime endpoint in its ready line', async () => {
-    const sb = await startSandboxProcess(['--port', '0', '--tls-cert', pki.certFile, '--tls-key', pki.keyFile, '--no-realtime-demo'], {}, 5000);
+    const sb = await startSandboxProcess(['--port', '0', '--tls-cert', pki.certFile, '--tls-key', pki.keyFile, '--no-realtime-demo']);
     try {
       const info = sb.ready as { llm: { baseUrl: string }; maps: { baseUrl: string }; realtime: { tls?: boolean } };
       assert.match(info.llm.baseUrl, /^https:\/\//);
