@@ -60,6 +60,12 @@ describe('API notebook scripts', function () {
     assert.ok(payload.logs, 'the output carries the script log');
     assert.equal(payload.logs.lines[0], 'listing at most 2 models');
     assert.match(payload.logs.lines[1], /^first model: /);
+    // {{limit}} is set by the cell's own pre-request script: no problem is shown for it.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    assert.deepEqual(
+      vscode.languages.getDiagnostics(cell.document.uri).map((d) => d.message),
+      [],
+    );
     const feature = api.notebook();
     await waitFor('the viewer to render the result', () => feature.rendered.some((m) => m.resultId === payload.resultId), 30_000).catch(() => undefined);
     await vscode.commands.executeCommand('notifications.clearAll');
