@@ -10,7 +10,7 @@ import { drawGeometry, FittedMap, tileLayer } from './lib/draw';
 import { bodyView } from './result/jsonView';
 import { validate } from '../core/validate';
 import { DEFAULT_TILE_ATTRIBUTION, DEFAULT_TILES } from '../services/maps/mapMessages';
-import { hostMessageSchema, listenSummary, type RendererMessage, type ResultPayload } from './result/protocol';
+import { assertionDetail, hostMessageSchema, listenSummary, type RendererMessage, type ResultPayload } from './result/protocol';
 import { VIEWER_CSS } from './result/styles';
 import { formatMs, formatUsd } from '../core/numbers';
 
@@ -91,9 +91,8 @@ function assertions(p: ResultPayload): HTMLElement | undefined {
   for (const a of p.assertions) {
     const row = el('div', `awb-assert ${a.passed ? 'pass' : 'fail'}`);
     row.append(el('span', 'mark', a.passed ? '✓' : '✗'), el('span', undefined, a.source));
-    // A judge's reason says more than expected and actual; it is shown pass or fail.
-    if (a.reason !== undefined) row.append(el('div', 'detail reason', `judge ${a.judgeModel ?? ''}: ${a.reason}`));
-    else row.append(el('div', 'detail', `expected ${a.expected} · actual ${a.actual}`));
+    const detail = assertionDetail(a);
+    if (detail !== undefined) row.append(el('div', a.reason !== undefined ? 'detail reason' : 'detail', detail));
     box.append(row);
   }
   return box;

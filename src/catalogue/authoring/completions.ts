@@ -11,6 +11,7 @@ import { findOperation, HTTP_METHODS, operationsOf, type Operation } from '../op
 import { fieldAt, fieldsAt } from '../schemaFields';
 import { cellLayout, positionAt, range, type CellLayout } from './cellLayout';
 import { jsonCursor } from './jsonCursor';
+import { inScriptBlock, scriptCompletions } from './scriptAssist';
 import type { AuthoringContext, CellInput, Completion, Range } from './types';
 
 const RESULT_PARTS: ReadonlyArray<[string, string]> = [
@@ -35,6 +36,7 @@ export function cellCompletions(cell: CellInput, offset: number, ctx: AuthoringC
   const layout = cellLayout(cell.value, cell.language);
   const lineText = layout.lines[pos.line] ?? '';
   const before = lineText.slice(0, pos.col);
+  if (inScriptBlock(layout.lines, pos.line, pos.col)) return scriptCompletions(before, pos.line);
 
   const open = before.lastIndexOf('{{');
   if (open !== -1 && !before.slice(open).includes('}}')) return referenceCompletions(before.slice(open + 2), pos.line, pos.col, ctx);

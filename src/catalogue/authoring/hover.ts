@@ -8,12 +8,14 @@ import { describeModel, modelFacts } from '../models';
 import { findOperation } from '../operations';
 import { cellLayout, positionAt, range, references } from './cellLayout';
 import { resolveReference, showValue } from './resolve';
+import { inScriptBlock, scriptHover } from './scriptAssist';
 import type { AuthoringContext, CellInput, Hover } from './types';
 
 export function cellHover(cell: CellInput, offset: number, ctx: AuthoringContext): Hover | undefined {
   const pos = positionAt(cell.value, offset);
   const layout = cellLayout(cell.value, cell.language);
   const text = layout.lines[pos.line] ?? '';
+  if (inScriptBlock(layout.lines, pos.line, pos.col)) return scriptHover(text, pos.line, pos.col);
 
   const ref = references(layout.lines).find((r) => r.line === pos.line && r.start <= pos.col && pos.col <= r.end);
   if (ref) return { range: range(ref.line, ref.start, ref.end), lines: referenceHover(ref.ref, ctx) };

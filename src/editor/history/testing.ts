@@ -7,6 +7,7 @@ import { editorNotebookHost } from '../notebookHost';
 import type { Services } from '../services';
 import { NOTEBOOK_TYPE } from '../../features/ids';
 import { Disposable } from '../disposable';
+import { SCRIPT_TEST_EXPECTED } from '../../core/scriptTests';
 
 const GLOB = '**/*.awb.md';
 const EXCLUDE = '**/node_modules/**';
@@ -119,7 +120,9 @@ export class NotebookTests extends Disposable {
       if (!request.include) await this.resolve(undefined);
       const wanted = new Map<string, Set<string>>();
       const excluded = new Set((request.exclude ?? []).map((t) => t.id));
-      for (const item of request.include ?? [...this.collectRoots()]) {
+      for (const asked of request.include ?? [...this.collectRoots()]) {
+        // A script's test (a cell's child) runs its cell.
+        const item = asked.parent?.parent ? asked.parent : asked;
         const fileId = item.parent?.id ?? item.id;
         const set = wanted.get(fileId) ?? new Set<string>();
         if (item.parent) set.add(item.id);
@@ -199,12 +202,16 @@ export class NotebookTests extends Disposable {
     for (const a of r.assertions)
       if (a.reason !== undefined)
         run.appendOutput(`${a.source.trim()}: ${a.passed ? 'pass' : 'fail'} (judge ${a.judgeModel ?? ''}): ${a.reason}\r\n`, at(a.line), item);
+    this.reportScriptTests(run, item, uri, r);
     if (r.skipped !== undefined || r.cancelled) return run.skipped(item);
     if (r.ok) return run.passed(item, r.durationMs);
     const failed = r.assertions.filter((a) => !a.passed);
     const messages = failed.map((a) => {
       // `== 200` against `404` reads best as 200 against 404; other operators keep theirs.
-      const m = vscode.TestMessage.diff(`${a.source.trim()}: expected ${a.expected}, got ${a.actual}`, a.expected.replace(/^== /, ''), a.actual);
+      const m =
+        a.expected === SCRIPT_TEST_EXPECTED
+          ? new vscode.TestMessage(`${a.source}: ${a.actual}`)
+          : vscode.TestMessage.diff(`${a.source.trim()}: expected ${a.expected}, got ${a.actual}`, a.expected.replace(/^== /, ''), a.actual);
       m.location = at(a.line);
       return m;
     });
@@ -220,5 +227,25 @@ export class NotebookTests extends Disposable {
       messages.push(m);
     }
     run.failed(item, messages, r.durationMs);
+  }
+
+  /**
+   * A script's tests (pm.test, client.test) are known by name only once the cell ran: each becomes
+   * a child of its cell's item with its own outcome, named as in JUnit (`<cell> › <test>`).
+   */
+  private reportScriptTests(run: vscode.TestRun, item: vscode.TestItem, uri: vscode.Uri, r: CellResult): void {
+    const tests = r.assertions.filter((a) => a.expected === SCRIPT_TEST_EXPECTED);
+    const children = tests.map((a) => {
+      const child = item.children.get(`${item.id}/${a.source}`) ?? this.controller.createTestItem(`${item.id}/${a.source}`, a.source, uri);
+      child.range = new vscode.Range(Math.max(0, a.line - 1), 0, Math.max(0, a.line - 1), 0);
+      return child;
+    });
+    item.children.replace(children);
+    tests.forEach((a, i) => {
+      if (a.passed) return run.passed(children[i]);
+      const m = new vscode.TestMessage(a.actual);
+      m.location = new vscode.Location(uri, children[i].range!);
+      run.failed(children[i], m);
+    });
   }
 }

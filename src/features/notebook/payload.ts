@@ -6,7 +6,15 @@ import { describeWaits, type CellResult, type ListenMessage } from '../../notebo
 import type { MapLine, MapMarker } from '../../services/maps/mapMessages';
 import { decodePolyline } from '../../services/maps/polyline';
 import { costOf, PRICES, type ModelPrice } from '../../services/llm/pricing';
-import { listenSummary, PREVIEW_BYTES, PREVIEW_LOG_LINES, PREVIEW_MESSAGES, type ResultBody, type ResultPayload } from '../../webview/result/protocol';
+import {
+  assertionDetail,
+  listenSummary,
+  PREVIEW_BYTES,
+  PREVIEW_LOG_LINES,
+  PREVIEW_MESSAGES,
+  type ResultBody,
+  type ResultPayload,
+} from '../../webview/result/protocol';
 
 const MAX_MARKERS = 1000;
 const MAX_LINES = 20;
@@ -102,8 +110,9 @@ export function plainSummary(p: ResultPayload): string {
   if (p.error) lines.push(p.error);
   if (p.answer !== undefined) lines.push(p.answer);
   for (const a of p.assertions) {
-    if (a.reason !== undefined) lines.push(`${a.passed ? '✓' : '✗'} ${a.source} (judge ${a.judgeModel ?? ''}: ${a.reason})`);
-    else lines.push(`${a.passed ? '✓' : '✗'} ${a.source}${a.passed ? '' : ` (expected ${a.expected}, actual ${a.actual})`}`);
+    // A passing check's expected/actual repeat its line; a judge's reason is shown pass or fail.
+    const detail = a.passed && a.reason === undefined ? undefined : assertionDetail(a);
+    lines.push(`${a.passed ? '✓' : '✗'} ${a.source}${detail === undefined ? '' : ` (${detail})`}`);
   }
   if (p.logs) {
     if (p.logs.dropped) lines.push(`log: (${p.logs.dropped} earlier lines not shown)`);

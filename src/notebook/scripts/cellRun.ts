@@ -7,6 +7,7 @@ import { errorText } from '../../core/errors';
 import type { HttpSpec } from '../cells';
 import { readIncluded } from '../requestBody';
 import type { AssertionResult, CellRef, NotebookHost, RequestRecord, ResponseRecord } from '../types';
+import { SCRIPT_TEST_EXPECTED } from '../../core/scriptTests';
 import type { VariableScope } from '../variables';
 import type { CellScript } from './cellScripts';
 import type { ScriptRun } from './engine';
@@ -108,8 +109,8 @@ export class ScriptSession {
             source: redactor.text(t.name),
             line: this.fileLine(script, t.line),
             passed: t.passed,
-            expected: 'passes',
-            actual: t.passed ? 'passes' : redactor.text(t.message ?? 'failed'),
+            expected: SCRIPT_TEST_EXPECTED,
+            actual: t.passed ? SCRIPT_TEST_EXPECTED : redactor.text(t.message ?? 'failed'),
           });
         }
         if (phase === 'pre' && output.request) {

@@ -3,6 +3,7 @@
 // bundle: no vscode or node imports here.
 import * as z from 'zod/mini';
 import type { AssertionResult, CodeLanguage, ListenMessage } from '../../notebook/api';
+import { SCRIPT_TEST_EXPECTED } from '../../core/scriptTests';
 import { mapLineSchema, mapMarkerSchema, type MapLine, type MapMarker } from '../../services/maps/mapMessages';
 
 /** The custom mime type of a cell result; outputs also carry text/plain (and JSON) for other viewers. */
@@ -100,3 +101,14 @@ export const hostMessageSchema = z.object({
   resultId: z.optional(z.string().check(z.maxLength(100))),
 });
 export type HostMessage = z.infer<typeof hostMessageSchema>;
+
+/**
+ * The line under a check in a cell's output: a judge's reason (pass or fail), a script test's
+ * assertion message when it failed (nothing when it passed: its name says it all), else what the
+ * check expected and what it found.
+ */
+export function assertionDetail(a: AssertionResult): string | undefined {
+  if (a.reason !== undefined) return `judge ${a.judgeModel ?? ''}: ${a.reason}`.replace('judge :', 'judge:');
+  if (a.expected === SCRIPT_TEST_EXPECTED) return a.passed ? undefined : a.actual;
+  return `expected ${a.expected} · actual ${a.actual}`;
+}

@@ -60,6 +60,20 @@ describe('API notebook scripts', function () {
     assert.ok(payload.logs, 'the output carries the script log');
     assert.equal(payload.logs.lines[0], 'listing at most 2 models');
     assert.match(payload.logs.lines[1], /^first model: /);
+    // Each pm.test is a child of its cell in the Testing view, by name.
+    const cellItem = await waitFor('the cell in the Testing view', () => api.testing.controller.items.get(uri.toString())?.children.get(`${uri.toString()}#1`));
+    const tests = await waitFor('the script tests in the Testing view', () => {
+      const labels: string[] = [];
+      cellItem.children.forEach((t) => void labels.push(t.label));
+      return labels.length ? labels : undefined;
+    });
+    assert.deepEqual(tests, ['status is 200', 'lists models']);
+    // {{limit}} is set by the cell's own pre-request script: no problem is shown for it.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    assert.deepEqual(
+      vscode.languages.getDiagnostics(cell.document.uri).map((d) => d.message),
+      [],
+    );
     const feature = api.notebook();
     await waitFor('the viewer to render the result', () => feature.rendered.some((m) => m.resultId === payload.resultId), 30_000).catch(() => undefined);
     await vscode.commands.executeCommand('notifications.clearAll');

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { CellResult } from '../../../src/notebook/api';
 import { geometryOf, plainSummary, resultPayload, usageOf } from '../../../src/features/notebook/payload';
 import { encodePolyline } from '../../../src/services/maps/polyline';
-import { PREVIEW_BYTES } from '../../../src/webview/result/protocol';
+import { assertionDetail, PREVIEW_BYTES } from '../../../src/webview/result/protocol';
 
 function result(over: Partial<CellResult>): CellResult {
   return { file: 'f.awb.md', cellIndex: 0, line: 1, service: 'maps', startedAt: new Date(0).toISOString(), ok: true, assertions: [], durationMs: 5, ...over };
@@ -158,5 +158,19 @@ describe('notebook output payload (what the response viewer gets)', () => {
     assert.match(text, /✓ status is 200/);
     assert.match(text, /log: \(50 earlier lines not shown\)\nlog: line 50\n/);
     assert.match(text, /log: line 249$/m);
+  });
+
+  it("a script's tests show one line each: ✓ and the name when it passed, ✗, the name and the assertion's message when it failed", () => {
+    const passed = { source: 'status is 200', line: 9, passed: true, expected: 'passes', actual: 'passes' };
+    const failed = { source: 'name is Ada', line: 10, passed: false, expected: 'passes', actual: "AssertionError: expected 'Bob' to equal 'Ada'" };
+    const p = resultPayload('r-tests', result({ service: 'http', ok: false, assertions: [passed, failed] }));
+    const lines = plainSummary(p).split('\n');
+    assert.ok(lines.includes('✓ status is 200'), lines.join('\n'));
+    assert.ok(lines.includes("✗ name is Ada (AssertionError: expected 'Bob' to equal 'Ada')"), lines.join('\n'));
+    assert.doesNotMatch(plainSummary(p), /passes/);
+    // The renderer's line under each check.
+    assert.equal(assertionDetail(passed), undefined);
+    assert.equal(assertionDetail(failed), "AssertionError: expected 'Bob' to equal 'Ada'");
+    assert.equal(assertionDetail({ source: '?? status == 200', line: 3, passed: false, expected: '== 200', actual: '404' }), 'expected == 200 · actual 404');
   });
 });

@@ -8,7 +8,7 @@ import { notebookContext, OfferCache, offerKey, type AuthoringContext, type Mode
 import { connectionId, type HttpConnection, type RealtimeConnection } from '../../../core/connections';
 import { errorText } from '../../../core/errors';
 import { needsKey } from '../../../core/connections';
-import { CODE_LANGUAGES, type CellResult, type NotebookCellData } from '../../../notebook/api';
+import { CODE_LANGUAGES, hasScriptBlock, type CellResult, type NotebookCellData } from '../../../notebook/api';
 import { realtimeRestFor } from '../../../features/realtime/restClient';
 import { LlmClient, openAiErrorParser } from '../../../services/llm';
 import type { Services } from '../../services';
@@ -43,13 +43,17 @@ export class AuthoringSources implements vscode.Disposable {
 
   /** The context of `notebook` as it is now. */
   context(notebook: vscode.NotebookDocument): AuthoringContext {
-    const cells: NotebookCellData[] = notebook.getCells().map((c) => ({
-      kind: c.kind === vscode.NotebookCellKind.Code ? 'code' : 'markup',
-      language: c.document.languageId,
-      // Only vars and realtime cells are read for the context: the others' text is not needed.
-      value: c.document.languageId === 'vars' || c.document.languageId === 'realtime' ? c.document.getText() : '',
-      metadata: { attributes: (c.metadata as { attributes?: Record<string, string> }).attributes ?? {} },
-    }));
+    const cells: NotebookCellData[] = notebook.getCells().map((c) => {
+      const text = c.document.getText();
+      return {
+        kind: c.kind === vscode.NotebookCellKind.Code ? 'code' : 'markup',
+        language: c.document.languageId,
+        // Read for the context: vars and realtime cells, and a request cell's scripts (the variables
+        // they set, else {{name}} below is flagged unknown); other text is not needed.
+        value: c.document.languageId === 'vars' || c.document.languageId === 'realtime' || hasScriptBlock(text) ? text : '',
+        metadata: { attributes: (c.metadata as { attributes?: Record<string, string> }).attributes ?? {} },
+      };
+    });
     const results = this.results.get(notebook.uri.toString());
     return notebookContext(cells, {
       environment: this.environments.get(notebook.uri),
