@@ -16,7 +16,7 @@ interface ChatToolPiece {
 interface StreamEvent {
   /** Responses API events carry their type. */
   type?: string;
-  choices?: Array<{ delta?: { content?: string | null; tool_calls?: ChatToolPiece[] | null }; finish_reason?: string | null }>;
+  choices?: Array<{ index?: number; delta?: { content?: string | null; tool_calls?: ChatToolPiece[] | null }; finish_reason?: string | null }>;
   model?: string;
   /** The last chat chunk's, when the request asked for `stream_options: {"include_usage": true}`. */
   usage?: unknown;
@@ -79,7 +79,8 @@ export async function readLlmStream(body: AsyncIterable<Uint8Array>, response: R
     }
     model ??= e.model;
     if (e.usage !== null && typeof e.usage === 'object') usage = e.usage;
-    const choice = e.choices?.[0];
+    // With `n` > 1 the chunks of each choice are interleaved: the cell's answer is the first choice, as a plain answer's choices[0] is.
+    const choice = e.choices?.find((c) => (c.index ?? 0) === 0);
     finishReason = choice?.finish_reason ?? finishReason;
     for (const piece of choice?.delta?.tool_calls ?? []) {
       firstToken();

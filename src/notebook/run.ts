@@ -20,6 +20,7 @@ import type {
 import { checkAssertion } from './assertions';
 import { SPEC_VARIABLE, checkModelAssertion, isModelCheck, type ModelCheckContext } from './assertionsModel';
 import { llmSummaryOf } from './llmAnswer';
+import { withRetiredModelAdvice } from './retiredModelHint';
 import { analyseCell, type AnalysedCell, type HttpSpec } from './cells';
 import { cellStartLines, parseNotebook } from './format';
 import { absoluteOrigin, CONNECTION_WORD, resolveTarget, runHttpCell, type HttpTarget, type TargetFail } from './httpCell';
@@ -231,6 +232,7 @@ class Runner implements NotebookRunner {
           requestId: error.requestId,
         };
       }
+      if (analysed.language === 'llm') result.error = withRetiredModelAdvice(result.error, result.response, result.request?.body);
     }
     if (analysed.language === 'llm') {
       const llm = llmSummaryOf(result.response, result.request?.body);

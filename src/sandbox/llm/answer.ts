@@ -14,6 +14,11 @@ export interface AnswerOptions {
   tokens?: number;
   /** The request's `max_tokens` / `max_completion_tokens`: the answer is cut there (finish_reason "length"). */
   maxTokens?: number;
+  /**
+   * Which of the request's `n` choices this is. Choice 0 is the answer a request without `n` gets;
+   * each further choice is seeded by its index too, so its length and prose differ, deterministically.
+   */
+  choice?: number;
 }
 
 const EXCERPT_CHARS = 60;
@@ -48,14 +53,16 @@ function wordTokens(text: string): string[] {
     .map((w, i) => (i === 0 ? w : ` ${w}`));
 }
 
-function promptSeed(messages: readonly SandboxMessage[], model: string): number {
-  return fnv1a(`${model}\n${messages.map((m) => `${m.role}:${messageText(m)}`).join('\n')}`);
+function promptSeed(messages: readonly SandboxMessage[], model: string, choice = 0): number {
+  const prompt = `${model}\n${messages.map((m) => `${m.role}:${messageText(m)}`).join('\n')}`;
+  // Choice 0 keeps the seed it had before `n` existed, so every single answer stays what it was.
+  return fnv1a(choice === 0 ? prompt : `${prompt}\nchoice:${choice}`);
 }
 
 /** The full answer length before any max_tokens cut. */
-export function sandboxAnswerLength(messages: readonly SandboxMessage[], model: string, tokens?: number): number {
+export function sandboxAnswerLength(messages: readonly SandboxMessage[], model: string, tokens?: number, choice = 0): number {
   if (tokens !== undefined) return tokens;
-  return model.includes('slow') ? readableSentences(messages, model).join(' ').split(' ').length : 48 + (promptSeed(messages, model) % 48);
+  return model.includes('slow') ? readableSentences(messages, model, choice).join(' ').split(' ').length : 48 + (promptSeed(messages, model, choice) % 48);
 }
 
 /** The text the user asked (or, right after a tool ran, what the tool returned) that the answer names. */
@@ -78,8 +85,8 @@ const READABLE = [
 ];
 
 /** The slow model's answer: a handful of short sentences a person can read as they arrive. */
-function readableSentences(messages: readonly SandboxMessage[], model: string): string[] {
-  const random = seededRandom(promptSeed(messages, model));
+function readableSentences(messages: readonly SandboxMessage[], model: string, choice: number): string[] {
+  const random = seededRandom(promptSeed(messages, model, choice));
   const pool = [...READABLE];
   const picked: string[] = [];
   while (picked.length < 5) picked.push(pool.splice(Math.floor(random() * pool.length), 1)[0]);
@@ -99,8 +106,8 @@ function lastUserText(messages: readonly SandboxMessage[]): string {
   return lastUser ? messageText(lastUser) : '';
 }
 
-function readableTokens(messages: readonly SandboxMessage[], model: string, total: number): string[] {
-  const words = wordTokens(readableSentences(messages, model).join(' '));
+function readableTokens(messages: readonly SandboxMessage[], model: string, total: number, choice: number): string[] {
+  const words = wordTokens(readableSentences(messages, model, choice).join(' '));
   // An x-sandbox-answer-tokens length longer than the text repeats its sentences.
   const out: string[] = [];
   for (let i = 0; out.length < total; i++) out.push(i < words.length ? words[i] : ` ${words[i % words.length].trim()}`);
@@ -112,11 +119,12 @@ function readableTokens(messages: readonly SandboxMessage[], model: string, tota
  * Joined, they are `sandboxAnswer(...)`.
  */
 export function sandboxAnswerTokens(messages: readonly SandboxMessage[], model: string, opts: AnswerOptions = {}): string[] {
-  const total = sandboxAnswerLength(messages, model, opts.tokens);
+  const choice = opts.choice ?? 0;
+  const total = sandboxAnswerLength(messages, model, opts.tokens, choice);
   const limit = opts.maxTokens === undefined ? total : Math.min(total, opts.maxTokens);
-  if (model.includes('slow')) return readableTokens(messages, model, total).slice(0, limit);
+  if (model.includes('slow')) return readableTokens(messages, model, total, choice).slice(0, limit);
   const intro = wordTokens(answerIntro(messages, model)).slice(0, total);
-  const body = proseWords(answerTopic(messages), total - intro.length, seededRandom(promptSeed(messages, model)));
+  const body = proseWords(answerTopic(messages), total - intro.length, seededRandom(promptSeed(messages, model, choice)));
   return [...intro, ...body.map((w) => ` ${w}`)].slice(0, limit);
 }
 
@@ -127,7 +135,7 @@ export function sandboxAnswer(messages: readonly SandboxMessage[], model: string
 
 /** Why the answer ended: "length" when max_tokens cut it short. */
 export function sandboxFinishReason(messages: readonly SandboxMessage[], model: string, opts: AnswerOptions = {}): 'stop' | 'length' {
-  const total = sandboxAnswerLength(messages, model, opts.tokens);
+  const total = sandboxAnswerLength(messages, model, opts.tokens, opts.choice ?? 0);
   return opts.maxTokens !== undefined && opts.maxTokens < total ? 'length' : 'stop';
 }
 

@@ -1,6 +1,7 @@
 // POST /v1/completions: OpenAI's legacy text completions (gpt-3.5-turbo-instruct, davinci-002,
 // babbage-002). The answer to a prompt is the chat answer to it as one user message, cut at
-// `max_tokens` (16 when not given, as OpenAI's default is); one choice per prompt of an array;
+// `max_tokens` (16 when not given, as OpenAI's default is); `n` choices per prompt of an array
+// (prompt-major: prompt p's choice c has index p * n + c, as OpenAI numbers them);
 // `echo` puts the prompt first, `logprobs: n` adds the legacy logprobs object. A stream is the
 // same choices as `text_completion` chunks, written at once (the paced chat streams cover pacing).
 import * as z from 'zod/mini';
@@ -8,7 +9,7 @@ import { newId, sendJson } from '../http';
 import { estimateTokens, sandboxAnswerTokens, sandboxFinishReason, type SandboxMessage } from './answer';
 import { admit, baseHeaders, openAiError, readJson, type Ctx, type LlmService } from './context';
 import { completionLogprobs } from './logprobs';
-import { parseRequest } from './requests';
+import { choiceCount, choiceCountRefusal, parseRequest } from './requests';
 
 /** OpenAI's default `max_tokens` for legacy completions. */
 const DEFAULT_MAX_TOKENS = 16;
@@ -23,7 +24,7 @@ const completionsRequestSchema = z.object({
   echo: z.optional(z.nullable(z.boolean())),
   stream: z.optional(z.nullable(z.boolean())),
   stream_options: z.optional(z.nullable(z.object({ include_usage: z.optional(z.boolean()) }))),
-  n: z.optional(z.nullable(z.literal(1))),
+  n: choiceCount,
   temperature: z.optional(z.nullable(z.number().check(z.gte(0), z.lte(2)))),
   suffix: z.optional(z.nullable(z.string())),
 });
@@ -48,15 +49,21 @@ export async function completions(svc: LlmService, ctx: Ctx): Promise<void> {
   const parsed = parseRequest(completionsRequestSchema, json.value);
   if (!parsed.ok) return openAiError(ctx, 400, parsed.error);
   const body = parsed.value;
+  const nRefusal = choiceCountRefusal(body.n);
+  if (nRefusal) return openAiError(ctx, 400, nRefusal);
   const modelId = ctx.deployment ?? body.model;
   const prompts = promptTexts(body.prompt);
   const maxTokens = body.max_tokens ?? DEFAULT_MAX_TOKENS;
-  const answers = prompts.map((prompt) => {
+  const n = body.n ?? 1;
+  const answers = prompts.flatMap((prompt) => {
     const messages: SandboxMessage[] = [{ role: 'user', content: prompt }];
-    return { prompt, tokens: sandboxAnswerTokens(messages, modelId, { maxTokens }), finish: sandboxFinishReason(messages, modelId, { maxTokens }) };
+    return Array.from({ length: n }, (_, choice) => {
+      const opts = { maxTokens, choice };
+      return { prompt, tokens: sandboxAnswerTokens(messages, modelId, opts), finish: sandboxFinishReason(messages, modelId, opts) };
+    });
   });
-  const promptTokens = prompts.reduce((n, p) => n + estimateTokens(p), 0);
-  const completionTokens = answers.reduce((n, a) => n + a.tokens.length, 0);
+  const promptTokens = prompts.reduce((sum, p) => sum + estimateTokens(p), 0);
+  const completionTokens = answers.reduce((sum, a) => sum + a.tokens.length, 0);
   const admitted = admit(svc, ctx, modelId, 'completion', promptTokens + completionTokens);
   if (!admitted) return;
   const choices: Choice[] = answers.map((a, index) => {

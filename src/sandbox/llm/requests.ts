@@ -19,6 +19,19 @@ const message = z.object({
 });
 
 const positiveInt = z.int().check(z.gte(1));
+
+/** OpenAI answers from 1 to 128 choices per request (`n`). */
+export const MAX_CHOICES = 128;
+/** `n`: its range is checked by choiceCountRefusal, which words the refusal as OpenAI does. */
+export const choiceCount = z.optional(z.nullable(z.int()));
+
+/** The 400 OpenAI gives for an `n` out of its range, or undefined when `n` is fine. */
+export function choiceCountRefusal(n: number | null | undefined): OpenAiErrorBody | undefined {
+  if (n === undefined || n === null || (n >= 1 && n <= MAX_CHOICES)) return undefined;
+  const [side, bound, code] =
+    n < 1 ? (['below minimum', '>= 1', 'integer_below_min_value'] as const) : (['above maximum', `<= ${MAX_CHOICES}`, 'integer_above_max_value'] as const);
+  return { message: `Invalid 'n': integer ${side} value. Expected a value ${bound}, but got ${n} instead.`, type: 'invalid_request_error', param: 'n', code };
+}
 const jsonObject = z.record(z.string(), z.unknown());
 
 const functionTool = z.object({
@@ -58,7 +71,7 @@ export const chatRequestSchema = z.object({
   max_completion_tokens: z.optional(z.nullable(positiveInt)),
   temperature: z.optional(z.nullable(z.number().check(z.gte(0), z.lte(2)))),
   top_p: z.optional(z.nullable(z.number().check(z.gte(0), z.lte(1)))),
-  n: z.optional(z.nullable(z.literal(1))),
+  n: choiceCount,
   tools: z.optional(z.array(functionTool)),
   tool_choice: z.optional(toolChoice),
   parallel_tool_calls: z.optional(z.boolean()),

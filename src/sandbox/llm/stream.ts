@@ -12,24 +12,30 @@ export interface Usage {
   completion_tokens_details: { reasoning_tokens: number };
 }
 
-export interface StreamPlan {
-  id: string;
-  created: number;
-  model: string;
+/** One of the request's `n` choices as the stream carries it. */
+export interface StreamedChoice {
   tokens: readonly string[];
   /** Per content token, its `logprobs` object as JSON (the request asked for `logprobs: true`). */
   logprobs?: readonly string[];
   finishReason: 'stop' | 'length' | 'tool_calls';
   /** Tool calls instead of text: streamed as OpenAI does, a header delta per call, then argument fragments. */
   toolCalls?: readonly StreamedToolCall[];
+}
+
+export interface StreamPlan {
+  id: string;
+  created: number;
+  model: string;
+  /** The choices, indexed as listed; they stream side by side, one token of each per step. */
+  choices: readonly StreamedChoice[];
   /** Present when the request asked for `stream_options.include_usage`. */
   usage?: Usage;
   azure: boolean;
-  /** Tokens per second; 0 or less = as fast as the socket takes them. */
+  /** Tokens per second (per choice); 0 or less = as fast as the socket takes them. */
   tokenRate: number;
-  /** Stop after this many content tokens with an OpenAI error payload (the faulty model). */
+  /** Stop after this many content tokens (steps) with an OpenAI error payload (the faulty model). */
   errorAfter?: number;
-  /** Cut the connection after this many content tokens (x-sandbox-fault: disconnect). */
+  /** Cut the connection after this many content tokens (steps) (x-sandbox-fault: disconnect). */
   disconnectAfter?: number;
 }
 
@@ -69,46 +75,34 @@ function frame(data: string): string {
   return `data: ${data}\n\n`;
 }
 
-/** The SSE frames of one answer, split where content starts and where it ends. */
-export function buildFrames(plan: StreamPlan): { head: string; tokens: string[]; tail: string } {
+/** The frames of one choice: its opening delta, one frame per token, and its closing frames. */
+function choiceFrames(plan: StreamPlan, choice: StreamedChoice, index: number): { open: string; tokens: string[]; close: string } {
   const usageField = plan.usage ? ',"usage":null' : '';
   // Everything but the delta is identical in each chunk: serialise it once.
-  const prefix = `{"id":${JSON.stringify(plan.id)},"object":"chat.completion.chunk","created":${plan.created},"model":${JSON.stringify(plan.model)},"system_fingerprint":"fp_sandbox","choices":[{"index":0,`;
+  const prefix = `{"id":${JSON.stringify(plan.id)},"object":"chat.completion.chunk","created":${plan.created},"model":${JSON.stringify(plan.model)},"system_fingerprint":"fp_sandbox","choices":[{"index":${index},`;
   const filter = plan.azure ? `,"content_filter_results":${JSON.stringify(AZURE_FILTER_RESULTS)}` : '';
 
-  let head = ': sandbox stream\n\n';
-  if (plan.azure) {
-    head += frame(
-      JSON.stringify({
-        choices: [],
-        created: 0,
-        id: '',
-        model: '',
-        object: '',
-        prompt_filter_results: [{ prompt_index: 0, content_filter_results: AZURE_FILTER_RESULTS }],
-      }),
-    );
-  }
+  let open: string;
   let tokens: string[];
-  if (plan.toolCalls) {
-    const deltas = toolCallDeltas(plan.toolCalls);
-    head += frame(`${prefix}"delta":${deltas[0]},"logprobs":null,"finish_reason":null}]${usageField}}`);
+  if (choice.toolCalls) {
+    const deltas = toolCallDeltas(choice.toolCalls);
+    open = frame(`${prefix}"delta":${deltas[0]},"logprobs":null,"finish_reason":null}]${usageField}}`);
     tokens = deltas.slice(1).map((d) => frame(`${prefix}"delta":${d},"logprobs":null,"finish_reason":null${filter}}]${usageField}}`));
   } else {
-    head += frame(`${prefix}"delta":{"role":"assistant","content":"","refusal":null},"logprobs":null,"finish_reason":null}]${usageField}}`);
-    tokens = plan.tokens.map((t, i) =>
-      frame(`${prefix}"delta":{"content":${JSON.stringify(t)}},"logprobs":${plan.logprobs?.[i] ?? 'null'},"finish_reason":null${filter}}]${usageField}}`),
+    open = frame(`${prefix}"delta":{"role":"assistant","content":"","refusal":null},"logprobs":null,"finish_reason":null}]${usageField}}`);
+    tokens = choice.tokens.map((t, i) =>
+      frame(`${prefix}"delta":{"content":${JSON.stringify(t)}},"logprobs":${choice.logprobs?.[i] ?? 'null'},"finish_reason":null${filter}}]${usageField}}`),
     );
   }
 
-  let tail = '';
+  let close = '';
   if (plan.azure) {
-    const length = plan.tokens.reduce((n, t) => n + t.length, 0);
-    tail += frame(
+    const length = choice.tokens.reduce((n, t) => n + t.length, 0);
+    close += frame(
       JSON.stringify({
         choices: [
           {
-            index: 0,
+            index,
             finish_reason: null,
             delta: {},
             content_filter_results: AZURE_FILTER_RESULTS,
@@ -122,7 +116,34 @@ export function buildFrames(plan: StreamPlan): { head: string; tokens: string[];
       }),
     );
   }
-  tail += frame(`${prefix}"delta":{},"logprobs":null,"finish_reason":${JSON.stringify(plan.finishReason)}}]${usageField}}`);
+  close += frame(`${prefix}"delta":{},"logprobs":null,"finish_reason":${JSON.stringify(choice.finishReason)}}]${usageField}}`);
+  return { open, tokens, close };
+}
+
+/**
+ * The SSE frames of the answer, split where content starts and where it ends. With several
+ * choices, step i carries token i of each choice (as OpenAI interleaves them, each chunk naming its
+ * choice's index), so the pace and a fault's cut count tokens per choice.
+ */
+export function buildFrames(plan: StreamPlan): { head: string; tokens: string[]; tail: string } {
+  let head = ': sandbox stream\n\n';
+  if (plan.azure) {
+    head += frame(
+      JSON.stringify({
+        choices: [],
+        created: 0,
+        id: '',
+        model: '',
+        object: '',
+        prompt_filter_results: [{ prompt_index: 0, content_filter_results: AZURE_FILTER_RESULTS }],
+      }),
+    );
+  }
+  const perChoice = plan.choices.map((c, index) => choiceFrames(plan, c, index));
+  head += perChoice.map((c) => c.open).join('');
+  const steps = Math.max(0, ...perChoice.map((c) => c.tokens.length));
+  const tokens = Array.from({ length: steps }, (_, i) => perChoice.map((c) => c.tokens[i] ?? '').join(''));
+  let tail = perChoice.map((c) => c.close).join('');
   if (plan.usage) {
     tail += frame(
       `{"id":${JSON.stringify(plan.id)},"object":"chat.completion.chunk","created":${plan.created},"model":${JSON.stringify(plan.model)},"system_fingerprint":"fp_sandbox","choices":[],"usage":${JSON.stringify(plan.usage)}}`,

@@ -9,7 +9,7 @@ import { startSandbox, type Sandbox } from '../../../src/sandbox/host';
 import { connectionsHost, runNotebook, sandboxConnections, type AssertionResult, type CellResult, type RunOptions } from '../../../src/notebook/api';
 import { parseAssertion } from '../../../src/notebook/cells';
 import { cosine } from '../../../src/notebook/assertionsModel';
-import { sandboxEmbedding } from '../../../src/sandbox/llm';
+import { sandboxAnswer, sandboxEmbedding } from '../../../src/sandbox/llm';
 
 const LLM_KEY = 'sk-sandbox-llm-checks-0123456789';
 const FILE = 'evals.awb.md';
@@ -80,6 +80,14 @@ describe('LLM checks in llm cells, against the sandbox', function () {
         assert.equal(r.ok, false);
       });
     }
+
+    it('a streamed answer with n: 2 is its first choice, as the plain answer is (the other choice’s chunks are not mixed in)', async () => {
+      const r = await run(llmCell({ ...ask, n: 2, stream: true }, checks.slice(0, 2)));
+      assert.equal(r.ok, true, JSON.stringify(r.assertions));
+      const messages = [{ role: 'user', content: 'Tell me about Lisbon' }];
+      const text = await run(llmCell({ model: 'sandbox-chat', messages, n: 2, stream: true }, []));
+      assert.equal(text.response?.text, sandboxAnswer(messages, 'sandbox-chat'));
+    });
 
     it('an answer without a tool call says the model called none', async () => {
       const r = await run(llmCell({ ...ask, tool_choice: 'none' }, [checks[0]]));
