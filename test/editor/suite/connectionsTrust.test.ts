@@ -267,11 +267,14 @@ describe('connections you can trust: the check, Azure deployments, Entra ID, Dia
     }
   });
 
-  it('Diagnose Connection: a redacted report of resolution, proxy, request, latency and rate limits', async () => {
+  it('Diagnose Connection: a redacted read-only report of resolution, proxy, request, latency and rate limits', async () => {
     const doc = await vscode.commands.executeCommand<vscode.TextDocument>('apiWorkbench.diagnoseConnection', api.services.connections.get('llm', SANDBOX));
     assert.ok(doc, 'a report document opened');
     const text = doc.getText();
     assert.equal(doc.languageId, 'markdown');
+    // A read-only view: closing it does not ask to save text nobody typed.
+    assert.equal(doc.uri.scheme, 'api-workbench-report');
+    assert.ok(!doc.isUntitled && !doc.isDirty, 'not an Untitled document');
     assert.match(text, /^# Connection diagnosis: Language Models \(Local Sandbox\)/);
     assert.match(text, /## Name resolution\n- 127\.0\.0\.1 → 127\.0\.0\.1/);
     assert.match(text, /## Proxy\n- none: /);
