@@ -138,6 +138,27 @@ describe('connections you can trust: the check, Azure deployments, Entra ID, Dia
     }
   });
 
+  it('Connect… from a cell on an OpenAI-compatible host no connection has offers that host’s preset first, its base URL filled in', async () => {
+    const picks = stubWindow('showQuickPick', (items: vscode.QuickPickItem[]) => items[0]);
+    const inputs = stubWindow('showInputBox', (o: vscode.InputBoxOptions) => o.value);
+    const quiet = ['showInformationMessage', 'showWarningMessage', 'showErrorMessage'].map((m) => stubWindow(m as 'showInformationMessage', () => undefined));
+    try {
+      await vscode.commands.executeCommand('apiWorkbench.llm.addConnection', { host: 'localhost:11434' });
+      const first = (picks.calls[0][0] as vscode.QuickPickItem[])[0];
+      assert.equal(first.label, 'Ollama (local)');
+      assert.equal(first.description, "the cell's host: http://localhost:11434/v1");
+      const baseUrlPrompt = inputs.calls.map((c) => c[0] as vscode.InputBoxOptions).find((o) => o.prompt?.startsWith('Base URL'));
+      assert.equal(baseUrlPrompt?.value, 'http://localhost:11434/v1');
+      const entry = llmEntries().find((e) => e.name === 'Ollama (local)');
+      assert.equal(entry?.baseUrl, 'http://localhost:11434/v1');
+    } finally {
+      picks.restore();
+      inputs.restore();
+      for (const q of quiet) q.restore();
+      await removeLlm('Ollama (local)');
+    }
+  });
+
   it('Connect… writes an Azure deployments connection; one on the sandbox lists its deployments with the api-key', async () => {
     const picked = stubWindow('showQuickPick', (items: vscode.QuickPickItem[]) => items.find((i) => i.label === 'Azure OpenAI deployments (classic API)'));
     const inputs = stubWindow('showInputBox', (o: vscode.InputBoxOptions) =>
