@@ -7,7 +7,7 @@ import { diagnoseCommand, DIAGNOSE_COMMAND } from './diagnose';
 import { exportConnections } from './exportConnections';
 import { CONNECTION_COMMANDS } from '../features/ids';
 import type { ConnectionPreset } from '../features/realtime/presets';
-import { CONNECTION_PRESETS as PRESETS } from '../features/connectionPresets';
+import { llmPresetForHost, CONNECTION_PRESETS as PRESETS } from '../features/connectionPresets';
 import type { Services } from './services';
 import type { ServiceViews } from './serviceModule';
 
@@ -57,14 +57,24 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
   }
 
   const perService = (service: ServiceId): CommandTable => ({
-    [CONNECTION_COMMANDS[service].addConnection]: async () => {
-      const preset = await vscode.window.showQuickPick(
-        PRESETS[service].map((p) => ({ label: p.label, detail: p.detail, preset: p })),
-        { title: `Connect ${SERVICE_LABELS[service]}`, placeHolder: 'What do you want to connect to?' },
-      );
+    [CONNECTION_COMMANDS[service].addConnection]: async (arg?: unknown) => {
+      // From a cell whose host no connection has: that host's preset first, its base URL filled in.
+      const host = service === 'llm' && arg && typeof arg === 'object' && 'host' in arg && typeof arg.host === 'string' ? arg.host : undefined;
+      const forHost = host ? llmPresetForHost(host) : undefined;
+      const items = PRESETS[service].map((p) => ({
+        label: p.label,
+        detail: p.detail,
+        preset: p,
+        ...(p.label === forHost?.label && { description: `the cell's host: ${forHost.baseUrl}` }),
+      }));
+      const ordered = forHost ? [...items.filter((i) => i.label === forHost.label), ...items.filter((i) => i.label !== forHost.label)] : items;
+      const preset = await vscode.window.showQuickPick(ordered, {
+        title: `Connect ${SERVICE_LABELS[service]}`,
+        placeHolder: 'What do you want to connect to?',
+      });
       if (!preset) return;
       const draftKey = `${service}/${preset.label}`;
-      const draft: Draft = { ...drafts.get(draftKey) };
+      const draft: Draft = { ...drafts.get(draftKey), ...(preset.label === forHost?.label && { baseUrl: forHost.baseUrl }) };
       drafts.set(draftKey, draft);
       for (const f of preset.preset.fields) {
         const chosen = f.choices ? await pickChoice(preset.label, f) : undefined;

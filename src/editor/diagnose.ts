@@ -9,6 +9,7 @@ import { openAiErrorParser } from '../services/llm/errors';
 import { connectionFromArg } from './connections';
 import type { Services } from './services';
 import type { CommandId } from '../features/commandIds';
+import { showReport } from './reportDocuments';
 
 export const DIAGNOSE_COMMAND = 'apiWorkbench.diagnoseConnection' satisfies CommandId;
 
@@ -80,7 +81,5 @@ export async function diagnoseCommand(s: Services, arg?: unknown): Promise<vscod
     }),
   );
   s.log.info(`Diagnosed ${connectionId(conn)}`);
-  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: report });
-  await vscode.window.showTextDocument(doc, { preview: false });
-  return doc;
+  return showReport(`Diagnose ${conn.name}`, 'md', report);
 }

@@ -203,3 +203,16 @@ const MAPS_PRESETS: Preset[] = [
 ];
 
 export const CONNECTION_PRESETS: Record<ServiceId, Preset[]> = { llm: LLM_PRESETS, maps: MAPS_PRESETS, realtime: realtimePresets() };
+
+/**
+ * The Connect… preset for a host an llm cell was written against (issue 44: an imported
+ * `http://localhost:11434/v1/chat/completions` with no connection): the local server on that port
+ * (Ollama 11434, LM Studio 1234, vLLM 8000), else any OpenAI-compatible server, with its base URL.
+ */
+export function llmPresetForHost(host: string): { label: string; baseUrl: string } {
+  const local = /^(localhost|127\.0\.0\.1|\[::1\]|0\.0\.0\.0)(:|$)/.test(host);
+  const baseUrl = `${local ? 'http' : 'https'}://${host}/v1`;
+  const port = /:(\d+)$/.exec(host)?.[1];
+  const preset = port ? LLM_PRESETS.find((p) => p.keyless && p.fields[0]?.value?.endsWith(`:${port}/v1`)) : undefined;
+  return { label: preset?.label ?? 'Other OpenAI-compatible server', baseUrl };
+}

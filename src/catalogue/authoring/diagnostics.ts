@@ -30,8 +30,9 @@ export function cellDiagnostics(cell: CellInput, ctx: AuthoringContext): Diagnos
     const op = findOperation(cell.language, spec.method, spec.target);
     if (op) {
       const mask = spec.headers.find((h) => h.name.toLowerCase() === FIELD_MASK_HEADER.toLowerCase());
-      if (mask && op.sku && !mask.value.includes('{{')) out.push(...maskProblems(op, mask.value, mask.line - 1, layout, cell.index));
-      out.push(...checkPathProblems(op, mask?.value, analysed.assertions, layout));
+      if (mask && op.sku && !mask.value.includes('{{'))
+        out.push(...maskProblems(op, mask.value, mask.line - 1, layout, cell.index, checkedFields(op, analysed.assertions)));
+      out.push(...checkPathProblems(op, mask && { value: mask.value, line: mask.line - 1 }, analysed.assertions, layout, cell.index));
     }
     if (cell.language === 'llm') out.push(...modelProblems(cell, layout, ctx));
   } else if (spec?.kind === 'realtimeRest' && spec.op === 'batch') {
@@ -145,23 +146,39 @@ function jsonBodyProblems(layout: CellLayout, type: string | undefined): Diagnos
 
 const perThousand = (n: number): string => `$${n.toLocaleString('en-US', { maximumFractionDigits: 2 })} per 1,000`;
 
-/** A mask whose fields bill above the operation's cheapest SKU: information, with the price and a fix dropping the dear fields. */
-function maskProblems(op: Operation, mask: string, line: number, layout: CellLayout, cellIndex: number): Diagnostic[] {
+/** The top-level answer fields the cell's own checks read (`?? json.places[0].rating` → rating). */
+function checkedFields(op: Operation, assertions: readonly AssertionSpec[]): string[] {
+  const search = op.sku === 'searchText' || op.sku === 'searchNearby';
+  return assertions.flatMap((a) => {
+    if (a.subject.kind !== 'json') return [];
+    const names = a.subject.path.filter((p): p is string => typeof p === 'string');
+    const top = search && names[0] === 'places' ? names[1] : names[0];
+    return top ? [top] : [];
+  });
+}
+
+/**
+ * A mask whose fields bill above the cheapest SKU that serves the cell (the operation's cheapest,
+ * or the SKU of the fields its checks read): information, with the price and a fix dropping the
+ * dear fields nothing checks. A mask the checks need is not flagged.
+ */
+function maskProblems(op: Operation, mask: string, line: number, layout: CellLayout, cellIndex: number, checked: readonly string[]): Diagnostic[] {
   if (!op.sku) return [];
   const sku = skuOf(op.sku, mask);
-  const cheapest = skuOf(op.sku, []);
-  if (sku.pricePer1000 <= cheapest.pricePer1000 || sku.because.length === 0) return [];
+  const needed = skuOf(op.sku, checked.join(','));
+  if (sku.pricePer1000 <= needed.pricePer1000 || sku.because.length === 0) return [];
   const text = layout.lines[line] ?? '';
   const valueStart = text.indexOf(':') + 1;
   const paths = mask.split(',').map((p) => p.trim());
-  const dear = new Set(sku.because);
+  const dearFields = sku.because.filter((f) => !checked.includes(f));
+  const dear = new Set(dearFields);
   const kept = paths.filter((p) => !maskTopFields(op, p).some((f) => dear.has(f)));
   const cheaper = kept.length ? skuOf(op.sku, kept.join(',')) : undefined;
   const fixes: QuickFix[] | undefined =
     cheaper && kept.length < paths.length
       ? [
           {
-            title: `Drop ${sku.because.join(', ')} (${cheaper.sku}, ${perThousand(cheaper.pricePer1000)})`,
+            title: `Drop ${dearFields.join(', ')} (${cheaper.sku}, ${perThousand(cheaper.pricePer1000)})`,
             cellIndex,
             edit: { range: range(line, valueStart, text.length), newText: ` ${kept.join(',')}` },
           },
@@ -171,7 +188,7 @@ function maskProblems(op: Operation, mask: string, line: number, layout: CellLay
     {
       range: range(line, text.length - text.trimStart().length, text.length),
       severity: 'information',
-      message: `this mask bills as ${sku.sku} (${perThousand(sku.pricePer1000)} ${sku.per === 'element' ? 'elements' : 'requests'}) because of ${sku.because.join(', ')}${cheaper && cheaper.sku !== sku.sku ? `; without ${sku.because.length === 1 ? 'it' : 'them'}: ${cheaper.sku} (${perThousand(cheaper.pricePer1000)})` : ''}`,
+      message: `this mask bills as ${sku.sku} (${perThousand(sku.pricePer1000)} ${sku.per === 'element' ? 'elements' : 'requests'}) because of ${dearFields.join(', ')}${cheaper && cheaper.sku !== sku.sku ? `; without ${dearFields.length === 1 ? 'it' : 'them'}: ${cheaper.sku} (${perThousand(cheaper.pricePer1000)})` : ''}`,
       code: 'dearer-sku',
       fixes,
     },
@@ -184,7 +201,14 @@ function maskTopFields(op: Operation, path: string): string[] {
 }
 
 /** `?? json.<path>` on a field the operation's answer never has, or one the mask does not ask for. */
-function checkPathProblems(op: Operation, mask: string | undefined, assertions: readonly AssertionSpec[], layout: CellLayout): Diagnostic[] {
+function checkPathProblems(
+  op: Operation,
+  maskHeader: { value: string; line: number } | undefined,
+  assertions: readonly AssertionSpec[],
+  layout: CellLayout,
+  cellIndex: number,
+): Diagnostic[] {
+  const mask = maskHeader?.value;
   const out: Diagnostic[] = [];
   for (const a of assertions) {
     if (a.subject.kind !== 'json' || a.subject.path.length === 0) continue;
@@ -202,10 +226,21 @@ function checkPathProblems(op: Operation, mask: string | undefined, assertions: 
         severity: 'warning',
         message: `${shown}: not in the ${FIELD_MASK_HEADER}, so the answer will not have it: add it to the mask`,
         code: 'not-in-mask',
+        fixes: maskHeader && addToMaskFix(op, maskHeader.line, a.subject.path, layout, cellIndex),
       });
     }
   }
   return out;
+}
+
+/** "Add places.rating to the field mask": appends the checked field's top-level path to the mask line. */
+function addToMaskFix(op: Operation, maskLine: number, path: ReadonlyArray<string | number>, layout: CellLayout, cellIndex: number): QuickFix[] | undefined {
+  const names = path.filter((p): p is string => typeof p === 'string');
+  const search = op.sku === 'searchText' || op.sku === 'searchNearby';
+  const field = search && names[0] === 'places' && names[1] ? `places.${names[1]}` : names[0];
+  if (!field) return undefined;
+  const text = (layout.lines[maskLine] ?? '').trimEnd();
+  return [{ title: `Add ${field} to the field mask`, cellIndex, edit: { range: range(maskLine, text.length, text.length), newText: `,${field}` } }];
 }
 
 /** `"model": "…"` that the connection does not offer (only when its models are known). */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
-import { fieldMaskFor, MASK_PRESETS, type MapsOperation, type MaskPreset } from '../../services/maps/fieldMasks';
+import { fieldMaskFor, MASK_PRESETS, placeTierMasks, type MapsOperation } from '../../services/maps/fieldMasks';
 import { compareSku, skuOf, type SkuOperation } from '../../services/maps/sku';
 import { validate } from '../../core/validate';
 import { CONFIG_SECTION } from '../../features/ids';
@@ -14,7 +14,6 @@ const OPERATIONS: ReadonlyArray<{ op: SkuOperation; label: string }> = [
   { op: 'computeRoutes', label: 'Compute Route' },
   { op: 'computeRouteMatrix', label: 'Route Matrix' },
 ];
-const PRESET_LABELS: Record<MaskPreset, string> = { basic: 'Basic', contact: 'Contact', everything: 'Everything (*)' };
 
 const argsSchema = z.object({
   operation: z.optional(z.enum(['searchText', 'searchNearby', 'getPlace', 'computeRoutes', 'computeRouteMatrix'])),
@@ -88,13 +87,17 @@ export async function chooseFieldMask(s: Services, arg: unknown): Promise<MaskOu
 
 async function pickMask(op: SkuOperation, current: string, table: Record<string, number>): Promise<string | undefined> {
   const routes = op === 'computeRoutes' || op === 'computeRouteMatrix';
-  const item = (label: string, mask: string) => ({
-    label: mask === current ? `${label} $(check)` : label,
-    description: skuLabel(skuOf(op, mask, { prices: table })),
-    detail: mask,
-    mask,
-  });
-  const presets = MASK_PRESETS.map((p) => item(PRESET_LABELS[p], fieldMaskFor(op, { preset: p })));
+  // Each preset is named by the SKU it bills (the one table in services/maps/sku.ts), the same
+  // name the hover and the dearer-SKU diagnostic use; a preset that bills like the next one
+  // up is dropped for the larger mask at the same price.
+  const item = (mask: string) => {
+    const sku = skuOf(op, mask, { prices: table });
+    const fields = mask === '*' ? 'every field (*)' : `${mask.split(',').length} field${mask.includes(',') ? 's' : ''}`;
+    return { label: mask === current ? `${skuLabel(sku)} $(check)` : skuLabel(sku), description: fields, detail: mask, mask, sku: sku.sku };
+  };
+  const candidates = routes ? [...new Set(MASK_PRESETS.map((p) => fieldMaskFor(op, { preset: p })))] : placeTierMasks(op);
+  const items = candidates.map(item);
+  const presets = routes ? items : items.filter((it, i) => items[i + 1]?.sku !== it.sku);
   const own = {
     label: '$(edit) Your own mask…',
     description: routes ? 'Routes bill by options (traffic, two-wheeler, tolls), not by fields' : 'Billed at the SKU of its dearest field',

@@ -316,7 +316,7 @@ export class NotebookRunController implements vscode.Disposable {
         ),
       );
       execution.end(result.cancelled ? undefined : result.ok, Date.now());
-      if (result.needsConnection) this.offerConnection(result.needsConnection.service, result.error ?? '');
+      if (result.needsConnection) this.offerConnection(result.needsConnection, result.error ?? '');
       this.finished.fire({ notebook: session.doc, cell, result });
       return result;
     } catch (e) {
@@ -333,10 +333,11 @@ export class NotebookRunController implements vscode.Disposable {
   }
 
   /** The request names a host no connection has: the error offers the Connect… command of its service. */
-  private offerConnection(service: ServiceId, error: string): void {
+  private offerConnection({ service, host }: { service: ServiceId; host: string }, error: string): void {
     const message = this.s.redactor.text(error);
     void vscode.window.showErrorMessage(message, CONNECT).then((choice) => {
-      if (choice === CONNECT) void vscode.commands.executeCommand(CONNECTION_COMMANDS[service].addConnection);
+      // The host goes along: Connect… offers it first (an Ollama port gets the Ollama preset, filled in).
+      if (choice === CONNECT) void vscode.commands.executeCommand(CONNECTION_COMMANDS[service].addConnection, { host });
     });
   }
 

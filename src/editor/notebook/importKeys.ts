@@ -12,6 +12,7 @@ import type { Services } from '../services';
 export const STORE_KEYS = 'Store as Connection Keys';
 export const STORE_SECRETS = 'Store as Notebook Secrets';
 export const ADD_CONNECTION = 'Add Connection with This Key';
+export const UNDO_CELL_CONNECTIONS = 'Undo Cell Changes';
 const CONNECT = 'Connect…';
 
 /** A connection a public API's key can make by itself (the "Connect…" presets that need nothing typed). */
@@ -164,14 +165,36 @@ async function addConnection(s: Services, made: NewConnection, secret: ImportedS
       (firstLine.includes(secret.origin) || /^\S+\s+\//.test(firstLine))
     );
   });
-  if (!cells.length) return;
+  const host = made.entry.baseUrl;
+  if (!cells.length) {
+    void vscode.window.showInformationMessage(`Added the connection "${made.name}" (${host}) with the key found in the import; no new cell goes to it.`);
+    return;
+  }
+  const before = cells.map((cell) => ({ index: cell.index, metadata: cell.metadata }));
+  const notebook = cells[0].notebook.uri;
   const edit = new vscode.WorkspaceEdit();
   edit.set(
-    cells[0].notebook.uri,
+    notebook,
     cells.map((cell) => {
       const attributes = (cell.metadata as { attributes?: Record<string, string> }).attributes;
       return vscode.NotebookEdit.updateCellMetadata(cell.index, { ...cell.metadata, attributes: { ...attributes, connection: made.name } });
     }),
   );
   await vscode.workspace.applyEdit(edit);
+  // Said, not silent: which connection was added and which cells now name it, with a way back.
+  const which = cells.length === 1 ? `cell ${cells[0].index + 1} now uses it` : `cells ${cells.map((c) => c.index + 1).join(', ')} now use it`;
+  void vscode.window
+    .showInformationMessage(
+      `Added the connection "${made.name}" (${host}) with the key found in the import; ${which} (connection=${made.name}).`,
+      UNDO_CELL_CONNECTIONS,
+    )
+    .then(async (choice) => {
+      if (choice !== UNDO_CELL_CONNECTIONS) return;
+      const undo = new vscode.WorkspaceEdit();
+      undo.set(
+        notebook,
+        before.map((b) => vscode.NotebookEdit.updateCellMetadata(b.index, b.metadata)),
+      );
+      await vscode.workspace.applyEdit(undo);
+    });
 }

@@ -12,6 +12,7 @@ import { NOTEBOOK_TYPE } from '../../features/ids';
 import type { CellResult } from '../../notebook/api';
 import type { Services } from '../services';
 import type { NotebookRunController } from './controller';
+import { showReport } from '../reportDocuments';
 
 export interface ModelsRun {
   runs: NotebookRunView[];
@@ -64,8 +65,7 @@ export async function runWithModels(s: Services, controller: NotebookRunControll
     },
   );
   const text = [`${path.basename(file)}: checks × models`, ...matrixTable({ suites: runs }, { maxWidth: TABLE_WIDTH })].join('\n') + '\n';
-  const document = await vscode.workspace.openTextDocument({ language: 'plaintext', content: s.redactor.text(text) });
   // Full width: the table has a column per model.
-  await vscode.window.showTextDocument(document, { preview: false, viewColumn: vscode.ViewColumn.Active });
+  const document = await showReport(`${path.basename(file)} checks × models`, 'txt', s.redactor.text(text), { viewColumn: vscode.ViewColumn.Active });
   return { runs, text: document.getText(), document };
 }

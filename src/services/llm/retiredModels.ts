@@ -1,5 +1,9 @@
 // OpenAI model ids that no longer answer, with the day each was shut down and the model OpenAI
-// named to replace it, compiled from its deprecations page (platform.openai.com/docs/deprecations).
+// named to replace it, compiled from its deprecations page
+// (https://developers.openai.com/api/docs/deprecations, formerly platform.openai.com/docs/deprecations;
+// rows checked 2026-11-28 against OpenAI's own copy of that page in openai/openai-cookbook,
+// examples/data/oai_docs/deprecations.txt: Codex and edit models name gpt-4o, gpt-4-0314 is
+// "at earliest 2024-06-13"; gpt-4.5-preview's row is from the page's 2025-04-14 notice).
 // The one table: the sandbox answers these ids as OpenAI does (404 "has been deprecated"), the
 // importer's report, `api-workbench check`, the editor's diagnostics, hover and quick fix name the
 // replacement from here. It lives in services (not the catalogue) because the sandbox and the
@@ -19,7 +23,7 @@ export const DEPRECATIONS_URL = 'https://platform.openai.com/docs/deprecations';
 const group = (shutDown: string, replacement: string, ids: readonly string[]): RetiredModel[] => ids.map((id) => ({ id, shutDown, replacement }));
 
 export const RETIRED_MODELS: readonly RetiredModel[] = [
-  ...group('2023-03-23', 'gpt-4o-mini', ['code-davinci-002', 'code-davinci-001', 'code-cushman-002', 'code-cushman-001']),
+  ...group('2023-03-23', 'gpt-4o', ['code-davinci-002', 'code-davinci-001', 'code-cushman-002', 'code-cushman-001']),
   ...group('2024-01-04', 'gpt-3.5-turbo-instruct', [
     'text-davinci-003',
     'text-davinci-002',
@@ -30,7 +34,7 @@ export const RETIRED_MODELS: readonly RetiredModel[] = [
   ]),
   ...group('2024-01-04', 'davinci-002', ['davinci', 'curie']),
   ...group('2024-01-04', 'babbage-002', ['babbage', 'ada']),
-  ...group('2024-01-04', 'gpt-4o-mini', ['text-davinci-edit-001', 'code-davinci-edit-001']),
+  ...group('2024-01-04', 'gpt-4o', ['text-davinci-edit-001', 'code-davinci-edit-001']),
   ...group('2024-01-04', 'text-embedding-3-small', [
     'text-similarity-ada-001',
     'text-similarity-babbage-001',
@@ -51,7 +55,8 @@ export const RETIRED_MODELS: readonly RetiredModel[] = [
   ]),
   ...group('2024-09-13', 'gpt-3.5-turbo', ['gpt-3.5-turbo-0301', 'gpt-3.5-turbo-0613', 'gpt-3.5-turbo-16k-0613']),
   ...group('2024-12-06', 'gpt-4o', ['gpt-4-vision-preview', 'gpt-4-1106-vision-preview']),
-  ...group('2025-06-06', 'gpt-4o', ['gpt-4-0314', 'gpt-4-32k', 'gpt-4-32k-0314', 'gpt-4-32k-0613']),
+  ...group('2024-06-13', 'gpt-4o', ['gpt-4-0314']),
+  ...group('2025-06-06', 'gpt-4o', ['gpt-4-32k', 'gpt-4-32k-0314', 'gpt-4-32k-0613']),
   ...group('2025-07-14', 'gpt-4.1', ['gpt-4.5-preview', 'gpt-4.5-preview-2025-02-27']),
 ];
 

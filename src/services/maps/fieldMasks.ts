@@ -70,6 +70,33 @@ const PRESET_FIELDS: Record<MapsOperation, Record<'basic' | 'contact', readonly 
   },
 };
 
+/**
+ * Places masks named by the SKU they bill (issue 38 item 8): each adds the next tier's commonly
+ * used fields, so a picker can show "Text Search Pro · $32.00 / 1,000" next to what it buys. The
+ * tiers come from the one SKU table (sku.ts); an operation without a tier (Nearby Search has no
+ * IDs-only SKU, Text Search no Essentials) bills the next one up, and the picker keeps the larger
+ * mask of the two at the same price.
+ */
+const PLACE_TIER_STEPS: readonly (readonly string[])[] = [
+  ['id'],
+  ['formattedAddress', 'location', 'viewport', 'types'],
+  ['displayName', 'primaryType', 'googleMapsUri'],
+  ['rating', 'userRatingCount', 'nationalPhoneNumber', 'websiteUri', 'regularOpeningHours'],
+];
+
+/** Cumulative Places masks, cheapest first, ending with "*" (every field); [] for other operations. */
+export function placeTierMasks(op: MapsOperation): string[] {
+  if (op !== 'searchText' && op !== 'searchNearby' && op !== 'getPlace') return [];
+  const prefix = op === 'getPlace' ? '' : 'places.';
+  const masks: string[] = [];
+  const fields: string[] = [];
+  for (const step of PLACE_TIER_STEPS) {
+    fields.push(...step);
+    masks.push(prefixed(prefix, fields).join(','));
+  }
+  return [...masks, '*'];
+}
+
 /** The same, as the header values sent (joined once, not on every request). */
 const PRESET_MASKS = Object.fromEntries(
   Object.entries(PRESET_FIELDS).map(([op, masks]) => [op, { basic: masks.basic.join(','), contact: masks.contact.join(',') }]),

@@ -168,6 +168,21 @@ describe('Writing notebook cells', function () {
     );
   });
 
+  it('a check on a field the mask leaves out offers "Add <field> to the field mask", which adds it', async () => {
+    const maps = codeCell(doc, 'maps');
+    const end = maps.document.lineAt(maps.document.lineCount - 1).range.end;
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(maps.document.uri, end, '\n?? json.places[0].displayName.text exists');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const found = await waitFor('the not-in-mask diagnostic', () => vscode.languages.getDiagnostics(maps.document.uri).find((d) => d.code === 'not-in-mask'));
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', maps.document.uri, found.range);
+    const add = actions.find((a) => a.title === 'Add places.displayName to the field mask');
+    assert.ok(add?.edit, `the quick fix, among: ${actions.map((a) => a.title).join(' | ')}`);
+    assert.ok(await vscode.workspace.applyEdit(add.edit));
+    assert.equal(maps.document.lineAt(1).text, 'X-Goog-FieldMask: places.id,places.rating,places.displayName');
+    await waitFor('the diagnostic gone once added', () => !vscode.languages.getDiagnostics(maps.document.uri).some((d) => d.code === 'not-in-mask'));
+  });
+
   it('cells have no word suggestions and Enter does not accept a suggestion (language defaults)', () => {
     for (const languageId of ['llm', 'maps', 'realtime', 'vars', 'http']) {
       const config = vscode.workspace.getConfiguration('editor', { languageId });

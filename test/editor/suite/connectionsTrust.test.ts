@@ -138,6 +138,27 @@ describe('connections you can trust: the check, Azure deployments, Entra ID, Dia
     }
   });
 
+  it('Connect… from a cell on an OpenAI-compatible host no connection has offers that host’s preset first, its base URL filled in', async () => {
+    const picks = stubWindow('showQuickPick', (items: vscode.QuickPickItem[]) => items[0]);
+    const inputs = stubWindow('showInputBox', (o: vscode.InputBoxOptions) => o.value);
+    const quiet = ['showInformationMessage', 'showWarningMessage', 'showErrorMessage'].map((m) => stubWindow(m as 'showInformationMessage', () => undefined));
+    try {
+      await vscode.commands.executeCommand('apiWorkbench.llm.addConnection', { host: 'localhost:11434' });
+      const first = (picks.calls[0][0] as vscode.QuickPickItem[])[0];
+      assert.equal(first.label, 'Ollama (local)');
+      assert.equal(first.description, "the cell's host: http://localhost:11434/v1");
+      const baseUrlPrompt = inputs.calls.map((c) => c[0] as vscode.InputBoxOptions).find((o) => o.prompt?.startsWith('Base URL'));
+      assert.equal(baseUrlPrompt?.value, 'http://localhost:11434/v1');
+      const entry = llmEntries().find((e) => e.name === 'Ollama (local)');
+      assert.equal(entry?.baseUrl, 'http://localhost:11434/v1');
+    } finally {
+      picks.restore();
+      inputs.restore();
+      for (const q of quiet) q.restore();
+      await removeLlm('Ollama (local)');
+    }
+  });
+
   it('Connect… writes an Azure deployments connection; one on the sandbox lists its deployments with the api-key', async () => {
     const picked = stubWindow('showQuickPick', (items: vscode.QuickPickItem[]) => items.find((i) => i.label === 'Azure OpenAI deployments (classic API)'));
     const inputs = stubWindow('showInputBox', (o: vscode.InputBoxOptions) =>
@@ -267,11 +288,14 @@ describe('connections you can trust: the check, Azure deployments, Entra ID, Dia
     }
   });
 
-  it('Diagnose Connection: a redacted report of resolution, proxy, request, latency and rate limits', async () => {
+  it('Diagnose Connection: a redacted read-only report of resolution, proxy, request, latency and rate limits', async () => {
     const doc = await vscode.commands.executeCommand<vscode.TextDocument>('apiWorkbench.diagnoseConnection', api.services.connections.get('llm', SANDBOX));
     assert.ok(doc, 'a report document opened');
     const text = doc.getText();
     assert.equal(doc.languageId, 'markdown');
+    // A read-only view: closing it does not ask to save text nobody typed.
+    assert.equal(doc.uri.scheme, 'api-workbench-report');
+    assert.ok(!doc.isUntitled && !doc.isDirty, 'not an Untitled document');
     assert.match(text, /^# Connection diagnosis: Language Models \(Local Sandbox\)/);
     assert.match(text, /## Name resolution\n- 127\.0\.0\.1 → 127\.0\.0\.1/);
     assert.match(text, /## Proxy\n- none: /);

@@ -167,6 +167,8 @@ describe('Evaluating prompts in the editor', function () {
     );
     assert.ok(rows.some((r) => r[0] === 'cost (USD)'));
     assert.equal(vscode.window.activeTextEditor?.document, run.document, 'the table is shown');
+    assert.equal(run.document.uri.scheme, 'api-workbench-report', 'a read-only view');
+    assert.ok(!run.document.isUntitled && !run.document.isDirty, 'closing it does not ask to save');
     assert.deepEqual(
       doc.getCells().map((c) => c.outputs.length),
       before,

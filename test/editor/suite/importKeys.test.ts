@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
-import { ADD_CONNECTION, STORE_SECRETS } from '../../../src/editor/notebook/importKeys';
+import { ADD_CONNECTION, STORE_SECRETS, UNDO_CELL_CONNECTIONS } from '../../../src/editor/notebook/importKeys';
 import { recordSecret, takeScreenshot } from '../harness/suiteApi';
 import { SANDBOX, stubWindow, trustedSandbox, userConfig, waitFor } from './kit';
 
@@ -97,6 +97,34 @@ describe('keys found by paste and import: a button stores each', function () {
       'the cell names the connection that holds its key',
     );
     assert.ok(!cell.document.getText().includes(OPENAI_KEY));
+  });
+
+  it('"Add Connection with This Key" says what it added and which cells now use it, and Undo puts the cells back', async () => {
+    await emptyNotebook('pasted-openai-undo.awb.md');
+    await userConfig().update('llm.connections', undefined, vscode.ConfigurationTarget.Global);
+    const answers = answerWarnings(ADD_CONNECTION);
+    const told: Array<{ text: string; buttons: string[] }> = [];
+    const info = stubWindow('showInformationMessage', (text: string, ...buttons: string[]) => {
+      told.push({ text, buttons });
+      return buttons.includes(UNDO_CELL_CONNECTIONS) ? UNDO_CELL_CONNECTIONS : undefined;
+    });
+    let cell: vscode.NotebookCell;
+    try {
+      cell = await paste(`curl https://api.openai.com/v1/models -H 'Authorization: Bearer ${OPENAI_KEY}'`);
+      const said = await waitFor('the message saying what was added', () => told.find((t) => t.buttons.includes(UNDO_CELL_CONNECTIONS)));
+      assert.match(
+        said.text,
+        /^Added the connection "OpenAI" \(https:\/\/api\.openai\.com\/v1\) with the key found in the import; cell \d+ now uses it \(connection=OpenAI\)\.$/,
+      );
+      assert.ok(!said.text.includes(OPENAI_KEY));
+      await waitFor('the cell back on its own connection after Undo', () =>
+        (cell.metadata as { attributes?: Record<string, string> }).attributes?.connection === undefined ? true : undefined,
+      );
+    } finally {
+      answers.restore();
+      info.restore();
+    }
+    assert.ok(api.services.connections.get('llm', 'OpenAI'), 'the connection stays: only the cells are put back');
   });
 
   it('Import… of a Postman collection: each kind of key gets its button; a request no cell can send is kept with its note (screenshot)', async () => {

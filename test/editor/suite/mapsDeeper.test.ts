@@ -200,12 +200,12 @@ describe('maps, deeper', function () {
     assert.equal(out.map?.markers, 3);
   });
 
-  it('Choose Field Mask… shows each mask’s SKU and price, and warns before a dearer one', async () => {
+  it('Choose Field Mask… names each preset by the SKU it bills, with its price, and warns before a dearer one', async () => {
     const seen: string[] = [];
     const picks = stubWindow('showQuickPick', (items: unknown) => {
       const list = items as Array<{ label: string; description?: string }>;
       for (const i of list) seen.push(`${i.label} — ${i.description ?? ''}`);
-      return list.find((i) => i.label === 'Place Details') ?? list.find((i) => i.label.startsWith('Everything'));
+      return list.find((i) => i.label === 'Place Details') ?? list.find((i) => i.label.startsWith('Place Details Enterprise + Atmosphere'));
     });
     const warn = stubWindow('showWarningMessage', () => 'Use It');
     let out: MaskOutcome | undefined;
@@ -213,14 +213,14 @@ describe('maps, deeper', function () {
       await userConfig().update('maps.fieldMasks', { getPlace: 'id,formattedAddress,location' }, vscode.ConfigurationTarget.Global);
       out = await vscode.commands.executeCommand<MaskOutcome>('apiWorkbench.maps.chooseFieldMask');
       assert.ok(seen.includes('Place Details — Place Details Essentials · $5.00 / 1,000'), seen.join('\n'));
-      assert.ok(
-        seen.some((s) => s.startsWith('Basic — Place Details Enterprise · $20.00')),
-        seen.join('\n'),
-      );
-      assert.ok(
-        seen.some((s) => s.startsWith('Everything (*) — Place Details Enterprise + Atmosphere · $25.00')),
-        seen.join('\n'),
-      );
+      const presets = seen.filter((s) => / — (\d+ fields?|every field \(\*\))$/.test(s));
+      assert.deepEqual(presets, [
+        'Place Details Essentials (IDs Only) · $0.00 / 1,000 — 1 field',
+        'Place Details Essentials · $5.00 / 1,000 — 5 fields',
+        'Place Details Pro · $17.00 / 1,000 — 8 fields',
+        'Place Details Enterprise · $20.00 / 1,000 — 13 fields',
+        'Place Details Enterprise + Atmosphere · $25.00 / 1,000 — every field (*)',
+      ]);
       assert.ok(
         seen.some((s) => s.startsWith('Route Matrix — Compute Route Matrix Essentials · $5.00 / 1,000 elements')),
         seen.join('\n'),

@@ -196,6 +196,21 @@ describe('authoring: diagnostics', () => {
         ['not-in-mask', 6, 'warning'],
       ],
     );
+    assert.equal(found[1].fixes?.[0].title, 'Add places.rating to the field mask');
+    assert.deepEqual(found[1].fixes?.[0].edit, { range: { start: { line: 1, col: 27 }, end: { line: 1, col: 27 } }, newText: ',places.rating' });
+  });
+
+  it('a mask whose dear fields the cell’s own checks read is the cheapest that serves it: no dearer-SKU note', () => {
+    const served = diags(
+      'maps',
+      'POST /v1/places:searchText\nX-Goog-FieldMask: places.id,places.displayName,places.location\n\n{}\n\n?? json.places[0].displayName.text exists\n?? json.places[0].location.latitude > 38',
+    );
+    assert.deepEqual(served, []);
+    const [d] = diags(
+      'maps',
+      'POST /v1/places:searchText\nX-Goog-FieldMask: places.id,places.displayName,places.rating\n\n{}\n\n?? json.places[0].displayName.text exists',
+    );
+    assert.match(d.message, /because of rating; without it: Text Search Pro/);
   });
 
   it('a field mask that moves the request to a dearer SKU: information with the price, and a fix dropping the dear fields', () => {

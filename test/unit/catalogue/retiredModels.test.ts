@@ -26,6 +26,26 @@ describe('retired OpenAI model ids', function () {
     assert.ok(RETIRED_MODELS.some((m) => m.id === 'gpt-3.5-turbo-0613'));
   });
 
+  it('rows agree with OpenAI’s deprecations page (shutdown date and recommended replacement)', () => {
+    const row = (id: string) => RETIRED_MODELS.find((m) => m.id === id);
+    // A sample of each section of the page, as it reads.
+    const page: Array<[string, string, string]> = [
+      ['code-davinci-002', '2023-03-23', 'gpt-4o'],
+      ['code-cushman-001', '2023-03-23', 'gpt-4o'],
+      ['text-davinci-003', '2024-01-04', 'gpt-3.5-turbo-instruct'],
+      ['ada', '2024-01-04', 'babbage-002'],
+      ['curie', '2024-01-04', 'davinci-002'],
+      ['text-davinci-edit-001', '2024-01-04', 'gpt-4o'],
+      ['text-search-ada-doc-001', '2024-01-04', 'text-embedding-3-small'],
+      ['gpt-4-0314', '2024-06-13', 'gpt-4o'],
+      ['gpt-3.5-turbo-0301', '2024-09-13', 'gpt-3.5-turbo'],
+      ['gpt-3.5-turbo-16k-0613', '2024-09-13', 'gpt-3.5-turbo'],
+      ['gpt-4-vision-preview', '2024-12-06', 'gpt-4o'],
+      ['gpt-4-32k-0314', '2025-06-06', 'gpt-4o'],
+    ];
+    for (const [id, shutDown, replacement] of page) assert.deepEqual(row(id), { id, shutDown, replacement }, id);
+  });
+
   describe('the sandbox', () => {
     let sandbox: Sandbox;
     before(async () => {

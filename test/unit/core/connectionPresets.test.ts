@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { COGNITIVE_SERVICES_SCOPE } from '../../../src/core/auth/resolver';
 import { parseConnectionsSetting, usesStoredKey, type HttpConnection, type ServiceId } from '../../../src/core/connections';
-import { CONNECTION_PRESETS, GCLOUD_TOKEN_COMMAND } from '../../../src/features/connectionPresets';
+import { CONNECTION_PRESETS, GCLOUD_TOKEN_COMMAND, llmPresetForHost } from '../../../src/features/connectionPresets';
 
 function build(service: ServiceId, label: string, answers: Record<string, string> = {}): HttpConnection {
   const preset = CONNECTION_PRESETS[service].find((p) => p.label === label);
@@ -48,5 +48,14 @@ describe('Connect… presets', () => {
     assert.deepEqual(bedrock.auth, { placement: 'bearer' });
     assert.equal(build('llm', 'OpenRouter').baseUrl, 'https://openrouter.ai/api/v1');
     assert.deepEqual(build('llm', 'Ollama (local)').auth, { placement: 'none' });
+  });
+});
+
+describe('Connect… for the host an llm cell was written against', () => {
+  it('a local server’s port picks its preset; any other host is an OpenAI-compatible server; the base URL ends in /v1', () => {
+    assert.deepEqual(llmPresetForHost('localhost:11434'), { label: 'Ollama (local)', baseUrl: 'http://localhost:11434/v1' });
+    assert.deepEqual(llmPresetForHost('127.0.0.1:1234'), { label: 'LM Studio (local)', baseUrl: 'http://127.0.0.1:1234/v1' });
+    assert.deepEqual(llmPresetForHost('localhost:8000'), { label: 'vLLM (local)', baseUrl: 'http://localhost:8000/v1' });
+    assert.deepEqual(llmPresetForHost('llm.example.com'), { label: 'Other OpenAI-compatible server', baseUrl: 'https://llm.example.com/v1' });
   });
 });

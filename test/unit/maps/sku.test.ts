@@ -1,6 +1,7 @@
 // Billing SKUs against Google's documented field lists (Place Details, Text Search, Nearby Search)
 // and Routes features: several fields on each side of every SKU boundary.
 import * as assert from 'node:assert/strict';
+import { placeTierMasks } from '../../../src/services/maps/fieldMasks';
 import { compareSku, DEFAULT_SKU_PRICES, skuOf, type SkuOperation } from '../../../src/services/maps/sku';
 
 const sku = (op: SkuOperation, mask: string) => skuOf(op, mask).sku;
@@ -109,5 +110,23 @@ describe('maps/sku: which SKU a mask or a request is billed under', () => {
     assert.equal(down.deltaPer1000, -40);
     assert.deepEqual(down.raisedBy, []);
     assert.equal(compareSku('places.id', 'places.id,places.location', { operation: 'searchText' }).to.pricePer1000, DEFAULT_SKU_PRICES['Text Search Pro']);
+  });
+
+  it('the Places presets step through the SKUs, one mask per tier, cheapest first', () => {
+    assert.deepEqual(
+      placeTierMasks('getPlace').map((m) => sku('getPlace', m)),
+      [
+        'Place Details Essentials (IDs Only)',
+        'Place Details Essentials',
+        'Place Details Pro',
+        'Place Details Enterprise',
+        'Place Details Enterprise + Atmosphere',
+      ],
+    );
+    assert.deepEqual(
+      placeTierMasks('searchText').map((m) => sku('searchText', m)),
+      ['Text Search Essentials (IDs Only)', 'Text Search Pro', 'Text Search Pro', 'Text Search Enterprise', 'Text Search Enterprise + Atmosphere'],
+    );
+    assert.deepEqual(placeTierMasks('computeRoutes'), []);
   });
 });
