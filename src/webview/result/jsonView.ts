@@ -10,6 +10,18 @@ const MAX_TEXT_LINES = 4000;
 const AUTO_OPEN_DEPTH = 2;
 const SMALL_BODY_OPEN_DEPTH = 4;
 const SMALL_BODY_CHARS = 4096;
+/**
+ * A list or object with more entries than this starts folded, its size on its summary line: open,
+ * a `/models` listing of 100 rows filled the output's scrolling panel, which then took the mouse
+ * wheel from the notebook until its end.
+ */
+const AUTO_OPEN_MAX_ENTRIES = 20;
+
+/** Whether a node starts open (without a search): the answer itself, and below it what is near the top and small enough to read at a glance. */
+export function opensAtFirst(depth: number, entries: number, openDepth: number): boolean {
+  if (depth === 0) return entries <= MAX_CHILDREN;
+  return depth < openDepth && entries <= AUTO_OPEN_MAX_ENTRIES;
+}
 
 type Path = string;
 
@@ -112,7 +124,7 @@ function node(
     details.append(box);
   };
   details.addEventListener('toggle', () => details.open && build());
-  const shouldOpen = ctx.open ? ctx.open.has(path) : depth < ctx.openDepth && entries.length <= MAX_CHILDREN;
+  const shouldOpen = ctx.open ? ctx.open.has(path) : opensAtFirst(depth, entries.length, ctx.openDepth);
   if (shouldOpen) {
     build();
     details.open = true;
