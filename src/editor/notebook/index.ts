@@ -80,7 +80,12 @@ export function activate(s: Services): NotebookFeature {
     clearTimeout(pending.get(doc.uri.toString()));
     pending.set(
       doc.uri.toString(),
-      setTimeout(() => showProblems(doc), PROBLEMS_DEBOUNCE_MS),
+      setTimeout(() => {
+        showProblems(doc);
+        // VS Code asks again for a cell's status items only when told: a cell whose URL was made
+        // relative kept showing "not sent with Local Sandbox" after it had run there.
+        cellStatus.refresh();
+      }, PROBLEMS_DEBOUNCE_MS),
     );
   };
   vscode.workspace.notebookDocuments.forEach(showProblems);

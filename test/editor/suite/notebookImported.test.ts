@@ -106,6 +106,8 @@ describe('Imported notebooks and the example', function () {
     await vscode.commands.executeCommand('notifications.clearAll');
     await takeScreenshot('import-real-host-not-sent', 1500);
     // The picker the status item opens offers the cell and the whole notebook first.
+    let statusChanged = 0;
+    const statusSub = api.notebook().cellStatus.onDidChangeCellStatusBarItems(() => statusChanged++);
     const offered: string[] = [];
     const picker = stubWindow('showQuickPick', (items: readonly vscode.QuickPickItem[]) => {
       offered.push(...items.map((i) => i.label));
@@ -130,6 +132,9 @@ describe('Imported notebooks and the example', function () {
       assert.equal((cell.metadata as { attributes?: Record<string, string> }).attributes?.connection, SANDBOX);
       assert.ok(!status(cell).some((t) => t.startsWith('$(warning)')), status(cell).join(' | '));
     }
+    // …and VS Code is told to ask again, so the cells stop showing the warning they no longer have.
+    await waitFor('the cell status items to be refreshed after the cells changed', () => statusChanged > 0);
+    statusSub.dispose();
     const results = await api.notebook().controller.runAll(doc);
     assert.ok(results.length === 2 && results.every((r) => r.response?.status === 200), JSON.stringify(results.map((r) => r.error ?? r.response?.status)));
     await vscode.commands.executeCommand('notifications.clearAll');
