@@ -3,6 +3,7 @@
 // connection becomes the active one only when the user says so: a notebook that ran against the
 // sandbox a minute ago keeps running against it.
 import * as vscode from 'vscode';
+import { sentences } from '../core/sentences';
 import { SERVICE_LABELS, usesStoredKey, type Connection } from '../core/connections';
 import { errorText } from '../core/errors';
 import { listingMakesRequest, type TreeNode } from './tree';
@@ -36,14 +37,14 @@ async function summary(conn: Connection, nodes: readonly TreeNode[]): Promise<st
  */
 export async function checkNewConnection(services: Services, views: ServiceViews, conn: Connection, note = ''): Promise<CheckOutcome> {
   const active = services.connections.active(conn.service);
-  const staying = active && active.name !== conn.name ? ` "${active.name}" stays the active ${SERVICE_LABELS[conn.service]} connection until you choose.` : '';
+  const staying = active && active.name !== conn.name ? `"${active.name}" stays the active ${SERVICE_LABELS[conn.service]} connection until you choose` : '';
   const offer = async (shown: Thenable<string | undefined>) => {
     const choice = await shown;
     if (choice === MAKE_ACTIVE) await services.connections.setActive(conn.service, conn.name);
     if (choice === DIAGNOSE) await vscode.commands.executeCommand(DIAGNOSE_COMMAND, conn);
   };
   if (usesStoredKey(conn) && !(await services.secrets.has(conn))) {
-    await offer(vscode.window.showInformationMessage(`Added "${conn.name}". Set its key to check it and use it.${staying}`, MAKE_ACTIVE));
+    await offer(vscode.window.showInformationMessage(sentences(`Added "${conn.name}"`, 'Set its key to check it and use it', staying), MAKE_ACTIVE));
     return 'no key';
   }
   const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Checking "${conn.name}"…` }, () =>
@@ -52,7 +53,7 @@ export async function checkNewConnection(services: Services, views: ServiceViews
   if (result.state === 'error') {
     await offer(
       vscode.window.showWarningMessage(
-        `Added "${conn.name}", but checking it failed: ${services.redactor.text(errorText(result.error))}${staying}`,
+        sentences(`Added "${conn.name}", but checking it failed: ${services.redactor.text(errorText(result.error))}`, staying),
         DIAGNOSE,
         MAKE_ACTIVE,
       ),
@@ -64,12 +65,12 @@ export async function checkNewConnection(services: Services, views: ServiceViews
   if (!listingMakesRequest(conn)) {
     await offer(
       vscode.window.showInformationMessage(
-        `Added "${conn.name}" (${listed}; nothing is asked of the server until you send a request).${note}${staying}`,
+        sentences(`Added "${conn.name}" (${listed}; nothing is asked of the server until you send a request)`, note, staying),
         MAKE_ACTIVE,
       ),
     );
     return 'listed';
   }
-  await offer(vscode.window.showInformationMessage(`"${conn.name}" works: ${listed}.${note}${staying}`, MAKE_ACTIVE, DIAGNOSE));
+  await offer(vscode.window.showInformationMessage(sentences(`"${conn.name}" works: ${listed}`, note, staying), MAKE_ACTIVE, DIAGNOSE));
   return 'connected';
 }

@@ -121,7 +121,7 @@ export function connectionCommands(services: Services, views: ServiceViews): Com
         if (service === 'realtime')
           await vscode.commands.executeCommand('apiWorkbench.realtime.setEncryptionMasterKey', { connection: conn.name, optional: true });
       }
-      const note = needsKey(conn) ? '' : ' No key is needed or sent.';
+      const note = needsKey(conn) ? '' : 'No key is needed or sent.';
       await checkNewConnection(services, views, conn, note);
     },
     [CONNECTION_COMMANDS[service].selectConnection]: async () => {
