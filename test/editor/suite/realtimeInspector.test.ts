@@ -51,19 +51,46 @@ describe('realtime inspector and edges', function () {
   async function subscribeThroughPicker(
     choose: (items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined,
   ): Promise<{ snap: SubscriptionSnapshot | undefined; items: vscode.QuickPickItem[] }> {
-    const capture = captureQuickPicks();
-    try {
-      const running = vscode.commands.executeCommand<SubscriptionSnapshot | undefined>('apiWorkbench.realtime.subscribe');
-      const qp = await waitFor('the channel picker', () => capture.picks[0]);
-      const items = [...qp.items];
-      const item = choose(items);
-      // The workbench reports the first active item once the picker is on screen: choose after that.
-      await waitFor('the picker on screen', () => qp.activeItems.length > 0);
-      if (item) await acceptItem(qp, item);
-      else qp.hide();
-      return { snap: await running, items };
-    } finally {
-      capture.restore();
+    // Subscribing shows the realtime log; the panel opening a moment later moves focus, which closes
+    // a quick pick that has just opened (under load the two met: the test then waited for an item
+    // of a picker no longer on screen). A picker closed before it was answered is opened again, as a
+    // user would.
+    for (let attempt = 1; ; attempt++) {
+      const capture = captureQuickPicks();
+      try {
+        const running = vscode.commands.executeCommand<SubscriptionSnapshot | undefined>('apiWorkbench.realtime.subscribe');
+        const qp = await waitFor('the channel picker', () => capture.picks[0]);
+        let closedEarly = false;
+        let answering = false;
+        const closed = new Promise<void>((resolve) =>
+          qp.onDidHide(() => {
+            if (!answering) closedEarly = true;
+            resolve();
+          }),
+        );
+        const items = [...qp.items];
+        const item = choose(items);
+        // The workbench reports the first active item once the picker is on screen: choose after that.
+        await waitFor('the picker on screen', () => qp.activeItems.length > 0 || closedEarly);
+        if (!closedEarly) {
+          if (item) {
+            // Its wait for the item is moot once the picker has closed.
+            const accepting = acceptItem(qp, item).catch((e: unknown) => {
+              if (!closedEarly) throw e;
+            });
+            await Promise.race([accepting, closed]);
+            if (!closedEarly) await accepting;
+          } else {
+            answering = true;
+            qp.hide();
+          }
+        }
+        const snap = await running;
+        if (item && snap === undefined && closedEarly && attempt < 3) continue;
+        return { snap, items };
+      } finally {
+        capture.restore();
+      }
     }
   }
 
