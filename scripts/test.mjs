@@ -39,7 +39,9 @@ const EDITOR_RUNS = {
   ],
   newest: [{ label: 'smoke', args: ['--grep', '@smoke', '--timeout', '300'] }],
 };
-const UNIT_TIMEOUT_MS = 5 * 60_000;
+// A bound for a hung suite, not a measure of speed (that is npm run bench): the suite takes about
+// 4 to 5 minutes on a 2-core machine at load 2, and ran past 5 minutes at load 8.
+const UNIT_TIMEOUT_MS = 10 * 60_000;
 // The ceiling of the package. It was 1.6 MB (the maps issue's ceiling) until the catalogue behind
 // completions and `check`, the agent tools, the LLM checks (~90 KB compressed) and the editor's
 // in-process MCP server (the SDK's server and Streamable HTTP transport, ~38 KB) made it 1.73 MB;
