@@ -14,10 +14,9 @@ import { readRegularFileSync } from '../core/fileGate';
 import { REPLAYED_HEADER } from '../core/httpExchange';
 import { MAX_BODY_BYTES, readBodyBytes, rememberBody } from '../core/nodeHttp';
 import { Redactor } from '../core/redact';
-import { parseRecording, type CassetteEntry } from '../core/recording/file';
+import { MAX_RECORDING_BYTES, parseRecording, type CassetteEntry } from '../core/recording/file';
 import { recordedRequest, requestDifferences, requestKey, type RecordedRequest } from '../core/recording/requestKey';
 
-const MAX_RECORDING_BYTES = 64 * 1024 * 1024;
 /** A recorded pause longer than this is cut to it: a slow first token replays slowly, not for minutes. */
 const MAX_PAUSE_MS = 2_000;
 /** Headers of the recorded answer that described its bytes as they were then, not as replayed. */

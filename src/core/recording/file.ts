@@ -9,6 +9,9 @@ import type { RecordedRequest } from './requestKey';
 
 export const CASSETTE_VERSION = 1;
 
+/** The largest recording file read (the editor's Run from Recording, the sandbox's --replay). */
+export const MAX_RECORDING_BYTES = 64 * 1024 * 1024;
+
 const chunkSchema = z.object({ t: z.number(), text: z.optional(z.string()), base64: z.optional(z.string()), json: z.optional(z.unknown()) });
 const fileEntrySchema = z.object({
   request: z.object({

@@ -6,6 +6,7 @@ import { mkdir, realpath, rename, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FileRefusal, readFileInside } from '../../core/fileGate';
+import { MAX_RECORDING_BYTES } from '../../core/recording/file';
 import { Cassette, sandboxAliases, type CassetteMode, type CellResult } from '../../notebook/api';
 import { inRecordedRun } from '../../features/notebook/recordingScope';
 import type { CommandTable } from '../commands';
@@ -15,7 +16,6 @@ import { notebookOf } from './environments';
 
 /** The folder, in the notebook's workspace folder, that holds the recordings (the CLI's `--replay recordings`). */
 export const RECORDINGS_FOLDER = 'recordings';
-const MAX_RECORDING_BYTES = 64 * 1024 * 1024;
 
 interface RecordingPlace {
   folder: string;
@@ -78,9 +78,15 @@ export interface RecordedRunSummary {
   recording: string;
 }
 
-async function runRecorded(s: Services, controller: NotebookRunController, doc: vscode.NotebookDocument, mode: CassetteMode): Promise<RecordedRunSummary> {
-  const place = placeOf(doc);
-  const existing = mode === 'record' ? undefined : await readRecording(place);
+/** Runs `doc` recorded into, or answered from, `place`; `existing` is the recording the caller has read (replay and record-missing start from it). */
+async function runRecorded(
+  s: Services,
+  controller: NotebookRunController,
+  doc: vscode.NotebookDocument,
+  place: RecordingPlace,
+  mode: CassetteMode,
+  existing: string | undefined,
+): Promise<RecordedRunSummary> {
   let pendingWrite: Promise<void> = Promise.resolve();
   const cassette = new Cassette(
     mode,
@@ -122,8 +128,9 @@ export function recordingCommands(s: Services, controller: NotebookRunController
       const doc = targetNotebook(target);
       const place = placeOf(doc);
       let mode: CassetteMode = 'record';
+      const existing = confirm === 'record' ? undefined : await readRecording(place);
       if (confirm === 'record' || confirm === 'record-missing') mode = confirm;
-      else if ((await readRecording(place)) !== undefined) {
+      else if (existing !== undefined) {
         const choice = await vscode.window.showWarningMessage(
           `${place.relative} already holds a recording of this notebook.`,
           { modal: true, detail: 'Record Again sends every request and replaces it; the other choice sends only the requests it does not hold yet.' },
@@ -133,7 +140,7 @@ export function recordingCommands(s: Services, controller: NotebookRunController
         if (choice === undefined) return undefined;
         mode = choice === RECORD_AGAIN ? 'record' : 'record-missing';
       }
-      const summary = await runRecorded(s, controller, doc, mode);
+      const summary = await runRecorded(s, controller, doc, place, mode, mode === 'record' ? undefined : existing);
       const what = mode === 'record' ? `Recorded ${summary.recorded} answer(s)` : `Recorded ${summary.recorded} missing answer(s), kept ${summary.replayed}`;
       void vscode.window
         .showInformationMessage(`${what} into ${place.relative}. Run from Recording replays them without sending anything.`, OPEN_RECORDING)
@@ -156,7 +163,7 @@ export function recordingCommands(s: Services, controller: NotebookRunController
       }
       // Answers recorded from the local sandbox are named by it: its connection must exist to run the cells (nothing is sent to it).
       if (text.includes('"{sandbox') && !s.sandbox.info) await s.sandbox.start();
-      const summary = await runRecorded(s, controller, doc, 'replay');
+      const summary = await runRecorded(s, controller, doc, place, 'replay', text);
       const failed = summary.results.filter((r) => !r.ok).length;
       const message = `Replayed ${summary.replayed} answer(s) from ${place.relative}; nothing was sent.${failed ? ` ${failed} cell(s) failed: a request that is not in the recording says how it differs from the nearest one.` : ''}`;
       const show = failed ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
