@@ -42,13 +42,59 @@ const lazyVendorPlugin = {
 // tally; in dist/extension.js they were ~55 KB of the 150 KB that every window loaded (issue 39).
 const SERVICE_CHUNKS = ['llm', 'maps', 'realtime', 'notebook', 'foundation'];
 // Bundles no longer built: a copy left in dist/ by an older build would still be packaged (.vscodeignore).
-for (const stale of ['dist/history.js', 'dist/history.js.map']) rmSync(stale, { force: true });
+for (const stale of ['dist/history.js', 'dist/history.js.map', 'dist/cli.js.map']) rmSync(stale, { force: true });
 /** `require('./llm.js')` in src/extension.ts names the built chunk beside dist/extension.js. */
 const serviceChunkPlugin = {
   name: 'service-chunks',
   setup(build) {
     const filter = new RegExp(`^\\./(${SERVICE_CHUNKS.join('|')})\\.js$`);
     build.onResolve({ filter }, (a) => ({ path: a.path, external: true }));
+  },
+};
+
+/**
+ * zod/mini in the extension's bundles, loaded on first use and shared: each importer gets a module
+ * of getters that require dist/zod.js when a schema is first built (schemas are built on first use,
+ * src/core/once.ts), so a window that validates nothing at activation does not compile ~28 KB of
+ * zod, and the service bundles share one copy instead of one each (issue 39). dist/zod.js exports
+ * exactly the names src/ calls (`z.<name>(`), so it is tree-shaken; an importer must be written
+ * `import * as z from 'zod/mini'` (or import types only) for that list to be complete.
+ */
+function zodNamesUsed() {
+  const names = new Set();
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const f = path.join(dir, e.name);
+      if (e.isDirectory()) walk(f);
+      else if (f.endsWith('.ts')) for (const m of readFileSync(f, 'utf8').matchAll(/\bz\.([A-Za-z_$][\w$]*)\s*\(/g)) names.add(m[1]);
+    }
+  };
+  walk('src');
+  // Only calls: types (z.infer, z.ZodMiniType<…>) are erased.
+  const values = new Set(Object.keys(require('zod/mini')));
+  return [...names].filter((n) => values.has(n)).sort();
+}
+const ZOD_NAMES = zodNamesUsed();
+const lazyZodPlugin = {
+  name: 'lazy-zod',
+  setup(build) {
+    build.onResolve({ filter: /^zod\/mini$/ }, (a) => {
+      const text = readFileSync(a.importer, 'utf8');
+      if (!/^import \* as z from 'zod\/mini';$/m.test(text))
+        return {
+          errors: [
+            {
+              text: `${path.relative(process.cwd(), a.importer)}: import zod as \`import * as z from 'zod/mini'\` (esbuild.mjs loads it lazily by the names called as z.<name>(…))`,
+            },
+          ],
+        };
+      return { path: 'zod/mini', namespace: 'lazy-zod' };
+    });
+    build.onResolve({ filter: /^\.\/zod\.js$/ }, (a) => ({ path: a.path, external: true }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-zod' }, () => ({
+      contents: `let zod;\nconst load = () => (zod ??= require('./zod.js'));\nfor (const name of ${JSON.stringify(ZOD_NAMES)}) Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });\n`,
+      loader: 'js',
+    }));
   },
 };
 
@@ -68,11 +114,11 @@ const noAjvPlugin = {
 };
 
 /**
- * What the project takes from undici (src/core/lazy.ts: request, Agent and ProxyAgent for every
- * request, fetch for the webhook tools) without undici's index.js, which evaluates fetch, WebSocket,
- * cookies, the cache, the mocks and EventSource up front: a CPU profile of `api-workbench run` showed
- * that index at ~9% of a 20-request run (issue 39). fetch loads the full index when first asked for.
- * request is index.js's makeDispatcher(api.request), kept verbatim.
+ * What the project takes from undici (src/core/lazy.ts: request, Agent and ProxyAgent) without
+ * undici's index.js, which evaluates fetch, WebSocket, cookies, the cache, the mocks and EventSource
+ * up front: a CPU profile of `api-workbench run` showed that index at ~9% of a 20-request run (issue
+ * 39). Nothing uses undici's fetch (the webhook tools send with request), so the rest of undici,
+ * ~300 KB, is not in any bundle. request is index.js's makeDispatcher(api.request), kept verbatim.
  */
 const UNDICI_CORE = `'use strict';
 const Dispatcher = require('undici/lib/dispatcher/dispatcher');
@@ -103,7 +149,6 @@ module.exports = {
   Agent: require('undici/lib/dispatcher/agent'),
   ProxyAgent: require('undici/lib/dispatcher/proxy-agent'),
   request,
-  get fetch() { return require('undici/index.js').fetch; },
 };
 `;
 const undiciCorePlugin = {
@@ -135,7 +180,7 @@ const builds = [
     entryPoints: { extension: 'src/extension.ts', ...Object.fromEntries(SERVICE_CHUNKS.map((s) => [s, `src/editor/${s}/index.ts`])) },
     outdir: 'dist',
     external: ['vscode'],
-    plugins: [lazyVendorPlugin, serviceChunkPlugin, noAjvPlugin],
+    plugins: [lazyVendorPlugin, serviceChunkPlugin, noAjvPlugin, lazyZodPlugin],
     metafile: true,
   },
   ...LAZY_VENDOR.map((name) => ({
@@ -146,17 +191,35 @@ const builds = [
     minify: true,
     plugins: name === 'undici' ? [undiciCorePlugin] : [],
   })),
+  {
+    ...common,
+    stdin: { contents: `export { ${ZOD_NAMES.join(', ')} } from 'zod/mini';`, resolveDir: process.cwd(), loader: 'js' },
+    outfile: 'dist/zod.js',
+    sourcemap: false,
+    minify: true,
+  },
   { ...common, entryPoints: { sandbox: 'src/sandbox/main.ts' }, outdir: 'dist' },
   // Collection scripts' engine thread (src/notebook/scripts/worker.ts), started by the notebook and CLI bundles beside it.
   { ...common, entryPoints: { scriptWorker: 'src/notebook/scripts/worker.ts' }, outdir: 'dist' },
-  // The command-line runner (package.json "bin"): one self-contained file, undici and ws inlined like
-  // the sandbox's, so an `npm install -g` of the tarball needs nothing beside it but places.columns.json.br.
+  // The command-line runner (package.json "bin"): dist/cli.js starts dist/cli.mjs, an ES module split
+  // by esbuild at every `await import()` (the commands, the sandbox, the MCP SDK, the OpenAPI parser,
+  // re2js…) into dist/cli-*.mjs chunks, so a run parses what it uses, not all 1.7 MB: one file took
+  // ~130 ms to compile at every start (issue 39). undici and ws are inlined like the sandbox's, so an
+  // `npm install -g` of the tarball needs nothing beside them but places.columns.json.br.
   {
     ...common,
     entryPoints: { cli: 'src/cli/main.ts' },
     plugins: [noAjvPlugin, undiciCorePlugin],
     outdir: 'dist',
-    banner: { js: '#!/usr/bin/env node' },
+    format: 'esm',
+    splitting: true,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'cli-[name]-[hash]',
+    // Bundled CommonJS packages call require(), and src/ finds files beside the bundle through
+    // __dirname: an ES module has neither, so each chunk defines them for its own file.
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; import { fileURLToPath as __fileURLToPath } from 'node:url'; import { dirname as __dirnameOf } from 'node:path'; const require = __createRequire(import.meta.url); const __filename = __fileURLToPath(import.meta.url); const __dirname = __dirnameOf(__filename);",
+    },
     // Keyless Entra ID sign-in (src/cli/entra.ts): required from the installed dependencies only when a connection asks for it.
     external: ['@azure/identity'],
     define: { __CLI_VERSION__: JSON.stringify(require('./package.json').version) },
@@ -250,6 +313,22 @@ for (const [from, to] of COPIED) {
   cpSync(from, to, { recursive: true });
 }
 
+// The CLI's chunks are named by content hash: the ones of an earlier build would pile up in dist/.
+for (const f of existsSync('dist') ? readdirSync('dist') : []) if (/^cli.*\.mjs(\.map)?$/.test(f)) rmSync(path.join('dist', f));
+mkdirSync('dist', { recursive: true });
+// package.json "bin" names a .js file, and npm links bins as they are: a CommonJS start that loads
+// the ES module (whose errors, which main.ts catches itself, can then only be a missing build).
+writeFileSync(
+  'dist/cli.js',
+  "#!/usr/bin/env node\n'use strict';\nimport('./cli.mjs').catch((e) => {\n  console.error(`api-workbench: could not start: ${e && e.message}`);\n  process.exitCode = 2;\n});\n",
+);
+
+// Node looks up the nearest package.json of every file it requires to learn the module type; without
+// this one it reads and parses the 80 KB manifest at the root, which was about 10 ms of requiring
+// dist/extension.js (and of every CLI start) on a 2-core machine (issue 39).
+mkdirSync('dist', { recursive: true });
+writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
+
 // Collection scripts (src/notebook/scripts) run in QuickJS: its WebAssembly and the libraries a
 // script may require (crypto-js minified, lodash) are read at run time from dist/scripts/, never
 // inlined, so only a run with a script loads them and the activation bundle stays as it is.
@@ -276,14 +355,14 @@ if (watch) {
     console.log(`[esbuild] dist/extension.js ${(out.bytes / 1024).toFixed(1)} KB`);
   }
   if (metafile) {
-    const cli = results.find((r) => r.metafile?.outputs['dist/cli.js'])?.metafile;
+    const cli = results.find((r) => r.metafile?.outputs['dist/cli.mjs'])?.metafile;
     for (const [name, m] of [
       ['extension', meta],
       ['cli', cli],
     ]) {
       if (!m) continue;
       writeFileSync(`dist/meta.${name}.json`, JSON.stringify(m));
-      const only = { ...m, outputs: Object.fromEntries(Object.entries(m.outputs).filter(([k]) => k === `dist/${name}.js`)) };
+      const only = { ...m, outputs: Object.fromEntries(Object.entries(m.outputs).filter(([k]) => k === `dist/${name}.js` || k === `dist/${name}.mjs`)) };
       console.log(await esbuild.analyzeMetafile(only, { verbose: false }));
     }
   }

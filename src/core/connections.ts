@@ -5,6 +5,7 @@ import * as z from 'zod/mini';
 import type { AuthPlacement } from './auth';
 import { COGNITIVE_SERVICES_SCOPE, type TokenSource } from './auth/resolver';
 import { AZURE_API_VERSION_PATTERN, AZURE_DEFAULT_API_VERSION } from './connectionsAzure';
+import { once } from './once';
 import { describeIssues } from './validate';
 
 export type ServiceId = 'llm' | 'maps' | 'realtime';
@@ -184,11 +185,6 @@ const settingSchemas = once(() => {
   });
   return { httpConnectionSetting, realtimeConnectionSetting };
 });
-
-function once<T>(build: () => T): () => T {
-  let value: T | undefined;
-  return () => (value ??= build());
-}
 
 type HttpConnectionSetting = z.infer<ReturnType<typeof settingSchemas>['httpConnectionSetting']>;
 type RealtimeConnectionSetting = z.infer<ReturnType<typeof settingSchemas>['realtimeConnectionSetting']>;

@@ -45,8 +45,8 @@ export class Config extends Disposable implements SettingsReader {
 
   /** A setting as features/settings.ts declares it: validated, its default when unset or invalid (reported). */
   get<K extends SettingName>(key: K): SettingValue<K> {
-    const spec = SETTINGS[key] as { schema: Schema<SettingValue<K>>; default: SettingValue<K>; userOnly: boolean };
-    return this.read(key, spec.schema, spec.default, { userOnly: spec.userOnly });
+    const spec = SETTINGS[key] as { schema: () => Schema<SettingValue<K>>; default: SettingValue<K>; userOnly: boolean };
+    return this.read(key, spec.schema(), spec.default, { userOnly: spec.userOnly });
   }
 
   private read<T>(key: SettingKey, schema: Schema<T>, fallback: T, opts: { userOnly?: boolean } = {}): T {

@@ -96,7 +96,7 @@ export class SandboxController implements vscode.Disposable {
   private parseInfo(line: string): SandboxInfo | undefined {
     const json = parseJson(line.trim());
     if (!json.ok) return undefined;
-    const v = validate(sandboxInfoSchema, json.value);
+    const v = validate(sandboxInfoSchema(), json.value);
     return v.ok ? v.value : undefined;
   }
 

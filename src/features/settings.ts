@@ -4,6 +4,7 @@
 // keeps the two equal. `userOnly` settings are read from user settings only (scope "application"),
 // so a workspace's .vscode/settings.json cannot point tiles, prices or the sandbox elsewhere.
 import * as z from 'zod/mini';
+import { once } from '../core/once';
 import type { Schema } from '../core/validate';
 import { DEFAULT_HISTORY_LIMITS, MAX_HISTORY_ENTRIES } from '../history/model';
 import { DEFAULT_SCRIPT_LIMITS, type ScriptLimits } from '../core/scriptLimits';
@@ -11,36 +12,37 @@ import { DEFAULT_SCRIPT_LIMITS, type ScriptLimits } from '../core/scriptLimits';
 import { DEFAULT_TILE_ATTRIBUTION, DEFAULT_TILES } from '../services/maps/mapMessages';
 
 interface Setting<T> {
-  schema: Schema<T>;
+  /** Built when the setting is first read (see core/once.ts: schemas built at load slow activation). */
+  schema: () => Schema<T>;
   default: T;
   userOnly: boolean;
 }
 
 const MB = 1024 * 1024;
 
-function setting<T>(schema: Schema<T>, fallback: T, opts: { userOnly?: boolean } = {}): Setting<T> {
-  return { schema, default: fallback, userOnly: opts.userOnly ?? false };
+function setting<T>(schema: () => Schema<T>, fallback: T, opts: { userOnly?: boolean } = {}): Setting<T> {
+  return { schema: once(schema), default: fallback, userOnly: opts.userOnly ?? false };
 }
 
 export const SETTINGS = {
-  'sandbox.port': setting(z.number().check(z.int(), z.gte(0), z.lte(65533)), 0, { userOnly: true }),
-  'maps.fieldMaskPreset': setting(z.enum(['basic', 'contact', 'everything']), 'basic'),
-  'maps.fieldMasks': setting<Record<string, string>>(z.record(z.string(), z.string()), {}),
-  'maps.tileUrl': setting(z.string(), DEFAULT_TILES, { userOnly: true }),
-  'maps.tileAttribution': setting(z.string(), DEFAULT_TILE_ATTRIBUTION, { userOnly: true }),
-  'maps.openResponsesIn': setting(z.enum(['viewer', 'document']), 'viewer'),
-  'maps.skuPrices': setting<Record<string, number>>(z.record(z.string(), z.number()), {}),
-  'history.keepResponses': setting(z.boolean(), DEFAULT_HISTORY_LIMITS.keepResponses),
-  'history.maxEntries': setting(z.number().check(z.int(), z.minimum(1), z.maximum(MAX_HISTORY_ENTRIES)), DEFAULT_HISTORY_LIMITS.maxEntries),
+  'sandbox.port': setting(() => z.number().check(z.int(), z.gte(0), z.lte(65533)), 0, { userOnly: true }),
+  'maps.fieldMaskPreset': setting(() => z.enum(['basic', 'contact', 'everything']), 'basic'),
+  'maps.fieldMasks': setting<Record<string, string>>(() => z.record(z.string(), z.string()), {}),
+  'maps.tileUrl': setting(() => z.string(), DEFAULT_TILES, { userOnly: true }),
+  'maps.tileAttribution': setting(() => z.string(), DEFAULT_TILE_ATTRIBUTION, { userOnly: true }),
+  'maps.openResponsesIn': setting(() => z.enum(['viewer', 'document']), 'viewer'),
+  'maps.skuPrices': setting<Record<string, number>>(() => z.record(z.string(), z.number()), {}),
+  'history.keepResponses': setting(() => z.boolean(), DEFAULT_HISTORY_LIMITS.keepResponses),
+  'history.maxEntries': setting(() => z.number().check(z.int(), z.minimum(1), z.maximum(MAX_HISTORY_ENTRIES)), DEFAULT_HISTORY_LIMITS.maxEntries),
   // Parsed by their features (llm/pricing, llm/budget), which report each bad entry and keep the rest.
-  'llm.prices': setting<unknown>(z.unknown(), undefined, { userOnly: true }),
-  'llm.dailyBudget': setting<unknown>(z.unknown(), undefined, { userOnly: true }),
+  'llm.prices': setting<unknown>(() => z.unknown(), undefined, { userOnly: true }),
+  'llm.dailyBudget': setting<unknown>(() => z.unknown(), undefined, { userOnly: true }),
   // The agent tools are registered once: as language-model tools where VS Code has them; as an MCP server too only when asked.
-  'agents.mcpServer': setting(z.boolean(), false, { userOnly: true }),
+  'agents.mcpServer': setting(() => z.boolean(), false, { userOnly: true }),
   // Collection scripts' limits: a workspace may set them (an untrusted one runs no script at all).
-  'scripts.timeLimitMs': setting(z.number().check(z.int(), z.gte(10), z.lte(60_000)), DEFAULT_SCRIPT_LIMITS.timeMs),
-  'scripts.memoryLimitMb': setting(z.number().check(z.int(), z.gte(4), z.lte(1024)), DEFAULT_SCRIPT_LIMITS.memoryBytes / MB),
-  'scripts.outputLimitKb': setting(z.number().check(z.int(), z.gte(1), z.lte(64 * 1024)), DEFAULT_SCRIPT_LIMITS.logBytes / 1024),
+  'scripts.timeLimitMs': setting(() => z.number().check(z.int(), z.gte(10), z.lte(60_000)), DEFAULT_SCRIPT_LIMITS.timeMs),
+  'scripts.memoryLimitMb': setting(() => z.number().check(z.int(), z.gte(4), z.lte(1024)), DEFAULT_SCRIPT_LIMITS.memoryBytes / MB),
+  'scripts.outputLimitKb': setting(() => z.number().check(z.int(), z.gte(1), z.lte(64 * 1024)), DEFAULT_SCRIPT_LIMITS.logBytes / 1024),
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;

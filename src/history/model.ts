@@ -3,6 +3,7 @@
 // this module only caps and orders them. vscode-free: the editor persists the list as JSON.
 import * as z from 'zod/mini';
 import { SERVICE_LABELS, type ServiceId } from '../core/connections';
+import { once } from '../core/once';
 import { validate } from '../core/validate';
 
 export interface HistoryMessage {
@@ -91,33 +92,36 @@ export function limitEntry(entry: HistoryEntry, limits: HistoryLimits): HistoryE
   return out;
 }
 
-const messageSchema = z.object({
-  headers: z.record(z.string(), z.string()),
-  body: z.optional(z.string()),
-  truncated: z.optional(z.boolean()),
-  note: z.optional(z.string()),
-});
+const historySchemas = once(() => {
+  const messageSchema = z.object({
+    headers: z.record(z.string(), z.string()),
+    body: z.optional(z.string()),
+    truncated: z.optional(z.boolean()),
+    note: z.optional(z.string()),
+  });
 
-const entrySchema = z.object({
-  id: z.string(),
-  at: z.string(),
-  origin: z.enum(['command', 'notebook']),
-  command: z.optional(z.string()),
-  service: z.enum(['llm', 'maps', 'realtime', 'http']),
-  connection: z.optional(z.string()),
-  method: z.string(),
-  url: z.string(),
-  baseUrl: z.optional(z.string()),
-  request: messageSchema,
-  status: z.optional(z.number()),
-  durationMs: z.optional(z.number()),
-  requestId: z.optional(z.string()),
-  error: z.optional(z.string()),
-  response: z.optional(messageSchema),
-  cell: z.optional(z.object({ file: z.string(), line: z.number(), name: z.optional(z.string()), passed: z.number(), failed: z.number() })),
-});
+  const entrySchema = z.object({
+    id: z.string(),
+    at: z.string(),
+    origin: z.enum(['command', 'notebook']),
+    command: z.optional(z.string()),
+    service: z.enum(['llm', 'maps', 'realtime', 'http']),
+    connection: z.optional(z.string()),
+    method: z.string(),
+    url: z.string(),
+    baseUrl: z.optional(z.string()),
+    request: messageSchema,
+    status: z.optional(z.number()),
+    durationMs: z.optional(z.number()),
+    requestId: z.optional(z.string()),
+    error: z.optional(z.string()),
+    response: z.optional(messageSchema),
+    cell: z.optional(z.object({ file: z.string(), line: z.number(), name: z.optional(z.string()), passed: z.number(), failed: z.number() })),
+  });
 
-const fileSchema = z.object({ version: z.literal(1), entries: z.array(z.unknown()) });
+  const fileSchema = z.object({ version: z.literal(1), entries: z.array(z.unknown()) });
+  return { entrySchema, fileSchema };
+});
 
 /** The stored file's shape, versioned so a later format can be told apart. */
 export interface HistoryFile {
@@ -164,6 +168,7 @@ export class HistoryList {
 
   /** Reads a stored file; entries that do not validate are dropped (a damaged file loses only them). */
   static fromFile(raw: unknown): HistoryList {
+    const { entrySchema, fileSchema } = historySchemas();
     const file = validate(fileSchema, raw);
     if (!file.ok) return new HistoryList();
     const entries: HistoryEntry[] = [];

@@ -83,7 +83,7 @@ function show(m: ShowMessage): void {
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  const v = validate(hostToMapSchema, event.data);
+  const v = validate(hostToMapSchema(), event.data);
   if (!v.ok) {
     post({ type: 'error', message: `ignored a malformed message: ${v.problem}`.slice(0, 500) });
     return;
@@ -92,6 +92,6 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 });
 
 // After a reload of the webview, redraw what was shown before the extension sends anything new.
-const saved = validate(hostToMapSchema, vscode.getState());
+const saved = validate(hostToMapSchema(), vscode.getState());
 if (saved.ok) show(saved.value);
 post({ type: 'ready' });

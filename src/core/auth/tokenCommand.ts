@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import * as z from 'zod/mini';
 import type { Token } from './tokenCache';
+import { once } from '../once';
 import { sharedAcrossBundles } from '../sharedClass';
 
 /** How long a token command may take (az can be slow to start); it is killed after this. */
@@ -150,18 +151,20 @@ function tail(text: string): string {
   return t.length > MAX_MESSAGE_CHARS ? `…${t.slice(-MAX_MESSAGE_CHARS)}` : t;
 }
 
-const jsonTokenSchema = z.object({
-  accessToken: z.optional(z.string().check(z.minLength(1))),
-  access_token: z.optional(z.string().check(z.minLength(1))),
-  token: z.optional(z.string().check(z.minLength(1))),
-  /** az: local time "2025-01-31 12:34:56.000000" (older) */
-  expiresOn: z.optional(z.union([z.string(), z.number()])),
-  /** az (newer): POSIX seconds */
-  expires_on: z.optional(z.union([z.string(), z.number()])),
-  /** seconds from now (OAuth's token response) */
-  expires_in: z.optional(z.union([z.string(), z.number()])),
-  expiresIn: z.optional(z.union([z.string(), z.number()])),
-});
+const jsonTokenSchema = once(() =>
+  z.object({
+    accessToken: z.optional(z.string().check(z.minLength(1))),
+    access_token: z.optional(z.string().check(z.minLength(1))),
+    token: z.optional(z.string().check(z.minLength(1))),
+    /** az: local time "2025-01-31 12:34:56.000000" (older) */
+    expiresOn: z.optional(z.union([z.string(), z.number()])),
+    /** az (newer): POSIX seconds */
+    expires_on: z.optional(z.union([z.string(), z.number()])),
+    /** seconds from now (OAuth's token response) */
+    expires_in: z.optional(z.union([z.string(), z.number()])),
+    expiresIn: z.optional(z.union([z.string(), z.number()])),
+  }),
+);
 
 /**
  * The token in a command's output: one line of text, or a JSON object with the token and, when
@@ -178,7 +181,7 @@ export function parseTokenOutput(stdout: string, now: number = Date.now()): Toke
     } catch {
       throw new TokenCommandError('the token command printed something that starts like JSON but is not: print the token alone, or valid JSON');
     }
-    const parsed = jsonTokenSchema.safeParse(raw);
+    const parsed = jsonTokenSchema().safeParse(raw);
     const value = parsed.success ? (parsed.data.accessToken ?? parsed.data.access_token ?? parsed.data.token) : undefined;
     if (!parsed.success || value === undefined)
       throw new TokenCommandError('the token command printed JSON without a token: expected "accessToken" (az -o json), "access_token" or "token"');

@@ -8,6 +8,8 @@ import { DIRECT, proxyAuthorization, proxyFor, type NetSettings } from './settin
 
 interface NetworkState {
   settings: NetSettings;
+  /** Settings still to be read (configureNetworkOnFirstUse): read by the first request, then dropped. */
+  pending?: () => NetSettings;
   pool?: { dispatcher: Dispatcher; all: Dispatcher[] };
 }
 
@@ -27,12 +29,34 @@ export function configureNetwork(next: NetSettings): void {
   const s = state();
   const old = s.pool;
   s.settings = next;
+  s.pending = undefined;
   s.pool = undefined;
   if (old) for (const d of old.all) void d.close().catch(() => undefined);
 }
 
+/**
+ * As configureNetwork, with settings read when a request first needs them. The editor reads its
+ * http.* settings this way: validating them and loading certificate files cost activation several
+ * milliseconds in every window, most of which never send a request (issue 39).
+ */
+export function configureNetworkOnFirstUse(read: () => NetSettings): void {
+  configureNetwork(DIRECT);
+  state().pending = read;
+}
+
+/** The state with any pending settings read. */
+function settled(): NetworkState {
+  const s = state();
+  const read = s.pending;
+  if (read) {
+    s.pending = undefined;
+    s.settings = read();
+  }
+  return s;
+}
+
 export function networkSettings(): NetSettings {
-  return state().settings;
+  return settled().settings;
 }
 
 /**
@@ -42,7 +66,7 @@ export function networkSettings(): NetSettings {
  * (proxyFor), one ProxyAgent per proxy.
  */
 export function defaultDispatcher(): Dispatcher {
-  const s = state();
+  const s = settled();
   return (s.pool ??= makePool(s.settings)).dispatcher;
 }
 

@@ -2,6 +2,7 @@
 // http.* settings): which proxy to use for which host, and which certificate authorities to trust.
 // Pure decisions, no sockets: network.ts and webSocket.ts act on them.
 import { FileRefusal, readRegularFileSync } from '../fileGate';
+import { once } from '../once';
 import * as tls from 'node:tls';
 import * as z from 'zod/mini';
 
@@ -163,14 +164,16 @@ export function readPemFile(file: string, source: string): string[] {
 }
 
 /** The editor's http.* settings as read (VS Code's own proxy settings). */
-export const editorHttpSettingsSchema = z.object({
-  proxy: z.optional(z.string()),
-  noProxy: z.optional(z.array(z.string())),
-  proxyStrictSSL: z.optional(z.boolean()),
-  proxyAuthorization: z.optional(z.nullable(z.string())),
-  systemCertificates: z.optional(z.boolean()),
-});
-export type EditorHttpSettings = z.infer<typeof editorHttpSettingsSchema>;
+export const editorHttpSettingsSchema = once(() =>
+  z.object({
+    proxy: z.optional(z.string()),
+    noProxy: z.optional(z.array(z.string())),
+    proxyStrictSSL: z.optional(z.boolean()),
+    proxyAuthorization: z.optional(z.nullable(z.string())),
+    systemCertificates: z.optional(z.boolean()),
+  }),
+);
+export type EditorHttpSettings = z.infer<ReturnType<typeof editorHttpSettingsSchema>>;
 
 /**
  * What the editor's settings say, as VS Code reads them: http.proxy for every target (else the

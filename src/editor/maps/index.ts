@@ -21,8 +21,8 @@ import { MapsTreeSource } from './tree';
 
 const geometryArgs = z.object({
   title: z.string().check(z.maxLength(500)),
-  markers: z.array(mapMarkerSchema).check(z.maxLength(1_000)),
-  lines: z.array(mapLineSchema).check(z.maxLength(20)),
+  markers: z.array(mapMarkerSchema()).check(z.maxLength(1_000)),
+  lines: z.array(mapLineSchema()).check(z.maxLength(20)),
 });
 
 export function activate(s: Services, view: ServiceView): ServiceActivation {

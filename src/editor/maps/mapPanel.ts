@@ -98,7 +98,7 @@ export class MapPanel implements vscode.Disposable {
   }
 
   private onMessage(raw: unknown): void {
-    const v = validate(mapToHostSchema, raw);
+    const v = validate(mapToHostSchema(), raw);
     if (!v.ok) {
       this.log.warn(`Map view sent an unexpected message (${v.problem}); ignored.`);
       return;

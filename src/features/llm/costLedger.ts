@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import { costOf, PRICES, type Cost, type ModelPrice } from '../../services/llm/pricing';
 import type { ChatMessage, ConversationMessage, TokenUsage } from '../../services/llm';
 import { formatUsd } from '../../core/numbers';
+import { once } from '../../core/once';
 import { validate } from '../../core/validate';
 
 export const PRICES_SETTING = 'apiWorkbench.llm.prices';
@@ -24,8 +25,10 @@ export interface ParsedPrices {
   problems: string[];
 }
 
-const price = z.number().check(z.gte(0), z.lte(100_000));
-const entrySchema = z.object({ input: price, output: price });
+const entrySchema = once(() => {
+  const price = z.number().check(z.gte(0), z.lte(100_000));
+  return z.object({ input: price, output: price });
+});
 
 /**
  * The setting is `{ "<model>": { "input": <USD per 1M>, "output": <USD per 1M> } }`. A malformed
@@ -43,7 +46,7 @@ export function parsePriceSetting(raw: unknown, defaults: PriceTable = PRICES): 
   }
   for (const [model, value] of Object.entries(raw as Record<string, unknown>)) {
     const id = model.trim().toLowerCase();
-    const v = validate(entrySchema, value);
+    const v = validate(entrySchema(), value);
     if (!id) problems.push(`Setting ${PRICES_SETTING} has an entry with an empty model name; it is ignored.`);
     else if (!v.ok)
       problems.push(
@@ -139,8 +142,8 @@ export interface LedgerStore {
 }
 
 export const LEDGER_KEY = 'apiWorkbench.llm.spendPerDay';
-const daysSchema = z.record(z.string(), z.object({ usd: z.number(), requests: z.number(), unpriced: z.optional(z.number()) }));
-export type DayTotal = z.infer<typeof daysSchema>[string];
+const daysSchema = once(() => z.record(z.string(), z.object({ usd: z.number(), requests: z.number(), unpriced: z.optional(z.number()) })));
+export type DayTotal = z.infer<ReturnType<typeof daysSchema>>[string];
 
 /** Today's spend as the status bar tooltip says it. */
 export function todayText(t: DayTotal, budget: number | undefined): string {
@@ -171,7 +174,7 @@ export class CostLedger {
   }
 
   private days(): Record<string, DayTotal> {
-    const v = validate(daysSchema, this.store.get(LEDGER_KEY) ?? {});
+    const v = validate(daysSchema(), this.store.get(LEDGER_KEY) ?? {});
     return v.ok ? v.value : {};
   }
 

@@ -22,7 +22,7 @@ const resultSchema = z.object({
   /** Icon id (codicon) for the tree. */
   icon: z.string(),
   at: z.number(),
-  markers: z.array(mapMarkerSchema),
+  markers: z.array(mapMarkerSchema()),
   /** Routes: Google encoded polyline of the whole route. */
   polyline: z.optional(z.string()),
 });

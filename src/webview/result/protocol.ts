@@ -88,8 +88,8 @@ export const rendererMessageSchema = z.union([
     type: z.literal('showOnMap'),
     resultId: z.string().check(z.maxLength(100)),
     title: z.string().check(z.maxLength(500)),
-    markers: z.array(mapMarkerSchema).check(z.maxLength(1_000)),
-    lines: z.array(mapLineSchema).check(z.maxLength(20)),
+    markers: z.array(mapMarkerSchema()).check(z.maxLength(1_000)),
+    lines: z.array(mapLineSchema()).check(z.maxLength(20)),
   }),
 ]);
 export type RendererMessage = z.infer<typeof rendererMessageSchema>;

@@ -48,7 +48,7 @@ function spawnSandbox(root: string, port: number | undefined): Promise<RunningSa
       clearTimeout(timer);
       const line = out.slice(0, nl).trim();
       const json = parseJson(line);
-      const info = json.ok ? validate(sandboxInfoSchema, json.value) : undefined;
+      const info = json.ok ? validate(sandboxInfoSchema(), json.value) : undefined;
       if (!info?.ok) {
         proc.kill('SIGTERM');
         reject(new Error(`the sandbox's ready line is not a SandboxInfo (${info ? info.problem : 'not JSON'}): ${line}`));
