@@ -2,6 +2,7 @@
 // decides what to send and what an outcome means; this module only moves bytes, within bounds.
 import { formatBytes } from './numbers';
 import { constants as bufferConstants } from 'node:buffer';
+import { StringDecoder } from 'node:string_decoder';
 import type { Dispatcher } from 'undici';
 import { undici } from './lazy';
 import { defaultDispatcher, explainFailure } from './net/network';
@@ -148,7 +149,12 @@ export async function readText(body: ResponseBody, headers: Headers, maxBytes: n
     body.destroy();
     throw new ResponseTooLargeError(maxBytes);
   }
-  const chunks: Buffer[] = [];
+  // Decoded as each chunk arrives: decoding a 20 MB answer at its end was one block of the event
+  // loop as long as the slices of the work after it together (issue 39). The decoder keeps a
+  // character whose bytes are split between two chunks until it is whole.
+  const decoder = new StringDecoder('utf8');
+  let text = '';
+  let started = false;
   let size = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {
     size += chunk.length;
@@ -156,11 +162,15 @@ export async function readText(body: ResponseBody, headers: Headers, maxBytes: n
       body.destroy();
       throw new ResponseTooLargeError(maxBytes);
     }
-    chunks.push(chunk);
+    // The byte order mark is looked for in the first piece: charCodeAt on the joined text would
+    // flatten all of it at once.
+    const piece = decoder.write(chunk);
+    if (!started && piece !== '') {
+      started = true;
+      text = piece.charCodeAt(0) === 0xfeff ? piece.slice(1) : piece;
+    } else text += piece;
   }
-  const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
-  const text = bytes.toString('utf8');
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return text + decoder.end();
 }
 
 /** The first `maxBytes` of a body (for a snippet in an error), then the body is dropped. */

@@ -5,8 +5,12 @@
 import type { Redactor } from './redact';
 import { runAtOnce, runSliced, TimeSlicer } from './timeSlicer';
 
-/** Longer strings (a whole answer's text) are redacted a piece at a time. */
-const LONG_TEXT_CHARS = 1024 * 1024;
+/**
+ * Longer strings (a whole answer's text) are redacted a piece at a time. A piece is one block of
+ * the event loop: 1 MB took ~58 ms on a busy 2-core machine (the big-answer bench's p99 lag, issue
+ * 39), 256 KB ~7 ms, near the slicer's 8 ms.
+ */
+const LONG_TEXT_CHARS = 256 * 1024;
 
 /** The value with every string redacted, in one go (small values: messages, requests). */
 export function redactTree<T>(value: T, redactor: Redactor): T {
