@@ -46,13 +46,14 @@ export class Config extends Disposable implements SettingsReader {
   /** A setting as features/settings.ts declares it: validated, its default when unset or invalid (reported). */
   get<K extends SettingName>(key: K): SettingValue<K> {
     const spec = SETTINGS[key] as { schema: () => Schema<SettingValue<K>>; default: SettingValue<K>; userOnly: boolean };
-    return this.read(key, spec.schema(), spec.default, { userOnly: spec.userOnly });
+    return this.read(key, spec.schema, spec.default, { userOnly: spec.userOnly });
   }
 
-  private read<T>(key: SettingKey, schema: Schema<T>, fallback: T, opts: { userOnly?: boolean } = {}): T {
+  /** `schema` is built only for a setting the user has set: an unset one needs no validating. */
+  private read<T>(key: SettingKey, schema: () => Schema<T>, fallback: T, opts: { userOnly?: boolean } = {}): T {
     const raw = opts.userOnly ? this.inspectGlobal(key) : vscode.workspace.getConfiguration(CONFIG_SECTION).get<unknown>(key);
     if (raw === undefined) return fallback;
-    const v = validate(schema, raw);
+    const v = validate(schema(), raw);
     if (v.ok) return v.value;
     this.problem(`Setting ${CONFIG_SECTION}.${key} is invalid (${v.problem}); using the default.`);
     return fallback;

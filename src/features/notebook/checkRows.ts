@@ -4,6 +4,7 @@
 // its own, named by the cell.
 // Shared by the CLI's reporters and the editor's Run with Models (no vscode here).
 import type { AssertionResult, CellResult } from '../../notebook/api';
+import { SCRIPT_TEST_EXPECTED } from '../../core/scriptTests';
 
 /** One run of one notebook (a CLI suite; a model of Run with Models), as the check views read it. */
 export interface NotebookRunView {
@@ -73,13 +74,20 @@ export function matrixLabel(values: Readonly<Record<string, string>> | undefined
 export function failureText(row: CheckRow): { message: string; details: string } {
   const { cell: r, assertion: a } = row;
   const lines: string[] = [];
-  if (a) {
+  // A script's test (pm.test, client.test) has no expected value: its failure is its message.
+  const scriptTest = a?.expected === SCRIPT_TEST_EXPECTED;
+  if (a && scriptTest) lines.push(`${a.source} (script test, line ${a.line})`, `  failed: ${a.actual}`);
+  else if (a) {
     lines.push(`${a.source} (line ${a.line})`, `  expected: ${a.expected}`, `  actual:   ${a.actual}`);
     if (a.reason !== undefined) lines.push(`  judge ${a.judgeModel ?? ''}: ${a.reason}`.replace('judge :', 'judge:'));
   } else if (r.error) lines.push(r.error);
   if (!a && r.response && r.response.status >= 400) lines.push(`answered ${r.response.status} and no assertion on status expects that`);
   if (r.response) lines.push(`status: ${r.response.status}`);
   if (r.response?.requestId) lines.push(`request id: ${r.response.requestId}`);
-  const message = a ? `${a.source}: expected ${a.expected}, actual ${a.actual}` : (r.error?.split('\n')[0] ?? `status ${r.response?.status ?? '?'}`);
+  const message = a
+    ? scriptTest
+      ? `${a.source}: ${a.actual}`
+      : `${a.source}: expected ${a.expected}, actual ${a.actual}`
+    : (r.error?.split('\n')[0] ?? `status ${r.response?.status ?? '?'}`);
   return { message, details: lines.join('\n') };
 }
