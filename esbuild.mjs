@@ -57,7 +57,7 @@ const serviceChunkPlugin = {
  * of getters that require dist/zod.js when a schema is first built (schemas are built on first use,
  * src/core/once.ts), so a window that validates nothing at activation does not compile ~28 KB of
  * zod, and the service bundles share one copy instead of one each (issue 39). dist/zod.js exports
- * exactly the names src/ calls (`z.<name>(`), so it is tree-shaken; an importer must be written
+ * exactly the names src/ calls (`z.<name>(` or `z.<name><T>(`), so it is tree-shaken; an importer must be written
  * `import * as z from 'zod/mini'` (or import types only) for that list to be complete.
  */
 function zodNamesUsed() {
@@ -66,7 +66,7 @@ function zodNamesUsed() {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const f = path.join(dir, e.name);
       if (e.isDirectory()) walk(f);
-      else if (f.endsWith('.ts')) for (const m of readFileSync(f, 'utf8').matchAll(/\bz\.([A-Za-z_$][\w$]*)\s*\(/g)) names.add(m[1]);
+      else if (f.endsWith('.ts')) for (const m of readFileSync(f, 'utf8').matchAll(/\bz\.([A-Za-z_$][\w$]*)\s*(?:<[^;()]*>)?\s*\(/g)) names.add(m[1]);
     }
   };
   walk('src');
