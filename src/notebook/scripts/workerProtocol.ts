@@ -12,6 +12,8 @@ export const workerRequestSchema = z.discriminatedUnion('kind', [
     // The input was built by the host itself; it crosses as it is.
     input: z.custom<ScriptInput>((v) => typeof v === 'object' && v !== null),
     limits: limitsSchema,
+    /** The host counts the script's time from now (its engine is loaded): the worker posts only a pause. */
+    clockRunning: z.boolean(),
   }),
   /** Load the engine and make the first script's context now, before any script comes (no answer). */
   z.object({ kind: z.literal('warm'), limits: limitsSchema }),

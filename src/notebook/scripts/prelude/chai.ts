@@ -7,7 +7,7 @@ export const CHAI = String.raw`
 function inspect(v) {
   if (typeof v === 'string') return "'" + (v.length > 200 ? v.slice(0, 200) + '…' : v) + "'";
   if (typeof v === 'number' && isNaN(v)) return 'NaN';
-  if (v instanceof RegExp) return String(v);
+  if (isKind(v, 'RegExp')) return String(v);
   var s = show(v);
   return s.length > 200 ? s.slice(0, 200) + '…' : s;
 }
@@ -15,9 +15,9 @@ function deepEqual(a, b) {
   if (a === b) return a !== 0 || 1 / a === 1 / b;
   if (typeof a === 'number' && typeof b === 'number') return isNaN(a) && isNaN(b);
   if (!a || !b || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b) || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
-  if (a instanceof Date) return a.getTime() === b.getTime();
-  if (a instanceof RegExp) return String(a) === String(b);
+  if (Array.isArray(a) !== Array.isArray(b) || !sameProto(Object.getPrototypeOf(a), Object.getPrototypeOf(b))) return false;
+  if (isKind(a, 'Date')) return a.getTime() === b.getTime();
+  if (isKind(a, 'RegExp')) return String(a) === String(b);
   var ka = Object.keys(a), kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
   for (var i = 0; i < ka.length; i++) if (!Object.prototype.hasOwnProperty.call(b, ka[i]) || !deepEqual(a[ka[i]], b[ka[i]])) return false;
@@ -26,12 +26,12 @@ function deepEqual(a, b) {
 function typeName(v) {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
-  if (v instanceof Date) return 'date';
-  if (v instanceof RegExp) return 'regexp';
-  if (v instanceof Error) return 'error';
+  if (isKind(v, 'Date')) return 'date';
+  if (isKind(v, 'RegExp')) return 'regexp';
+  if (isKind(v, 'Error')) return 'error';
   return typeof v;
 }
-function AssertionError(message) { var e = new Error(message); e.name = 'AssertionError'; return e; }
+function AssertionError(message) { var e = new ScriptError(message); e.name = 'AssertionError'; return e; }
 
 function Assertion(subject, flags, message) {
   this._obj = subject;
@@ -134,7 +134,7 @@ method(['members'], function (list) {
 method(['throw', 'throws', 'Throw'], function (expected) {
   var thrown = false, error;
   try { this._obj(); } catch (e) { thrown = true; error = e; }
-  var ok = thrown && (expected === undefined || (typeof expected === 'string' ? String(error && error.message).indexOf(expected) !== -1 : expected instanceof RegExp ? expected.test(String(error && error.message)) : typeof expected === 'function' ? error instanceof expected : true));
+  var ok = thrown && (expected === undefined || (typeof expected === 'string' ? String(error && error.message).indexOf(expected) !== -1 : isKind(expected, 'RegExp') ? expected.test(String(error && error.message)) : typeof expected === 'function' ? error instanceof expected : true));
   return this.assert(ok, 'expected [Function] to throw' + (expected === undefined ? ' an error' : ' ' + inspect(expected)), 'expected [Function] to not throw an error but ' + inspect(error) + ' was thrown');
 });
 getter(['ok'], function () { return this.assert(!!this._obj, 'expected #{this} to be truthy', 'expected #{this} to be falsy'); });

@@ -13,7 +13,7 @@ g.client = {
   exit: function () { note('client.exit is not followed here: the script runs to its end'); },
 };
 function substituted(text) { return { tryGetSubstituted: function () { return replaceIn(text); }, getRaw: function () { return text; }, toString: function () { return text; } }; }
-var legacyHeaders = {};
+var legacyHeaders = newObject();
 input.request.headers.forEach(function (h) { legacyHeaders[h.key] = h.value; });
 g.request = {
   method: input.request.method,
@@ -30,11 +30,16 @@ g.request = {
 Object.keys(legacyHeaders).forEach(function (k) { if (!(k in g.request.headers)) g.request.headers[k] = legacyHeaders[k]; });
 if (res) {
   var contentType = res.headers.filter(function (h) { return h.key.toLowerCase() === 'content-type'; }).map(function (h) { return h.value; })[0] || '';
-  var parsed;
-  try { parsed = /json/i.test(contentType) || /^\s*[{[]/.test(res.body) ? JSON.parse(res.body) : res.body; } catch (e) { parsed = res.body; }
+  // Parsed when a script first reads it (most scripts are pm's, which parse with pm.response.json()).
+  var parsed, bodyRead = false;
+  function clientBody() {
+    if (bodyRead) return parsed;
+    bodyRead = true;
+    try { parsed = /json/i.test(contentType) || /^\s*[{[]/.test(res.body) ? parseJson(res.body) : res.body; } catch (e) { parsed = res.body; }
+    return parsed;
+  }
   g.response = {
     status: res.code,
-    body: parsed,
     headers: {
       valueOf: function (name) { var v = resHeaders.get(name); return v === undefined ? null : v; },
       valuesOf: function (name) { return resHeaders.filter(function (h) { return h.key.toLowerCase() === String(name).toLowerCase(); }).map(function (h) { return h.value; }); },
@@ -42,5 +47,6 @@ if (res) {
     },
     contentType: { mimeType: contentType.split(';')[0].trim(), charset: (/charset=([^;]+)/i.exec(contentType) || [])[1] || 'utf-8' },
   };
+  Object.defineProperty(g.response, 'body', { enumerable: true, configurable: true, get: clientBody, set: function (v) { bodyRead = true; parsed = v; } });
 }
 `;
