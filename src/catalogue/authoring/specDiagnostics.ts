@@ -64,7 +64,7 @@ export function specCellProblems(cell: CellInput, layout: CellLayout, http: Http
     if (p && !seg.includes('{{')) out.push(...textValueProblems(p, decodeSafe(seg), range(line, col, col + seg.length), 'path parameter', where));
     col += seg.length + 1;
   });
-  out.push(...queryProblems(params, target.query, line, where));
+  out.push(...queryProblems(params, target.query, line, lineRange(layout.lines, line), where));
   for (const p of params) {
     if (p.in !== 'header' || IGNORED_HEADERS.has(p.name.toLowerCase())) continue;
     const h = http.headers.find((x) => x.name.toLowerCase() === p.name.toLowerCase());
@@ -97,7 +97,13 @@ function decodeSafe(text: string): string {
   }
 }
 
-function queryProblems(params: readonly OperationParameter[], query: { text: string; start: number } | undefined, line: number, where: string): Diagnostic[] {
+function queryProblems(
+  params: readonly OperationParameter[],
+  query: { text: string; start: number } | undefined,
+  line: number,
+  requestLine: Range,
+  where: string,
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   const known = params.filter((p) => p.in === 'query');
   const seen = new Set<string>();
@@ -129,7 +135,7 @@ function queryProblems(params: readonly OperationParameter[], query: { text: str
   for (const p of known) {
     if (!p.required || seen.has(p.name)) continue;
     out.push({
-      range: range(line, 0, (query ? query.start + query.text.length : col) || 0),
+      range: requestLine,
       severity: 'error',
       message: `the query parameter "${p.name}" is required by ${where}: add ${query ? '&' : '?'}${p.name}=… to the URL.`,
       code: 'spec-missing-parameter',

@@ -199,6 +199,9 @@ describe('Spec-aware http cells', function () {
         ['spec-missing-parameter', 'error', 'the header X-Shop is required by GET /orders in ./shop.yaml: add a line "X-Shop: …" under the request line.'],
       ],
     );
+    // Marked on the whole request line, where the parameter goes.
+    const missing = diagnose(ctx, 'GET {{baseUrl}}/orders\nX-Shop: a').find((d) => d.code === 'spec-missing-parameter');
+    assert.deepEqual(missing?.range, { start: { line: 0, col: 0 }, end: { line: 0, col: 22 } });
     const typed = diagnose(ctx, 'GET {{baseUrl}}/orders/seven');
     assert.deepEqual(
       typed.map((d) => d.message),
