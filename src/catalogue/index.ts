@@ -16,5 +16,6 @@ export { cellCompletions } from './authoring/completions';
 export { cellHover } from './authoring/hover';
 export { cellDiagnostics, nearestOf } from './authoring/diagnostics';
 export { cellDefinition } from './authoring/definition';
-export { notebookDiagnostics, type NotebookFinding } from './authoring/notebookDiagnostics';
+export { notebookDiagnostics, withNotebookSpec, type NotebookFinding } from './authoring/notebookDiagnostics';
+export { SpecCatalogueCache, type SpecCatalogue, type SpecState } from './specCatalogue';
 export type * from './authoring/types';

@@ -23,7 +23,8 @@ import type { MapsOperation } from '../services/maps/fieldMasks';
 import { schemaFields, type FieldSpec } from './schemaFields';
 
 export type { FieldTree };
-export type OperationService = 'llm' | 'maps';
+/** `http`: an operation read from the OpenAPI document a notebook names (specOperations.ts). */
+export type OperationService = 'llm' | 'maps' | 'http';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -35,8 +36,14 @@ export interface Operation {
   /** As written in a cell; `{name}` is a path parameter. */
   path: string;
   summary: string;
+  /** The document's description (an OpenAPI operation's). */
+  description?: string;
   /** The body's fields (read once, on first use). */
   body?: () => readonly FieldSpec[];
+  /** The document requires a body (an OpenAPI operation's `requestBody.required`). */
+  bodyRequired?: boolean;
+  /** Its query, header and path parameters (an OpenAPI operation's). */
+  parameters?: readonly OperationParameter[];
   /** The answer's fields; `responseIsArray`: the answer is a JSON array of these (the route matrix). */
   response?: FieldTree;
   responseIsArray?: boolean;
@@ -46,6 +53,10 @@ export interface Operation {
   mask?: MapsOperation;
   /** Google refuses it without X-Goog-FieldMask. */
   maskRequired?: boolean;
+}
+
+export interface OperationParameter extends FieldSpec {
+  in: 'query' | 'header' | 'path';
 }
 
 /** Read on first use: a completion in an llm cell need not walk the maps schemas. */
@@ -179,7 +190,8 @@ export function findOperation(service: string, method: string, target: string): 
 }
 
 const patterns = new Map<string, RegExp>();
-function pathPattern(path: string): RegExp {
+/** A path template as a pattern: a `{param}` is filled by `{{var}}`s and text, never a `/`. */
+export function pathPattern(path: string): RegExp {
   let p = patterns.get(path);
   if (!p) {
     const source = path

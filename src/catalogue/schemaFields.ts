@@ -1,9 +1,11 @@
 // The fields of a request body, read from the zod schema that already validates it (the sandbox's),
 // so completions and checks never drift from what the services accept. Only the shape is read:
 // object keys, enums and literals, arrays and unions; refinements (ranges, patterns) are left out.
+// An OpenAPI document's schemas are read into the same shape by jsonSchemaFields.ts.
 import type * as z from 'zod/mini';
 
-export type FieldType = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'unknown';
+/** `integer` and `null` come from JSON Schema (an OpenAPI document); the zod schemas say `number`. */
+export type FieldType = 'string' | 'number' | 'integer' | 'boolean' | 'null' | 'object' | 'array' | 'unknown';
 
 export interface FieldSpec {
   name: string;
@@ -14,6 +16,13 @@ export interface FieldSpec {
   values?: string[];
   /** An object's fields (also of an array's object items). */
   fields?: FieldSpec[];
+  /** An array's item types, when known. */
+  items?: FieldType[];
+  /** An object that takes fields besides `fields` (JSON Schema's additionalProperties). */
+  open?: boolean;
+  /** What the document says of it, and its format (`date-time`, `int64`). */
+  description?: string;
+  format?: string;
 }
 
 interface Shape {

@@ -2,7 +2,7 @@
 // One line per finding (`file:line: severity: message`), exit 1 when any is an error, or one JSON
 // document with --json. Offline by design: what only a connection knows (its names, its models) is
 // checked only when --connections or --sandbox says what they are.
-import { notebookDiagnostics, type ContextSources, type ModelOffer, type NotebookFinding } from '../catalogue';
+import { notebookDiagnostics, SpecCatalogueCache, withNotebookSpec, type ContextSources, type ModelOffer, type NotebookFinding } from '../catalogue';
 import { SANDBOX_CONNECTION_NAME } from '../notebook/api';
 import { ModelCatalogue } from '../sandbox/llm/models';
 import type { CheckArgs } from './args';
@@ -33,18 +33,21 @@ function knownConnections(args: CheckArgs): Pick<ContextSources, 'connectionName
   return {};
 }
 
-export function checkNotebooks(args: CheckArgs): CheckReport {
+export async function checkNotebooks(args: CheckArgs): Promise<CheckReport> {
   const files = notebookFiles(args.paths);
   const sources: ContextSources = { ...knownConnections(args), extraVariables: Object.keys(args.variables) };
   const findings: CheckReport['findings'] = [];
+  // A notebook naming an OpenAPI document (vars `spec = ./openapi.yaml`) has its http cells checked against it.
+  const specs = new SpecCatalogueCache();
   for (const file of files) {
-    for (const f of notebookDiagnostics(readTextFile(file, 'notebook'), file, sources)) findings.push({ file, ...f });
+    const text = readTextFile(file, 'notebook');
+    for (const f of notebookDiagnostics(text, file, await withNotebookSpec(text, file, sources, specs))) findings.push({ file, ...f });
   }
   return { files, findings, errors: findings.filter((f) => f.severity === 'error').length };
 }
 
-export function checkCommand(args: CheckArgs, io: { stdout: LineSink; stderr: LineSink }): number {
-  const report = checkNotebooks(args);
+export async function checkCommand(args: CheckArgs, io: { stdout: LineSink; stderr: LineSink }): Promise<number> {
+  const report = await checkNotebooks(args);
   if (args.json) {
     io.stdout.write(`${JSON.stringify({ files: report.files, findings: report.findings }, null, 2)}\n`);
   } else {

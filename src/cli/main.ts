@@ -37,7 +37,7 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     if (args.command === 'check') {
       const { checkCommand } = await import('./check');
-      return checkCommand(args, { stdout: process.stdout, stderr: process.stderr });
+      return await checkCommand(args, { stdout: process.stdout, stderr: process.stderr });
     }
     if (args.command === 'export') {
       const { exportCommand } = await import('./export');

@@ -60,3 +60,8 @@ export { connectionLabel, CredentialOwners } from './credentialTaint';
 export { Cassette, type CassetteMode, type CassetteStorage } from './cassette/cassette';
 export type { UrlAlias } from '../core/recording/requestKey';
 export { sandboxAliases } from './cassette/aliases';
+// The OpenAPI document a notebook names (`spec = ./openapi.yaml`): read for spec-aware http cells (src/catalogue).
+export { SPEC_VARIABLE, loadSpecFile, specFileVersion } from './openapi/specFile';
+export { specModel, deref, type SpecModel } from './openapi/model';
+export type { LoadedSpec } from './openapi/load';
+export { hasReference } from './variables';

@@ -7,10 +7,12 @@ import { FIELD_MASK_HEADER, findHeader, headersFor } from '../headers';
 import { maskFieldsOf } from '../maskFields';
 import { describeModel, modelFacts } from '../models';
 import { MODEL_KIND_LABELS, modelKind, modelKindsForPath, orderModels } from '../modelKinds';
-import { findOperation, HTTP_METHODS, operationsOf, type Operation } from '../operations';
+import { HTTP_METHODS, operationsOf, type Operation } from '../operations';
 import { fieldAt, fieldsAt } from '../schemaFields';
 import { cellLayout, positionAt, range, type CellLayout } from './cellLayout';
 import { jsonCursor } from './jsonCursor';
+import { fieldDetail, requestOperation } from './specCells';
+import { specHeaderCompletions, specRequestLineCompletions } from './specCompletions';
 import { inScriptBlock, scriptCompletions } from './scriptAssist';
 import type { AuthoringContext, CellInput, Completion, Range } from './types';
 
@@ -45,8 +47,12 @@ export function cellCompletions(cell: CellInput, offset: number, ctx: AuthoringC
   if (cell.language === 'vars') return [];
   if (cell.language === 'realtime') return realtimeCompletions(cell, layout, before, pos.line, pos.col, ctx);
 
-  if (layout.requestLine === undefined || pos.line <= layout.requestLine) return requestLineCompletions(cell.language, before, pos.line, pos.col);
-  if (pos.line < layout.headerEnd) return headerCompletions(cell, layout, before, pos.line, pos.col);
+  if (layout.requestLine === undefined || pos.line <= layout.requestLine)
+    return (
+      (cell.language === 'http' ? specRequestLineCompletions(before, pos.line, pos.col, ctx) : undefined) ??
+      requestLineCompletions(cell.language, before, pos.line, pos.col)
+    );
+  if (pos.line < layout.headerEnd) return headerCompletions(cell, layout, before, pos.line, pos.col, ctx);
   if (pos.line < layout.checksStart) return bodyCompletions(cell, layout, pos.line, pos.col, ctx);
   return [];
 }
@@ -83,21 +89,26 @@ function requestLineCompletions(language: string, before: string, line: number, 
   return ops.filter((o) => o.method === method).map((o) => ({ label: o.path, kind: 'path', detail: o.summary, range: r }));
 }
 
-function operationOf(cell: CellInput, layout: CellLayout): Operation | undefined {
-  if (layout.requestLine === undefined) return undefined;
-  const m = /^\s*([A-Za-z]+)\s+(\S+)/.exec(layout.lines[layout.requestLine]);
-  return m ? findOperation(cell.language, m[1], m[2]) : undefined;
+function operationOf(cell: CellInput, layout: CellLayout, ctx: AuthoringContext): Operation | undefined {
+  return layout.requestLine === undefined ? undefined : requestOperation(cell.language, layout.lines[layout.requestLine], ctx);
 }
 
-function headerCompletions(cell: CellInput, layout: CellLayout, before: string, line: number, col: number): Completion[] {
+function headerCompletions(cell: CellInput, layout: CellLayout, before: string, line: number, col: number, ctx: AuthoringContext): Completion[] {
   const colon = before.indexOf(':');
+  // An http cell's operation (from the notebook's spec) names its own headers: first in the list.
+  const documented = cell.language === 'http' ? specHeaderCompletions(operationOf(cell, layout, ctx), before, line, col, wordRange(before, line, col)) : [];
   if (colon === -1) {
     const r = wordRange(before, line, col);
-    return headersFor(cell.language).map((h) => ({ label: h.name, kind: 'header', detail: h.detail, insertText: `${h.name}: `, range: r }));
+    const own = new Set(documented.map((c) => c.label.toLowerCase()));
+    const common = headersFor(cell.language)
+      .filter((h) => !own.has(h.name.toLowerCase()))
+      .map((h): Completion => ({ label: h.name, kind: 'header', detail: h.detail, insertText: `${h.name}: `, range: r, sortText: `2${h.name}` }));
+    return [...documented, ...common];
   }
+  if (documented.length) return documented;
   const name = before.slice(0, colon).trim();
   if (name.toLowerCase() === FIELD_MASK_HEADER.toLowerCase()) {
-    const op = operationOf(cell, layout);
+    const op = operationOf(cell, layout, ctx);
     if (!op) return [];
     const comma = Math.max(before.lastIndexOf(','), colon);
     const typedStart = comma + 1 + (before.slice(comma + 1).length - before.slice(comma + 1).trimStart().length);
@@ -118,7 +129,7 @@ function headerCompletions(cell: CellInput, layout: CellLayout, before: string, 
 }
 
 function bodyCompletions(cell: CellInput, layout: CellLayout, line: number, col: number, ctx: AuthoringContext): Completion[] {
-  const op = operationOf(cell, layout);
+  const op = operationOf(cell, layout, ctx);
   const fields = op?.body?.();
   if (!fields) return [];
   const start = layout.bodyStart !== undefined && layout.bodyStart <= line ? layout.bodyStart : line;
@@ -135,7 +146,8 @@ function bodyCompletions(cell: CellInput, layout: CellLayout, line: number, col:
     return list.map((f) => ({
       label: f.name,
       kind: 'field',
-      detail: `${f.types.join(' | ')}${f.required ? ' (required)' : ''}`,
+      detail: fieldDetail(f),
+      ...(f.description ? { documentation: f.description } : {}),
       insertText: `"${f.name}": `,
       range: r,
       sortText: `${f.required ? 0 : 1}${f.name}`,
@@ -207,7 +219,7 @@ function checkPathCompletions(
   const r = range(line, restStart + cut + 1, col);
   const result = cell.attributes.name ? ctx.result(cell.attributes.name) : undefined;
   if (result?.response?.json !== undefined) return keysOf(walk(result.response.json, base), r, rest[cut] === '[');
-  const op = operationOf(cell, layout);
+  const op = operationOf(cell, layout, ctx);
   if (!op?.response) return [];
   let tree = op.response;
   for (const key of base) {

@@ -1,7 +1,8 @@
 // Builds an AuthoringContext from a notebook's cells: the vars cells' variables (with where each is
 // defined, for go-to-definition and "define it"), the named cells, and the caller's live sources.
-import { analyseCell, type CellResult, type NotebookCellData } from '../../notebook/api';
+import { analyseCell, SPEC_VARIABLE, type CellResult, type NotebookCellData } from '../../notebook/api';
 import type { ModelOffer } from '../offers';
+import type { SpecState } from '../specCatalogue';
 import type { AuthoringContext, NamedCell, VariableDef } from './types';
 
 export interface ContextSources {
@@ -13,6 +14,8 @@ export interface ContextSources {
   channels?(connection: string | undefined): readonly string[] | undefined;
   connectionNames?(service: string): readonly string[] | undefined;
   mask?: (text: string) => string;
+  /** The OpenAPI document a vars cell names (`spec = ./openapi.yaml`), as known now (never waits). */
+  spec?(ref: string): SpecState;
 }
 
 export function notebookContext(
@@ -52,7 +55,9 @@ export function notebookContext(
       if (wins) variables.set(e.name, { value: e.value, cellIndex, line: e.line - 1, env });
     }
   });
+  const specDef = variables.get(SPEC_VARIABLE);
   return {
+    spec: specDef && sources.spec ? { def: specDef, state: sources.spec(specDef.value) } : undefined,
     variables,
     extraVariables: new Set([...(sources.extraVariables ?? []), ...scriptVariables]),
     cells: named,

@@ -1,9 +1,9 @@
 // The problems of one cell while it is typed, before anything is sent: what the engine's parser
 // already refuses, plus what only the catalogue knows (undefined variables, a malformed JSON body,
 // a check on a field the answer never has, a field mask that bills a dearer SKU, a model or
-// connection the user does not have). The editor shows them per cell; `api-workbench check` prints them.
+// connection the user does not have, and an http cell that does not fit the notebook's OpenAPI
+// document: specDiagnostics.ts). The editor shows them per cell; `api-workbench check` prints them.
 import { analyseCell, type AssertionSpec, type HttpSpec } from '../../notebook/api';
-import { editDistance } from '../../sandbox/maps/gazetteer';
 import { retiredModel, retiredModelAdvice } from '../../services/llm/retiredModels';
 import { skuOf } from '../../services/maps/sku';
 import { FIELD_MASK_HEADER } from '../headers';
@@ -11,8 +11,12 @@ import { maskSelects, responseHas } from '../maskFields';
 import { findOperation, type Operation } from '../operations';
 import { blankReferences, cellLayout, lineRange, range, references, type CellLayout } from './cellLayout';
 import { jsonFault } from '../../core/jsonFault';
+import { nearestOf } from './nearest';
 import { resolveReference } from './resolve';
+import { specCellProblems, specFileProblems } from './specDiagnostics';
 import type { AuthoringContext, CellInput, Diagnostic, QuickFix } from './types';
+
+export { nearestOf };
 
 export function cellDiagnostics(cell: CellInput, ctx: AuthoringContext): Diagnostic[] {
   const layout = cellLayout(cell.value, cell.language);
@@ -35,9 +39,11 @@ export function cellDiagnostics(cell: CellInput, ctx: AuthoringContext): Diagnos
       out.push(...checkPathProblems(op, mask && { value: mask.value, line: mask.line - 1 }, analysed.assertions, layout, cell.index));
     }
     if (cell.language === 'llm') out.push(...modelProblems(cell, layout, ctx));
+    out.push(...specCellProblems(cell, layout, spec, ctx));
   } else if (spec?.kind === 'realtimeRest' && spec.op === 'batch') {
     out.push(...jsonBodyProblems(layout, 'application/json'));
   }
+  if (cell.language === 'vars') out.push(...specFileProblems(cell, ctx));
   out.push(...connectionProblems(cell, ctx));
   return out;
 }
@@ -281,20 +287,6 @@ function modelProblems(cell: CellInput, layout: CellLayout, ctx: AuthoringContex
     }
   }
   return out;
-}
-
-/** The closest of `names` to `word` (fewest edits), or undefined when none is close. */
-export function nearestOf(word: string, names: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestEdits = Math.max(3, Math.floor(word.length / 2)) + 1;
-  for (const name of names) {
-    const edits = editDistance(word.toLowerCase(), name.toLowerCase(), bestEdits);
-    if (edits < bestEdits) {
-      best = name;
-      bestEdits = edits;
-    }
-  }
-  return best;
 }
 
 function connectionProblems(cell: CellInput, ctx: AuthoringContext): Diagnostic[] {

@@ -1,6 +1,7 @@
 // What hovering shows: a `{{variable}}` or `{{cell.json.path}}` → its current value (secrets
 // masked); a model id → what the connection says of it and its price; a field-mask field → its SKU
-// and price per 1,000; a header or check word → what it is.
+// and price per 1,000; a header or check word → what it is; an http cell's path, parameters and body
+// fields → what the notebook's OpenAPI document says of them (specHover.ts).
 import { CHECK_SUBJECTS } from '../../notebook/api';
 import { FIELD_MASK_HEADER, findHeader } from '../headers';
 import { maskFieldsOf } from '../maskFields';
@@ -9,6 +10,7 @@ import { findOperation } from '../operations';
 import { cellLayout, positionAt, range, references } from './cellLayout';
 import { resolveReference, showValue } from './resolve';
 import { inScriptBlock, scriptHover } from './scriptAssist';
+import { specHover } from './specHover';
 import type { AuthoringContext, CellInput, Hover } from './types';
 
 export function cellHover(cell: CellInput, offset: number, ctx: AuthoringContext): Hover | undefined {
@@ -29,6 +31,10 @@ export function cellHover(cell: CellInput, offset: number, ctx: AuthoringContext
       return { range: range(pos.line, start, start + m[1].length), lines: [`**${m[1]}**`, ...(lines.length ? lines : ['nothing is known of this model yet'])] };
     }
   }
+
+  // An operation's own path, parameters and body fields: from the notebook's spec or the service's catalogue.
+  const documented = specHover(cell, layout, pos, ctx);
+  if (documented) return documented;
 
   const header = /^(\s*)([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:(.*)$/.exec(text);
   if (header && layout.requestLine !== undefined && pos.line > layout.requestLine && pos.line < layout.headerEnd) {

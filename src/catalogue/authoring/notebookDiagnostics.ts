@@ -1,6 +1,8 @@
 // Every finding of a whole notebook file, located by file line: what `api-workbench check` prints.
 // The cells' own diagnostics plus the notebook's (a fence never closed, two cells of one name).
+import path from 'node:path';
 import { cellStartLines, parseNotebook } from '../../notebook/api';
+import type { SpecCatalogueCache } from '../specCatalogue';
 import { notebookContext, type ContextSources } from './context';
 import { cellDiagnostics } from './diagnostics';
 import type { Diagnostic, Severity } from './types';
@@ -41,4 +43,16 @@ export function notebookDiagnostics(text: string, file: string, sources: Context
     out.push({ line: p.line, column: 1, severity: 'error', message: p.message, code: 'syntax', cellIndex: p.cellIndex });
   }
   return out.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/**
+ * `sources` that also answer for the OpenAPI document the notebook names, read first (from the
+ * notebook's folder, through the file gate): `check` has time to wait, the editor does not.
+ */
+export async function withNotebookSpec(text: string, file: string, sources: ContextSources, specs: SpecCatalogueCache): Promise<ContextSources> {
+  const folder = path.dirname(path.resolve(file));
+  const spec = (ref: string) => specs.get(ref, folder);
+  const named = notebookContext(parseNotebook(text, file).cells, { ...sources, spec }).spec;
+  if (named) await specs.load(named.def.value, folder);
+  return { ...sources, spec };
 }

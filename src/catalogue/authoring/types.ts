@@ -3,6 +3,7 @@
 // the editor hides) and 0-based columns. The editor adapts these to VS Code; `check` to file lines.
 import type { CellResult } from '../../notebook/api';
 import type { ModelOffer } from '../offers';
+import type { SpecState } from '../specCatalogue';
 
 export interface CellInput {
   /** Its index in the notebook. */
@@ -104,4 +105,6 @@ export interface AuthoringContext {
   connectionNames(service: string): readonly string[] | undefined;
   /** Masks secrets in a value before it is shown. */
   mask: (text: string) => string;
+  /** The notebook's OpenAPI document: the vars line naming it, and what is known of it now. */
+  spec?: { def: VariableDef; state: SpecState };
 }

@@ -1,6 +1,7 @@
-// "Import .http / Postman Collection…", "Paste cURL as Cell" and converting a cell holding a cURL command. The conversion is the engine's
-// (src/notebook/import); here: the file or clipboard and the new cells; the keys found, which are
-// never written into the notebook, are offered to store (importKeys.ts).
+// "Import .http / Postman Collection…" (a file, or an OpenAPI document at a URL), "Paste cURL as
+// Cell" and converting a cell holding a cURL command. The conversion is the engine's
+// (src/notebook/import); here: the file, the URL or the clipboard and the new cells; the keys
+// found, which are never written into the notebook, are offered to store (importKeys.ts).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SERVICE_IDS } from '../../core/connections';
@@ -21,6 +22,65 @@ import type { AwbSerializer } from './serializer';
 import { offerKeys } from './importKeys';
 import { openUntitledNotebook } from './untitledNotebook';
 import { importedNotebookBase } from '../../features/notebook/notebookFileName';
+import { downloadSpec, importFetchedSpec, specNameOf, specUrl } from '../../features/notebook/openApiUrl';
+
+const FROM_FILE = 'A file…';
+const FROM_URL = 'An OpenAPI document at a URL…';
+
+/** What to import when the command was run without a target: a file (the open dialog) or a URL (typed). */
+async function askSource(): Promise<vscode.Uri | URL | undefined> {
+  const choice = await vscode.window.showQuickPick(
+    [
+      { label: FROM_FILE, description: '.http, .rest, Postman collection, OpenAPI (YAML or JSON)' },
+      { label: FROM_URL, description: 'fetched through your network settings, after you allow its host' },
+    ],
+    { title: 'Import requests', placeHolder: 'Import from…' },
+  );
+  if (choice?.label === FROM_URL) {
+    const typed = await vscode.window.showInputBox({
+      title: 'Import OpenAPI from a URL',
+      prompt: 'The address of an OpenAPI 3.x or Swagger 2.0 document (YAML or JSON)',
+      placeHolder: 'https://api.example.com/openapi.yaml',
+      ignoreFocusOut: true,
+      validateInput: (text) => {
+        try {
+          specUrl(text);
+          return undefined;
+        } catch (e) {
+          return (e as Error).message;
+        }
+      },
+    });
+    return typed === undefined ? undefined : specUrl(typed);
+  }
+  if (choice?.label !== FROM_FILE) return undefined;
+  return (
+    await vscode.window.showOpenDialog({
+      canSelectMany: false,
+      openLabel: 'Import',
+      filters: { 'Requests (.http, .rest, Postman collection, OpenAPI)': ['http', 'rest', 'json', 'yaml', 'yml'] },
+    })
+  )?.[0];
+}
+
+/** The document at `url`, after the user allowed its host (nothing is fetched in an untrusted workspace). */
+async function fetchSpec(s: Services, url: URL): Promise<string> {
+  if (!s.trusted()) throw new Error('Restricted mode: this workspace is not trusted, so nothing is fetched. Trust the workspace to import from a URL.');
+  const choice = await vscode.window.showWarningMessage(
+    `Fetch the OpenAPI document from ${url.host}?`,
+    { modal: true, detail: `${url.href} is read (GET, no credentials) to write a new notebook. Only allow hosts you trust.` },
+    'Fetch',
+  );
+  if (choice !== 'Fetch') throw new Error(`Nothing imported: you did not allow fetching from ${url.host}.`);
+  return downloadSpec(url, { redactor: s.redactor, log: (e) => s.log.request(e) });
+}
+
+/** A URL given as the command's argument: a string or a Uri with an http(s) scheme. */
+function urlTarget(target: unknown): URL | undefined {
+  if (typeof target === 'string' && /^https?:\/\//i.test(target)) return specUrl(target);
+  if (target instanceof vscode.Uri && (target.scheme === 'http' || target.scheme === 'https')) return specUrl(target.toString(true));
+  return undefined;
+}
 
 /** Every configured connection's base URLs, so requests to the sandbox or a proxy become cells. */
 function knownConnections(s: Services): KnownConnection[] {
@@ -40,16 +100,9 @@ async function convert(run: () => ImportResult | Promise<ImportResult>): Promise
 export function importCommands(s: Services, serializer: AwbSerializer): CommandTable {
   return {
     'apiWorkbench.notebook.importFile': async (target?: unknown) => {
-      const uri =
-        target instanceof vscode.Uri
-          ? target
-          : (
-              await vscode.window.showOpenDialog({
-                canSelectMany: false,
-                openLabel: 'Import',
-                filters: { 'Requests (.http, .rest, Postman collection, OpenAPI)': ['http', 'rest', 'json', 'yaml', 'yml'] },
-              })
-            )?.[0];
+      const source = urlTarget(target) ?? (target instanceof vscode.Uri ? target : await askSource());
+      if (source instanceof URL) return importFromUrl(s, serializer, source);
+      const uri = source;
       if (!uri) return undefined;
       const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
       const name = path.posix.basename(uri.path);
@@ -73,6 +126,23 @@ export function importCommands(s: Services, serializer: AwbSerializer): CommandT
       return curlIntoNotebook(s, serializer, editor.notebook, text, { start: at, end: at }, 'the clipboard');
     },
   };
+}
+
+/**
+ * An OpenAPI document at a URL as a new notebook. The notebook names the spec `./<name>`: saved
+ * beside the notebook, it gives the cells completions, diagnostics and `matches spec`.
+ */
+async function importFromUrl(s: Services, serializer: AwbSerializer, url: URL): Promise<vscode.NotebookDocument> {
+  const text = await fetchSpec(s, url);
+  const name = specNameOf(url);
+  const result = await convert(() => importFetchedSpec(text, url, { connections: knownConnections(s) }));
+  const doc = await openUntitledNotebook(serializer.deserializeNotebook(new TextEncoder().encode(result.text)), importedNotebookBase(name));
+  await vscode.window.showNotebookDocument(doc);
+  void vscode.window.showInformationMessage(
+    `Imported ${url.href}. Save the document as ${name} beside the notebook for completions, diagnostics and "?? json matches spec" from it.`,
+  );
+  await offerKeys(s, result, name, doc.getCells());
+  return doc;
 }
 
 /** Text that is a cURL command line (optionally after a `$ ` prompt). */

@@ -54,6 +54,43 @@ export function parseSpecText(text: string, source: string): unknown {
   }
 }
 
+const escapeToken = (t: string) => t.replace(/~/g, '~0').replace(/\//g, '~1');
+
+interface Place {
+  key: string;
+  parent?: Place;
+}
+
+const keysTo = (p: Place | undefined): string[] => (p ? [...keysTo(p.parent), p.key] : []);
+
+/** Every `$ref` of the document and where it is (walked without recursion: documents nest deep). */
+function referencesOf(doc: unknown): Array<{ ref: string; at: () => string[] }> {
+  const out: Array<{ ref: string; at: () => string[] }> = [];
+  const stack: Array<{ node: object; place?: Place }> = typeof doc === 'object' && doc !== null ? [{ node: doc }] : [];
+  while (stack.length) {
+    const { node, place } = stack.pop()!;
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && !Array.isArray(node)) out.push({ ref, at: () => keysTo(place) });
+    for (const key in node) {
+      const v = (node as Record<string, unknown>)[key];
+      if (typeof v === 'object' && v !== null) stack.push({ node: v, place: { key, parent: place } });
+    }
+  }
+  return out;
+}
+
+/** A local reference (`#/components/schemas/Pet`) names something in the document. */
+function pointsSomewhere(doc: Record<string, unknown>, ref: string): boolean {
+  let at: unknown = doc;
+  for (const raw of ref.slice(1).split('/').slice(1)) {
+    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!isRecord(at) && !Array.isArray(at)) return false;
+    if (!Object.prototype.hasOwnProperty.call(at, key)) return false;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return true;
+}
+
 /** A `$ref` resolver's file as a path (the parser hands over plain paths or file:// URLs). */
 function pathOf(url: string): string {
   return url.startsWith('file:') ? fileURLToPath(url) : url;
@@ -86,6 +123,19 @@ export async function loadSpec(text: string, file: string): Promise<LoadedSpec> 
   const dialect = dialectOf(parsed);
   if (!dialect || !isRecord(parsed))
     throw new ImportError(source, 'line 1', 'not an OpenAPI document: it needs "openapi: 3.0.x" or "3.1.x", or "swagger: 2.0", at the top');
+  // A document whose `$ref`s all point into itself has nothing to bring in: the parser's bundling
+  // (a third of the time of OpenAI's document) is skipped, its references checked here instead.
+  const refs = referencesOf(parsed);
+  if (refs.every((r) => r.ref.startsWith('#'))) {
+    const broken = refs.find((r) => !pointsSomewhere(parsed, r.ref));
+    if (broken)
+      throw new ImportError(
+        source,
+        `${path.basename(source)} #/${broken.at().map(escapeToken).join('/')}`,
+        `Missing $ref pointer "${broken.ref}": fix the $ref or add what it points to`,
+      );
+    return { dialect, root: parsed };
+  }
   const folder = path.dirname(path.resolve(file));
   // The parser wraps a resolver's error in its own message ("Error reading file …"): the gate's reason is kept here.
   let refusal: string | undefined;

@@ -2,40 +2,28 @@
 // written in the notebook, read through the file gate from the notebook's folder, never chosen by
 // an answer) is loaded once per file version, the operation found by the request's method and
 // URL, and the body checked against the schema documented for the status received.
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
-import { FileRefusal, readFileInside } from '../../core/fileGate';
+import { FileRefusal } from '../../core/fileGate';
 import { errorText } from '../../core/errors';
 import { ImportError } from '../import/types';
 import type { CellResult } from '../types';
 import { hasReference } from '../variables';
-import { loadSpec, MAX_SPEC_BYTES } from './load';
+import type { LoadedSpec } from './load';
+import { loadSpecFile, SPEC_VARIABLE } from './specFile';
 import { SpecValidator, type SpecCheck } from './validate';
 
-/** The vars key a notebook names its OpenAPI document by (the importer writes it). */
-export const SPEC_VARIABLE = 'spec';
+export { SPEC_VARIABLE };
 
-const cache = new Map<string, { version: string; validator: Promise<SpecValidator> }>();
+/** One validator per parsed document (a new version of the file is a new document). */
+const validators = new WeakMap<LoadedSpec, Promise<SpecValidator>>();
 
-/** The validator of the spec at `ref` (relative to `baseDir`), loaded again only when the file changed. */
+/** The validator of the spec at `ref` (relative to `baseDir`), made again only when the file changed. */
 export async function specValidator(ref: string, baseDir: string): Promise<SpecValidator> {
-  const file = path.resolve(baseDir, ref);
-  const info = await stat(file).catch(() => undefined);
-  const version = info ? `${info.size}:${info.mtimeMs}` : 'missing';
-  const known = cache.get(file);
-  if (known?.version === version) return known.validator;
-  const validator = (async () => {
-    const bytes = await readFileInside(ref, {
-      folder: baseDir,
-      folderName: "the notebook's folder",
-      use: 'read as the spec',
-      example: './openapi.yaml',
-      maxBytes: MAX_SPEC_BYTES,
-    });
-    return SpecValidator.create(await loadSpec(bytes.toString('utf8'), file));
-  })();
-  cache.set(file, { version, validator });
-  validator.catch(() => cache.delete(file));
+  const spec = await loadSpecFile(ref, baseDir);
+  let validator = validators.get(spec);
+  if (!validator) {
+    validator = SpecValidator.create(spec);
+    validators.set(spec, validator);
+  }
   return validator;
 }
 

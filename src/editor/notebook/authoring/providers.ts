@@ -126,6 +126,8 @@ export function registerAuthoring(sources: AuthoringSources): vscode.Disposable[
     diagnostics,
     { dispose: () => pending.forEach((t) => clearTimeout(t)) },
     vscode.workspace.onDidOpenNotebookDocument(diagnoseNotebook),
+    // The notebook's OpenAPI document, read in the background, changes what its http cells may say.
+    sources.onDidLoadSpec(() => vscode.workspace.notebookDocuments.forEach(diagnoseNotebook)),
     vscode.workspace.onDidChangeTextDocument((e) => e.contentChanges.length && schedule(e.document)),
     vscode.workspace.onDidChangeNotebookDocument((e) => {
       // Cells added or removed, or a fence line rewritten (name=, connection=): every cell may change.

@@ -3,8 +3,9 @@
 // model lists and the realtime connection's channels (the list the realtime tree shows), refreshed in
 // the background with a key only where the user already allowed it (no approval dialog ever comes
 // from typing).
+import path from 'node:path';
 import * as vscode from 'vscode';
-import { notebookContext, OfferCache, offerKey, type AuthoringContext, type ModelOffer } from '../../../catalogue';
+import { notebookContext, OfferCache, offerKey, SpecCatalogueCache, type AuthoringContext, type ModelOffer, type SpecState } from '../../../catalogue';
 import { connectionId, type HttpConnection, type RealtimeConnection } from '../../../core/connections';
 import { errorText } from '../../../core/errors';
 import { needsKey } from '../../../core/connections';
@@ -20,6 +21,10 @@ export class AuthoringSources implements vscode.Disposable {
   /** notebook URI → cell name → last result. */
   private readonly results = new Map<string, Map<string, CellResult>>();
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly specLoaded = new vscode.EventEmitter<void>();
+  /** A notebook's OpenAPI document was read (or failed to be) after a provider had answered without it. */
+  readonly onDidLoadSpec = this.specLoaded.event;
+  private readonly specs = new SpecCatalogueCache(() => this.specLoaded.fire());
 
   constructor(
     private readonly s: Services,
@@ -65,7 +70,14 @@ export class AuthoringSources implements vscode.Disposable {
           ? this.s.connections.list(service as 'llm' | 'maps' | 'realtime').map((c) => c.name)
           : undefined,
       mask: (text) => this.s.redactor.text(text),
+      spec: (ref) => this.spec(notebook, ref),
     });
+  }
+
+  /** The spec a notebook names, read from the notebook's folder (a notebook never saved has none). */
+  private spec(notebook: vscode.NotebookDocument, ref: string): SpecState {
+    if (notebook.uri.scheme !== 'file') return { kind: 'failed', message: `the spec "${ref}" is read from the notebook's folder: save the notebook first` };
+    return this.specs.get(ref, path.dirname(notebook.uri.fsPath));
   }
 
   /** The cached models of a connection (the active one when unnamed); starts a background refresh when old. */
@@ -116,6 +128,7 @@ export class AuthoringSources implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.specLoaded.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }
