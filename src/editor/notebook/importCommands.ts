@@ -1,4 +1,4 @@
-// "Import .http / Postman Collection…" (a file, or an OpenAPI document at a URL), "Paste cURL as
+// "Import .http / Postman / OpenAPI…" (a file, or an OpenAPI document at a URL), "Paste cURL as
 // Cell" and converting a cell holding a cURL command. The conversion is the engine's
 // (src/notebook/import); here: the file, the URL or the clipboard and the new cells; the keys
 // found, which are never written into the notebook, are offered to store (importKeys.ts).
