@@ -1,0 +1,131 @@
+// A notebook as a program, proven by running: each example notebook is exported in each format whose
+// toolchain this machine has, run against the sandbox, and must exit 0 with every check it writes
+// passed; a planted failing check must make it exit 1 naming the check. A format without its
+// toolchain is skipped, saying why.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { exportCommand } from '../../../src/cli/export';
+import type { Connection, HttpConnection, RealtimeConnection } from '../../../src/core/connections';
+import { connectionsFileFor } from '../../../src/core/connectionsFile';
+import { notebookProgram, PROGRAM_FORMATS, type ProgramFormat, type ProgramOptions } from '../../../src/features/codegen/notebookProgram';
+import { sandboxConnections } from '../../../src/notebook/api';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/host';
+import { repoRoot } from '../helpers/sandboxProcess';
+import { inBatches, missingToolchain, runCode } from './toolchains';
+
+const KEYS = { llm: 'sk-sandbox-program-test-key-0123456789', maps: 'AIzaSandboxProgramTestKey0123456789', secret: 'program-app-secret-0123456789' };
+const RT = { appId: '525252', key: 'programpublickey', secret: KEYS.secret };
+const ENV = { OPENAI_API_KEY: KEYS.llm, GOOGLE_MAPS_API_KEY: KEYS.maps, PUSHER_APP_SECRET: KEYS.secret };
+const EXAMPLES = ['sandbox-tour.awb.md', 'prompt-evals.awb.md'];
+
+/** Why `program` cannot run on this machine, or undefined when it can. */
+function missing(format: ProgramFormat, program: string): string | undefined {
+  if (format === 'python-sdk' && program.includes('import pusher')) return missingToolchain('python-sdk') ?? missingToolchain('python-pusher');
+  return missingToolchain(format);
+}
+
+function exampleText(example: string): string {
+  return readFileSync(path.join(repoRoot(), 'examples', example), 'utf8');
+}
+
+describe('Export a notebook as a program: it runs against the sandbox', function () {
+  this.timeout(180_000);
+  let sandbox: Sandbox;
+  let connections: Connection[];
+  let opts: ProgramOptions;
+
+  before(async () => {
+    sandbox = await startSandbox({ port: 0, llmKey: KEYS.llm, mapsKey: KEYS.maps, llm: { tokenRate: 0 }, realtime: { ...RT, demo: true } });
+    connections = sandboxConnections(sandbox.info).connections;
+    const http = (s: 'llm' | 'maps') => connections.find((c): c is HttpConnection => c.service === s)!;
+    opts = {
+      targets: {
+        llm: { baseUrl: http('llm').baseUrl, auth: http('llm').auth },
+        maps: { baseUrl: http('maps').baseUrl, baseUrls: { ...http('maps').baseUrls }, auth: http('maps').auth },
+      },
+      realtime: connections.find((c): c is RealtimeConnection => c.service === 'realtime')!,
+    };
+  });
+  after(async () => {
+    await sandbox?.close();
+  });
+
+  it('each example in each format exits 0 with its checks passed, and no program holds a key', async () => {
+    const skipped = new Set<string>();
+    const jobs: Array<() => Promise<string | undefined>> = [];
+    for (const example of EXAMPLES) {
+      for (const format of PROGRAM_FORMATS) {
+        const program = notebookProgram(exampleText(example), format, opts);
+        for (const secret of Object.values(KEYS)) assert.ok(!program.code.includes(secret), `${example} as ${format} holds a key`);
+        if (process.env.AWB_DUMP) writeFileSync(path.join(process.env.AWB_DUMP, `${example}.${format}`), program.code);
+        const why = missing(format, program.code);
+        if (why) {
+          skipped.add(`${format}: ${why}`);
+          continue;
+        }
+        jobs.push(async () => {
+          const ran = await runCode(format, program.code, ENV, 90_000);
+          const passed = /^all (\d+) checks passed$/m.exec(ran.stdout);
+          if (ran.code === 0 && passed && Number(passed[1]) >= 5) return undefined;
+          return `${example} as ${format}: exit ${ran.code}\n${ran.stdout.slice(-1500)}\n${ran.stderr.slice(-1500)}`;
+        });
+      }
+    }
+    const failures = (await inBatches(jobs)).filter((f): f is string => f !== undefined);
+    for (const s of skipped) console.log(`      skipped ${s}`);
+    assert.deepEqual(failures, []);
+    assert.ok(jobs.length >= 4, `only ${jobs.length} programs ran`);
+  });
+
+  it('a check planted to fail makes each program exit 1, printing the check, what it expected and what came', async () => {
+    const text = exampleText('prompt-evals.awb.md').replace('?? status == 200', '?? status == 201');
+    const jobs = PROGRAM_FORMATS.flatMap((format) => {
+      const program = notebookProgram(text, format, opts);
+      if (missing(format, program.code)) return [];
+      return [
+        async () => {
+          const ran = await runCode(format, program.code, ENV, 90_000);
+          assert.equal(ran.code, 1, `${format}: exit ${ran.code}\n${ran.stdout}\n${ran.stderr}`);
+          assert.match(ran.stdout, /^FAILED suggest: \?\? status == 201\n {4}expected == 201, actual 200$/m, format);
+          assert.match(ran.stdout, /^1 of \d+ checks failed:$/m, format);
+        },
+      ];
+    });
+    await inBatches(jobs);
+    assert.ok(jobs.length >= 2);
+  });
+
+  it('api-workbench export --format python --connections writes the program, which runs green', async function () {
+    const why = missingToolchain('python');
+    if (why) {
+      console.log(`      skipped: ${why}`);
+      this.skip();
+    }
+    const dir = mkdtempSync(path.join(tmpdir(), 'awb-program-'));
+    // The sandbox's connections as a user's settings would have them (Export for CI leaves the sandbox out).
+    const { json } = connectionsFileFor(connections.map((c) => ({ ...c, name: 'Local', source: 'settings' as const })));
+    writeFileSync(path.join(dir, 'connections.json'), JSON.stringify(json));
+    const out = path.join(dir, 'tour.py');
+    const stderr: string[] = [];
+    const status = await exportCommand(
+      {
+        command: 'export',
+        input: path.join(repoRoot(), 'examples', 'sandbox-tour.awb.md'),
+        out,
+        format: 'python',
+        connectionsFile: path.join(dir, 'connections.json'),
+      },
+      { stdout: { write: () => true }, stderr: { write: (s: string) => (stderr.push(s), true) } },
+    );
+    assert.equal(status, 0);
+    // Plain Python cannot sign or subscribe: the realtime cells are skipped, and said so.
+    assert.match(stderr.join(''), /heard: realtime messages are signed or sent over a socket/);
+    const code = readFileSync(out, 'utf8');
+    assert.match(code, /^# Needs: |Needs: Python 3, requests \(pip install requests\)/m);
+    const ran = await runCode('python', code, ENV);
+    assert.equal(ran.code, 0, `${ran.stdout}\n${ran.stderr}`);
+    assert.match(ran.stdout, /^skipped heard: realtime messages/m);
+  });
+});
