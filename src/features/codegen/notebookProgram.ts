@@ -6,6 +6,7 @@ import type { RealtimeConnection } from '../../core/connections';
 import type { Redactor } from '../../core/redact';
 import { notebookVariables, parseNotebook, type ExportOptions } from '../../notebook/api';
 import { codeLanguage, type CodeLanguage } from './languages';
+import { skippedCall } from './programChecks';
 import { cellCode, type ProgramContext } from './programCells';
 import { JAVASCRIPT_LISTEN, JAVASCRIPT_OPENAI, JAVASCRIPT_PUSHER, JAVASCRIPT_RUNTIME, JAVASCRIPT_SEND } from './programRuntimeJavaScript';
 import { PYTHON_OPENAI, PYTHON_PUSHER, PYTHON_RUNTIME, PYTHON_SEND } from './programRuntimePython';
@@ -113,10 +114,7 @@ export function notebookProgram(text: string, format: ProgramFormat, opts: Progr
     if ('skipped' in written) {
       if (name) ctx.skippedCells.add(name);
       skipped.push(`${label}: ${written.skipped}`);
-      const call = py
-        ? `skipped(${JSON.stringify(label)}, ${JSON.stringify(written.skipped)})`
-        : `skipped(${JSON.stringify(label)}, ${JSON.stringify(written.skipped)});`;
-      sections.push([heading, `${c} Skipped: ${written.skipped}.`, call.length <= (py ? 88 : 80) ? call : wrapped(py, label, written.skipped)].join('\n'));
+      sections.push([heading, `${c} Skipped: ${written.skipped}.`, skippedCall(language, label, written.skipped)].join('\n'));
       return;
     }
     taken.add(variable);
@@ -135,12 +133,6 @@ export function notebookProgram(text: string, format: ProgramFormat, opts: Progr
   const title = /^#\s+(.+)$/m.exec(cells.find((cl) => cl.kind === 'markup')?.value ?? '')?.[1]?.trim();
   const out = `${headerLines(format, ctx, code, title).join('\n')}\n${code}`;
   return { code: opts.redactor ? opts.redactor.text(out) : out, skipped };
-}
-
-/** A `skipped(…)` call too long for one line, as the formatters lay it out. */
-function wrapped(py: boolean, label: string, why: string): string {
-  const args = [JSON.stringify(label), JSON.stringify(why)];
-  return py ? `skipped(\n    ${args.join(',\n    ')},\n)` : `skipped(\n  ${args.join(',\n  ')},\n);`;
 }
 
 function pythonProgram(ctx: ProgramContext, main: string, end: string[]): string {

@@ -70,10 +70,18 @@ function sdkRequest(ctx: ProgramContext, req: ExportedRequest, label: string, va
     const raw = method.replace(/^client\./, `${client}.`).replace(/\.(\w+)$/, '.with_raw_response.$1');
     return `${variable} = ${pyCall('sdk_call', [['cell', label], ['method', new Code(raw)], ...fields], 0, variable.length + 3)}`;
   }
-  const head = `const ${variable} = await sdkCall(${JSON.stringify(label)}, `;
   const method = (call === 'models' ? 'client.models.list' : JS_METHOD[call]).replace(/^client\./, `${client}.`);
-  const request = call === 'models' ? `${method}()` : jsCall(method, Object.fromEntries(fields), 0, head.length, 2);
-  return `${head}${request});`;
+  return awaitedCall(variable, 'sdkCall', label, (depth, lead) =>
+    call === 'models' ? `${method}()` : jsCall(method, Object.fromEntries(fields), depth, lead, 1),
+  );
+}
+
+/** `const v = await fn("label", <request>);` as prettier lays it out: on one line, else one argument a line. */
+function awaitedCall(variable: string, fn: string, label: string, request: (depth: number, lead: number) => string): string {
+  const head = `const ${variable} = await ${fn}(${JSON.stringify(label)}, `;
+  const flat = `${head}${request(0, head.length)});`;
+  if (!flat.includes('\n') && flat.length <= JAVASCRIPT.width) return flat;
+  return `const ${variable} = await ${fn}(\n  ${JSON.stringify(label)},\n  ${request(1, 2)},\n);`;
 }
 
 /** A request through the program's own `send` (requests or fetch). */
@@ -108,6 +116,13 @@ function plainRequest(ctx: ProgramContext, req: ExportedRequest, label: string, 
 function dataValue(ctx: ProgramContext, text: string): unknown {
   const t = filled(text, ctx.vars, ctx.refs);
   return jsonSource(ctx.language, ctx.refs, t) ?? textSource(ctx.language, ctx.refs, t);
+}
+
+/** `fn(a, b, {…})`: the last argument hugged, as prettier lays out a call ending in an object. */
+function jsArguments(fn: string, values: unknown[], depth: number, lead: number): string {
+  const first = values.slice(0, -1).map((v) => literal(JAVASCRIPT, v));
+  const head = `${fn}(${first.map((f) => `${f}, `).join('')}`;
+  return `${head}${literal(JAVASCRIPT, values.at(-1), depth, lead + head.length, 1)})`;
 }
 
 /** PUBLISH, BATCH (Pusher's server SDK) and LISTEN (pusher-js; JavaScript only). */
@@ -150,12 +165,11 @@ function realtimeLines(ctx: ProgramContext, cell: NotebookCellData, label: strin
           ];
     return [`${variable} = ${pyCall('pusher_call', [['cell', label], ...args], 0, variable.length + 3)}`, ...checks];
   }
-  const head = `const ${variable} = await pusherCall(${JSON.stringify(label)}, `;
-  const call =
+  const request = (depth: number, lead: number) =>
     spec.kind === 'publish'
-      ? `pusherClient.trigger(${[text(spec.channel), text(spec.event), dataValue(ctx, spec.data)].map((v) => literal(JAVASCRIPT, v, 0, head.length)).join(', ')})`
-      : `pusherClient.triggerBatch(${literal(JAVASCRIPT, dataValue(ctx, spec.body ?? '[]'), 0, head.length)})`;
-  return [`${head}${call});`, ...checks];
+      ? jsArguments('pusherClient.trigger', [text(spec.channel), text(spec.event), dataValue(ctx, spec.data)], depth, lead)
+      : jsArguments('pusherClient.triggerBatch', [dataValue(ctx, spec.body ?? '[]')], depth, lead);
+  return [awaitedCall(variable, 'pusherCall', label, request), ...checks];
 }
 
 /** One code cell as program lines, or why the program skips it. */

@@ -3,7 +3,7 @@
 // checks that ask a model, read the price table or a schema file are the notebook's own: the
 // program says it skipped them.
 import type { AssertionSpec, CurlVariables } from '../../notebook/api';
-import { Code, jsCall, pyCall } from './literals';
+import { Code, JAVASCRIPT, literal, pyCall } from './literals';
 import { filled, partRead, textSource, type ProgramLanguage, type References } from './programValues';
 
 /** The part of an answer a check reads (the programs' `part` function), or why the program leaves the check to the notebook. */
@@ -45,26 +45,34 @@ export function checkLines(
 ): string[] {
   return assertions.map((spec) => {
     const subject = subjectPart(spec);
-    if ('why' in subject) {
-      const why = `${spec.source}: ${subject.why}`;
-      return language === 'python'
-        ? `${pyCall('skipped', [
-            ['cell', label],
-            ['why', why],
-          ])}`
-        : `skipped(${JSON.stringify(label)}, ${JSON.stringify(why)});`;
-    }
+    if ('why' in subject) return skippedCall(language, label, `${spec.source}: ${subject.why}`);
     const actual = new Code(partRead(language, { variable, ...subject }));
     const expected = textSource(language, refs, filled(spec.value, vars, refs));
     if (language === 'python')
       return pyCall('check', [
-        ['cell', label],
-        ['source', spec.source],
-        ['actual', actual],
-        ['operator', spec.operator],
-        ['value', expected],
+        ['', label],
+        ['', spec.source],
+        ['', actual],
+        ['', spec.operator],
+        ['', expected],
       ]);
-    // One object argument: prettier lays a long call out as it lays out jsCall's.
-    return `${jsCall('check', { cell: label, source: spec.source, actual, operator: spec.operator, value: expected })};`;
+    return jsPositional('check', [label, spec.source, actual, spec.operator, expected]);
   });
+}
+
+/** The program's `skipped(cell, why)`: it prints that it left a cell or a check out, and why. */
+export function skippedCall(language: ProgramLanguage, label: string, why: string): string {
+  if (language === 'python')
+    return pyCall('skipped', [
+      ['', label],
+      ['', why],
+    ]);
+  return jsPositional('skipped', [label, why]);
+}
+
+/** A JavaScript call statement as prettier lays it out: on one line, else one argument a line. */
+function jsPositional(fn: string, values: unknown[]): string {
+  const args = values.map((v) => literal(JAVASCRIPT, v));
+  const flat = `${fn}(${args.join(', ')});`;
+  return flat.length <= JAVASCRIPT.width ? flat : `${fn}(\n${args.map((a) => `  ${a},`).join('\n')}\n);`;
 }

@@ -194,7 +194,7 @@ function passes(actual, operator, value) {
 }
 
 /** One \`??\` check: printed with what was expected and what came, and remembered when it fails. */
-function check({ cell, source, actual, operator, value }) {
+function check(cell, source, actual, operator, value) {
   const passed = passes(actual, operator, value);
   const expected = operator === "exists" ? operator : \`\${operator} \${value}\`;
   const shown =

@@ -46,6 +46,20 @@ export class References {
 
 const STYLE: Record<ProgramLanguage, Style> = { python: PYTHON, javascript: JAVASCRIPT };
 
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * A request's `{{cell.json.path}}` as the code reading it: indexing into the answer, as a program
+ * reads JSON (a missing field fails there, as the notebook stops at an unknown one); a model's text
+ * through the programs' `part`, which reads it as the notebook does, streamed or not.
+ */
+export function referenceRead(language: ProgramLanguage, ref: CellReference): string {
+  if (ref.part === 'text') return partRead(language, ref);
+  const style = STYLE[language];
+  const key = (k: string | number) => (typeof k === 'number' ? `[${k}]` : language === 'javascript' && IDENTIFIER.test(k) ? `.${k}` : `[${style.string(k)}]`);
+  return `${ref.variable}${[ref.part, ...ref.path].map(key).join('')}`;
+}
+
 /** The runtime call that reads a part of an answer (the programs' `part` function). */
 export function partRead(language: ProgramLanguage, ref: Pick<CellReference, 'variable' | 'part' | 'path'>): string {
   const style = STYLE[language];
@@ -59,7 +73,7 @@ const MARKERS = /XAWB(ENV|REF|RAWENV|RAWREF)X(\w+?)XAWB\1X/g;
 function read(language: ProgramLanguage, refs: References, kind: string, name: string): string {
   if (kind === 'ENV') return envRead(language, name);
   if (kind === 'RAWENV') return language === 'python' ? `json.loads(${envRead(language, name)})` : `JSON.parse(${envRead(language, name)})`;
-  const part = partRead(language, refs.get(Number(name)));
+  const part = referenceRead(language, refs.get(Number(name)));
   return kind === 'REF' ? `${language === 'python' ? 'as_text' : 'asText'}(${part})` : part;
 }
 

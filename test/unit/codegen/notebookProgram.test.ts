@@ -3,9 +3,11 @@
 // passed; a planted failing check must make it exit 1 naming the check. A format without its
 // toolchain is skipped, saying why.
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import * as prettier from 'prettier';
 import { exportCommand } from '../../../src/cli/export';
 import type { Connection, HttpConnection, RealtimeConnection } from '../../../src/core/connections';
 import { connectionsFileFor } from '../../../src/core/connectionsFile';
@@ -13,7 +15,7 @@ import { notebookProgram, PROGRAM_FORMATS, type ProgramFormat, type ProgramOptio
 import { sandboxConnections } from '../../../src/notebook/api';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/host';
 import { repoRoot } from '../helpers/sandboxProcess';
-import { inBatches, missingToolchain, runCode } from './toolchains';
+import { inBatches, missingToolchain, PYTHON, runCode } from './toolchains';
 
 const KEYS = { llm: 'sk-sandbox-program-test-key-0123456789', maps: 'AIzaSandboxProgramTestKey0123456789', secret: 'program-app-secret-0123456789' };
 const RT = { appId: '525252', key: 'programpublickey', secret: KEYS.secret };
@@ -59,7 +61,6 @@ describe('Export a notebook as a program: it runs against the sandbox', function
       for (const format of PROGRAM_FORMATS) {
         const program = notebookProgram(exampleText(example), format, opts);
         for (const secret of Object.values(KEYS)) assert.ok(!program.code.includes(secret), `${example} as ${format} holds a key`);
-        if (process.env.AWB_DUMP) writeFileSync(path.join(process.env.AWB_DUMP, `${example}.${format}`), program.code);
         const why = missing(format, program.code);
         if (why) {
           skipped.add(`${format}: ${why}`);
@@ -95,6 +96,25 @@ describe('Export a notebook as a program: it runs against the sandbox', function
     });
     await inBatches(jobs);
     assert.ok(jobs.length >= 2);
+  });
+
+  it('is laid out as its formatter leaves it: prettier (defaults) for JavaScript, black for Python', async () => {
+    const blackMissing = missingToolchain('black');
+    if (blackMissing) console.log(`      Python not checked: ${blackMissing}`);
+    const dir = mkdtempSync(path.join(tmpdir(), 'awb-program-format-'));
+    const pythonFiles: string[] = [];
+    for (const example of EXAMPLES) {
+      for (const format of PROGRAM_FORMATS) {
+        const code = notebookProgram(exampleText(example), format, opts).code;
+        if (format.startsWith('javascript')) assert.equal(await prettier.format(code, { parser: 'babel' }), code, `${example} as ${format}`);
+        else pythonFiles.push(path.join(dir, `${example.replace(/\W/g, '_')}_${format.replace(/\W/g, '_')}.py`));
+        if (format.startsWith('python')) writeFileSync(pythonFiles.at(-1)!, code);
+      }
+    }
+    if (blackMissing) return;
+    // One black process for every file: each start costs a second.
+    const r = spawnSync(PYTHON, ['-m', 'black', '--check', '--diff', '--quiet', ...pythonFiles], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
   });
 
   it('api-workbench export --format python --connections writes the program, which runs green', async function () {
