@@ -93,6 +93,7 @@ export const COMMAND_IDS = [
   'apiWorkbench.notebook.pasteCurl',
   'apiWorkbench.notebook.copyCellAsCurl',
   'apiWorkbench.notebook.copyCellAsCode',
+  'apiWorkbench.notebook.exportAsCode',
   'apiWorkbench.notebook.exportHttp',
   'apiWorkbench.notebook.convertCurlCell',
   'apiWorkbench.notebook.nameCell',

@@ -1,17 +1,32 @@
 // "Copy as Code…" on an llm, maps, realtime or http cell: a quick pick of the languages the cell can
 // be written in (the last one used first), then the code on the clipboard and in an editor beside.
-// The code is written by src/features/codegen, loaded on first use; keys stay environment reads.
+// "Export Notebook as Code…": the whole notebook as one program (Python or JavaScript, plain or
+// SDK) in an editor beside. The code is written by src/features/codegen, loaded on first use; keys
+// stay environment reads.
 import * as vscode from 'vscode';
+import { connectionId, type HttpConnection } from '../../core/connections';
 import { keyEnvVar } from '../../core/curl';
-import { notebookVariables, partOf, type ExportOptions, type NotebookCellData } from '../../notebook/api';
+import { notebookVariables, partOf, serializeNotebook, type ExportOptions, type ExportTarget, type NotebookCellData } from '../../notebook/api';
 import type { CodeLanguage } from '../../features/codegen';
+import type { ProgramFormat } from '../../features/codegen/notebookProgram';
 import { NOTEBOOK_TYPE } from '../../features/ids';
 import type { CommandTable } from '../commands';
 import type { Services } from '../services';
 import type { NotebookRunController } from './controller';
+import { notebookOf } from './environments';
 import { engineCells } from './serializer';
 
 const LAST_LANGUAGE_KEY = 'apiWorkbench.copyAsCode.lastLanguage';
+const LAST_PROGRAM_KEY = 'apiWorkbench.exportAsCode.lastFormat';
+
+/** What Export Notebook as Code… returns (to tests and other callers). */
+export interface ExportedProgram {
+  format: ProgramFormat;
+  text: string;
+  /** The cells the program leaves out, each with why. */
+  skipped: string[];
+  document: vscode.TextDocument;
+}
 
 /** What the command returns (to tests and other callers). */
 export interface CopiedCode {
@@ -30,23 +45,37 @@ function cellOf(target: unknown): vscode.NotebookCell | undefined {
   return editor && editor.notebook.notebookType === NOTEBOOK_TYPE && editor.notebook.cellCount > 0 ? editor.notebook.cellAt(editor.selection.start) : undefined;
 }
 
+/** A connection as the place its requests go in generated code, the key read from the variable Export for CI names. */
+function targetOf(service: 'llm' | 'maps', http: HttpConnection): ExportTarget {
+  return {
+    baseUrl: http.baseUrl,
+    baseUrls: { ...http.baseUrls },
+    auth: http.auth,
+    envVar: keyEnvVar(service, http.auth, http.baseUrl),
+    ...(http.azure ? { azure: { apiVersion: http.azure.apiVersion } } : {}),
+  };
+}
+
 function targets(s: Services, cell: NotebookCellData): ExportOptions {
   const named = cell.metadata.attributes?.connection;
   const opts: ExportOptions = { redactor: s.redactor };
   for (const service of ['llm', 'maps'] as const) {
     const conn = named !== undefined && cell.language === service ? s.connections.get(service, named) : s.connections.active(service);
-    if (conn && conn.service !== 'realtime') {
-      const http = conn;
-      opts[service] = {
-        baseUrl: http.baseUrl,
-        baseUrls: { ...http.baseUrls },
-        auth: http.auth,
-        envVar: keyEnvVar(service, http.auth, http.baseUrl),
-        ...(http.azure ? { azure: { apiVersion: http.azure.apiVersion } } : {}),
-      };
-    }
+    if (conn && conn.service !== 'realtime') opts[service] = targetOf(service, conn);
   }
   return opts;
+}
+
+/** A whole notebook's targets: the active connection of each service, and every other one for cells that name theirs. */
+function notebookTargets(s: Services): ExportOptions {
+  const opts: ExportOptions = { redactor: s.redactor };
+  const named = new Map<string, ExportTarget>();
+  for (const service of ['llm', 'maps'] as const) {
+    for (const conn of s.connections.list(service)) if (conn.service !== 'realtime') named.set(connectionId(conn), targetOf(service, conn));
+    const active = s.connections.active(service);
+    if (active && active.service !== 'realtime') opts[service] = targetOf(service, active);
+  }
+  return { ...opts, connections: named };
 }
 
 export function copyAsCodeCommands(s: Services, controller: NotebookRunController): CommandTable {
@@ -100,6 +129,46 @@ export function copyAsCodeCommands(s: Services, controller: NotebookRunControlle
       await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true });
       vscode.window.setStatusBarMessage(`$(clippy) Copied cell ${cell.index + 1} as ${codegen.codeLanguage(chosen).label}`, 5_000);
       return { language: chosen, text, document };
+    },
+    // `format`: given by a caller instead of asking (tests, other commands).
+    'apiWorkbench.notebook.exportAsCode': async (target?: unknown, format?: unknown): Promise<ExportedProgram | undefined> => {
+      const doc = notebookOf(target) ?? vscode.window.activeNotebookEditor?.notebook;
+      if (!doc || doc.notebookType !== NOTEBOOK_TYPE) throw new Error('Open an API notebook (*.awb.md) first.');
+      const [{ codeLanguage }, { notebookProgram, PROGRAM_FORMATS }] = await Promise.all([
+        import('../../features/codegen'),
+        import('../../features/codegen/notebookProgram'),
+      ]);
+      const last = s.context.globalState.get<string>(LAST_PROGRAM_KEY);
+      let chosen = PROGRAM_FORMATS.find((f) => f === format);
+      if (!chosen) {
+        const ordered = [...PROGRAM_FORMATS].sort((a, b) => Number(b === last) - Number(a === last));
+        const picked = await vscode.window.showQuickPick(
+          ordered.map((id) => ({
+            label: codeLanguage(id).label,
+            description: id === last ? 'last used' : undefined,
+            detail: `Needs ${codeLanguage(id).needs}`,
+            id,
+          })),
+          {
+            title: 'Export Notebook as Code',
+            placeHolder: 'One program that runs the cells in order and exits non-zero when a ?? check fails (keys are read from environment variables)',
+          },
+        );
+        chosen = picked?.id;
+      }
+      if (!chosen) return undefined;
+      const realtime = s.connections.active('realtime');
+      const program = notebookProgram(serializeNotebook({ cells: engineCells(doc), metadata: {} }), chosen, {
+        targets: notebookTargets(s),
+        realtime: realtime?.service === 'realtime' ? realtime : undefined,
+        redactor: s.redactor,
+      });
+      await s.context.globalState.update(LAST_PROGRAM_KEY, chosen);
+      const document = await vscode.workspace.openTextDocument({ language: codeLanguage(chosen).editorLanguage, content: program.code });
+      await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+      const skipped = program.skipped.length ? `; ${program.skipped.length} cell(s) skipped, each says why in the code` : '';
+      vscode.window.setStatusBarMessage(`$(code) Exported the notebook as ${codeLanguage(chosen).label}${skipped}`, 8_000);
+      return { format: chosen, text: program.code, skipped: program.skipped, document };
     },
   };
 }
