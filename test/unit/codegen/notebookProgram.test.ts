@@ -15,7 +15,7 @@ import { notebookProgram, PROGRAM_FORMATS, type ProgramFormat, type ProgramOptio
 import { sandboxConnections } from '../../../src/notebook/api';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/host';
 import { repoRoot } from '../helpers/sandboxProcess';
-import { inBatches, missingToolchain, PYTHON, runCode } from './toolchains';
+import { findToolchains, missingToolchain, PYTHON, runCode, runMany } from './toolchains';
 
 const KEYS = { llm: 'sk-sandbox-program-test-key-0123456789', maps: 'AIzaSandboxProgramTestKey0123456789', secret: 'program-app-secret-0123456789' };
 const RT = { appId: '525252', key: 'programpublickey', secret: KEYS.secret };
@@ -39,7 +39,10 @@ describe('Export a notebook as a program: it runs against the sandbox', function
   let opts: ProgramOptions;
 
   before(async () => {
-    sandbox = await startSandbox({ port: 0, llmKey: KEYS.llm, mapsKey: KEYS.maps, llm: { tokenRate: 0 }, realtime: { ...RT, demo: true } });
+    [sandbox] = await Promise.all([
+      startSandbox({ port: 0, llmKey: KEYS.llm, mapsKey: KEYS.maps, llm: { tokenRate: 0 }, realtime: { ...RT, demo: true } }),
+      findToolchains(),
+    ]);
     connections = sandboxConnections(sandbox.info).connections;
     const http = (s: 'llm' | 'maps') => connections.find((c): c is HttpConnection => c.service === s)!;
     opts = {
@@ -56,46 +59,39 @@ describe('Export a notebook as a program: it runs against the sandbox', function
 
   it('each example in each format exits 0 with its checks passed, and no program holds a key', async () => {
     const skipped = new Set<string>();
-    const jobs: Array<() => Promise<string | undefined>> = [];
+    const programs: Array<{ example: string; language: ProgramFormat; code: string }> = [];
     for (const example of EXAMPLES) {
       for (const format of PROGRAM_FORMATS) {
         const program = notebookProgram(exampleText(example), format, opts);
         for (const secret of Object.values(KEYS)) assert.ok(!program.code.includes(secret), `${example} as ${format} holds a key`);
         const why = missing(format, program.code);
-        if (why) {
-          skipped.add(`${format}: ${why}`);
-          continue;
-        }
-        jobs.push(async () => {
-          const ran = await runCode(format, program.code, ENV, 90_000);
-          const passed = /^all (\d+) checks passed$/m.exec(ran.stdout);
-          if (ran.code === 0 && passed && Number(passed[1]) >= 5) return undefined;
-          return `${example} as ${format}: exit ${ran.code}\n${ran.stdout.slice(-1500)}\n${ran.stderr.slice(-1500)}`;
-        });
+        if (why) skipped.add(`${format}: ${why}`);
+        else programs.push({ example, language: format, code: program.code });
       }
     }
-    const failures = (await inBatches(jobs)).filter((f): f is string => f !== undefined);
+    const ran = await runMany(programs, ENV, 90_000);
+    const failures = programs.flatMap(({ example, language }, i) => {
+      const passed = /^all (\d+) checks passed$/m.exec(ran[i].stdout);
+      if (ran[i].code === 0 && passed && Number(passed[1]) >= 5) return [];
+      return [`${example} as ${language}: exit ${ran[i].code}\n${ran[i].stdout.slice(-1500)}\n${ran[i].stderr.slice(-1500)}`];
+    });
     for (const s of skipped) console.log(`      skipped ${s}`);
     assert.deepEqual(failures, []);
-    assert.ok(jobs.length >= 4, `only ${jobs.length} programs ran`);
+    assert.ok(programs.length >= 4, `only ${programs.length} programs ran`);
   });
 
   it('a check planted to fail makes each program exit 1, printing the check, what it expected and what came', async () => {
     const text = exampleText('prompt-evals.awb.md').replace('?? status == 200', '?? status == 201');
-    const jobs = PROGRAM_FORMATS.flatMap((format) => {
-      const program = notebookProgram(text, format, opts);
-      if (missing(format, program.code)) return [];
-      return [
-        async () => {
-          const ran = await runCode(format, program.code, ENV, 90_000);
-          assert.equal(ran.code, 1, `${format}: exit ${ran.code}\n${ran.stdout}\n${ran.stderr}`);
-          assert.match(ran.stdout, /^FAILED suggest: \?\? status == 201\n {4}expected == 201, actual 200$/m, format);
-          assert.match(ran.stdout, /^1 of \d+ checks failed:$/m, format);
-        },
-      ];
+    const programs = PROGRAM_FORMATS.map((format) => ({ language: format, code: notebookProgram(text, format, opts).code })).filter(
+      (p) => !missing(p.language, p.code),
+    );
+    const ran = await runMany(programs, ENV, 90_000);
+    programs.forEach(({ language }, i) => {
+      assert.equal(ran[i].code, 1, `${language}: exit ${ran[i].code}\n${ran[i].stdout}\n${ran[i].stderr}`);
+      assert.match(ran[i].stdout, /^FAILED suggest: \?\? status == 201\n {4}expected == 201, actual 200$/m, language);
+      assert.match(ran[i].stdout, /^1 of \d+ checks failed:$/m, language);
     });
-    await inBatches(jobs);
-    assert.ok(jobs.length >= 2);
+    assert.ok(programs.length >= 2);
   });
 
   it('is laid out as its formatter leaves it: prettier (defaults) for JavaScript, black for Python', async () => {
