@@ -82,6 +82,7 @@ export const COMMAND_IDS = [
   'apiWorkbench.history.show',
   'apiWorkbench.history.rerun',
   'apiWorkbench.history.addToNotebook',
+  'apiWorkbench.history.copyAsCode',
   'apiWorkbench.history.saveLastAsCell',
   'apiWorkbench.history.saveAsCell',
   'apiWorkbench.history.clear',
