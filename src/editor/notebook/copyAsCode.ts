@@ -70,7 +70,7 @@ export function copyAsCodeCommands(s: Services, controller: NotebookRunControlle
     'apiWorkbench.notebook.exportAsCode': async (target?: unknown, format?: unknown): Promise<ExportedProgram | undefined> => {
       const doc = notebookOf(target) ?? vscode.window.activeNotebookEditor?.notebook;
       if (!doc || doc.notebookType !== NOTEBOOK_TYPE) throw new Error('Open an API notebook (*.awb.md) first.');
-      const [{ codeLanguage }, { notebookProgram, PROGRAM_FORMATS }] = await Promise.all([
+      const [{ codeLanguage }, { notebookProgram, PROGRAM_FORMATS, PROGRAM_NEEDS }] = await Promise.all([
         import('../../features/codegen'),
         import('../../features/codegen/notebookProgram'),
       ]);
@@ -82,7 +82,7 @@ export function copyAsCodeCommands(s: Services, controller: NotebookRunControlle
           ordered.map((id) => ({
             label: codeLanguage(id).label,
             description: id === last ? 'last used' : undefined,
-            detail: `Needs ${codeLanguage(id).needs}`,
+            detail: `Needs ${PROGRAM_NEEDS[id]}`,
             id,
           })),
           {

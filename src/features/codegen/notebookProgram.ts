@@ -16,6 +16,14 @@ import { pusherJsClient, pusherJsListener, pusherPythonClient, PUSHER_SECRET_VAR
 export type ProgramFormat = Extract<CodeLanguage, 'python' | 'javascript' | 'python-sdk' | 'javascript-sdk'>;
 export const PROGRAM_FORMATS: readonly ProgramFormat[] = ['python', 'javascript', 'python-sdk', 'javascript-sdk'];
 
+/** What a program of each format may need (each program's first lines say what it does need). */
+export const PROGRAM_NEEDS: Record<ProgramFormat, string> = {
+  python: 'Python 3 and requests',
+  javascript: 'Node 20+ (fetch)',
+  'python-sdk': 'Python 3 and the official SDKs (openai, pusher; requests for the other services)',
+  'javascript-sdk': 'Node 20+ and the official SDKs (openai, pusher, pusher-js)',
+};
+
 export interface ProgramOptions {
   /** Where llm and maps requests go (the connections' base URLs, key placement and key variables). */
   targets?: ExportOptions;

@@ -5,6 +5,7 @@
 import type { RealtimeConnection } from '../../core/connections';
 import { analyseCell, cellRequest, type CurlVariables, type ExportOptions, type ExportedRequest, type NotebookCellData } from '../../notebook/api';
 import { Code, JAVASCRIPT, jsCall, literal, pyCall } from './literals';
+import { asciiMarkers } from './envRefs';
 import { bodyFields, clientOf, jsClient, JS_METHOD, openAiCall, PY_METHOD, pythonClient } from './openaiSdk';
 import { checkLines } from './programChecks';
 import { filled, jsonSource, textSource, type ProgramLanguage, type References } from './programValues';
@@ -90,7 +91,8 @@ function plainRequest(ctx: ProgramContext, req: ExportedRequest, label: string, 
   const { url, headers } = withKey(req);
   const headerValues = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, textSource(ctx.language, ctx.refs, v)]));
   const contentType = Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
-  const body = req.body === undefined ? undefined : filled(req.body, ctx.vars, ctx.refs);
+  // cellRequest filled the variables in already: what is left are markers (envRefs.ts, programValues.ts).
+  const body = req.body === undefined ? undefined : asciiMarkers(req.body);
   const json = body !== undefined && /json/i.test(contentType) ? jsonSource(ctx.language, ctx.refs, body) : undefined;
   const urlValue = textSource(ctx.language, ctx.refs, url);
   if (ctx.language === 'python') {
