@@ -71,8 +71,9 @@ export interface ImportArgs {
   connectionsFile?: string;
 }
 
-export type ExportFormat = 'http' | 'curl';
-const EXPORT_FORMATS: readonly ExportFormat[] = ['http', 'curl'];
+/** http and curl: requests; the rest: the notebook as one program (src/features/codegen/notebookProgram.ts). */
+export type ExportFormat = 'http' | 'curl' | 'python' | 'javascript' | 'python-sdk' | 'javascript-sdk';
+const EXPORT_FORMATS: readonly ExportFormat[] = ['http', 'curl', 'python', 'javascript', 'python-sdk', 'javascript-sdk'];
 
 export interface ExportArgs {
   command: 'export';
@@ -123,10 +124,11 @@ read from stdin (-) into a notebook, written to -o (or stdout). What was moved o
 stderr; keys found in the input are never written (store them in the connection instead).
 With --connections, requests to those connections' base URLs become cells too.
 
-       api-workbench export <file.awb.md> [-o out.http] [--format http|curl]
+       api-workbench export <file.awb.md> [-o out.http] [--format http|curl|python|javascript|python-sdk|javascript-sdk]
 
 export writes a notebook as a REST Client .http file (default) or its llm and maps cells as cURL
-commands, to -o (or stdout). The key is read from an environment variable ({{$processEnv
+commands, to -o (or stdout); python, javascript and their -sdk forms write one program that runs
+the cells in order and exits non-zero when a ?? check fails. The key is read from an environment variable ({{$processEnv
 OPENAI_API_KEY}}, "$GOOGLE_MAPS_API_KEY"), never written. With --connections, the first
 connection of each service gives the hosts and its "keyEnv" the variable's name.
 
@@ -193,7 +195,8 @@ Options:
                             now are regressions, listed first; the last line says "N regressions"
   -o, --out <file>          import: the notebook to write; export: the file to write; run: write
                             the report to a file (the pretty lines still go to the terminal)
-  --format <http|curl>      export: a .http file (default) or cURL commands
+  --format <http|curl|…>    export: a .http file (default), cURL commands, or a program: python,
+                            javascript, python-sdk, javascript-sdk
   --var <name=value>        set a variable (repeatable); wins over the notebook's vars cells
   --env <name>              the environment: vars cells marked env=<name> apply
   --timeout <ms>            time limit of each request cell, a streamed answer included

@@ -1,9 +1,9 @@
-// `api-workbench export`: a notebook → a REST Client `.http` file (default) or its llm/maps cells
-// as cURL commands. The key is always an environment-variable reference, never a value: with
+// `api-workbench export`: a notebook → a REST Client `.http` file (default), its llm/maps cells
+// as cURL commands, or one program (python, javascript, python-sdk, javascript-sdk). The key is always an environment-variable reference, never a value: with
 // --connections, a cell's named connection (connection="…"), else the first one of its service, sets
 // the hosts and names its keyEnv.
 import { existsSync, writeFileSync } from 'node:fs';
-import { connectionId, type HttpConnection } from '../core/connections';
+import { connectionId, type HttpConnection, type RealtimeConnection } from '../core/connections';
 import {
   cellToCurl,
   exportHttpFile,
@@ -67,14 +67,34 @@ function curlScript(text: string, opts: ExportOptions, skipped: string[]): strin
   return commands.length ? commands.join('\n\n') + '\n' : '';
 }
 
-export function exportCommand(args: ExportArgs, streams: ExportStreams): number {
+/** The notebook as a program: the code generator is loaded only for these formats (CLI start stays quick). */
+async function programText(
+  text: string,
+  format: Exclude<ExportArgs['format'], 'http' | 'curl'>,
+  connectionsFile: string | undefined,
+  skipped: string[],
+): Promise<string> {
+  const { notebookProgram } = await import('../features/codegen/notebookProgram');
+  const realtime = connectionsFile
+    ? loadConnectionsFile(connectionsFile).connections.find((c): c is RealtimeConnection => c.service === 'realtime')
+    : undefined;
+  const program = notebookProgram(text, format, { targets: exportOptions(connectionsFile), realtime });
+  skipped.push(...program.skipped);
+  return program.code;
+}
+
+export async function exportCommand(args: ExportArgs, streams: ExportStreams): Promise<number> {
   if (!existsSync(args.input)) throw new CliError(`${args.input}: no such file`);
   const text = readTextFile(args.input, 'notebook');
   const problems = parseNotebook(text, args.input).problems;
   if (problems.length) throw new CliError(problems.map((p) => `${p.file}:${p.line}: ${p.message}`).join('\n'));
-  const opts = exportOptions(args.connectionsFile);
   const skipped: string[] = [];
-  const out = args.format === 'curl' ? curlScript(text, opts, skipped) : exportHttpFile(text, opts);
+  const out =
+    args.format === 'curl'
+      ? curlScript(text, exportOptions(args.connectionsFile), skipped)
+      : args.format === 'http'
+        ? exportHttpFile(text, exportOptions(args.connectionsFile))
+        : await programText(text, args.format, args.connectionsFile, skipped);
   if (args.out) writeFileSync(args.out, out);
   else streams.stdout.write(out);
   for (const line of skipped) streams.stderr.write(`${line}\n`);

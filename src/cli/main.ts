@@ -41,7 +41,7 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     if (args.command === 'export') {
       const { exportCommand } = await import('./export');
-      return exportCommand(args, { stdout: process.stdout, stderr: process.stderr });
+      return await exportCommand(args, { stdout: process.stdout, stderr: process.stderr });
     }
     if (args.command === 'mcp') {
       const { mcpCommand } = await import('./mcp');

@@ -122,6 +122,7 @@ export const HISTORY_COMMANDS = {
   addToNotebook: 'apiWorkbench.history.addToNotebook',
   saveLastAsCell: 'apiWorkbench.history.saveLastAsCell',
   saveAsCell: 'apiWorkbench.history.saveAsCell',
+  copyAsCode: 'apiWorkbench.history.copyAsCode',
   clear: 'apiWorkbench.history.clear',
 } as const satisfies Record<string, CommandId>;
 

@@ -8,6 +8,7 @@ import { createRunner, type NotebookCellData } from '../../notebook/api';
 import type { CommandTable } from '../commands';
 import { HISTORY_COMMANDS, NOTEBOOK_TYPE } from '../../features/ids';
 import { editorNotebookHost } from '../notebookHost';
+import { copyCellCode, type CopiedCode } from '../codeCopy';
 import type { Services } from '../services';
 import type { HistoryStore } from './store';
 
@@ -130,6 +131,11 @@ export function historyCommands(s: Services, store: HistoryStore): CommandTable 
   };
 
   return {
+    // Copy as Code of an entry: the request as the cell Add to Notebook would write, to the entry's connection. `language` skips the pick.
+    [HISTORY_COMMANDS.copyAsCode]: async (arg?: unknown, language?: unknown): Promise<CopiedCode | undefined> => {
+      const cell = cellOrWarning(await need(arg));
+      return cell && copyCellCode(s, cell, { cells: [cell], what: 'the request' }, language);
+    },
     [HISTORY_COMMANDS.saveAsCell]: saveAsCell,
     [HISTORY_COMMANDS.show]: show,
     [HISTORY_COMMANDS.rerun]: rerun,

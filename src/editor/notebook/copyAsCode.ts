@@ -1,22 +1,29 @@
-// "Copy as Code…" on an llm, maps, realtime or http cell: a quick pick of the languages the cell can
-// be written in (the last one used first), then the code on the clipboard and in an editor beside.
-// The code is written by src/features/codegen, loaded on first use; keys stay environment reads.
+// "Copy as Code…" on an llm, maps, realtime or http cell (../codeCopy.ts writes it).
+// "Export Notebook as Code…": the whole notebook as one program (Python or JavaScript, plain or
+// SDK) in an editor beside. The code is written by src/features/codegen, loaded on first use; keys
+// stay environment reads.
 import * as vscode from 'vscode';
-import { keyEnvVar } from '../../core/curl';
-import { notebookVariables, partOf, type ExportOptions, type NotebookCellData } from '../../notebook/api';
-import type { CodeLanguage } from '../../features/codegen';
+import { connectionId } from '../../core/connections';
+import { partOf, serializeNotebook, type ExportOptions, type ExportTarget } from '../../notebook/api';
+import type { ProgramFormat } from '../../features/codegen/notebookProgram';
 import { NOTEBOOK_TYPE } from '../../features/ids';
+import { copyCellCode, targetOf, type CopiedCode } from '../codeCopy';
 import type { CommandTable } from '../commands';
 import type { Services } from '../services';
 import type { NotebookRunController } from './controller';
+import { notebookOf } from './environments';
 import { engineCells } from './serializer';
 
-const LAST_LANGUAGE_KEY = 'apiWorkbench.copyAsCode.lastLanguage';
+const LAST_PROGRAM_KEY = 'apiWorkbench.exportAsCode.lastFormat';
 
-/** What the command returns (to tests and other callers). */
-export interface CopiedCode {
-  language: CodeLanguage;
+export type { CopiedCode };
+
+/** What Export Notebook as Code… returns (to tests and other callers). */
+export interface ExportedProgram {
+  format: ProgramFormat;
   text: string;
+  /** The cells the program leaves out, each with why. */
+  skipped: string[];
   document: vscode.TextDocument;
 }
 
@@ -30,23 +37,16 @@ function cellOf(target: unknown): vscode.NotebookCell | undefined {
   return editor && editor.notebook.notebookType === NOTEBOOK_TYPE && editor.notebook.cellCount > 0 ? editor.notebook.cellAt(editor.selection.start) : undefined;
 }
 
-function targets(s: Services, cell: NotebookCellData): ExportOptions {
-  const named = cell.metadata.attributes?.connection;
+/** A whole notebook's targets: the active connection of each service, and every other one for cells that name theirs. */
+function notebookTargets(s: Services): ExportOptions {
   const opts: ExportOptions = { redactor: s.redactor };
+  const named = new Map<string, ExportTarget>();
   for (const service of ['llm', 'maps'] as const) {
-    const conn = named !== undefined && cell.language === service ? s.connections.get(service, named) : s.connections.active(service);
-    if (conn && conn.service !== 'realtime') {
-      const http = conn;
-      opts[service] = {
-        baseUrl: http.baseUrl,
-        baseUrls: { ...http.baseUrls },
-        auth: http.auth,
-        envVar: keyEnvVar(service, http.auth, http.baseUrl),
-        ...(http.azure ? { azure: { apiVersion: http.azure.apiVersion } } : {}),
-      };
-    }
+    for (const conn of s.connections.list(service)) if (conn.service !== 'realtime') named.set(connectionId(conn), targetOf(service, conn));
+    const active = s.connections.active(service);
+    if (active && active.service !== 'realtime') opts[service] = targetOf(service, active);
   }
-  return opts;
+  return { ...opts, connections: named };
 }
 
 export function copyAsCodeCommands(s: Services, controller: NotebookRunController): CommandTable {
@@ -56,50 +56,55 @@ export function copyAsCodeCommands(s: Services, controller: NotebookRunControlle
       const cell = cellOf(target);
       if (!cell || cell.notebook.notebookType !== NOTEBOOK_TYPE || cell.kind !== vscode.NotebookCellKind.Code)
         throw new Error('Select a request cell of an API notebook first (llm, maps, realtime or http).');
-      const codegen = await import('../../features/codegen');
       const cells = engineCells(cell.notebook);
-      const data = cells[cell.index];
-      const named = data.metadata.attributes?.connection;
-      const rt = data.language === 'realtime' ? (named !== undefined ? s.connections.get('realtime', named) : s.connections.active('realtime')) : undefined;
-      const opts = {
-        targets: targets(s, data),
-        vars: notebookVariables(cells),
-        redactor: s.redactor,
-        realtime: rt?.service === 'realtime' ? rt : undefined,
-        // What an earlier cell answered in this window's runs: its value, not a variable to set.
-        known: (expr: string) => {
-          const dot = expr.search(/[.[]/);
-          const result = dot > 0 ? controller.lastResult(cell.notebook, expr.slice(0, dot)) : undefined;
-          const value = result && partOf(result, expr.slice(dot));
-          return value === undefined ? undefined : typeof value === 'string' ? value : JSON.stringify(value);
-        },
+      // What an earlier cell answered in this window's runs: its value, not a variable to set.
+      const known = (expr: string) => {
+        const dot = expr.search(/[.[]/);
+        const result = dot > 0 ? controller.lastResult(cell.notebook, expr.slice(0, dot)) : undefined;
+        const value = result && partOf(result, expr.slice(dot));
+        return value === undefined ? undefined : typeof value === 'string' ? value : JSON.stringify(value);
       };
-      const offered = codegen.languagesForCell(data, opts);
-      if (!offered.length) throw new Error(`Cell ${cell.index + 1} is not a request Copy as Code can write (a ${data.language} cell).`);
-      const last = s.context.globalState.get<string>(LAST_LANGUAGE_KEY);
-      let chosen: CodeLanguage | undefined;
-      if (typeof language === 'string' && codegen.isCodeLanguage(language)) chosen = language;
-      else {
-        const ordered = [...offered].sort((a, b) => Number(b === last) - Number(a === last));
+      return copyCellCode(s, cells[cell.index], { cells, what: `cell ${cell.index + 1}`, known }, language);
+    },
+    // `format`: given by a caller instead of asking (tests, other commands).
+    'apiWorkbench.notebook.exportAsCode': async (target?: unknown, format?: unknown): Promise<ExportedProgram | undefined> => {
+      const doc = notebookOf(target) ?? vscode.window.activeNotebookEditor?.notebook;
+      if (!doc || doc.notebookType !== NOTEBOOK_TYPE) throw new Error('Open an API notebook (*.awb.md) first.');
+      const [{ codeLanguage }, { notebookProgram, PROGRAM_FORMATS, PROGRAM_NEEDS }] = await Promise.all([
+        import('../../features/codegen'),
+        import('../../features/codegen/notebookProgram'),
+      ]);
+      const last = s.context.globalState.get<string>(LAST_PROGRAM_KEY);
+      let chosen = PROGRAM_FORMATS.find((f) => f === format);
+      if (!chosen) {
+        const ordered = [...PROGRAM_FORMATS].sort((a, b) => Number(b === last) - Number(a === last));
         const picked = await vscode.window.showQuickPick(
-          ordered.map((id) => {
-            const info = codegen.codeLanguage(id);
-            return { label: info.label, description: id === last ? 'last used' : undefined, detail: `Needs ${info.needs}`, id };
-          }),
-          { title: `Copy cell ${cell.index + 1} as Code`, placeHolder: 'The language to write the request in (keys are read from environment variables)' },
+          ordered.map((id) => ({
+            label: codeLanguage(id).label,
+            description: id === last ? 'last used' : undefined,
+            detail: `Needs ${PROGRAM_NEEDS[id]}`,
+            id,
+          })),
+          {
+            title: 'Export Notebook as Code',
+            placeHolder: 'One program that runs the cells in order and exits non-zero when a ?? check fails (keys are read from environment variables)',
+          },
         );
         chosen = picked?.id;
       }
       if (!chosen) return undefined;
-      if (!offered.includes(chosen))
-        throw new Error(`Cell ${cell.index + 1} cannot be written as ${codegen.codeLanguage(chosen).label}; pick one of: ${offered.join(', ')}.`);
-      const text = await codegen.cellCode(data, chosen, opts);
-      await s.context.globalState.update(LAST_LANGUAGE_KEY, chosen);
-      await vscode.env.clipboard.writeText(text);
-      const document = await vscode.workspace.openTextDocument({ language: codegen.codeLanguage(chosen).editorLanguage, content: text });
-      await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true });
-      vscode.window.setStatusBarMessage(`$(clippy) Copied cell ${cell.index + 1} as ${codegen.codeLanguage(chosen).label}`, 5_000);
-      return { language: chosen, text, document };
+      const realtime = s.connections.active('realtime');
+      const program = notebookProgram(serializeNotebook({ cells: engineCells(doc), metadata: {} }), chosen, {
+        targets: notebookTargets(s),
+        realtime: realtime?.service === 'realtime' ? realtime : undefined,
+        redactor: s.redactor,
+      });
+      await s.context.globalState.update(LAST_PROGRAM_KEY, chosen);
+      const document = await vscode.workspace.openTextDocument({ language: codeLanguage(chosen).editorLanguage, content: program.code });
+      await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+      const skipped = program.skipped.length ? `; ${program.skipped.length} cell(s) skipped, each says why in the code` : '';
+      vscode.window.setStatusBarMessage(`$(code) Exported the notebook as ${codeLanguage(chosen).label}${skipped}`, 8_000);
+      return { format: chosen, text: program.code, skipped: program.skipped, document };
     },
   };
 }

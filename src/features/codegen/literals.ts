@@ -65,7 +65,11 @@ export function literal(style: Style, value: unknown, depth = 0, lead = 0, trail
     ? value.map((v) => inner + literal(style, v, depth + 1, inner.length, 1))
     : Object.entries(value as Record<string, unknown>).map(([k, v]) => {
         const head = `${inner}${style.key(k)}: `;
-        return head + literal(style, v, depth + 1, head.length, 1);
+        const text = literal(style, v, depth + 1, head.length, 1);
+        // prettier moves a value too long for the key's line to a line of its own; black leaves it.
+        if (style === JAVASCRIPT && !isCollection(v) && !text.includes('\n') && head.length + text.length + 1 > style.width)
+          return `${head.trimEnd()}\n${inner}${style.indent}${text}`;
+        return head + text;
       });
   const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
   return `${open}\n${entries.join(',\n')},\n${style.indent.repeat(depth)}${close}`;
@@ -90,18 +94,20 @@ function flatLiteral(style: Style, value: unknown): string {
 }
 
 /**
- * A Python call `head(name=value, …)` as black lays it out: one line; else the arguments together on
+ * A Python call `head(name=value, …)` (a name '' for a positional argument) as black lays it out: one line; else the arguments together on
  * the next line; else one a line with a trailing comma.
  */
 export function pyCall(head: string, args: ReadonlyArray<[string, unknown]>, depth = 0, lead = 0, trail = 0): string {
-  const parts = args.map(([k, v]) => `${k}=${flatLiteral(PYTHON, v)}`);
+  // An empty name: a positional argument.
+  const named = (k: string) => (k ? `${k}=` : '');
+  const parts = args.map(([k, v]) => `${named(k)}${flatLiteral(PYTHON, v)}`);
   const flat = `${head}(${parts.join(', ')})`;
   if (lead + flat.length + trail <= PYTHON.width) return flat;
   const inner = PYTHON.indent.repeat(depth + 1);
   const joined = parts.join(', ');
   const close = `${PYTHON.indent.repeat(depth)})`;
   if (inner.length + joined.length <= PYTHON.width && close.length + trail <= PYTHON.width) return `${head}(\n${inner}${joined}\n${close}`;
-  const lines = args.map(([k, v]) => `${inner}${k}=${literal(PYTHON, v, depth + 1, inner.length + k.length + 1, 1)},`);
+  const lines = args.map(([k, v]) => `${inner}${named(k)}${literal(PYTHON, v, depth + 1, inner.length + named(k).length, 1)},`);
   return `${head}(\n${lines.join('\n')}\n${close}`;
 }
 

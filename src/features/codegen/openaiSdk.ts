@@ -3,7 +3,8 @@
 // list; Azure OpenAI's classic API through AzureOpenAI with its api_version. The SDK reads the key
 // from the environment variable itself; the base URL is the connection's.
 import type { ExportedRequest } from '../../notebook/api';
-import { asciiMarkers, envRead, hasMarker, markerNames } from './envRefs';
+import { asciiMarkers, envRead } from './envRefs';
+import { jsonSource, References } from './programValues';
 import { Code, jsCall, pyCall } from './literals';
 import { headerLines } from './snippet';
 
@@ -22,43 +23,27 @@ export function openAiCall(req: Pick<ExportedRequest, 'service' | 'method' | 'ur
   return undefined;
 }
 
-/** The body's fields, with every unresolved `{{value}}` read from its environment variable. */
-function bodyFields(req: ExportedRequest, language: 'python' | 'javascript'): Array<[string, unknown]> {
+/** The body's fields, with every unresolved `{{value}}` read from its environment variable (and, in a notebook program, every earlier answer read from it). */
+export function bodyFields(req: ExportedRequest, language: 'python' | 'javascript', refs = new References(new Map())): Array<[string, unknown]> {
   if (req.body === undefined) return [];
-  const text = asciiMarkers(req.body);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
+  const parsed = jsonSource(language, refs, asciiMarkers(req.body));
+  if (parsed === undefined)
     throw new Error(
       'The body is not JSON (once its {{variables}} are filled in): the SDK takes the request as fields. Copy it as Python or JavaScript instead.',
     );
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || parsed instanceof Code)
     throw new Error('The body is not a JSON object: the SDK takes the request as fields.');
-  const reads = (v: unknown): unknown => {
-    if (typeof v === 'string' && hasMarker(v)) {
-      const names = markerNames(v);
-      const whole = v === `XAWBENVX${names[0]}XAWBENVX`;
-      return new Code(
-        whole ? envRead(language, names[0]) : JSON.stringify(v).replace(/XAWBENVX(\w+?)XAWBENVX/g, (_m, n: string) => `" + ${envRead(language, n)} + "`),
-      );
-    }
-    if (Array.isArray(v)) return v.map(reads);
-    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, reads(x)]));
-    return v;
-  };
-  return Object.entries(parsed).map(([k, v]) => [k, reads(v)]);
+  return Object.entries(parsed);
 }
 
-interface Client {
+export interface Client {
   azure?: { endpoint: string; apiVersion: string };
   baseUrl?: string;
   /** Set when the key is not in the variable the SDK reads by itself. */
   apiKeyVar?: string;
 }
 
-function clientOf(req: ExportedRequest): Client {
+export function clientOf(req: ExportedRequest): Client {
   if (req.azure) {
     const endpoint = new URL(req.baseUrl).origin;
     return { azure: { endpoint, apiVersion: req.azure.apiVersion }, ...(req.envVar !== 'AZURE_OPENAI_API_KEY' ? { apiKeyVar: req.envVar } : {}) };
@@ -69,7 +54,7 @@ function clientOf(req: ExportedRequest): Client {
   };
 }
 
-function pythonClient(c: Client): { imports: string[]; line: string } {
+export function pythonClient(c: Client): { imports: string[]; line: string } {
   const args: Array<[string, unknown]> = [];
   if (c.azure) args.push(['azure_endpoint', c.azure.endpoint], ['api_version', c.azure.apiVersion]);
   if (c.baseUrl) args.push(['base_url', c.baseUrl]);
@@ -78,7 +63,7 @@ function pythonClient(c: Client): { imports: string[]; line: string } {
   return { imports: [`from openai import ${cls}`], line: `client = ${pyCall(cls, args, 0, 'client = '.length)}` };
 }
 
-function jsClient(c: Client): { imports: string[]; line: string } {
+export function jsClient(c: Client): { imports: string[]; line: string } {
   const opts: Record<string, unknown> = {};
   if (c.azure) Object.assign(opts, { endpoint: c.azure.endpoint, apiVersion: c.azure.apiVersion });
   if (c.baseUrl) opts.baseURL = c.baseUrl;
@@ -88,7 +73,7 @@ function jsClient(c: Client): { imports: string[]; line: string } {
   return { imports: [`import { ${cls} } from "openai";`], line: `const client = ${made}` };
 }
 
-const PY_METHOD: Record<Exclude<OpenAiCall, 'models'>, string> = {
+export const PY_METHOD: Record<Exclude<OpenAiCall, 'models'>, string> = {
   chat: 'client.chat.completions.create',
   embeddings: 'client.embeddings.create',
   responses: 'client.responses.create',
@@ -151,7 +136,7 @@ const JS_USE: Record<OpenAiCall | 'stream', string[]> = {
   models: ['for await (const model of client.models.list()) {', '  console.log(model.id);', '}'],
 };
 
-const JS_METHOD: Record<Exclude<OpenAiCall, 'models'>, string> = {
+export const JS_METHOD: Record<Exclude<OpenAiCall, 'models'>, string> = {
   chat: 'client.chat.completions.create',
   embeddings: 'client.embeddings.create',
   responses: 'client.responses.create',
@@ -173,7 +158,8 @@ export function openAiSnippet(req: ExportedRequest, language: 'python' | 'javasc
     const made = pythonClient(client);
     // Code objects serialise with their text: an environment read anywhere in the fields needs `os`.
     const needsOs = client.apiKeyVar !== undefined || JSON.stringify(fields).includes('os.environ');
-    const imports = [...(needsOs ? ['import os', ''] : []), ...made.imports];
+    const needsJson = JSON.stringify(fields).includes('json.loads(');
+    const imports = [...(needsJson ? ['import json'] : []), ...(needsOs ? ['import os'] : []), ...(needsOs || needsJson ? [''] : []), ...made.imports];
     const request = call === 'models' ? [] : [`response = ${pyCall(PY_METHOD[call], fields, 0, 'response = '.length)}`];
     return [...header, ...imports, '', made.line, '', ...request, ...use].join('\n') + '\n';
   }

@@ -31,8 +31,8 @@ function restTarget(conn: RealtimeConnection): { cluster: string } | { host: str
 
 const secretHeader = () => [`The app secret is read from the environment variable ${PUSHER_SECRET_VAR}; it is never written here.`];
 
-export function pusherPython(conn: RealtimeConnection, cmd: RealtimeCommand): string {
-  if (cmd.kind === 'listen') throw new Error('Pusher has no Python client for subscribing: copy this LISTEN as JavaScript SDK (pusher-js).');
+/** `pusher.Pusher(…)`, the server SDK's client in Python, assigned to `variable`. */
+export function pusherPythonClient(conn: RealtimeConnection, variable: string): string {
   const t = restTarget(conn);
   const where: Array<[string, unknown]> =
     'cluster' in t
@@ -43,6 +43,11 @@ export function pusherPython(conn: RealtimeConnection, cmd: RealtimeCommand): st
           ['ssl', t.useTLS],
         ];
   const args: Array<[string, unknown]> = [['app_id', conn.appId], ['key', conn.key], ['secret', new Code(`os.environ["${PUSHER_SECRET_VAR}"]`)], ...where];
+  return `${variable} = ${pyCall('pusher.Pusher', args, 0, variable.length + 3)}`;
+}
+
+export function pusherPython(conn: RealtimeConnection, cmd: RealtimeCommand): string {
+  if (cmd.kind === 'listen') throw new Error('Pusher has no Python client for subscribing: copy this LISTEN as JavaScript SDK (pusher-js).');
   const call =
     cmd.kind === 'publish'
       ? `response = ${pyCall(
@@ -57,40 +62,48 @@ export function pusherPython(conn: RealtimeConnection, cmd: RealtimeCommand): st
         )}`
       : `response = ${pyCall('client.trigger_batch', [['batch', dataValue(cmd.body)]], 0, 11)}`;
   const header = headerLines('python-sdk', { auth: { placement: 'none' }, envVar: PUSHER_SECRET_VAR }, secretHeader());
-  return [...header, 'import os', '', 'import pusher', '', `client = ${pyCall('pusher.Pusher', args, 0, 9)}`, call, 'print(response)'].join('\n') + '\n';
+  return [...header, 'import os', '', 'import pusher', '', pusherPythonClient(conn, 'client'), call, 'print(response)'].join('\n') + '\n';
+}
+
+/** `new Pusher(…)`, the server SDK's client in JavaScript, assigned to `variable`. */
+export function pusherJsClient(conn: RealtimeConnection, variable: string): string {
+  const t = restTarget(conn);
+  const opts: Record<string, unknown> = { appId: conn.appId, key: conn.key, secret: new Code(`process.env.${PUSHER_SECRET_VAR}`), ...t };
+  if ('port' in t) opts.port = String(t.port);
+  const lead = `const ${variable} = `.length;
+  return `const ${variable} = ${jsCall('new Pusher', opts, 0, lead, 1)};`;
+}
+
+/** `new <cls>(key, {…})`, pusher-js's client (it subscribes), assigned to `variable`. */
+export function pusherJsListener(conn: RealtimeConnection, variable: string, cls: string): string {
+  const ws = new URL(conn.wsUrl.replace(/^ws/, 'http'));
+  const cluster = /^ws-([a-z0-9-]+)\.pusher\.com$/.exec(ws.hostname)?.[1];
+  const opts: Record<string, unknown> = cluster
+    ? { cluster }
+    : { cluster: '', wsHost: ws.hostname, wsPort: Number(ws.port || (conn.useTLS ? 443 : 80)), forceTLS: conn.useTLS, enabledTransports: ['ws'] };
+  const head = `const ${variable} = new ${cls}(`;
+  return `${head}${JSON.stringify(conn.key)}, ${jsCall('', opts, 0, head.length + conn.key.length + 4, 2).slice(1, -1)});`;
 }
 
 export function pusherJavaScript(conn: RealtimeConnection, cmd: RealtimeCommand): string {
   if (cmd.kind === 'listen') {
-    const ws = new URL(conn.wsUrl.replace(/^ws/, 'http'));
-    const cluster = /^ws-([a-z0-9-]+)\.pusher\.com$/.exec(ws.hostname)?.[1];
-    const opts: Record<string, unknown> = cluster
-      ? { cluster }
-      : { cluster: '', wsHost: ws.hostname, wsPort: Number(ws.port || (conn.useTLS ? 443 : 80)), forceTLS: conn.useTLS, enabledTransports: ['ws'] };
     const header = headerLines('javascript-sdk', { auth: { placement: 'none' }, envVar: PUSHER_SECRET_VAR });
     return (
       [
         ...header,
         'import Pusher from "pusher-js";',
         '',
-        `const pusher = new Pusher(${JSON.stringify(conn.key)}, ${jsCall('', opts, 0, 'const pusher = new Pusher('.length + conn.key.length + 4, 2).slice(1, -1)});`,
+        pusherJsListener(conn, 'pusher', 'Pusher'),
         `const channel = pusher.subscribe(${JSON.stringify(cmd.channel)});`,
         'channel.bind_global((event, data) => console.log(event, JSON.stringify(data)));',
         `setTimeout(() => pusher.disconnect(), ${cmd.durationMs});`,
       ].join('\n') + '\n'
     );
   }
-  const t = restTarget(conn);
-  const opts: Record<string, unknown> = { appId: conn.appId, key: conn.key, secret: new Code(`process.env.${PUSHER_SECRET_VAR}`), ...t };
-  if ('port' in t) opts.port = String(t.port);
   const call =
     cmd.kind === 'publish'
       ? `const response = await pusher.trigger(${JSON.stringify(cmd.channel)}, ${JSON.stringify(cmd.event)}, ${JSON.stringify(dataValue(cmd.data))});`
       : `const response = await ${jsCall('pusher.triggerBatch', {}, 0).replace('({})', `(${JSON.stringify(dataValue(cmd.body))})`)};`;
   const header = headerLines('javascript-sdk', { auth: { placement: 'none' }, envVar: PUSHER_SECRET_VAR }, secretHeader());
-  return (
-    [...header, 'import Pusher from "pusher";', '', `const pusher = ${jsCall('new Pusher', opts, 0, 15, 1)};`, '', call, 'console.log(response.status);'].join(
-      '\n',
-    ) + '\n'
-  );
+  return [...header, 'import Pusher from "pusher";', '', pusherJsClient(conn, 'pusher'), '', call, 'console.log(response.status);'].join('\n') + '\n';
 }

@@ -18,7 +18,7 @@ function loadHttpsnippet(): Promise<HttpsnippetModule> {
 }
 
 /** The request with its key as a marker where the connection puts it. */
-function withKey(req: ExportedRequest): { url: string; headers: Record<string, string> } {
+export function withKey(req: ExportedRequest): { url: string; headers: Record<string, string> } {
   const key = envMarker(req.envVar);
   const headers = { ...req.headers };
   let url = req.url;

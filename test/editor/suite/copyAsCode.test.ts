@@ -3,7 +3,7 @@
 // beside (screenshot copy-as-code), the key an environment read, never its value.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { CopiedCode } from '../../../src/editor/notebook/copyAsCode';
+import type { CopiedCode, ExportedProgram } from '../../../src/editor/notebook/copyAsCode';
 import type { SandboxInfo } from '../../../src/sandbox/types';
 import { takeScreenshot } from '../harness/suiteApi';
 import { sandboxKeys, trustedSandbox } from './kit';
@@ -58,5 +58,58 @@ describe('Copy Cell as Code…', function () {
     assert.ok(copied.text.includes(info.maps.baseUrl), 'the code goes to the connection’s base URL');
     for (const key of sandboxKeys(info)) assert.ok(!copied.text.includes(key), 'a sandbox key is in the copied code');
     await takeScreenshot('copy-as-code', 1000);
+  });
+
+  it('Export Notebook as Code…: the format pick, then one program beside that reads the earlier answer and the keys from the environment (screenshots)', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder);
+    const uri = vscode.Uri.joinPath(folder.uri, 'export-as-code.awb.md');
+    const notebook = [
+      '# Export as Code',
+      '',
+      '```llm name=models',
+      'GET /models',
+      '',
+      '?? status == 200',
+      '```',
+      '',
+      '```llm name=ask',
+      'POST /chat/completions',
+      '',
+      '{"model": "{{models.json.data[0].id}}", "messages": [{"role": "user", "content": "Hello"}]}',
+      '',
+      '?? status == 200',
+      '```',
+      '',
+      '```realtime name=heard',
+      'LISTEN tour 1s',
+      '```',
+      '',
+    ].join('\n');
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(notebook));
+    const doc = await vscode.workspace.openNotebookDocument(uri);
+    await vscode.window.showNotebookDocument(doc);
+
+    const exporting = vscode.commands.executeCommand<ExportedProgram | undefined>('apiWorkbench.notebook.exportAsCode');
+    await new Promise((r) => setTimeout(r, 1500));
+    await takeScreenshot('export-as-code-pick', 300);
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    const exported = await exporting;
+    assert.ok(exported, 'the pick was accepted');
+    assert.equal(exported.format, 'python', 'Python (requests) is offered first');
+    assert.equal(vscode.window.activeTextEditor?.document.getText(), exported.text);
+    assert.equal(vscode.window.activeTextEditor?.document.languageId, 'python');
+    assert.match(exported.text, /os\.environ\["OPENAI_API_KEY"\]/);
+    assert.match(exported.text, /"model": as_text\(models\["json"\]\["data"\]\[0\]\["id"\]\)/, 'the earlier answer is read by the code');
+    assert.ok(exported.text.includes(info.llm.baseUrl), 'the code goes to the connection’s base URL');
+    assert.match(exported.skipped.join('\n'), /^heard: realtime messages are signed or sent over a socket/m);
+    for (const key of sandboxKeys(info)) assert.ok(!exported.text.includes(key), 'a sandbox key is in the program');
+    await takeScreenshot('export-as-code', 1000);
+
+    // Given the format, as a caller does: the SDK program.
+    const sdk = await vscode.commands.executeCommand<ExportedProgram | undefined>('apiWorkbench.notebook.exportAsCode', doc.uri, 'javascript-sdk');
+    assert.ok(sdk);
+    assert.match(sdk.text, /^import \{ APIError, OpenAI \} from "openai";$/m);
+    assert.match(sdk.text, /listen\("heard", listener, "tour", 1000\)/);
   });
 });

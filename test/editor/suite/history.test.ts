@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { CopiedCode } from '../../../src/editor/codeCopy';
 import type { AddedCell } from '../../../src/editor/history/commands';
 import type { HistoryEntry } from '../../../src/history/model';
 import type { ExtensionApi } from '../../../src/extension';
@@ -104,6 +105,18 @@ describe('history', function () {
     assert.match(cells[0].value, /"textQuery": "Lyon"/);
     assert.match(cells[0].value, /\?\? status == 200$/);
     for (const key of sandboxKeys(info)) assert.ok(!added.text.includes(key) && !notebook.cellAt(0).document.getText().includes(key));
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('Copy as Code… of an entry: the request in the language picked, to its connection, the key read from the environment', async () => {
+    const copied = await vscode.commands.executeCommand<CopiedCode | undefined>('apiWorkbench.history.copyAsCode', searched, 'javascript');
+    assert.ok(copied);
+    assert.equal(copied.language, 'javascript');
+    assert.match(copied.text, /process\.env\.GOOGLE_MAPS_API_KEY/);
+    assert.match(copied.text, /Lyon/);
+    assert.ok(copied.text.includes(info.maps.baseUrl), 'the code goes to the entry’s connection');
+    for (const key of sandboxKeys(info)) assert.ok(!copied.text.includes(key), 'a sandbox key is in the copied code');
+    assert.equal(await vscode.env.clipboard.readText(), copied.text);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 

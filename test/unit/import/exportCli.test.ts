@@ -54,6 +54,22 @@ describe('CLI: api-workbench export', function () {
     assert.ok(!r.stdout.includes(KEY) && !r.stderr.includes(KEY));
   });
 
+  it('--format javascript-sdk with --connections: one program to the connection, its key read from the keyEnv variable, the skipped cells on stderr', async () => {
+    const dir = tempDir();
+    write(dir, 'tour.awb.md', tour);
+    write(dir, 'connections.json', JSON.stringify({ llm: [{ name: 'Proxy', baseUrl: PROXY, keyEnv: 'PROXY_LLM_KEY' }] }));
+    const r = await runCli(['export', 'tour.awb.md', '--format', 'javascript-sdk', '--connections', 'connections.json'], {
+      cwd: dir,
+      env: { PROXY_LLM_KEY: KEY },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^\/\/ "A tour of the sandbox" as a JavaScript SDK/);
+    assert.match(r.stdout, /baseURL: "https:\/\/llm\.proxy\.example\/v1",\n {2}apiKey: process\.env\.PROXY_LLM_KEY/);
+    // No realtime connection given: the realtime cells are skipped, and said so.
+    assert.match(r.stderr, /^heard: no realtime connection is known/m);
+    assert.ok(!r.stdout.includes(KEY) && !r.stderr.includes(KEY));
+  });
+
   it('--format curl: one command per llm/maps cell, key as "$VAR", each imports back to its cell', async () => {
     const dir = tempDir();
     write(dir, 'tour.awb.md', tour);
@@ -98,11 +114,11 @@ describe('CLI: api-workbench export', function () {
     assert.match(none.stderr, /export takes one notebook file\nRun "api-workbench --help"/);
     const format = await runCli(['export', 'x.awb.md', '--format', 'yaml'], { cwd: dir });
     assert.equal(format.code, 2);
-    assert.match(format.stderr, /--format is one of http, curl, not "yaml"/);
+    assert.match(format.stderr, /--format is one of http, curl, python, javascript, python-sdk, javascript-sdk, not "yaml"/);
     const missing = await runCli(['export', 'missing.awb.md'], { cwd: dir });
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /missing\.awb\.md: no such file/);
     const help = await runCli(['--help'], { cwd: dir });
-    assert.match(help.stdout, /api-workbench export <file\.awb\.md> \[-o out\.http\] \[--format http\|curl\]/);
+    assert.match(help.stdout, /api-workbench export <file\.awb\.md> \[-o out\.http\] \[--format http\|curl\|python\|javascript\|python-sdk\|javascript-sdk\]/);
   });
 });
