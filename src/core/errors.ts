@@ -27,6 +27,13 @@ export interface ApiErrorInit {
   requestId?: string;
   retryAfterMs?: number;
   cause?: unknown;
+  answer?: ErrorAnswer;
+}
+
+/** What a server answered with an error status, as it came (a notebook cell asserts on it). */
+export interface ErrorAnswer {
+  readonly text: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 export class ApiError extends Error {
@@ -41,6 +48,11 @@ export class ApiError extends Error {
   readonly serviceMessage?: string;
   readonly requestId?: string;
   readonly retryAfterMs?: number;
+  /**
+   * The body and headers of an HTTP error answer: `?? json.error.code` on a documented 404 reads
+   * them, where the cell once saw only "HTTP 404". Never part of the message: it may hold anything.
+   */
+  readonly answer?: ErrorAnswer;
 
   constructor(init: ApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -52,6 +64,7 @@ export class ApiError extends Error {
     this.serviceMessage = init.serviceMessage;
     this.requestId = init.requestId;
     this.retryAfterMs = init.retryAfterMs;
+    this.answer = init.answer;
   }
 
   /** One line for a notification: "OpenAI 429 rate_limit_exceeded: Slow down (request id req_1)". */

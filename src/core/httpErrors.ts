@@ -84,6 +84,7 @@ export class HttpErrors {
       serviceMessage: message ?? `HTTP ${status}`,
       requestId,
       retryAfterMs,
+      answer: { text, headers },
     });
   }
 

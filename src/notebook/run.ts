@@ -5,6 +5,7 @@ import { toAbortSignal, type Cancel } from '../core/cancellation';
 import { connectionOrigins, type HttpConnection, type RealtimeConnection } from '../core/connections';
 import { isApiError, errorText } from '../core/errors';
 import { redactTree, redactTreeSliced } from '../core/redactTree';
+import { parseJson } from '../core/validate';
 import type {
   AssertionResult,
   CellRef,
@@ -221,16 +222,20 @@ class Runner implements NotebookRunner {
       if (isApiError(error) && error.kind === 'cancelled') result.cancelled = true;
       // An HTTP error answer is still an answer: its status can be asserted on.
       if (!result.response && isApiError(error) && error.status !== undefined && (error.kind === 'http' || error.kind === 'rate-limited')) {
-        const text = error.serviceMessage ?? '';
+        // Its body and headers as the server sent them (redacted with the rest of the result), so
+        // `json` and `header` checks read a documented error answer; the service's words otherwise.
+        const text = error.answer?.text ?? error.serviceMessage ?? '';
         result.response = {
           status: error.status,
-          headers: {},
+          headers: error.answer ? this.opts.host.redactor.headers(error.answer.headers) : {},
           text,
           size: Buffer.byteLength(text),
           truncated: false,
           durationMs: performance.now() - t0,
           requestId: error.requestId,
         };
+        const json = error.answer ? parseJson(text) : undefined;
+        if (json?.ok) result.response.json = json.value;
       }
       if (analysed.language === 'llm') result.error = withRetiredModelAdvice(result.error, result.response, result.request?.body);
     }

@@ -80,6 +80,44 @@ describe('OpenAPI contract checks (?? json matches spec) against a test server',
     for (const out of [r.stdout, r.stderr]) for (const key of [TOKEN, API_KEY]) assert.ok(!out.includes(key));
   });
 
+  it("a documented error answer (404 with its Error schema) is the cell's answer: matches spec validates its body, json reads it", async () => {
+    const dir = petStoreFolder();
+    write(
+      dir,
+      'missing.awb.md',
+      [
+        '```vars',
+        'spec = ./petstore.yaml',
+        `baseUrl = http://127.0.0.1:${port}/v1`,
+        '```',
+        '',
+        '```http name=missing',
+        'GET {{baseUrl}}/pets/404',
+        'Authorization: Bearer {{$secret bearerAuth}}',
+        '',
+        '?? status == 404',
+        '?? json matches spec',
+        '?? json.message == "no such pet"',
+        '```',
+        '',
+      ].join('\n'),
+    );
+    const r = await runCli(['run', 'missing.awb.md', '--allow-host', '127.0.0.1', '--reporter', 'json'], { cwd: dir, env });
+    const report = JSON.parse(r.stdout) as {
+      suites: Array<{ cells: Array<{ name?: string; ok: boolean; assertions: Array<{ source: string; passed: boolean; actual: string }> }> }>;
+    };
+    const [missing] = report.suites[0].cells.filter((x) => x.name);
+    assert.deepEqual(
+      missing.assertions.map((a) => [a.source, a.passed, a.actual]),
+      [
+        ['?? status == 404', true, '404'],
+        ['?? json matches spec', true, missing.assertions[1].actual],
+        ['?? json.message == "no such pet"', true, 'no such pet'],
+      ],
+    );
+    assert.equal(r.code, 0, r.stderr);
+  });
+
   it('a status the operation does not document fails matches spec, listing the documented ones', async () => {
     const dir = petStoreFolder();
     write(
