@@ -238,6 +238,16 @@ describe('security: every command, then no secret in settings, state, logs, docu
     assert.match(code.text, /os\.environ\["GOOGLE_MAPS_API_KEY"\]/, 'Copy Cell as Code reads the key from the environment');
     assertClean('Copy Cell as Code', code.text);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    const program = await cmd.run<{ text: string }>('apiWorkbench.notebook.exportAsCode', imported.uri, 'python');
+    assert.match(program.text, /os\.environ/, 'Export Notebook as Code reads keys from the environment');
+    assertClean('Export Notebook as Code', program.text);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    // The history's newest request (one of the imported cells just run), as code.
+    const entry = (await api.services.history.entries())[0];
+    assert.ok(entry, 'the history has the requests just sent');
+    const entryCode = await cmd.run<{ text: string }>('apiWorkbench.history.copyAsCode', entry, 'python');
+    assertClean('History › Copy as Code', entryCode.text);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     await vscode.env.clipboard.writeText('');
     const exported = vscode.Uri.file(path.join(path.dirname(file), 'exported.http'));
     await cmd.run('apiWorkbench.notebook.exportHttp', imported.uri, exported);
