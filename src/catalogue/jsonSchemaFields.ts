@@ -5,7 +5,7 @@
 // fields (required only when every variant requires them). A schema that refers to itself stops
 // where it repeats, and nesting stops at MAX_DEPTH: completions there offer nothing, checks say nothing.
 import { deref } from '../notebook/api';
-import type { FieldSpec, FieldType } from './schemaFields';
+import { mergeFields, type FieldSpec, type FieldType } from './schemaFields';
 
 const MAX_DEPTH = 8;
 
@@ -113,24 +113,6 @@ function mergeVariants(variants: readonly unknown[], into: Shape, root: Doc, dep
   // A variant that is no object (a string, say) leaves the object's fields unrequired.
   if (objects.length === shapes.length && objects.length > 0)
     for (const name of objects[0].required) if (objects.every((s) => s.required.has(name))) into.required.add(name);
-}
-
-function mergeFields(a: FieldSpec, b: FieldSpec): FieldSpec {
-  const values = [...new Set([...(a.values ?? []), ...(b.values ?? [])])];
-  const fields = [...(a.fields ?? [])];
-  for (const f of b.fields ?? []) if (!fields.some((x) => x.name === f.name)) fields.push(f);
-  const items = [...new Set([...(a.items ?? []), ...(b.items ?? [])])];
-  return {
-    name: a.name,
-    types: [...new Set([...a.types, ...b.types])],
-    required: a.required && b.required,
-    ...(values.length ? { values } : {}),
-    ...(fields.length ? { fields } : {}),
-    ...(items.length ? { items } : {}),
-    ...(a.open || b.open ? { open: true } : {}),
-    ...((a.description ?? b.description) !== undefined ? { description: a.description ?? b.description } : {}),
-    ...((a.format ?? b.format) !== undefined ? { format: a.format ?? b.format } : {}),
-  };
 }
 
 function fieldOf(name: string, shape: Shape, required: boolean): FieldSpec {

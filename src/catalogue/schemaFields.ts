@@ -104,16 +104,22 @@ function collect(schema: z.ZodMiniType, into: Shape, depth: number): void {
   }
 }
 
-function mergeFields(a: FieldSpec, b: FieldSpec): FieldSpec {
+/** Two descriptions of one field (a union's variants, allOf parts) as one: either's values, fields and items; required only when both are. */
+export function mergeFields(a: FieldSpec, b: FieldSpec): FieldSpec {
   const values = [...new Set([...(a.values ?? []), ...(b.values ?? [])])];
   const fields = [...(a.fields ?? [])];
   for (const f of b.fields ?? []) if (!fields.some((x) => x.name === f.name)) fields.push(f);
+  const items = [...new Set([...(a.items ?? []), ...(b.items ?? [])])];
   return {
     name: a.name,
     types: [...new Set([...a.types, ...b.types])],
     required: a.required && b.required,
     ...(values.length ? { values } : {}),
     ...(fields.length ? { fields } : {}),
+    ...(items.length ? { items } : {}),
+    ...(a.open || b.open ? { open: true } : {}),
+    ...((a.description ?? b.description) !== undefined ? { description: a.description ?? b.description } : {}),
+    ...((a.format ?? b.format) !== undefined ? { format: a.format ?? b.format } : {}),
   };
 }
 
