@@ -54,7 +54,7 @@ const serviceChunkPlugin = {
 
 /**
  * zod/mini in the extension's bundles, loaded on first use and shared: each importer gets a module
- * of getters that require dist/zod.js when a schema is first built (schemas are built on first use,
+ * of functions that require dist/zod.js when a schema is first built (schemas are built on first use,
  * src/core/once.ts), so a window that validates nothing at activation does not compile ~28 KB of
  * zod, and the service bundles share one copy instead of one each (issue 39). dist/zod.js exports
  * exactly the names src/ calls (`z.<name>(` or `z.<name><T>(`), so it is tree-shaken; an importer must be written
@@ -92,9 +92,29 @@ const lazyZodPlugin = {
     });
     build.onResolve({ filter: /^\.\/zod\.js$/ }, (a) => ({ path: a.path, external: true }));
     build.onLoad({ filter: /.*/, namespace: 'lazy-zod' }, () => ({
-      contents: `let zod;\nconst load = () => (zod ??= require('./zod.js'));\nfor (const name of ${JSON.stringify(ZOD_NAMES)}) Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });\n`,
+      // An ES module of forwarding functions: importers call them directly. A CommonJS module of
+      // getters was copied by esbuild's __toESM into a new object per importing file (8 at activation).
+      contents: `let zod;\nconst load = () => (zod ??= require('./zod.js'));\n${ZOD_NAMES.map((n, i) => `const f${i} = (...a) => load().${n}(...a);`).join('\n')}\nexport { ${ZOD_NAMES.map((n, i) => `f${i} as ${n}`).join(', ')} };\n`,
       loader: 'js',
     }));
+  },
+};
+
+/**
+ * The VS Code API as one binding per bundle. esbuild turns each `import * as vscode from 'vscode'` of
+ * an external module into its own `__toESM(require('vscode'))`, which copies every property of the
+ * API object (a few hundred classes, enums and namespaces) into a new object, a getter each: 17 copies
+ * in dist/extension.js at activation (issue 39). src/ imports it as `import vscode from 'vscode'`
+ * (eslint.config.mjs enforces it), and here 'vscode' is a module whose default export is the API
+ * object itself, so every importer reads `vscode.window` from the object VS Code handed over.
+ */
+const sharedVscodePlugin = {
+  name: 'shared-vscode',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (a) =>
+      a.namespace === 'shared-vscode' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'shared-vscode' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'shared-vscode' }, () => ({ contents: "const api = require('vscode');\nexport default api;\n", loader: 'js' }));
   },
 };
 
@@ -180,7 +200,7 @@ const builds = [
     entryPoints: { extension: 'src/extension.ts', ...Object.fromEntries(SERVICE_CHUNKS.map((s) => [s, `src/editor/${s}/index.ts`])) },
     outdir: 'dist',
     external: ['vscode'],
-    plugins: [lazyVendorPlugin, serviceChunkPlugin, noAjvPlugin, lazyZodPlugin],
+    plugins: [lazyVendorPlugin, serviceChunkPlugin, noAjvPlugin, lazyZodPlugin, sharedVscodePlugin],
     metafile: true,
   },
   ...LAZY_VENDOR.map((name) => ({

@@ -17,4 +17,19 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
   },
+  {
+    // esbuild.mjs hands every bundle the API object VS Code gave the extension; a namespace import of
+    // it would be copied, property by property, once per importing file at activation (issue 39).
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='vscode'][importKind!='type'] > ImportNamespaceSpecifier",
+          message:
+            "Import the VS Code API as `import vscode from 'vscode'` (or `import type * as vscode` for types only): esbuild copies a namespace import per file.",
+        },
+      ],
+    },
+  },
 );

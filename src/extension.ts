@@ -1,6 +1,6 @@
 // Composition root: builds the services in dependency order (log first), wires the three views
 // and every command, and reports activation failures to the user.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { SERVICE_IDS, type ServiceId } from './core/connections';
 import { errorText } from './core/errors';
 import { CONTEXT_KEYS, REALTIME_INSPECTOR_VIEW_ID, VIEW_IDS } from './features/ids';

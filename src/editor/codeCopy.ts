@@ -2,7 +2,7 @@
 // or a History entry (History › Copy as Code…). A quick pick of the languages it can be written in
 // (the last one used first), then the code on the clipboard and in an editor beside. The code is
 // written by src/features/codegen, loaded on first use; keys stay environment reads.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { keyEnvVar } from '../core/curl';
 import type { HttpConnection } from '../core/connections';
 import { notebookVariables, type ExportOptions, type ExportTarget, type KnownValue, type NotebookCellData } from '../notebook/api';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { errorText, isApiError } from '../core/errors';
 import { runInCommand } from '../history/scope';
 import type { CommandId } from '../features/commandIds';

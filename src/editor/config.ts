@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { parseConnectionsSetting, type Connection, type ParsedConnections, type ServiceId } from '../core/connections';
 import { validate, type Schema } from '../core/validate';
 import { CONFIG_SECTION, CONNECTIONS_SETTING, type SettingKey } from '../features/ids';

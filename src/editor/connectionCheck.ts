@@ -2,7 +2,7 @@
 // now, and what came back is shown. "works" is said only after a request succeeded. The new
 // connection becomes the active one only when the user says so: a notebook that ran against the
 // sandbox a minute ago keeps running against it.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { sentences } from '../core/sentences';
 import { SERVICE_LABELS, usesStoredKey, type Connection } from '../core/connections';
 import { errorText } from '../core/errors';

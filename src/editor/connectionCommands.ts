@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { connectionOrigins, needsKey, SANDBOX_CONNECTION_NAME, SERVICE_LABELS, type Connection, type ServiceId } from '../core/connections';
 import type { CommandTable } from './commands';
 import { checkNewConnection } from './connectionCheck';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { SERVICE_IDS, type Connection, type ServiceId } from '../core/connections';
 import type { Config } from './config';
 import { CONFIG_SECTION, CONNECTIONS_SETTING, CONTEXT_KEYS, STATE_KEYS } from '../features/ids';

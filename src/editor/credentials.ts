@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { CredentialResolver, describeTokenSource, type TokenSource } from '../core/auth/resolver';
 import type { Redactor } from '../core/redact';
 import { connectionOrigins, SERVICE_LABELS, type Connection } from '../core/connections';

@@ -1,7 +1,7 @@
 // "Copy as cURL" in the editor: each service remembers the last few requests its commands sent
 // (as the HttpClient described them, before the key was added) and copies one as a command line
 // whose key is an environment-variable reference. Kept in memory only: bodies hold prompts and code.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import * as z from 'zod/mini';
 import { SERVICE_LABELS, type HttpConnection } from '../core/connections';
 import { keyEnvVar, toCurl } from '../core/curl';

@@ -1,6 +1,6 @@
 // "Diagnose Connection…": the report of core/net/diagnose.ts for a connection of any service, in
 // an untitled Markdown document the user can read and copy into a bug report (already redacted).
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { connectionId, SERVICE_IDS, SERVICE_LABELS, usesStoredKey, type Connection } from '../core/connections';
 import type { AuthPlacement } from '../core/auth';
 import { diagnoseConnection, type ProbeResult } from '../core/net/diagnose';

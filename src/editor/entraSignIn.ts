@@ -2,7 +2,7 @@
 // gives a session for the Cognitive Services scope; the account is shown on the connection. A
 // token is asked for again (silently while a session exists) shortly before it expires, and
 // signing out in VS Code's Accounts menu forgets every Entra token at once.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import type { EntraTokenProvider } from '../core/auth/resolver';
 import { jwtExpiry, type Token } from '../core/auth/tokenCache';
 import { Disposable } from './disposable';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { SERVICE_IDS } from '../core/connections';
 import { connectionsFileFor } from '../core/connectionsFile';
 import type { Services } from './services';

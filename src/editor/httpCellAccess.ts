@@ -2,7 +2,7 @@
 // notebook may send to (asked once per notebook and host, the answer "Allow" kept in the workspace
 // state under the notebook's URI), and the values of `{{$secret name}}` (asked once with a password
 // box, kept in SecretStorage). In an untrusted workspace nothing is asked and nothing is sent.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { validate } from '../core/validate';
 import * as z from 'zod/mini';
 import { APPROVED_HOSTS_STATE_KEY } from '../features/ids';

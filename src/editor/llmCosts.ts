@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import type { Cost } from '../services/llm/pricing';
 import type { ChatMessage, TokenUsage } from '../services/llm';
 import type { Services } from './services';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import type { RequestLogEntry } from '../core/http';
 import type { Redactor } from '../core/redact';
 import { errorText, requestIdSuffix } from '../core/errors';

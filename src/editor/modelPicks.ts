@@ -1,6 +1,6 @@
 // Quick-pick items for a model list: one separator per kind, in the catalogue's one order
 // (catalogue/modelKinds.ts); kinds that cannot serve the command are left out by the caller.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { modelsByKind, type ModelKind } from '../catalogue/modelKinds';
 
 export interface ModelPickItem extends vscode.QuickPickItem {

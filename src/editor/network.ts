@@ -3,7 +3,7 @@
 // own undici and ws, which VS Code's proxy support does not reach: without this they would
 // ignore the user's proxy. Read when the first request needs them, and again after an http.* setting
 // changes.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { errorText } from '../core/errors';
 import { configureNetworkOnFirstUse } from '../core/net/network';
 import { DIRECT, editorHttpSettingsSchema, netSettingsFromEditor, proxySecrets, type NetSettings } from '../core/net/settings';

@@ -5,7 +5,7 @@
 // per notebook and {{$secret}} values asked for once. The notebook controller, the Testing
 // view and the history's re-run all run cells through it.
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import type { Connection, ServiceId } from '../core/connections';
 import { errorText } from '../core/errors';
 import { historyEntryFromCellResult } from '../history/fromCellResult';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 
 /** Read-only reports (Diagnose, Run with Models…): `api-workbench-report:/<n>/<title>.<ext>`. */
 export const REPORT_SCHEME = 'api-workbench-report';

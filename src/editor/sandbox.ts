@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { connectionOrigins, sandboxConnections, type Connection } from '../core/connections';
 import { parseJson, validate } from '../core/validate';
 import { sandboxInfoSchema } from '../sandbox/info';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { connectionId, type ServiceId } from '../core/connections';
 import type { Redactor } from '../core/redact';
 import { NOTEBOOK_SECRET_PREFIX as NOTEBOOK_PREFIX, SECRET_AUX_PREFIX as AUX_PREFIX, SECRET_KEY_PREFIX as PREFIX } from '../features/ids';

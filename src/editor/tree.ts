@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { connectionId, needsKey, usesStoredKey, type Connection, type ServiceId } from '../core/connections';
 import { errorText } from '../core/errors';
 import { CONNECTION_COMMANDS } from '../features/ids';

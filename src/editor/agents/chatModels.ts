@@ -2,7 +2,7 @@
 // finalized provider API (VS Code 1.104+). The engine floor's types (1.100) have none of it, so it is
 // reached through the narrow shapes below and feature-detected: on older hosts nothing is registered.
 // The connection side (listing, streaming) loads with the notebook bundle on first use.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { errorText } from '../../core/errors';
 import { parseJson } from '../../core/validate';
 import type { BridgeMessage, BridgePart, ChatModelDescription } from '../../features/llm/chatModels';

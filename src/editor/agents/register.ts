@@ -6,7 +6,7 @@
 // use `api-workbench mcp`), so no one writes an mcp.json by hand:
 // served from this extension host over HTTP on 127.0.0.1 (src/agents/mcpHttp.ts), so it uses the
 // stored connections and their keys never leave the process, and needs no CLI on PATH.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { TOOL_NAMES } from '../../agents/names';
 import { errorText } from '../../core/errors';
 import { bundle } from '../bundles';

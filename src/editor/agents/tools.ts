@@ -3,7 +3,7 @@
 // restricted mode), the shared HTTP factory and its rate limits, the notebook host the notebook
 // uses. Part of the notebook bundle (dist/notebook.js), which already carries the engine and the
 // service clients these tools run on, so they add little to the package.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import type { Connection, ServiceId } from '../../core/connections';
 import { errorText } from '../../core/errors';
 import { confirmationFor, type Confirmation } from '../../agents/confirm';

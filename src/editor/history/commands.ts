@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { entryToCell, entryToCellText, NotACellError, type CellOptions } from '../../history/cell';
 import { historyEntryFromCellResult } from '../../history/fromCellResult';
 import type { HistoryEntry } from '../../history/model';

@@ -1,7 +1,7 @@
 // The request history's part of the foundation: the store (which the HttpClientFactory feeds),
 // the History view, and stubs for the commands and the Testing view's notebook tests, whose code
 // (with the notebook engine) is in the notebook's bundle dist/notebook.js, required on first use.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { lazyCommandStubs, registerCommands, type CommandTable } from '../commands';
 import { HISTORY_COMMANDS, HISTORY_VIEW_ID, NOTEBOOK_TEST_CONTROLLER_ID } from '../../features/ids';
 import type { DiagnosticsLog } from '../log';

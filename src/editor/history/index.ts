@@ -2,7 +2,7 @@
 // notebook's bundle (dist/notebook.js, re-exported as `history`): loaded the first time one of them
 // is used, never at activation.
 // The store, the recorder and the tree are part of the foundation (see feature.ts).
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import type { Services } from '../services';
 import { historyCommands, HistoryDocuments, HISTORY_SCHEME } from './commands';
 import type { HistoryActivation } from './feature';

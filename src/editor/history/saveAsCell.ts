@@ -1,6 +1,6 @@
 // The "Save as Notebook Cell" action on a command's result notification: the request the command
 // just sent (the newest history entry) becomes a request cell through the history's own command.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { HISTORY_COMMANDS } from '../../features/ids';
 import type { Services } from '../services';
 

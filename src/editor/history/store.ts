@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { DEFAULT_HISTORY_LIMITS, HistoryList, type HistoryEntry, type HistoryLimits } from '../../history/model';
 import type { OutgoingRequest } from '../../core/http';
 import type { HistorySink } from '../../history/recorder';

@@ -1,7 +1,7 @@
 // The assertions of `*.awb.md` notebooks in VS Code's Testing view: one test per request cell,
 // grouped by file, run through the engine in file order (earlier cells feed later ones' variables),
 // failures shown with the expected and actual value at the assertion's line.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { createRunner, parseNotebook, serializeNotebook, type CellResult, type NotebookCellData, type ParsedNotebook } from '../../notebook/api';
 import { editorNotebookHost } from '../notebookHost';
 import type { Services } from '../services';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { entryPath, HISTORY_SERVICE_LABELS as SERVICE_LABELS, type HistoryEntry } from '../../history/model';
 import { HISTORY_COMMANDS } from '../../features/ids';
 import type { HistoryStore } from './store';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import type { RecordedRequest, RequestHistory } from '../curl';
 
 export const ANSWER_SCHEME = 'api-workbench-answer';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import type { HttpConnection } from '../../core/connections';
 import { errorText } from '../../core/errors';
 import type { CommandTable } from '../commands';

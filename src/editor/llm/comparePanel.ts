@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { CancelledError } from '../../core/cancellation';
 import type { HttpConnection } from '../../core/connections';
 import { errorText } from '../../core/errors';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import * as z from 'zod/mini';
 import { connectionId, type Connection } from '../../core/connections';
 import { validate } from '../../core/validate';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { connectionId, type Connection } from '../../core/connections';
 import type { ModelInfo } from '../../services/llm';
 import { orderModels } from '../../catalogue/modelKinds';

@@ -1,6 +1,6 @@
 // Commands that open the playground: for a connection and model (palette, or a model in the Language
 // Models view), and from an llm notebook cell (cell toolbar or the code lens "Open in Playground").
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import type { HttpConnection } from '../../core/connections';
 import { defaultSettings } from '../../services/llm/playgroundMessages';
 import type { CommandTable } from '../commands';

@@ -1,7 +1,7 @@
 // The LLM playground panel of one model connection: hosts the webview, keeps the conversation (the
 // host owns it; the webview draws it), runs exchanges with the model and its tool calls, and saves
 // the conversation as a notebook cell. Every webview message is validated before it is acted on.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import type { HttpConnection } from '../../core/connections';
 import { errorText } from '../../core/errors';
 import { validate } from '../../core/validate';

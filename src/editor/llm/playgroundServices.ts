@@ -2,7 +2,7 @@
 // shared HTTP factory (quota, approved credentials, history, redaction) for the active connection
 // of each service, a modal confirmation before anything is published, and user-defined tools'
 // notebook cells run by the notebook engine with the editor's host (keys from connections only).
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { bundle } from '../bundles';
 import type { Services } from '../services';
 import type { ToolServices } from '../../features/llm/playgroundTools';

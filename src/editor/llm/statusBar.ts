@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { STATUS_BAR_IDS } from '../../features/ids';
 import type { Services } from '../services';
 import { asLlmConnection, requestsLeft } from '../../features/llm/clients';

@@ -1,7 +1,7 @@
 // What the maps commands share with the commands kept in files of their own (Route Matrix): the
 // outcome a command returns, and the part of MapsCommands they call, so those files need not import
 // commands.ts (which registers them).
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import type { HttpConnection } from '../../core/connections';
 import { validate } from '../../core/validate';
 import type { MapsCallOptions, MapsResult as CallResult } from '../../services/maps/client';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import * as z from 'zod/mini';
 import { connectionId, type HttpConnection } from '../../core/connections';
 import { errorText, isApiError, requestIdSuffix } from '../../core/errors';

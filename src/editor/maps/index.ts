@@ -2,7 +2,7 @@
 // commands (search, route, matrix, place details, validate, geocode, field masks with their SKU),
 // this session's estimated cost, and the map webview, which notebook results can be shown on too
 // (apiWorkbench.maps.showGeometry, the response viewer's "Show on Map Panel").
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import * as z from 'zod/mini';
 import { validate } from '../../core/validate';
 import { mapLineSchema, mapMarkerSchema } from '../../services/maps/mapMessages';

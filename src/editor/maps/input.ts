@@ -1,7 +1,7 @@
 // What the maps commands ask the user for: a place or point (the place picker with autocomplete,
 // recent places, typed coordinates or addresses), a travel mode, free text (prefilled with what was
 // typed last), and the editor's selection; and how a picked place becomes coordinates or a label.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { connectionId, type HttpConnection } from '../../core/connections';
 import { parseLatLng, TRAVEL_MODES, type LatLngInput, type MapsClient, type TravelMode } from '../../services/maps/client';
 import type { SessionCosts } from '../../features/maps/costs';

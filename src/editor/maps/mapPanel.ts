@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { validate } from '../../core/validate';
 import { mapToHostSchema, type MapToHost, type ShowMessage } from '../../services/maps/mapMessages';
 import type { DiagnosticsLog } from '../log';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import * as z from 'zod/mini';
 import { fieldMaskFor, MASK_PRESETS, placeTierMasks, type MapsOperation } from '../../services/maps/fieldMasks';
 import { compareSku, skuOf, type SkuOperation } from '../../services/maps/sku';

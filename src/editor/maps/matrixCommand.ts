@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import type * as z from 'zod/mini';
 import type { LatLngInput, TravelMode } from '../../services/maps/client';
 import type { MapLine, MapMarker } from '../../services/maps/mapMessages';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import type { LatLngInput, TravelMode } from '../../services/maps/client';
 import type { MapMarker } from '../../services/maps/mapMessages';
 import { newNonce } from '../../features/webviewPage';

@@ -1,7 +1,7 @@
 // "Draw actual routes" of the route matrix on show: one Compute Routes request per routable pair
 // (billed each, hence asked for with a link that says how many), with a cancellable progress, then
 // the roads replace the straight lines on the map.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { errorText, isApiError } from '../../core/errors';
 import type { MapLine } from '../../services/maps/mapMessages';
 import { routesForPairs, type PairRoute, type RoutePair } from '../../services/maps/matrixRoutes';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { errorText } from '../../core/errors';
 import type { MapsResult } from '../../features/maps/results';
 import {

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { validate } from '../../core/validate';
 import { rendererMessageSchema, type HostMessage, type RendererMessage, type ResultPayload } from '../../webview/result/protocol';
 import type { DiagnosticsLog } from '../log';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import type { Redactor } from '../../core/redact';
 import type { ResultPayload } from '../../webview/result/protocol';
 import { responsePayload, type ResponseMeta } from '../../features/maps/responsePayload';

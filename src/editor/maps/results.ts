@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { validate } from '../../core/validate';
 import { resultsByConnectionSchema, type CapabilityId, type MapsResult } from '../../features/maps/results';
 import { Disposable } from '../disposable';

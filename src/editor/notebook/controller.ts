@@ -3,7 +3,7 @@
 // when the user presses stop (what arrived stays). Other features hook in through onDidFinishCell
 // and runCell (history, Testing API).
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { mapTiles, scriptLimits } from '../../features/settings';
 import { createRunner, hasScriptBlock, type CellProgress, type CellResult, type CodeLanguage, type NotebookRunner, type RunOptions } from '../../notebook/api';
 import { RESULT_MIME, type ResultPayload } from '../../webview/result/protocol';

@@ -2,7 +2,7 @@
 // "Export Notebook as Code…": the whole notebook as one program (Python or JavaScript, plain or
 // SDK) in an editor beside. The code is written by src/features/codegen, loaded on first use; keys
 // stay environment reads.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { connectionId } from '../../core/connections';
 import { partOf, serializeNotebook, type ExportOptions, type ExportTarget } from '../../notebook/api';
 import type { ProgramFormat } from '../../features/codegen/notebookProgram';

@@ -1,6 +1,6 @@
 // The active environment of each API notebook: the names come from the notebook's
 // `vars env=<name>` cells; the choice is remembered per file and shown in the status bar.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { CONTEXT_HAS_ENVIRONMENTS, NOTEBOOK_TYPE } from '../../features/ids';
 
 const STATE_KEY = 'apiWorkbench.notebook.environments';

@@ -3,7 +3,7 @@
 // command it runs). The conversions are the engine's (src/notebook/import); the key is always an
 // environment-variable reference: the connection's key never leaves the secret storage.
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import type { HttpConnection } from '../../core/connections';
 import { keyEnvVar } from '../../core/curl';
 import { cellToCurl, exportHttpFile, serializeNotebook, type ExportOptions, type ExportTarget } from '../../notebook/api';

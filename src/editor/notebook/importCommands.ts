@@ -3,7 +3,7 @@
 // (src/notebook/import); here: the file, the URL or the clipboard and the new cells; the keys
 // found, which are never written into the notebook, are offered to store (importKeys.ts).
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { SERVICE_IDS } from '../../core/connections';
 import {
   detectFormat,

@@ -2,7 +2,7 @@
 // puts it where the cells read it from. A connection's key (a connection from settings at that host);
 // a new connection with the key, for a public API's host no connection has yet (its cells then name
 // it); or a `{{$secret name}}` an http cell reads. Nothing is stored without the click.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { connectionOrigins, type Connection, type ServiceId } from '../../core/connections';
 import type { ImportedSecret, ImportResult } from '../../notebook/api';
 import { GOOGLE_MAPS_BASE_URLS } from '../../services/maps/client';

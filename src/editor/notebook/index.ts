@@ -3,7 +3,7 @@
 // response viewer's messages and the notebook commands. The history's commands and notebook tests
 // ride in the same bundle (`history` below) because they run the same engine: one copy in the .vsix.
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { errorText } from '../../core/errors';
 import { validate } from '../../core/validate';
 import { rendererMessageSchema, type HostMessage, type RendererMessage } from '../../webview/result/protocol';

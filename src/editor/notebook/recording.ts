@@ -4,7 +4,7 @@
 // folder, replays what the editor recorded (and the other way round).
 import { mkdir, realpath, rename, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { FileRefusal, readFileInside } from '../../core/fileGate';
 import { MAX_RECORDING_BYTES } from '../../core/recording/file';
 import { Cassette, sandboxAliases, type CassetteMode, type CellResult } from '../../notebook/api';

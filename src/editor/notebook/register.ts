@@ -1,7 +1,7 @@
 // Part of the extension's main bundle: plugs the API notebook in without loading it. The serializer
 // and every notebook command are stubs that require the feature's bundle (dist/notebook.js) the
 // first time a notebook opens or a command runs, so activation stays light.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { COMMAND_IDS } from '../../features/commandIds';
 import { lazyCommandStubs, registerCommands } from '../commands';
 import { NOTEBOOK_TYPE } from '../../features/ids';

@@ -2,7 +2,7 @@
 // connection; the notebook runs once per model with {{model}} set (on runners of their own, so the
 // cells' outputs stay), and a table of checks × models (pass/fail, latency, tokens, cost) opens.
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { matrixTable } from '../../features/notebook/matrixTable';
 import type { NotebookRunView } from '../../features/notebook/checkRows';
 import { llmClient } from '../../features/llm/clients';

@@ -1,7 +1,7 @@
 // `*.awb.md` <-> VS Code notebook cells through the engine's format (byte-stable round trip).
 // Cell metadata carries the engine's CellMetadata untouched: VS Code hands it back on save, which
 // is how an unchanged cell is written back byte for byte. Outputs never go into the file.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { cellStartLines, notebookProblems, parseNotebook, serializeNotebook, type NotebookCellData, type NotebookProblem } from '../../notebook/api';
 
 /** Keeps a leading BOM in the text, so it is written back too. */

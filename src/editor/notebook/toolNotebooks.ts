@@ -2,7 +2,7 @@
 // them: an open notebook's cells as they are now (unsaved edits included), otherwise the file on
 // disk; either way in the environment the user chose for that notebook.
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { parseNotebook } from '../../notebook/api';
 import type { ToolNotebook } from '../../features/llm/playgroundCellTool';
 import type { Services } from '../services';

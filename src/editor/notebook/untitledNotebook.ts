@@ -2,7 +2,7 @@
 // notebook made from NotebookData is called `Untitled-1.md`, which Save As proposes and VS Code then
 // refuses ("patterns: *.awb.md"), and its errors name `untitled:Untitled-1.md?api-workbench-notebook`.
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { notebookFileName, uniqueNotebookName } from '../../features/notebook/notebookFileName';
 
 /** True when something is at `uri` (a file the user would otherwise overwrite, a name already taken). */

@@ -1,6 +1,6 @@
 // Batch publish (POST /batch_events, up to 10 events, order kept) and channel information
 // (GET /channels, /channels/{name}, /channels/{name}/users) as commands.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import type { RealtimeConnection } from '../../core/connections';
 import { parseJson } from '../../core/validate';
 import { channelKind, LIMITS, type ChannelAttributes } from '../../services/realtime/protocol';

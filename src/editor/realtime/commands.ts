@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import type { RealtimeConnection } from '../../core/connections';
 import { errorText, isApiError } from '../../core/errors';
 import type { SubscriptionSnapshot } from '../../services/realtime/client';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import type { RealtimeConnection } from '../../core/connections';
 import { masterKeyProblem } from '../../services/realtime/encryption';
 import { channelKind } from '../../services/realtime/protocol';

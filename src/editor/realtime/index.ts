@@ -1,7 +1,7 @@
 // The realtime service in the editor: the Realtime Channels tree (connection state → channels →
 // presence members), its commands, the realtime message log with its counter, and the local
 // webhook receiver.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { CONTEXT_KEYS, REALTIME_INSPECTOR_VIEW_ID } from '../../features/ids';
 import type { Services } from '../services';
 import type { ServiceActivation, ServiceView } from '../serviceModule';

@@ -2,7 +2,7 @@
 // messages of every realtime session, kept whether or not the panel is open), fed by the
 // InspectorFeed at most ten times a second. The page asks; this side answers, copies, and
 // republishes after a modal confirmation showing exactly what will be sent.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import * as z from 'zod/mini';
 import { errorText } from '../../core/errors';
 import { validate } from '../../core/validate';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import type { Redactor } from '../../core/redact';
 import { RealtimeLogBatcher, type LogStats } from '../../services/realtime/logBatcher';
 import { STATUS_BAR_IDS } from '../../features/ids';

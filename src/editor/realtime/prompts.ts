@@ -2,7 +2,7 @@
 // channels from the REST API, recent ones, and what the name prefixes mean) and Publish's data
 // source (typed, the selection, a file) with a confirmation showing exactly what will be sent.
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { errorText } from '../../core/errors';
 import { channelNameProblem, isCacheChannel } from '../../services/realtime/protocol';
 import type { RealtimeSession } from './sessions';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { connectionId, type Connection, type RealtimeConnection } from '../../core/connections';
 import { HttpClient } from '../../core/http';
 import { endpointAuthorizer, localAuthorizer, type ChannelAuthorizer, type PresenceUser } from '../../services/realtime/auth';

@@ -1,7 +1,7 @@
 // User sign-in (pusher:signin), events sent to a user (sendToUser) and terminating a user's
 // connections, in commands and in the tree: the signed-in user is a node under the connection,
 // and the events the server sent to that user are its children.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { connectionId, type RealtimeConnection } from '../../core/connections';
 import { errorText } from '../../core/errors';
 import { LIMITS, serverToUserId } from '../../services/realtime/protocol';

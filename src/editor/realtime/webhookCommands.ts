@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import type { RealtimeConnection } from '../../core/connections';
 import type { AppCredentials } from '../../services/realtime/signing';
 import {

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import type { Redactor } from '../../core/redact';
 import { webhookPageHtml, type WebhookRow } from '../../features/realtime/webhookHtml';
 import type { WebhookRecord } from '../../features/realtime/webhookInbox';

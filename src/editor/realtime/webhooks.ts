@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import type { RealtimeConnection } from '../../core/connections';
 import type { WebhookEvent } from '../../services/realtime/protocol';
 import { startWebhookReceiver, type WebhookReceiver } from '../../services/realtime/webhookReceiver';

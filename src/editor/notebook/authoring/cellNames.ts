@@ -1,7 +1,7 @@
 // Names you can see: a cell's name, connection and environment live in its fence line, which the
 // notebook hides, so each code cell shows them in its status bar; clicking one renames the cell
 // or switches its connection or environment (the fence line is written anew on save).
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { declaredEnvironments } from '../environments';
 import { NOTEBOOK_TYPE } from '../../../features/ids';
 import type { CommandTable } from '../../commands';

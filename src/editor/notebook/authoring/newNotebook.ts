@@ -4,7 +4,7 @@
 // In a workspace the user types only the name; without one, the save dialog picks the place and
 // the name is completed to `.awb.md` whatever was typed.
 import * as os from 'node:os';
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import {
   DEFAULT_NOTEBOOK_NAME,
   notebookBaseName,

@@ -1,7 +1,7 @@
 // The thin VS Code side of "cells that write themselves": completion, hover, definition and quick
 // fix providers for the notebook's cell languages, and per-cell diagnostics while typing. All the
 // knowledge is in src/catalogue; this file only converts positions and kinds.
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import {
   cellCompletions,
   cellDefinition,

@@ -4,7 +4,7 @@
 // the background with a key only where the user already allowed it (no approval dialog ever comes
 // from typing).
 import path from 'node:path';
-import * as vscode from 'vscode';
+import vscode from 'vscode';
 import { notebookContext, OfferCache, offerKey, SpecCatalogueCache, type AuthoringContext, type ModelOffer, type SpecState } from '../../../catalogue';
 import { connectionId, type HttpConnection, type RealtimeConnection } from '../../../core/connections';
 import { errorText } from '../../../core/errors';
