@@ -11,7 +11,7 @@ import type { ExtensionApi } from '../../../src/extension';
 import { defaultSettings } from '../../../src/services/llm/playgroundMessages';
 import type { HistoryEntry } from '../../../src/history/model';
 import { canDriveWebviews, inWebview } from '../harness/suiteApi';
-import { captureQuickPicks, SANDBOX, stubWindow, trustedSandbox, waitFor, within } from './kit';
+import { captureQuickPicks, SANDBOX, SLOW_UI_WAIT_MS, stubWindow, trustedSandbox, waitFor, within } from './kit';
 
 describe('history: every request the user sent, no background listing', function () {
   this.timeout(120_000);
@@ -64,7 +64,7 @@ describe('history: every request the user sent, no background listing', function
   it('a Playground message is in the History, sent by the Playground', async () => {
     const panel = await vscode.commands.executeCommand<PlaygroundPanel>('apiWorkbench.llm.openPlayground', { connection: SANDBOX, model: 'sandbox-chat' });
     try {
-      await within(panel.whenRendered(0), 'the playground webview to draw', 30_000);
+      await within(panel.whenRendered(0), 'the playground webview to draw', SLOW_UI_WAIT_MS);
       const before = await ids();
       await panel.receive({ type: 'send', text: 'Say hello.', settings: defaultSettings('sandbox-chat') });
       const sent = await since(before);

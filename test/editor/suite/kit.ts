@@ -16,6 +16,12 @@ export const EXTENSION_ID = 'api-workbench.api-workbench';
 export const SANDBOX = 'Local Sandbox';
 
 const WAIT_MS = 15_000;
+/**
+ * For what the workbench draws (a picker, a webview) rather than what the extension computes: on a
+ * loaded 2-core machine (load 4-18) a webview's first paint took over 30 s. A bound on a hang, not
+ * an assertion on speed.
+ */
+export const SLOW_UI_WAIT_MS = 90_000;
 // Short enough to catch a slow stream mid-way (the llm cancel test), long enough not to busy the host.
 const POLL_MS = 50;
 
@@ -127,6 +133,34 @@ export function quietPeriod(ms: number): Promise<void> {
 }
 
 // --- quick picks -----------------------------------------------------------------------------------
+
+/**
+ * Every `vscode.window.showQuickPick` from now on goes to the real one, and `onScreen` resolves once
+ * the workbench has one on screen with an item focused: it reports the focused item back
+ * (onDidSelectItem), the first one as soon as the list is drawn. Accepting after a fixed pause
+ * instead raced the picker opening: under load the accept reached the workbench before the picker
+ * did. Restore it in a `finally`.
+ */
+export function watchShownQuickPicks(): { onScreen(what: string): Promise<void>; restore(): void } {
+  const w = vscode.window as unknown as Record<string, unknown>;
+  const original = w.showQuickPick as (items: unknown, options?: vscode.QuickPickOptions, token?: vscode.CancellationToken) => unknown;
+  let focused: () => void = () => undefined;
+  const shown = new Promise<void>((resolve) => (focused = resolve));
+  w.showQuickPick = (items: unknown, options?: vscode.QuickPickOptions, token?: vscode.CancellationToken) =>
+    original.call(
+      vscode.window,
+      items,
+      {
+        ...options,
+        onDidSelectItem: (item: vscode.QuickPickItem | string) => {
+          focused();
+          options?.onDidSelectItem?.(item);
+        },
+      },
+      token,
+    );
+  return { onScreen: (what) => within(shown, `${what} on screen (an item focused)`, SLOW_UI_WAIT_MS), restore: () => void (w.showQuickPick = original) };
+}
 
 /** The active items the workbench last reported for each captured quick pick (onDidChangeActive). */
 const reportedActive = new WeakMap<vscode.QuickPick<vscode.QuickPickItem>, readonly vscode.QuickPickItem[]>();

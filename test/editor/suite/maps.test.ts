@@ -17,6 +17,7 @@ import {
   acceptLabel,
   SANDBOX,
   shownMapsResponse,
+  SLOW_UI_WAIT_MS,
   stubWindow,
   treeLabels,
   trustedSandbox,
@@ -85,7 +86,7 @@ describe('maps', function () {
     await waitFor(
       'the response viewer to draw the response',
       () => viewer.rendered.some((m) => m.resultId === viewer.shown?.resultId && m.tab === 'body'),
-      30_000,
+      SLOW_UI_WAIT_MS,
     );
     assert.ok(out.results.length >= 1);
     assert.ok(out.map && out.map.markers >= 1, 'the places are on the map');
@@ -128,7 +129,11 @@ describe('maps', function () {
     // The history masks every `*Token` query parameter (an AWS session token is a key), this one too.
     assert.match(details.url, /[?&]sessionToken=[^&]+/, `the details call ends the autocomplete session: ${details.url}`);
     const viewer = await vscode.commands.executeCommand<ResponseViewer>('apiWorkbench.maps.openInViewer', out.document);
-    await waitFor('the viewer to draw the place', () => viewer.rendered.some((m) => m.resultId === viewer.shown?.resultId && m.tab === 'body'), 30_000);
+    await waitFor(
+      'the viewer to draw the place',
+      () => viewer.rendered.some((m) => m.resultId === viewer.shown?.resultId && m.tab === 'body'),
+      SLOW_UI_WAIT_MS,
+    );
     await takeScreenshot('maps-search-picked-place', 800);
   });
 

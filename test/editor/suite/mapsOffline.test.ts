@@ -9,7 +9,7 @@ import type { ResponseViewer } from '../../../src/editor/maps/responseViewer';
 import type { ExtensionApi } from '../../../src/extension';
 import { RESULT_MIME, type ResultPayload } from '../../../src/webview/result/protocol';
 import { takeScreenshot } from '../harness/suiteApi';
-import { trustedSandbox, waitFor } from './kit';
+import { SLOW_UI_WAIT_MS, trustedSandbox, waitFor } from './kit';
 
 /** Nothing listens on port 9 (discard): every tile request fails, as it does offline. */
 const UNREACHABLE_TILES = 'https://127.0.0.1:9/{z}/{x}/{y}.png';
@@ -77,15 +77,20 @@ describe('maps offline basemap', function () {
     assert.equal(viewer.shown?.status, 200);
     assert.ok((viewer.shown?.durationMs ?? -1) >= 0);
     assert.match(viewer.shown?.headers?.['content-type'] ?? '', /^application\/json/, JSON.stringify(viewer.shown?.headers));
-    await waitFor('the viewer to render', () => viewer.rendered.slice(seen).some((m) => m.tab === 'body'), 30_000);
-    await viewer.selectTab('map');
-    await waitFor('the viewer map basemap', () => viewer.rendered.some((m) => m.tab.startsWith('map-basemap-')), 30_000);
+    await waitFor('the viewer to render', () => viewer.rendered.slice(seen).some((m) => m.tab === 'body'), SLOW_UI_WAIT_MS);
+    // Each tab is asked for again while waited for (selecting the shown tab does nothing): the 'body'
+    // above can come from the page being replaced, and an ask that reaches the new page before it
+    // listens is lost (under load the basemap was then waited for in vain, 90 s).
+    await waitFor(
+      'the viewer map basemap',
+      () => viewer.rendered.some((m) => m.tab.startsWith('map-basemap-')) || void viewer.selectTab('map'),
+      SLOW_UI_WAIT_MS,
+    );
     assert.ok(
       viewer.rendered.some((m) => m.tab === 'map-basemap-drawn'),
       JSON.stringify(viewer.rendered),
     );
-    await viewer.selectTab('headers');
-    await waitFor('the headers tab', () => viewer.rendered.some((m) => m.tab === 'headers'), 30_000);
+    await waitFor('the headers tab', () => viewer.rendered.some((m) => m.tab === 'headers') || void viewer.selectTab('headers'), SLOW_UI_WAIT_MS);
     await vscode.commands.executeCommand('notifications.clearAll');
     await takeScreenshot('maps-response-viewer', 1_500);
   });
@@ -107,9 +112,13 @@ describe('maps offline basemap', function () {
     const payload = JSON.parse(new TextDecoder().decode(item.data)) as ResultPayload;
     assert.equal(payload.geometry?.lines.length, 1, 'the route is on the Map tab');
 
-    await waitFor('the viewer to render the route', () => feature.rendered.some((m) => m.resultId === payload.resultId), 30_000);
+    await waitFor('the viewer to render the route', () => feature.rendered.some((m) => m.resultId === payload.resultId), SLOW_UI_WAIT_MS);
     await feature.showTab('map', payload.resultId);
-    await waitFor('the Map tab basemap', () => feature.rendered.some((m) => m.resultId === payload.resultId && m.tab.startsWith('map-basemap-')), 30_000);
+    await waitFor(
+      'the Map tab basemap',
+      () => feature.rendered.some((m) => m.resultId === payload.resultId && m.tab.startsWith('map-basemap-')),
+      SLOW_UI_WAIT_MS,
+    );
     assert.ok(
       feature.rendered.some((m) => m.resultId === payload.resultId && m.tab === 'map-basemap-drawn'),
       `the Map tab did not draw the basemap: ${JSON.stringify(feature.rendered.filter((m) => m.resultId === payload.resultId))}`,

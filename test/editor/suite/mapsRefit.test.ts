@@ -7,9 +7,11 @@ import type { MatrixOutcome } from '../../../src/editor/maps/matrixCommand';
 import type { ResponseViewer } from '../../../src/editor/maps/responseViewer';
 import type { ExtensionApi } from '../../../src/extension';
 import { canDriveWebviews, inWebview, takeScreenshot } from '../harness/suiteApi';
-import { SANDBOX, stubWindow, trustedSandbox, waitFor } from './kit';
+import { SANDBOX, SLOW_UI_WAIT_MS, stubWindow, trustedSandbox, waitFor } from './kit';
 
 type Box = [[number, number], [number, number]];
+
+const isMatrixTab = (tab: vscode.Tab | undefined) => tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('apiWorkbench.routeMatrix');
 
 /**
  * Whether the view holds the result whole, centred on it, and closely: a region, not the world
@@ -81,7 +83,7 @@ describe('maps: the map fits each new result', function () {
     assert.ok(out && bounds);
     const viewer = await vscode.commands.executeCommand<ResponseViewer>('apiWorkbench.maps.openInViewer', out.document);
     const resultId = viewer.shown?.resultId;
-    await waitFor('the viewer to draw the body', () => viewer.rendered.some((m) => m.resultId === resultId && m.tab === 'body'), 30_000);
+    await waitFor('the viewer to draw the body', () => viewer.rendered.some((m) => m.resultId === resultId && m.tab === 'body'), SLOW_UI_WAIT_MS);
     // Another document in front of the viewer: its webview has no size while the Map tab is made.
     const viewerGroup = vscode.window.tabGroups.activeTabGroup.viewColumn;
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: 'in front of the response' }), { viewColumn: viewerGroup });
@@ -92,12 +94,12 @@ describe('maps: the map fits each new result', function () {
     await waitFor(
       'the Map tab to be made',
       () => viewer.rendered.some((m) => m.resultId === resultId && m.tab === 'map-drawn') || void viewer.selectTab('map'),
-      30_000,
+      SLOW_UI_WAIT_MS,
     );
     const fitted = await waitFor(
       'the Map tab to frame the result once on screen',
       () => viewer.rendered.find((m) => m.resultId === resultId && m.tab === 'map-view' && framed(m.view, bounds)),
-      30_000,
+      SLOW_UI_WAIT_MS,
     );
     assert.ok(fitted.view);
     await takeScreenshot('maps-viewer-map-tab-fitted', 1000);
@@ -108,7 +110,7 @@ describe('maps: the map fits each new result', function () {
       const refit = await waitFor(
         'the Map tab to fit again after the resize',
         () => viewer.rendered.slice(seen).find((m) => m.resultId === resultId && m.tab === 'map-view' && framed(m.view, bounds)),
-        30_000,
+        SLOW_UI_WAIT_MS,
       );
       assert.ok(refit.view && refit.view[1][1] - refit.view[0][1] > fitted.view[1][1] - fitted.view[0][1], 'wider after the side bar closed');
     } finally {
@@ -117,6 +119,8 @@ describe('maps: the map fits each new result', function () {
   });
 
   it('the route matrix table reads rounded distances and durations (screenshot once the table is on screen)', async function () {
+    // Room for the named waits on the webview (SLOW_UI_WAIT_MS) on a loaded machine.
+    this.timeout(240_000);
     const out = await vscode.commands.executeCommand<MatrixOutcome>('apiWorkbench.maps.routeMatrix', {
       origins: ['Lyon, France'],
       destinations: ['Marseille, France', 'Grenoble, France'],
@@ -127,16 +131,27 @@ describe('maps: the map fits each new result', function () {
     for (const r of out.rows) assert.match(`${r.distance} ${r.duration}`, /^\d+(\.\d)? km \d+( h \d+)? min$|^\d+(\.\d)? km \d+ h$/, JSON.stringify(r));
     if (!canDriveWebviews()) return;
     await vscode.commands.executeCommand('notifications.clearAll');
-    // The table is drawn after the command returns: looked for until it is there.
+    // The table is drawn after the command returns, in a webview with no scripts (so it sends no
+    // "rendered" message): first its tab in front (an event the host sees), then its cells in the
+    // page, each look asked again until the bound. Not yet cured (issue 39): once in five runs at
+    // load 18 the tab was in front and no frame held the cells for the whole 90 s, so something is
+    // lost rather than slow; the error says what the last look saw.
+    await waitFor('the Route Matrix tab in front', () => vscode.window.tabGroups.all.some((g) => isMatrixTab(g.activeTab)), SLOW_UI_WAIT_MS);
+    let lastMiss = '';
     await waitFor(
-      'the matrix table on screen',
+      'the matrix table’s cells (td.num) in its webview',
       () =>
         inWebview({ selector: 'td.num', action: 'find' }).then(
           () => true,
-          () => false,
+          (e: unknown) => {
+            lastMiss = e instanceof Error ? e.message : String(e);
+            return false;
+          },
         ),
-      30_000,
-    );
+      SLOW_UI_WAIT_MS,
+    ).catch((e: unknown) => {
+      throw new Error(`${e instanceof Error ? e.message : String(e)} (the last look said: ${lastMiss})`, { cause: e });
+    });
     await takeScreenshot('maps-matrix-rounded', 800);
   });
 });

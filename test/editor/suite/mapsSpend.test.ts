@@ -10,7 +10,7 @@ import { fieldMaskFor } from '../../../src/services/maps/fieldMasks';
 import { skuOf } from '../../../src/services/maps/sku';
 import { defaultSettings, type PlaygroundSettings } from '../../../src/services/llm/playgroundMessages';
 import { takeScreenshot } from '../harness/suiteApi';
-import { findConnectionNode, SANDBOX, treeLabel, trustedSandbox, userConfig, waitFor, within } from './kit';
+import { findConnectionNode, SANDBOX, SLOW_UI_WAIT_MS, treeLabel, trustedSandbox, userConfig, waitFor, within } from './kit';
 
 /** The "This session" node of the sandbox's maps connection. */
 async function sessionNode(api: ExtensionApi): Promise<{ conn: ConnectionNode; node: TreeNode }> {
@@ -79,7 +79,7 @@ describe('maps session cost from the notebook and the playground', function () {
     const before = { requests: costs.requests, total: costs.total };
     const panel = await vscode.commands.executeCommand<PlaygroundPanel>('apiWorkbench.llm.openPlayground', { connection: SANDBOX, model: 'sandbox-chat' });
     try {
-      await within(panel.whenRendered(0), 'the playground to draw', 30_000);
+      await within(panel.whenRendered(0), 'the playground to draw', SLOW_UI_WAIT_MS);
       const settings: PlaygroundSettings = { ...defaultSettings('sandbox-chat'), system: 'Use the tools.', tools: ['search_places'] };
       panel.load(settings, []);
       await panel.receive({ type: 'send', text: 'Search places to visit in Lisbon.', settings });

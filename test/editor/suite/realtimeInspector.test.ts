@@ -11,7 +11,7 @@ import type { TreeNode } from '../../../src/editor/tree';
 import type { ExtensionApi } from '../../../src/extension';
 import type { SubscriptionSnapshot } from '../../../src/services/realtime/client';
 import { takeScreenshot } from '../harness/suiteApi';
-import { acceptItem, captureQuickPicks, findConnectionNode, loadedChildren, SANDBOX, stubWindow, trustedSandbox, waitFor } from './kit';
+import { acceptItem, captureQuickPicks, findConnectionNode, loadedChildren, SANDBOX, SLOW_UI_WAIT_MS, stubWindow, trustedSandbox, waitFor } from './kit';
 
 const CHANNEL = 'inspector-orders';
 const MASTER_KEY = Buffer.from('inspector-test-master-key-32-by!').toString('base64');
@@ -46,6 +46,8 @@ describe('realtime inspector and edges', function () {
       throw new Error(`${e instanceof Error ? e.message : String(e)}; the inspector said ${JSON.stringify(last)}`, { cause: e });
     }
   };
+
+  const realtimeLogShown = () => vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'output' && /Realtime/.test(e.document.uri.path));
 
   /** Runs Subscribe to Channel… and picks the item `choose` returns from its picker (none: Escape). */
   async function subscribeThroughPicker(
@@ -87,6 +89,9 @@ describe('realtime inspector and edges', function () {
         }
         const snap = await running;
         if (item && snap === undefined && closedEarly && attempt < 3) continue;
+        // Subscribing shows the realtime log a moment after the command returns: once it is on
+        // screen its panel can no longer take the focus from the next picker (and close it).
+        if (snap) await waitFor('the realtime log on screen after subscribing', realtimeLogShown, SLOW_UI_WAIT_MS);
         return { snap, items };
       } finally {
         capture.restore();

@@ -6,7 +6,7 @@ import type { ExtensionApi } from '../../../src/extension';
 import { RESULT_MIME } from '../../../src/features/ids';
 import type { ResultPayload } from '../../../src/webview/result/protocol';
 import { takeScreenshot } from '../harness/suiteApi';
-import { trustedSandbox, waitFor } from './kit';
+import { quietPeriod, trustedSandbox, waitFor } from './kit';
 
 const decoder = new TextDecoder();
 
@@ -68,8 +68,10 @@ describe('API notebook scripts', function () {
       return labels.length ? labels : undefined;
     });
     assert.deepEqual(tests, ['status is 200', 'lists models']);
-    // {{limit}} is set by the cell's own pre-request script: no problem is shown for it.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // {{limit}} is set by the cell's own pre-request script: no problem is shown for it. The cell was
+    // diagnosed when the notebook opened, long before the run ended; a problem appearing later (an
+    // edit's debounced diagnosis) has no event to wait for, hence a watched while (quietPeriod).
+    await quietPeriod(1000);
     assert.deepEqual(
       vscode.languages.getDiagnostics(cell.document.uri).map((d) => d.message),
       [],

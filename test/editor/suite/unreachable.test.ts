@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import { isTrustedRun, recordSecret, takeScreenshot } from '../harness/suiteApi';
-import { activateExtension, quietPeriod, stubWindow, userConfig, waitFor } from './kit';
+import { activateExtension, quietPeriod, SLOW_UI_WAIT_MS, stubWindow, userConfig, waitFor } from './kit';
 
 const NOWHERE = 'Nowhere';
 const KEY = 'sk-nowhere-0000000';
@@ -41,7 +41,10 @@ describe('an unreachable host', function () {
       await api.services.connections.setActive('llm', NOWHERE);
       await vscode.commands.executeCommand('workbench.view.extension.apiWorkbench');
       await vscode.commands.executeCommand('apiWorkbench.llm.ask', { prompt: 'Hello?', model: 'gpt-4o-mini' }).then(undefined, () => undefined);
-      await quietPeriod(4000);
+      // The failure is told on its own time (after the lookup fails): waited for. Then a while longer,
+      // watched, for a second notification from another part of the editor trying the same host.
+      await waitFor('the notification about the unreachable host', () => shown.some((m) => m.startsWith('showErrorMessage')), SLOW_UI_WAIT_MS);
+      await quietPeriod(2000);
       await takeScreenshot('unreachable-host', 500);
     } finally {
       for (const s of stubs) s.restore();
