@@ -155,6 +155,7 @@ export class ScriptEngine {
     const runtime = this.runtime!;
     let failure: ScriptFailure | undefined;
     let output: ScriptOutput | undefined;
+    let finish: QuickJSHandle | undefined;
     try {
       const inputText = context.newString(JSON.stringify(input));
       context.setProp(context.global, '__awb_input', inputText);
@@ -162,7 +163,7 @@ export class ScriptEngine {
       // Defining the APIs over the input is the engine's own work: the script's time starts after it.
       const begun = context.callFunction(this.realm!.begin, context.undefined, context.global);
       if (begun.error) this.throwEngineError(context, begun.error);
-      begun.value.dispose();
+      finish = begun.value;
       state.loading = false;
       state.deadline = performance.now() + this.limits.timeMs;
       clock?.(true);
@@ -175,8 +176,9 @@ export class ScriptEngine {
         if (jobs.error) failure = this.failureOf(context, jobs.error, state.stop);
       }
       if (state.stop && !failure?.limit) failure = { limit: state.stop, message: state.stop };
-      if (!failure?.limit) output = this.collect(context);
+      if (!failure?.limit) output = this.collect(context, finish);
     } finally {
+      finish?.dispose();
       release();
       context.dispose();
       this.state = idleState();
@@ -338,8 +340,8 @@ export class ScriptEngine {
   }
 
   /** What the script recorded, read as JSON and checked. */
-  private collect(context: QuickJSContext): ScriptOutput {
-    const result = context.evalCode('__awb_finish()', PRELUDE_FILE);
+  private collect(context: QuickJSContext, finish: QuickJSHandle): ScriptOutput {
+    const result = context.callFunction(finish, context.undefined);
     if (result.error) {
       const dumped = context.dump(result.error) as unknown;
       result.error.dispose();

@@ -2,8 +2,9 @@
 // over one state, so they are written once. Compiling it is most of a script's cost (~4 ms for
 // ~31 KB), so the engine compiles it once per runtime, in a context of its own (the prelude's realm),
 // and each script's fresh context only calls it: evaluating PRELUDE gives the `begin(g)` function,
-// which reads the input from `g` (the script's global object), defines the APIs on it, and leaves
-// `__awb_finish()` there, which returns what the script recorded as JSON text.
+// which reads the input from `g` (the script's global object), defines the APIs on it, and returns
+// `finish()`, which returns what the script recorded as JSON text (the engine calls it: no script
+// can reach or replace it, and nothing is compiled to call it).
 //
 // Functions compiled in the prelude's realm run with that realm's built-ins (Array, Object, JSON…):
 // LOCKDOWN freezes them all, with its global object, so nothing a script does to them reaches the
@@ -23,11 +24,11 @@ parseJson = g.JSON.parse;
 `;
 
 const FINISH = String.raw`
-Object.defineProperty(g, '__awb_finish', { value: function () {
+return function finish() {
   Object.keys(legacyTests).forEach(function (name) { out.tests.push({ name: name, passed: !!legacyTests[name] }); });
   if (editable) out.request = { method: method, url: url.toString(), headers: headers._items.map(function (h) { return { key: h.key, value: stringOf(h.value) }; }), body: body.raw };
   return JSON.stringify(out);
-} });
+};
 `;
 
 /**

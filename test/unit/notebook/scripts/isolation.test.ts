@@ -113,6 +113,18 @@ describe('scripts share the prelude, never state', function () {
     assertClean(engine.run(CHECK, input()), 'after the rehearsal');
   });
 
+  it("a script's global object holds none of the engine's own names, and its results are still read", () => {
+    const run = engine.run(
+      'pm.test("own names", () => pm.expect(Object.getOwnPropertyNames(globalThis).filter((n) => n.startsWith("__awb"))).to.eql([]));',
+      input(),
+    );
+    assert.equal(run.failure, undefined, JSON.stringify(run.failure));
+    assert.deepEqual(
+      run.output?.tests.map((t) => [t.name, t.passed, t.message]),
+      [['own names', true, undefined]],
+    );
+  });
+
   it('what a script reads as data is of its own realm: instanceof, its prototypes, its Error', () => {
     const run = engine.run(
       `
