@@ -131,3 +131,67 @@ describe('notebook engine: a 20 MB JSON answer', function () {
     runner.dispose();
   });
 });
+
+describe('notebook engine: an answer of several megabytes in many scripts, in odd-sized pieces', function () {
+  this.timeout(60_000);
+  let server: Server;
+  let port: number;
+  // Two-, three- and four-byte characters between ASCII: the text is decoded a batch at a time, and
+  // a batch's end (or the cap) falls inside a character somewhere.
+  const text = Array.from({ length: 120_000 }, (_, i) => `{"n":${i},"s":"é€😀 ${i}"}`).join(',');
+  const body = Buffer.from(`[${text}]`);
+
+  before(async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+        // Pieces of 7,777 bytes: none lines up with a character or a batch.
+        for (let at = 0; at < body.length; at += 7777) res.write(body.subarray(at, at + 7777));
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  async function run(maxBodyBytes: number): Promise<CellResult> {
+    const conn = httpConnectionFromSetting(
+      'maps',
+      { name: 'Big', baseUrl: `http://127.0.0.1:${port}`, auth: { placement: 'header', name: 'X-Goog-Api-Key' } },
+      'settings',
+    );
+    if (typeof conn === 'string') throw new Error(conn);
+    const host = connectionsHost({ connections: [conn], key: () => KEY, redactor: new Redactor() });
+    const notebook = '```maps name=many\nGET /v1/many\n\n?? status == 200\n```\n';
+    const runner = createRunner(parseNotebook(notebook, 'many.awb.md').cells, { host, file: 'many.awb.md', maxBodyBytes });
+    try {
+      return await runner.runCell(0);
+    } finally {
+      runner.dispose();
+    }
+  }
+
+  it('keeps every character of the whole answer, and its JSON', async () => {
+    assert.ok(body.length > 3.5 * 1024 * 1024, `${body.length} bytes`);
+    const r = await run(64 * 1024 * 1024);
+    assert.equal(r.response?.truncated, false);
+    assert.equal(r.response?.text, `[${text}]`);
+    assert.deepEqual((r.response?.json as unknown[])[119_999], { n: 119_999, s: 'é€😀 119999' });
+  });
+
+  it('cut at the cap inside a character, keeps what came before it and marks the cut character', async () => {
+    // Past two megabytes, just inside a character (the byte at the cap continues one).
+    let cap = 2 * 1024 * 1024 + 1;
+    while ((body[cap] & 0xc0) !== 0x80) cap++;
+    const r = await run(cap);
+    assert.equal(r.response?.truncated, true);
+    assert.equal(r.response?.size, body.length);
+    const whole = body
+      .subarray(0, cap)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '');
+    assert.equal(r.response?.text, `${whole}\uFFFD`);
+  });
+});
