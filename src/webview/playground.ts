@@ -334,6 +334,10 @@ $('clear').addEventListener('click', () => {
   const s = readSettings();
   if (s) post({ type: 'clear', settings: s });
 });
+$('copyCode').addEventListener('click', () => {
+  const s = readSettings();
+  if (s) post({ type: 'copyAsCode', settings: s });
+});
 $('saveCell').addEventListener('click', () => {
   const s = readSettings();
   if (s) post({ type: 'saveAsCell', settings: s });

@@ -114,15 +114,22 @@ export function historyCommands(s: Services, store: HistoryStore): CommandTable 
     return cell && addCell(cell, entryToCellText(entry, cellOptions(entry, false)));
   };
 
+  /** The request a document shows (an answer's or response's title bar passes the document's URI), or the entry `arg` names. */
+  const shownOrNamed = async (arg: unknown): Promise<HistoryEntry> => {
+    if (!(arg instanceof vscode.Uri)) return need(arg);
+    const entry = await store.entryForDocument(arg);
+    if (!entry)
+      throw new Error('The request shown here is not in the history (it was not recorded, or was removed): use History › Add to Notebook on another one.');
+    return entry;
+  };
+
   /**
    * "Save as Notebook Cell…" where a command shows its result (an answer's or response's title bar:
    * the document's own request; a notification: `{ id }`), into a notebook the user picks.
    * `destination` (a notebook or `*.awb.md` URI, or 'new') skips the question.
    */
   const saveAsCell = async (arg?: unknown, destination?: unknown): Promise<AddedCell | undefined> => {
-    const entry = arg instanceof vscode.Uri ? await store.entryForDocument(arg) : await need(arg);
-    if (!entry)
-      throw new Error('The request shown here is not in the history (it was not recorded, or was removed): use History › Add to Notebook on another one.');
+    const entry = await shownOrNamed(arg);
     const cell = cellOrWarning(entry);
     if (!cell) return undefined;
     const target = destination instanceof vscode.Uri || destination === 'new' ? destination : await pickNotebook();
@@ -131,9 +138,11 @@ export function historyCommands(s: Services, store: HistoryStore): CommandTable 
   };
 
   return {
-    // Copy as Code of an entry: the request as the cell Add to Notebook would write, to the entry's connection. `language` skips the pick.
+    // Copy as Code of an entry, or of the request behind the document shown (an LLM answer's or a maps
+    // result's title bar): the request as the cell Add to Notebook would write, to the entry's
+    // connection. `language` skips the pick.
     [HISTORY_COMMANDS.copyAsCode]: async (arg?: unknown, language?: unknown): Promise<CopiedCode | undefined> => {
-      const cell = cellOrWarning(await need(arg));
+      const cell = cellOrWarning(await shownOrNamed(arg));
       return cell && copyCellCode(s, cell, { cells: [cell], what: 'the request' }, language);
     },
     [HISTORY_COMMANDS.saveAsCell]: saveAsCell,

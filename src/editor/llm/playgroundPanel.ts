@@ -25,6 +25,8 @@ import { editTurn, runExchange, type ExchangeOptions, type ExchangeOutcome } fro
 import { playgroundHtml } from '../../features/llm/playgroundHtml';
 import { playgroundToolServices } from './playgroundServices';
 import { ToolBox } from '../../features/llm/playgroundTools';
+import type { CodeLanguage } from '../../features/codegen';
+import { copyCellCode, type CopiedCode } from '../codeCopy';
 
 /** Redraws while an answer streams are coalesced to this interval. */
 const REDRAW_MS = 50;
@@ -136,6 +138,10 @@ export class PlaygroundPanel implements vscode.Disposable {
         this.adopt(m.settings);
         await this.saveAsCell();
         return;
+      case 'copyAsCode':
+        this.adopt(m.settings);
+        await this.copyAsCode();
+        return;
       case 'loadSchemaFile':
         return this.loadSchemaFile();
       case 'rendered':
@@ -244,6 +250,22 @@ export class PlaygroundPanel implements vscode.Disposable {
     const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, new vscode.NotebookData([data]));
     await vscode.window.showNotebookDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
     this.notice('Saved as a cell in a new API notebook.', 'info');
+  }
+
+  /**
+   * Copy as Code… of the conversation as the playground sends it (streamed, with its tools and
+   * response format) to this panel's connection: the request is written as an llm cell pinned to
+   * the connection, then Copy as Code writes that cell as it does a notebook's. `language` skips the
+   * pick (tests, other callers).
+   */
+  async copyAsCode(language?: CodeLanguage): Promise<CopiedCode | undefined> {
+    if (!this.turns.some((t) => t.kind === 'user')) {
+      this.notice('There is nothing to copy yet: send a message first.', 'error');
+      return undefined;
+    }
+    const value = await conversationToCell(this.settingsNow, this.turns, { stream: true });
+    const cell = { kind: 'code' as const, language: 'llm', value, metadata: { attributes: { connection: this.conn.name } } };
+    return copyCellCode(this.s, cell, { cells: [cell], what: 'the conversation' }, language);
   }
 
   private async loadSchemaFile(): Promise<void> {

@@ -79,8 +79,10 @@ export const PY_METHOD: Record<Exclude<OpenAiCall, 'models'>, string> = {
   responses: 'client.responses.create',
 };
 
-/** What the code does with the answer, by call. */
-const PY_USE: Record<OpenAiCall | 'stream', string[]> = {
+/** What the code does with the answer, by call; a streamed chat or Responses answer is read in a loop as it arrives. */
+type Use = OpenAiCall | 'stream' | 'responsesStream';
+
+const PY_USE: Record<Use, string[]> = {
   chat: [
     'message = response.choices[0].message',
     'for call in message.tool_calls or []:',
@@ -104,10 +106,19 @@ const PY_USE: Record<OpenAiCall | 'stream', string[]> = {
     '        print(item.name, item.arguments)',
     'print(response.output_text)',
   ],
+  responsesStream: [
+    'for event in response:',
+    '    if event.type == "response.output_text.delta":',
+    '        print(event.delta, end="", flush=True)',
+    '    elif event.type == "response.output_item.done":',
+    '        if event.item.type == "function_call":',
+    '            print(event.item.name, event.item.arguments)',
+    'print()',
+  ],
   models: ['for model in client.models.list():', '    print(model.id)'],
 };
 
-const JS_USE: Record<OpenAiCall | 'stream', string[]> = {
+const JS_USE: Record<Use, string[]> = {
   chat: [
     'const message = response.choices[0].message;',
     'for (const call of message.tool_calls ?? []) {',
@@ -133,6 +144,17 @@ const JS_USE: Record<OpenAiCall | 'stream', string[]> = {
     '}',
     'console.log(response.output_text);',
   ],
+  responsesStream: [
+    'for await (const event of response) {',
+    '  if (event.type === "response.output_text.delta") {',
+    '    process.stdout.write(event.delta);',
+    '  } else if (event.type === "response.output_item.done") {',
+    '    const { item } = event;',
+    '    if (item.type === "function_call") console.log(item.name, item.arguments);',
+    '  }',
+    '}',
+    'process.stdout.write("\\n");',
+  ],
   models: ['for await (const model of client.models.list()) {', '  console.log(model.id);', '}'],
 };
 
@@ -151,7 +173,7 @@ export function openAiSnippet(req: ExportedRequest, language: 'python' | 'javasc
     );
   const fields = bodyFields(req, language);
   const streamed = fields.some(([k, v]) => k === 'stream' && v === true);
-  const use = (language === 'python' ? PY_USE : JS_USE)[streamed && call === 'chat' ? 'stream' : call];
+  const use = (language === 'python' ? PY_USE : JS_USE)[streamed && call === 'chat' ? 'stream' : streamed && call === 'responses' ? 'responsesStream' : call];
   const client = clientOf(req);
   const header = headerLines(language === 'python' ? 'python-sdk' : 'javascript-sdk', req);
   if (language === 'python') {

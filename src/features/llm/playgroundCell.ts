@@ -17,8 +17,12 @@ import { requestOf } from './playgroundConversation';
 import { BUILTIN_TOOLS } from './playgroundTools';
 import { errorText } from '../../core/errors';
 
-/** The cell's text: request line, content type, the JSON body, and a status check. */
-export async function conversationToCell(settings: PlaygroundSettings, turns: readonly Turn[]): Promise<string> {
+/**
+ * The cell's text: request line, content type, the JSON body, and a status check. `stream`: the
+ * request exactly as the playground sends it (streamed), which Copy as Code writes; a saved cell
+ * asks for the whole answer at once, as notebook cells usually do.
+ */
+export async function conversationToCell(settings: PlaygroundSettings, turns: readonly Turn[], opts: { stream?: boolean } = {}): Promise<string> {
   const req = await requestOf(settings, turns);
   const tools = [
     ...settings.tools.map((n) => BUILTIN_TOOLS[n]).map(({ label: _l, publishes: _p, ...def }) => def),
@@ -49,7 +53,7 @@ export async function conversationToCell(settings: PlaygroundSettings, turns: re
     line,
     'Content-Type: application/json',
     '',
-    JSON.stringify(dropUndefined(body), null, 2),
+    JSON.stringify(dropUndefined({ ...body, ...(opts.stream ? { stream: true } : {}) }), null, 2),
     '',
     '?? status == 200',
   ].join('\n');

@@ -22,6 +22,7 @@ export function playgroundHtml(assets: PlaygroundAssets, title: string, nonce = 
       <button type="submit" id="send">Send</button>
       <button type="button" id="stop" class="secondary" disabled>Stop</button>
       <span class="spacer"></span>
+      <button type="button" id="copyCode" class="secondary" title="Copy the conversation as code in a language you pick (the key is read from an environment variable)">Copy as Code…</button>
       <button type="button" id="saveCell" class="secondary" title="Save the conversation as an llm notebook cell">Save as Notebook Cell</button>
       <button type="button" id="clear" class="secondary">Clear</button>
     </div>

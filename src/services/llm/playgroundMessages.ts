@@ -122,6 +122,8 @@ export const playgroundToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('clear'), settings: playgroundSettingsSchema }),
   z.object({ type: z.literal('settings'), settings: playgroundSettingsSchema }),
   z.object({ type: z.literal('saveAsCell'), settings: playgroundSettingsSchema }),
+  /** Copy as Code… of the conversation (the language is picked in the editor). */
+  z.object({ type: z.literal('copyAsCode'), settings: playgroundSettingsSchema }),
   z.object({ type: z.literal('loadSchemaFile') }),
   /** The webview drew `turns` turns (tests wait for it before a screenshot). */
   z.object({ type: z.literal('rendered'), turns: z.int() }),

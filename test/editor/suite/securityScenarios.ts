@@ -63,6 +63,11 @@ export async function llmScenario(r: SecurityRun): Promise<void> {
   const ok = await cmd.run<AskResult>('apiWorkbench.llm.ask', { prompt: 'Is my key safe?', model: 'sandbox-chat', connection: name });
   assert.equal(ok?.outcome, 'done', ok?.error);
   await steps.copyAsCurl('llm', /\$OPENAI_API_KEY/);
+  // Copy as Code from the answer's title bar (the document's URI): the request behind it, the typed key an environment read.
+  const answerCode = await cmd.run<{ text: string }>('apiWorkbench.history.copyAsCode', ok.document.uri, 'python');
+  assert.match(answerCode.text, /os\.environ\["OPENAI_API_KEY"\]/);
+  assertClean('an answer › Copy as Code', answerCode.text);
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
 
   await steps.setKey('llm', name, WRONG_LLM_KEY);
   const mark = dialogs.shown.length;

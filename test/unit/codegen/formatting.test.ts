@@ -15,7 +15,14 @@ function sdkCells(): Array<{ name: string; python: Promise<string>; javascript: 
   const { cells } = parseNotebook(text);
   const vars = notebookVariables(cells);
   const opts = { vars, targets: { llm: { baseUrl: 'http://127.0.0.1:8080/v1', auth: { placement: 'bearer' as const } } } };
-  return cells
+  // A streamed Responses request (the playground's, copied): its events are read in a loop.
+  const streamedResponses = {
+    kind: 'code' as const,
+    language: 'llm',
+    value: 'POST /responses\nContent-Type: application/json\n\n{"model": "m", "input": "Hi", "stream": true}',
+    metadata: { attributes: { name: 'streamedResponses' } },
+  };
+  return [...cells, streamedResponses]
     .filter((c) => languagesForCell(c, opts).includes('python-sdk'))
     .map((c) => ({ name: c.metadata.attributes?.name ?? '?', python: cellCode(c, 'python-sdk', opts), javascript: cellCode(c, 'javascript-sdk', opts) }));
 }
