@@ -269,44 +269,26 @@ function cap(text: string, max: number): string {
   return text.length > max ? text.slice(0, max) : text;
 }
 
-/** Bytes of an answer decoded to text at a time (see readBody). */
-const DECODE_BATCH_BYTES = 1024 * 1024;
-
 /**
  * Keeps the first `max` bytes; counts the rest (a 100 MB answer must not fill memory). A whole
  * JSON answer is parsed in slices, so a big one does not hold the extension host's thread.
  */
 async function readBody(body: AsyncIterable<Uint8Array>, response: ResponseRecord, max: number): Promise<void> {
-  // Decoded as it arrives, a megabyte at a time: decoding 20 MB at the end would be one long block,
-  // and a string per network chunk (16–64 KB) is small enough to be born in the young heap, where
-  // each garbage collection while the answer arrived copied them all again (issue 39). A string of
-  // a megabyte is born in the large-object space, which the collector does not copy.
+  // Decoded as it arrives, chunk by chunk: decoding 20 MB at the end would be one long block.
   const decoder = new StringDecoder('utf8');
   const kept: string[] = [];
-  // Chunks are copied into one batch buffer, reused: the decoder copies what it decodes.
-  let batch: Buffer | undefined;
-  let batchBytes = 0;
   let keptBytes = 0;
-  const decodeBatch = () => {
-    if (batch && batchBytes > 0) kept.push(decoder.write(batch.subarray(0, batchBytes)));
-    batchBytes = 0;
-  };
   try {
     for await (const chunk of body) {
       response.size += chunk.byteLength;
-      const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, Math.min(chunk.byteLength, Math.max(0, max - keptBytes)));
-      batch ??= Buffer.allocUnsafeSlow(Math.min(DECODE_BATCH_BYTES, max));
-      for (let from = 0; from < bytes.byteLength;) {
-        if (batchBytes === batch.byteLength) decodeBatch();
-        const copied = bytes.copy(batch, batchBytes, from);
-        batchBytes += copied;
-        keptBytes += copied;
-        from += copied;
+      if (keptBytes < max) {
+        const part = Buffer.from(chunk.buffer, chunk.byteOffset, Math.min(chunk.byteLength, max - keptBytes));
+        kept.push(decoder.write(part));
+        keptBytes += part.byteLength;
       }
     }
   } finally {
     response.truncated = response.size > keptBytes;
-    decodeBatch();
     kept.push(decoder.end());
     response.text = kept.join('');
   }
