@@ -18,7 +18,7 @@ export class Redactor {
   /** `ordered` and `encoded` together: what a cut may have left a piece of. */
   private allSpellings: Spellings | undefined;
 
-  /** What isSecretName() said of each member name seen (held in memory only, never printed). */
+  /** What isSecretName() said of each member name seen (names, not values: nothing secret is kept). */
   private readonly secretNames = new Map<string, boolean>();
 
   /** Secrets shorter than this are not masked by value: masking "a" would garble every line. */
