@@ -1,4 +1,4 @@
-import { isSecretName, isSecretParam, mayHoldSecretName } from './secretNames';
+import { isSecretName, isSecretParam } from './secretNames';
 
 /**
  * Every line the extension prints goes through a Redactor: auth headers, key-like query
@@ -17,9 +17,6 @@ export class Redactor {
   private encoded: string[] | undefined;
   /** `ordered` and `encoded` together: what a cut may have left a piece of. */
   private allSpellings: Spellings | undefined;
-
-  /** What isSecretName() said of each member name seen (names, not values: nothing secret is kept). */
-  private readonly secretNames = new Map<string, boolean>();
 
   /** Secrets shorter than this are not masked by value: masking "a" would garble every line. */
   static readonly MIN_SECRET_LENGTH = 6;
@@ -95,23 +92,13 @@ export class Redactor {
     if (out.includes('='))
       out = out.replace(/(?<![\w.-])([A-Za-z][\w.-]{0,63})=([^&\s"'\\]+)/g, (whole, name: string) => (isSecretParam(name) ? `${name}=${MASK}` : whole));
     // `"client_secret": "…"`, and as a JSON text inside a JSON string holds it: `\"auth\":\"…\"` (a Pusher event's data).
-    if (out.includes('"') && mayHoldSecretName(out))
+    if (out.includes('"'))
       out = out.replace(/(\\?"([A-Za-z][\w.-]{0,63})\\?"\s*:\s*\\?")((?:[^"\\]|\\[^"])*)/g, (whole, head: string, name: string, value: string) =>
-        value !== '' && this.isSecretName(name) ? `${head}${MASK}` : whole,
+        value !== '' && isSecretName(name) ? `${head}${MASK}` : whole,
       );
     // A Pusher channel auth (`app-key:hex signature`) wherever it is echoed, as is or URL-encoded.
     if (out.includes(':') || out.includes('%3A')) out = out.replace(/(?<=\w)(:|%3A)[0-9a-f]{64}(?![0-9a-z])/gi, `$1${MASK}`);
     return out;
-  }
-
-  /** isSecretName(), remembered: a big answer repeats a few member names hundreds of thousands of times. */
-  private isSecretName(name: string): boolean {
-    let secret = this.secretNames.get(name);
-    if (secret === undefined) {
-      secret = isSecretName(name);
-      if (this.secretNames.size < MAX_REMEMBERED_NAMES) this.secretNames.set(name, secret);
-    }
-    return secret;
   }
 
   url(url: string | URL): string {
@@ -135,9 +122,6 @@ export class Redactor {
     return out;
   }
 }
-
-/** Member names remembered by a Redactor: an answer whose names are ids must not grow it without end. */
-const MAX_REMEMBERED_NAMES = 10_000;
 
 /** A run this long of a secret's characters is a leak; a shorter one is left (it would garble text). */
 const LEAK_RUN = 5;
@@ -217,8 +201,6 @@ function spellingsOf(all: readonly string[]): Spellings {
 
 function maskCutPieces(text: string, secrets: Spellings): string {
   if (text.length < LEAK_RUN) return text;
-  // Most strings hold no "…": their edges are the only ones (no array per string of an answer).
-  if (!text.includes('…')) return maskEdges(text, secrets);
   const parts = text.split('…');
   let changed = false;
   for (let i = 0; i < parts.length; i++) {

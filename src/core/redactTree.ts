@@ -121,20 +121,18 @@ function* longText(text: string, w: Walk): Generator<void, string> {
   const r = w.redactor;
   const whole = r.secretsHold(',"');
   const masked = whole ? r.maskSecrets(text) : text;
-  // The redacted pieces, kept only from the first that changed (before it, `masked` has them): an
-  // answer with nothing to mask does not hold a second copy of itself until the end.
   const pieces: string[] = [];
+  let changed = masked !== text;
   for (let from = 0; from < masked.length;) {
     const to = cutAfter(masked, from + LONG_TEXT_CHARS);
     const piece = masked.slice(from, to);
     const done = whole ? r.maskPatterns(piece) : r.text(piece);
-    if (pieces.length > 0) pieces.push(done);
-    else if (done !== piece) pieces.push(masked.slice(0, from), done);
+    changed ||= done !== piece;
+    pieces.push(done);
     from = to;
     if (w.expired()) yield;
   }
-  if (pieces.length === 0) return masked;
-  return pieces.join('');
+  return changed ? pieces.join('') : text;
 }
 
 /** The first safe cut at or after `at`, or the text's end. */

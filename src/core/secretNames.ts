@@ -94,18 +94,6 @@ export function isSecretName(name: string): boolean {
   return !words.some((w) => NOT_SECRET_WORDS.has(w));
 }
 
-/**
- * False when no name in `text` can be an isSecretName() name: such a name ends in one of
- * SECRET_WORDS, and a word of a name is a run of its characters (case aside). The redactor scans a
- * 20 MB answer's text for secret-named members: an answer without any of these words is skipped
- * without testing each of its hundreds of thousands of member names (issue 39).
- */
-export function mayHoldSecretName(text: string): boolean {
-  return ANY_SECRET_WORD.test(text);
-}
-
-const ANY_SECRET_WORD = new RegExp([...SECRET_WORDS].join('|'), 'i');
-
 /** A query parameter named like a key: every isSecretName() name, and a bare `key` (Google's `?key=`). */
 export function isSecretParam(name: string): boolean {
   return name.toLowerCase() === 'key' || isSecretName(name);

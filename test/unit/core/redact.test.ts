@@ -29,19 +29,6 @@ describe('core/redact: Redactor', () => {
     assert.equal(r.text('plain text, nothing to mask'), 'plain text, nothing to mask');
   });
 
-  it('masks secret-named JSON members in any spelling of the name, in a text of many other names, and past the names it remembers', () => {
-    const r = new Redactor();
-    const others = Array.from({ length: 12_000 }, (_, i) => `"field${i}":"v${i}"`).join(',');
-    const text = `{${others},"X-API-KEY":"a1","accessToken":"a2","client_secret":"a3","nextPageToken":"p1","key":"k1"}`;
-    const out = r.text(text);
-    assert.ok(out.startsWith(`{${others},`), 'the other members are left as they were');
-    assert.ok(out.endsWith(`"X-API-KEY":"${MASK}","accessToken":"${MASK}","client_secret":"${MASK}","nextPageToken":"p1","key":"k1"}`), out.slice(-120));
-    // The same again: what was remembered of each name gives the same answer.
-    assert.equal(r.text(text), out);
-    // A text with no word a key's name ends in is left whole.
-    assert.equal(r.text(`{${others}}`), `{${others}}`);
-  });
-
   it('masks auth headers whatever their case, and keeps the others', () => {
     const r = new Redactor();
     const out = r.headers({
