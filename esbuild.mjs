@@ -53,6 +53,20 @@ const serviceChunkPlugin = {
 };
 
 /**
+ * The CLI's ES modules are parsed whole at every start, whatever a run uses: ws (realtime cells) and
+ * re2js (`matches /re/`), which src/ requires on first use (src/core/lazy.ts, src/core/userPattern.ts),
+ * are loaded from the extension's dist/ws.js and dist/re2js.js instead of being inlined in the run's
+ * chunks (~200 KB that a run without realtime cells or patterns parsed for nothing, issue 39). Only
+ * require() calls: the sandbox's static `import { WebSocketServer } from 'ws'` stays bundled.
+ */
+const cliLazyVendorPlugin = {
+  name: 'cli-lazy-vendor',
+  setup(build) {
+    build.onResolve({ filter: /^(ws|re2js)$/ }, (a) => (a.kind === 'require-call' ? { path: `./${a.path}.js`, external: true } : undefined));
+  },
+};
+
+/**
  * zod/mini in the extension's bundles, loaded on first use and shared: each importer gets a module
  * of functions that require dist/zod.js when a schema is first built (schemas are built on first use,
  * src/core/once.ts), so a window that validates nothing at activation does not compile ~28 KB of
@@ -224,12 +238,13 @@ const builds = [
   // The command-line runner (package.json "bin"): dist/cli.js starts dist/cli.mjs, an ES module split
   // by esbuild at every `await import()` (the commands, the sandbox, the MCP SDK, the OpenAPI parser,
   // re2js…) into dist/cli-*.mjs chunks, so a run parses what it uses, not all 1.7 MB: one file took
-  // ~130 ms to compile at every start (issue 39). undici and ws are inlined like the sandbox's, so an
-  // `npm install -g` of the tarball needs nothing beside them but places.columns.json.br.
+  // ~130 ms to compile at every start (issue 39). undici is inlined like the sandbox's; ws and re2js
+  // are required from dist/ws.js and dist/re2js.js (cliLazyVendorPlugin), which the npm tarball
+  // carries (.npmignore), so an `npm install -g` of it needs no other package.
   {
     ...common,
     entryPoints: { cli: 'src/cli/main.ts' },
-    plugins: [noAjvPlugin, undiciCorePlugin],
+    plugins: [noAjvPlugin, undiciCorePlugin, cliLazyVendorPlugin],
     outdir: 'dist',
     format: 'esm',
     splitting: true,

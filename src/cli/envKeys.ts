@@ -2,7 +2,7 @@
 // names: the one rule for `api-workbench run` and `api-workbench mcp`, checked before anything
 // starts or is sent, each key registered with the redactor as it is read.
 import { connectionId, type Connection, type ServiceId } from '../core/connections';
-import { connectionLabel, type EnvPolicy } from '../notebook/api';
+import { connectionLabel, type EnvPolicy } from '../notebook/runApi';
 import type { Redactor } from '../core/redact';
 import { CliError } from './errors';
 

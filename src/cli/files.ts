@@ -2,7 +2,7 @@
 // are repeatable; node_modules and dot folders skipped).
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { NOTEBOOK_EXTENSION } from '../notebook/api';
+import { NOTEBOOK_EXTENSION } from '../notebook/runApi';
 import { CliError } from './errors';
 
 function walk(dir: string, out: string[]): void {

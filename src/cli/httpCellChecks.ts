@@ -2,7 +2,7 @@
 // is allowed (--allow-host, "hosts"), every {{$env NAME}} it reads is one the run may read (allowed
 // with --allow-env or "env", and not a variable holding a connection's key: envRefusal), and every
 // {{$env NAME}} and {{$secret name}} it reads is set. Otherwise the run stops with exit 2 and nothing is sent.
-import { envRefusal, hostAllowed, httpCellNeeds, secretEnvName, type EnvPolicy } from '../notebook/api';
+import { envRefusal, hostAllowed, httpCellNeeds, secretEnvName, type EnvPolicy } from '../notebook/runApi';
 import { CliError } from './errors';
 import type { LoadedNotebook } from './preflight';
 

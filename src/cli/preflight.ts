@@ -3,8 +3,8 @@
 // those connections need is set.
 import { quoteCut } from '../core/quote';
 import { connectionId, type ServiceId } from '../core/connections';
-import { parseNotebook, type NotebookCellData } from '../notebook/api';
-import { cellStartLines } from '../notebook/api';
+import { parseNotebook, type NotebookCellData } from '../notebook/runApi';
+import { cellStartLines } from '../notebook/runApi';
 import { CliError } from './errors';
 import { readTextFile } from './textFile';
 import { errorText } from '../core/errors';

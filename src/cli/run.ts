@@ -5,9 +5,9 @@
 import path from 'node:path';
 import { connectionId, type Connection, type SandboxEndpoints } from '../core/connections';
 import { Redactor } from '../core/redact';
-import { connectionLabel, connectionsHost, runNotebook, SANDBOX_CONNECTION_NAME, type CellResult, type NotebookHost } from '../notebook/api';
+import { connectionLabel, connectionsHost, runNotebook, SANDBOX_CONNECTION_NAME, type CellResult, type NotebookHost } from '../notebook/runApi';
 import type { Sandbox } from '../sandbox/host';
-import { masterKeyProblem } from '../services/realtime/encryption';
+import { masterKeyProblem } from '../services/realtime/masterKey';
 import type { MatrixAxis, RunArgs } from './args';
 import { loadConnectionsFile } from './connectionsFile';
 import { checkHttpCells } from './httpCellChecks';

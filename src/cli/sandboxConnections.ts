@@ -3,7 +3,7 @@
 // redactor, and its connections come first (the first connection of a service is its default).
 import type { Connection, SandboxEndpoints } from '../core/connections';
 import type { Redactor } from '../core/redact';
-import { SANDBOX_CONNECTION_NAME, sandboxConnections } from '../notebook/api';
+import { SANDBOX_CONNECTION_NAME, sandboxConnections } from '../notebook/runApi';
 import type { Sandbox } from '../sandbox/host';
 import { CliError } from './errors';
 

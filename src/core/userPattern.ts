@@ -5,7 +5,7 @@
 // takes quadratic time; a CLI run would ignore its timeout and Ctrl-C, and the editor would freeze.
 // RE2 has no backreferences or lookaround (they are what cannot be bounded): a pattern using them
 // is refused with a message naming it, never run unbounded.
-import { RE2JS } from 're2js';
+import type * as Re2js from 're2js';
 import { estimateProgramSize } from './patternSize';
 import { sharedAcrossBundles } from './sharedClass';
 
@@ -29,6 +29,18 @@ export interface UserPattern {
   test(text: string): boolean;
 }
 
+let re2jsModule: typeof Re2js | undefined;
+
+/**
+ * RE2JS (~150 KB) is loaded by the first pattern compiled, not by everything that can compile one:
+ * a CLI run whose checks have no `matches /re/` never parses it (issue 39). esbuild.mjs points this
+ * require at dist/re2js.js, shared by the editor's bundles and the CLI.
+ */
+function re2js(): typeof Re2js.RE2JS {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (see above)
+  return (re2jsModule ??= require('re2js') as typeof Re2js).RE2JS;
+}
+
 const UNSUPPORTED = /invalid escape sequence: `\\[1-9]|unsupported Perl syntax: `\(\?[=!<]|invalid named capture: `\(\?<[=!]/;
 
 /**
@@ -48,11 +60,12 @@ export function compileUserPattern(source: string, flags = ''): UserPattern {
       `pattern too large: its counted repetitions expand to ${size.toLocaleString('en-US')} instructions (limit ${MAX_PROGRAM_SIZE.toLocaleString('en-US')}); use + or * instead of large {n,m} counts, or fewer of them`,
     );
   }
-  let re: RE2JS;
+  let re: Re2js.RE2JS;
   try {
-    re = RE2JS.compile(
+    const engine = re2js();
+    re = engine.compile(
       searched,
-      (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) | (flags.includes('m') ? RE2JS.MULTILINE : 0) | (flags.includes('s') ? RE2JS.DOTALL : 0),
+      (flags.includes('i') ? engine.CASE_INSENSITIVE : 0) | (flags.includes('m') ? engine.MULTILINE : 0) | (flags.includes('s') ? engine.DOTALL : 0),
     );
   } catch (e) {
     // RE2JS writes the flags into the pattern it quotes (`(?i)…`): the user wrote no such thing.

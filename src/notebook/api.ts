@@ -1,26 +1,9 @@
 // The public face of the API-notebook engine (`*.awb.md`): what the VS Code notebook
 // (src/editor/notebook) and the CLI (src/cli) call. Nothing here or below imports vscode or
 // src/editor; a front end hands the engine a NotebookHost instead. Keep changes additive.
-export * from './types';
-export { parseNotebook, serializeNotebook, cellStartLines, notebookProblems } from './format';
-export { createRunner, runNotebook } from './run';
+export * from './runApi';
 export { hasScriptBlock } from './scripts/cellScripts';
-export { countsAsCell } from './cellCount';
 export { foreignTarget, withRelativeTarget, type ForeignTarget } from './retarget';
-export { describeWaits } from './waits';
-export {
-  defaultHttpClient,
-  connectionsHost,
-  envRefusal,
-  hostAllowed,
-  secretEnvName,
-  sandboxConnections,
-  SANDBOX_CONNECTION_NAME,
-  type ConnectionsHostOptions,
-  type EnvPolicy,
-  type SandboxEndpoints,
-} from './hosts';
-export { httpCellNeeds, type HttpCellNeeds } from './ownHttpCell';
 export { NotebookError, walk, partOf } from './variables';
 // What the editor's completions, hover and diagnostics and `api-workbench check` read (src/catalogue).
 export { analyseCell, parseAssertion, parsePath, REALTIME_COMMANDS, type AnalysedCell, type AssertionSpec, type CellSpec, type HttpSpec } from './cells';
@@ -56,10 +39,6 @@ export {
   type ExportedRequest,
   type KnownValue,
 } from './import';
-export { connectionLabel, CredentialOwners } from './credentialTaint';
-export { Cassette, type CassetteMode, type CassetteStorage } from './cassette/cassette';
-export type { UrlAlias } from '../core/recording/requestKey';
-export { sandboxAliases } from './cassette/aliases';
 // The OpenAPI document a notebook names (`spec = ./openapi.yaml`): read for spec-aware http cells (src/catalogue).
 export { SPEC_VARIABLE, loadSpecFile, specFileVersion } from './openapi/specFile';
 export { specModel, deref, type SpecModel } from './openapi/model';

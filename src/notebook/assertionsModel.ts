@@ -18,7 +18,7 @@ import { llmAnswerOf, requestedModel, type LlmAnswer } from './llmAnswer';
 import { defaultHttpClient } from './hosts';
 import type { AssertionResult, CellResult, NotebookHost } from './types';
 import { hasReference, walk } from './variables';
-import { matchesSpec, SPEC_VARIABLE } from './openapi/matchesSpec';
+import { SPEC_VARIABLE } from './openapi/specVariable';
 
 export { SPEC_VARIABLE };
 
@@ -65,7 +65,11 @@ export async function checkModelAssertion(spec: AssertionSpec, value: string, re
   const base = { source: spec.source, line: spec.line };
   try {
     if (spec.operator === 'matches schema') return { ...base, ...(await matchesSchema(spec, value, result, ctx)) };
-    if (spec.operator === 'matches spec') return { ...base, ...(await matchesSpec(result, ctx.specRef, ctx.baseDir)) };
+    if (spec.operator === 'matches spec') {
+      // The OpenAPI parser and ajv (~400 KB) are loaded by the first cell that checks a spec, not by every run.
+      const { matchesSpec } = await import('./openapi/matchesSpec');
+      return { ...base, ...(await matchesSpec(result, ctx.specRef, ctx.baseDir)) };
+    }
     const answer = llmAnswerOf(result.response);
     if (!answer) {
       const what = spec.operator === 'judge' ? `judge: ${value}` : `${spec.operator} ${value}`;

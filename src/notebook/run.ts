@@ -28,8 +28,6 @@ import { absoluteOrigin, CONNECTION_WORD, resolveTarget, runHttpCell, type HttpT
 import { fillBaseVariable } from './baseVariable';
 import { bodyLineOf, prepareOwnHttp, varsCellValues } from './ownHttpCell';
 import { assembleBody } from './requestBody';
-import { runListen, runPublish } from './realtimeCell';
-import { runRealtimeRest } from './realtimeRestCell';
 import { NotebookError, substitute, type VariableScope } from './variables';
 import { ScriptSession } from './scripts/cellRun';
 import { hasScriptBlock } from './scripts/cellScripts';
@@ -319,15 +317,19 @@ class Runner implements NotebookRunner {
       const target = resolveTarget(http, spec.target, fail, (origin) => this.connectionsWith(service, origin));
       return { connection: conn.name, ...(await this.sendHttp(ref, spec, http, target, scope, signal, onRequest)) };
     }
+    // The realtime cells' modules (the Pusher protocol, ws, nacl) are imported by the first realtime
+    // cell run, so a notebook of http cells does not load them (issue 39).
     const rt = { conn: conn as RealtimeConnection, host: this.opts.host, signal, onRequest };
     if (spec?.kind === 'publish') {
       const channel = substitute(spec.channel, spec.line, scope);
       const event = substitute(spec.event, spec.line, scope);
+      const { runPublish } = await import('./realtimeCell');
       return { connection: conn.name, ...(await runPublish(rt, channel, event, substitute(spec.data, spec.line + 1, scope))) };
     }
     if (spec?.kind === 'listen') {
       const channel = substitute(spec.channel, spec.line, scope);
       const onMessage = (message: ListenMessage, count: number) => this.progress({ kind: 'message', cell: ref, message: this.redactValue(message), count });
+      const { runListen } = await import('./realtimeCell');
       return {
         connection: conn.name,
         listen: { channel, windowMs: spec.durationMs },
@@ -336,6 +338,7 @@ class Runner implements NotebookRunner {
     }
     if (spec?.kind === 'realtimeRest') {
       const args = spec.args.map((a) => substitute(a, spec.line, scope));
+      const { runRealtimeRest } = await import('./realtimeRestCell');
       return { connection: conn.name, ...(await runRealtimeRest(rt, spec.op, args, substitute(spec.body, spec.line + 1, scope))) };
     }
     throw new NotebookError(this.opts.file, ref.line, 'the cell has nothing to run');

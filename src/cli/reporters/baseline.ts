@@ -5,7 +5,7 @@
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { parseJson, validate } from '../../core/validate';
-import type { CellResult } from '../../notebook/api';
+import type { CellResult } from '../../notebook/runApi';
 import { CliError } from '../errors';
 import { readTextFile } from '../textFile';
 import { suiteChecks, type CheckRow } from '../../features/notebook/checkRows';

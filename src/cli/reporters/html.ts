@@ -2,7 +2,7 @@
 // CSS and a Content-Security-Policy that loads nothing (no scripts, fonts or images from anywhere);
 // regressions first, then the matrix table, cost totals, and each run's cells with the model's
 // answer, every check and each judge's reason. run.ts passes the page through the redactor.
-import type { CellResult } from '../../notebook/api';
+import type { CellResult } from '../../notebook/runApi';
 import { cellChecks, checkName } from '../../features/notebook/checkRows';
 import { formatCostTotal, formatUsd, matrixView, type MatrixColumn } from '../../features/notebook/matrixTable';
 import type { Regression } from './baseline';

@@ -1,7 +1,7 @@
 // The human report: a header per notebook, one line per cell (✓ or ✗ and its name), under a
 // failed cell each failing assertion with expected and actual, the error and the request id;
 // last, "N passed, N failed".
-import { describeWaits, type CellResult } from '../../notebook/api';
+import { describeWaits, type CellResult } from '../../notebook/runApi';
 import { matrixTable } from '../../features/notebook/matrixTable';
 import { cellLabel, type RunSummary, type SuiteReport } from './types';
 

@@ -1,6 +1,6 @@
 // What every reporter reads: one suite per notebook run (per data row with --data), its request
 // cells' results kept small, and the counts.
-import type { CellResult, NotebookProblem } from '../../notebook/api';
+import type { CellResult, NotebookProblem } from '../../notebook/runApi';
 
 export interface SuiteReport {
   file: string;
@@ -65,6 +65,6 @@ export function trimResult(r: CellResult, max = REPORT_BODY_CHARS): CellResult {
   return out;
 }
 
-export { countsAsCell } from '../../notebook/api';
+export { countsAsCell } from '../../notebook/runApi';
 
 export { cellLabel } from '../../features/notebook/checkRows';

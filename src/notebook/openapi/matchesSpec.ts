@@ -8,7 +8,8 @@ import { ImportError } from '../import/types';
 import type { CellResult } from '../types';
 import { hasReference } from '../variables';
 import type { LoadedSpec } from './load';
-import { loadSpecFile, SPEC_VARIABLE } from './specFile';
+import { loadSpecFile } from './specFile';
+import { SPEC_VARIABLE } from './specVariable';
 import { SpecValidator, type SpecCheck } from './validate';
 
 export { SPEC_VARIABLE };

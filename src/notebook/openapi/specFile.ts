@@ -7,8 +7,7 @@ import path from 'node:path';
 import { readFileInside } from '../../core/fileGate';
 import { loadSpec, MAX_SPEC_BYTES, type LoadedSpec } from './load';
 
-/** The vars key a notebook names its OpenAPI document by (the importer writes it). */
-export const SPEC_VARIABLE = 'spec';
+export { SPEC_VARIABLE } from './specVariable';
 
 const cache = new Map<string, { version: string; spec: Promise<LoadedSpec> }>();
 

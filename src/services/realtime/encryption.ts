@@ -6,15 +6,7 @@
 import { createHash } from 'node:crypto';
 import nacl from 'tweetnacl';
 
-/** The master key is 32 bytes, given as base64 (the server library's `encryptionMasterKeyBase64`). */
-export const MASTER_KEY_BYTES = 32;
-
-/** Why `base64` is not a usable master key, or undefined when it is. */
-export function masterKeyProblem(base64: string): string | undefined {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64)) return 'the encryption master key must be base64';
-  const n = Buffer.from(base64, 'base64').length;
-  return n === MASTER_KEY_BYTES ? undefined : `the encryption master key must decode to ${MASTER_KEY_BYTES} bytes, not ${n}`;
-}
+export { MASTER_KEY_BYTES, masterKeyProblem } from './masterKey';
 
 /** The per-channel secretbox key; its base64 is the `shared_secret` of an auth response. */
 export function channelSharedSecret(channel: string, masterKeyBase64: string): Uint8Array {

@@ -1,0 +1,48 @@
+// What `api-workbench run` parses before its first request: dist/cli.mjs and the chunks the run
+// command imports statically. An ES module is compiled whole at every start, whatever the run uses,
+// so a library that enters these chunks costs every CI step (issue 39: the importers, the OpenAPI
+// parser with ajv, re2js, ws and tweetnacl had made them 1.35 MB, the CLI 0.52× httpyac's time).
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { assertBuilt, CLI } from './cliKit';
+
+const DIST = path.dirname(CLI);
+
+/** dist/cli.mjs, the run command's chunk, and every chunk they import statically. */
+function runStartChunks(): Map<string, string> {
+  const main = readFileSync(path.join(DIST, 'cli.mjs'), 'utf8');
+  const run = /import\(\s*["']\.\/(cli-run-[\w-]+\.mjs)["']\s*\)/.exec(main)?.[1];
+  assert.ok(run, 'dist/cli.mjs imports no cli-run-*.mjs chunk');
+  const chunks = new Map<string, string>([['cli.mjs', main]]);
+  const pending = [run];
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    if (chunks.has(name)) continue;
+    const text = readFileSync(path.join(DIST, name), 'utf8');
+    chunks.set(name, text);
+    for (const m of text.matchAll(/(?:\bfrom|\bimport)\s*["']\.\/(cli-[\w-]+\.mjs)["']/g)) pending.push(m[1]);
+  }
+  return chunks;
+}
+
+describe('CLI start: what a run parses', function () {
+  before(assertBuilt);
+
+  it('leaves out what only some runs use (OpenAPI parser, ajv, importers, re2js, ws, nacl), loaded when a cell needs it', function () {
+    const chunks = runStartChunks();
+    const text = [...chunks.values()].join('\n');
+    // Strings each library keeps through minification.
+    const markers: Record<string, string> = {
+      'ajv (matches spec)': 'schema with key or id',
+      'swagger-parser (matches spec)': 'is not a valid Openapi API definition',
+      're2js (matches /re/)': 'missing closing )',
+      'ws (realtime cells)': 'WebSocket was closed before the connection was established',
+      'tweetnacl (encrypted channels)': 'bad nonce size',
+      'js-yaml (OpenAPI documents)': 'duplication of a tag property',
+    };
+    const present = Object.entries(markers)
+      .filter(([, marker]) => text.includes(marker))
+      .map(([name]) => name);
+    assert.deepEqual(present, [], `the run's start chunks (${[...chunks.keys()].join(', ')}) carry ${present.join(', ')}`);
+  });
+});
