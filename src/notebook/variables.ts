@@ -3,6 +3,7 @@
 // the host before the cell is filled in). An unknown name is an error naming the file and line,
 // never an empty string.
 import { quoteCut } from '../core/quote';
+import { sharedAcrossBundles } from '../core/sharedClass';
 import type { ServiceId } from '../core/connections';
 import type { CellResult } from './types';
 import { parsePath } from './cells';
@@ -10,6 +11,11 @@ import { llmAnswerOf } from './llmAnswer';
 
 /** A problem the user must fix, already located: "tour.awb.md:12: unknown variable "cty"". */
 export class NotebookError extends Error {
+  static {
+    // dist/maps.js carries the engine too (the response viewer describes a cell's waits).
+    sharedAcrossBundles(this, 'api-workbench.NotebookError');
+  }
+
   constructor(
     readonly file: string,
     readonly line: number,

@@ -26,7 +26,8 @@ import { playgroundHtml } from '../../features/llm/playgroundHtml';
 import { playgroundToolServices } from './playgroundServices';
 import { ToolBox } from '../../features/llm/playgroundTools';
 import type { CodeLanguage } from '../../features/codegen';
-import { copyCellCode, type CopiedCode } from '../codeCopy';
+import type { CopiedCode } from '../codeCopy';
+import { bundle } from '../bundles';
 
 /** Redraws while an answer streams are coalesced to this interval. */
 const REDRAW_MS = 50;
@@ -265,7 +266,9 @@ export class PlaygroundPanel implements vscode.Disposable {
     }
     const value = await conversationToCell(this.settingsNow, this.turns, { stream: true });
     const cell = { kind: 'code' as const, language: 'llm', value, metadata: { attributes: { connection: this.conn.name } } };
-    return copyCellCode(this.s, cell, { cells: [cell], what: 'the conversation' }, language);
+    // The code generators ride in dist/notebook.js (with the history's Copy as Code): statically
+    // imported here they put ~350 KB into dist/llm.js, loaded with every playground.
+    return bundle('notebook').copyCellCode(this.s, cell, { cells: [cell], what: 'the conversation' }, language);
   }
 
   private async loadSchemaFile(): Promise<void> {

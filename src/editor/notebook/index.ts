@@ -37,6 +37,8 @@ export { toolNotebookReader } from './toolNotebooks';
 export { agentToolsFor } from '../agents/tools';
 /** The chat-model provider's connection side (VS Code 1.104+ lists the LLM connections' models as chat models). */
 export { chatModelBackendFor } from '../agents/chatModelBackend';
+/** Copy as Code (the code generators, httpsnippet): the playground in dist/llm.js requires it from here on first use. */
+export { copyCellCode } from '../codeCopy';
 /** dist/notebook.js also carries the history module (see src/extension.ts). */
 export * as history from '../history/index';
 

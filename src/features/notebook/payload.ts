@@ -2,7 +2,7 @@
 // (already redacted) trimmed to a preview, with the map geometry of maps answers worked out here so
 // the renderer only draws.
 import { REPLAYED_HEADER } from '../../core/httpExchange';
-import { describeWaits, type CellResult, type ListenMessage } from '../../notebook/api';
+import { describeWaits, type CellResult, type ListenMessage } from '../../notebook/runApi';
 import type { MapLine, MapMarker } from '../../services/maps/mapMessages';
 import { decodePolyline } from '../../services/maps/polyline';
 import { costOf, PRICES, type ModelPrice } from '../../services/llm/pricing';
