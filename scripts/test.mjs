@@ -1,4 +1,4 @@
-// `npm test`: type-check, lint, build, then the unit suite (plain mocha) beside the in-editor suite inside a
+// `npm test`: type-check, lint, build, the unit suite (plain mocha), then the in-editor suite inside a
 // real VS Code (code-server + Chromium): the whole suite on the oldest supported VS Code (trusted, then
 // the restricted-mode tests untrusted), the smoke subset (@smoke) on the newest, and the packaged .vsix
 // installed on the oldest (@vsix). The last line printed is always `N passed, N failed`, counting
@@ -40,9 +40,8 @@ const EDITOR_RUNS = {
   newest: [{ label: 'smoke', args: ['--grep', '@smoke', '--timeout', '300'] }],
 };
 // A bound for a hung suite, not a measure of speed (that is npm run bench): the suite takes about
-// 4 to 5 minutes on a 2-core machine at load 2, ran past 5 minutes at load 8, and now shares the
-// machine with the in-editor runs at a lower priority.
-const UNIT_TIMEOUT_MS = 15 * 60_000;
+// 4 to 5 minutes on a 2-core machine at load 2, and ran past 5 minutes at load 8.
+const UNIT_TIMEOUT_MS = 10 * 60_000;
 // The ceiling of the package. It was 1.6 MB (the maps issue's ceiling) until the catalogue behind
 // completions and `check`, the agent tools, the LLM checks (~90 KB compressed) and the editor's
 // in-process MCP server (the SDK's server and Streamable HTTP transport, ~38 KB) made it 1.73 MB;
@@ -231,20 +230,13 @@ if (!args.has('--skip-typecheck')) {
 // takes its one to two minutes off the run.
 const lintJob = args.has('--skip-lint') ? undefined : runInBackground(npm, ['run', '--silent', 'lint'], path.join(tmp, 'lint.log'), 5 * 60_000);
 
-/** Runs `cmd` with its output in `log` (at `niceness`, inherited by its children); resolves with its exit code (never rejects). Stopped with the run on Ctrl-C. */
-function runInBackground(cmd, argv, log, timeoutMs, niceness = 0) {
+/** Runs `cmd` with its output in `log`; resolves with its exit code (never rejects). Stopped with the run on Ctrl-C. */
+function runInBackground(cmd, argv, log, timeoutMs) {
   return new Promise((resolve) => {
     const t0 = Date.now();
     const fd = openSync(log, 'w');
     const child = spawn(cmd, argv, { stdio: ['ignore', fd, fd], detached: true });
     background.add(child);
-    if (niceness && child.pid) {
-      try {
-        os.setPriority(child.pid, niceness);
-      } catch {
-        // Not allowed here: it runs at the usual priority.
-      }
-    }
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -274,10 +266,38 @@ if (built === 'ok') {
   // brings it with the other Debian packages.
   const first = EDITOR_HOSTS.find((h) => installs.has(h.id));
   if (first) await awaitInstall(first);
-  // The unit suite runs beside the in-editor runs, at a lower CPU priority: those mostly wait on the
-  // editor, and one after the other the two took 270 + 490 s of CI's 12 minutes (issue 39). Its
-  // output is kept in a log, printed when its step is reported after them.
-  const unitJob = startUnitSuite();
+  await step('unit suite (mocha)', async () => {
+    if (listFiles(path.join(root, 'out', 'test', 'unit'), '.test.js').length === 0) return 'no unit tests';
+    const totalsFile = path.join(tmp, 'unit.json');
+    const r = await run(
+      node,
+      [
+        path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'),
+        // Files run in two worker processes: most unit tests wait on real local servers and child
+        // processes, so two at a time take ~105 s where one at a time took ~190 s on 2 cores.
+        // Each file keeps its own process state (environment, ports held, sandboxes started).
+        '--parallel',
+        '--jobs',
+        String(Math.max(2, Math.min(4, os.availableParallelism()))),
+        '--reporter',
+        path.join(root, 'scripts', 'mocha-totals-reporter.cjs'),
+        '--reporter-option',
+        `totals=${totalsFile}`,
+      ],
+      { timeoutMs: UNIT_TIMEOUT_MS },
+    );
+    const t = readJson(totalsFile);
+    if (!t) {
+      return `FAILED: mocha ended without results (exit ${r.timedOut ? 'timeout' : r.code})`;
+    }
+    totals.passed += t.passed;
+    totals.failed += t.failed;
+    if (r.code !== 0 && t.failed === 0) {
+      return `FAILED: mocha exited ${r.code} with no failed test`;
+    }
+    return `${t.passed} passed, ${t.failed} failed${t.pending ? `, ${t.pending} pending` : ''}`;
+  });
+
   if (!args.has('--skip-editor')) {
     for (const host of EDITOR_HOSTS) {
       await awaitInstall(host);
@@ -294,47 +314,6 @@ if (built === 'ok') {
     const vsixHost = EDITOR_HOSTS.find((h) => h.id === VSIX_HOST);
     if (vsixHost && hostInstalled(vsixHost)) await packagedRun(vsixHost);
   }
-  await step('unit suite (mocha, run beside the in-editor runs)', () => unitResult(unitJob));
-}
-
-/** Starts the unit suite (plain mocha) in the background; see unitResult. */
-function startUnitSuite() {
-  if (listFiles(path.join(root, 'out', 'test', 'unit'), '.test.js').length === 0) return undefined;
-  const totalsFile = path.join(tmp, 'unit.json');
-  const job = runInBackground(
-    node,
-    [
-      path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'),
-      // Files run in two worker processes: most unit tests wait on real local servers and child
-      // processes, so two at a time take ~105 s where one at a time took ~190 s on 2 cores.
-      // Each file keeps its own process state (environment, ports held, sandboxes started).
-      '--parallel',
-      '--jobs',
-      String(Math.max(2, Math.min(4, os.availableParallelism()))),
-      '--reporter',
-      path.join(root, 'scripts', 'mocha-totals-reporter.cjs'),
-      '--reporter-option',
-      `totals=${totalsFile}`,
-    ],
-    path.join(tmp, 'unit.log'),
-    UNIT_TIMEOUT_MS,
-    // Below the editor, whose tests wait on what a person would see: the unit suite takes the cycles it leaves.
-    10,
-  );
-  return { job, totalsFile };
-}
-
-/** Waits for the unit suite, prints its output and adds its counts to the totals. */
-async function unitResult(unit) {
-  if (!unit) return 'no unit tests';
-  const r = await unit.job;
-  console.log(readFileSync(r.log, 'utf8').trimEnd());
-  const t = readJson(unit.totalsFile);
-  if (!t) return `FAILED: mocha ended without results (exit ${r.timedOut ? 'timeout' : r.code})`;
-  totals.passed += t.passed;
-  totals.failed += t.failed;
-  if (r.code !== 0 && t.failed === 0) return `FAILED: mocha exited ${r.code} with no failed test`;
-  return `${t.passed} passed, ${t.failed} failed${t.pending ? `, ${t.pending} pending` : ''} (${secs(r.ms)})`;
 }
 
 /**
