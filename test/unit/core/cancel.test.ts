@@ -26,9 +26,10 @@ describe('core/http: timeouts and cancellation', function () {
   describe('timeout', () => {
     it('a server that never answers gives kind "timeout", not a hang', async () => {
       server.script({ hang: true });
-      const err = await apiErrorOf(client({ timeoutMs: 150, retry: NO_RETRY }).json({ path: 'x' }));
+      // 1 s: on a loaded machine 150 ms could pass before the request reached the server at all.
+      const err = await apiErrorOf(client({ timeoutMs: 1000, retry: NO_RETRY }).json({ path: 'x' }));
       assert.equal(err.kind, 'timeout');
-      assert.equal(server.count, 1);
+      assert.ok(server.count <= 1, 'sent again although retries were off');
       assert.match(err.describe(), /^Svc did not answer within/);
     });
 
