@@ -190,6 +190,18 @@ const undiciCorePlugin = {
   setup(build) {
     build.onResolve({ filter: /^undici$/ }, () => ({ path: 'undici', namespace: 'undici-core' }));
     build.onLoad({ filter: /.*/, namespace: 'undici-core' }, () => ({ contents: UNDICI_CORE, resolveDir: process.cwd(), loader: 'js' }));
+    // undici's client.js evaluates its HTTP/2 client (client-h2.js) as it loads, and that loads
+    // node:http2 (~20 ms of a CLI run, issue 39). It is only called for a connection whose TLS
+    // handshake chose h2, which undici offers only with `allowH2`, an option nothing here sets: the
+    // module is evaluated on that first call instead.
+    build.onResolve({ filter: /^\.\/client-h2\.js$/ }, (a) =>
+      a.namespace === 'lazy-h2' ? undefined : { path: path.join(a.resolveDir, 'client-h2.js'), namespace: 'lazy-h2' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-h2' }, (a) => ({
+      contents: "module.exports = function connectH2(client, socket) { return require('./client-h2.js')(client, socket); };",
+      resolveDir: path.dirname(a.path),
+      loader: 'js',
+    }));
   },
 };
 
@@ -244,7 +256,7 @@ const builds = [
   {
     ...common,
     entryPoints: { cli: 'src/cli/main.ts' },
-    plugins: [noAjvPlugin, undiciCorePlugin, cliLazyVendorPlugin],
+    plugins: [noAjvPlugin, undiciCorePlugin, cliLazyVendorPlugin, lazyZodPlugin],
     outdir: 'dist',
     format: 'esm',
     splitting: true,

@@ -9,6 +9,11 @@ const SESSION_HEADERS = new Set(['cookie', 'set-cookie']);
 
 export const MASK = '***';
 
+/** Strings up to this long are remembered by Redactor.text(): names, ids, short values. */
+const SEEN_MAX_CHARS = 200;
+/** At most ~1 MB of remembered strings. */
+const SEEN_MAX_ENTRIES = 2048;
+
 export class Redactor {
   private readonly secrets = new Set<string>();
   /** The secrets longest first, worked out once per change: text() runs for every string of an answer. */
@@ -17,6 +22,12 @@ export class Redactor {
   private encoded: string[] | undefined;
   /** `ordered` and `encoded` together: what a cut may have left a piece of. */
   private allSpellings: Spellings | undefined;
+  /**
+   * text() of short strings already seen, until the secrets change. An answer repeats most of its
+   * strings ("object": "model" in every element of a list) and answers repeat each other, and a
+   * 20-cell CLI run spent ~8% of its time in text() (issue 39). Bounded: emptied when full.
+   */
+  private readonly seen = new Map<string, string>();
 
   /** Secrets shorter than this are not masked by value: masking "a" would garble every line. */
   static readonly MIN_SECRET_LENGTH = 6;
@@ -24,17 +35,29 @@ export class Redactor {
   addSecret(value: string | undefined): void {
     if (value && value.length >= Redactor.MIN_SECRET_LENGTH && !this.secrets.has(value)) {
       this.secrets.add(value);
-      this.ordered = this.encoded = this.allSpellings = undefined;
+      this.secretsChanged();
     }
   }
 
   removeSecret(value: string | undefined): void {
-    if (value && this.secrets.delete(value)) this.ordered = this.encoded = this.allSpellings = undefined;
+    if (value && this.secrets.delete(value)) this.secretsChanged();
+  }
+
+  private secretsChanged(): void {
+    this.ordered = this.encoded = this.allSpellings = undefined;
+    this.seen.clear();
   }
 
   /** Masks known secret values anywhere in `text`, plus bearer tokens and key-like query params. */
   text(text: string): string {
-    return this.maskPatterns(this.maskSecrets(text));
+    if (text.length > SEEN_MAX_CHARS) return this.maskPatterns(this.maskSecrets(text));
+    let out = this.seen.get(text);
+    if (out === undefined) {
+      out = this.maskPatterns(this.maskSecrets(text));
+      if (this.seen.size >= SEEN_MAX_ENTRIES) this.seen.clear();
+      this.seen.set(text, out);
+    }
+    return out;
   }
 
   /** True when a known secret value contains `part`. */

@@ -87,6 +87,24 @@ function wordsOf(name: string): string[] {
  * often a map's key (`{"key": "Content-Type", "value": …}`, Pusher's public app key) as a secret.
  */
 export function isSecretName(name: string): boolean {
+  let secret = namesSeen.get(name);
+  if (secret === undefined) {
+    secret = judgeName(name);
+    if (namesSeen.size >= NAMES_SEEN_MAX) namesSeen.clear();
+    namesSeen.set(name, secret);
+  }
+  return secret;
+}
+
+/**
+ * isSecretName() of names already judged: the redactor asks it of every member of every answer
+ * (`"id"`, `"object"` a hundred times in a list of models), and splitting a name into words was
+ * ~3% of a 20-cell CLI run (issue 39). Bounded: emptied when full.
+ */
+const namesSeen = new Map<string, boolean>();
+const NAMES_SEEN_MAX = 4096;
+
+function judgeName(name: string): boolean {
   const words = wordsOf(name);
   const last = words.at(-1);
   if (last === undefined || !SECRET_WORDS.has(last)) return false;

@@ -3,6 +3,7 @@
 // The LLM checks (`?? tool_calls[0].name`, `usage.total_tokens`, `cost`, `judge:`, `similar`) read
 // this view, so each works the same for both APIs, streamed or not.
 import * as z from 'zod/mini';
+import { once } from '../core/once';
 import { validate } from '../core/validate';
 import { costOf } from '../services/llm/pricing';
 import type { LlmSummary, ResponseRecord } from './types';
@@ -23,48 +24,56 @@ export interface LlmAnswer {
   model?: string;
 }
 
-const toolCallSchema = z.object({
-  id: z.optional(z.nullable(z.string())),
-  function: z.object({ name: z.string(), arguments: z.optional(z.nullable(z.string())) }),
-});
-
-const usageSchema = z.object({
-  prompt_tokens: z.optional(z.number()),
-  completion_tokens: z.optional(z.number()),
-  input_tokens: z.optional(z.number()),
-  output_tokens: z.optional(z.number()),
-  total_tokens: z.optional(z.number()),
-});
-
-/** A chat completion, and the record httpCell.ts keeps of a streamed answer (either API). */
-const chatSchema = z.object({
-  model: z.optional(z.nullable(z.string())),
-  usage: z.optional(z.nullable(usageSchema)),
-  choices: z.optional(
-    z.array(
-      z.object({
-        message: z.optional(z.object({ content: z.optional(z.nullable(z.string())), tool_calls: z.optional(z.nullable(z.array(toolCallSchema))) })),
-      }),
-    ),
-  ),
-  content: z.optional(z.nullable(z.string())),
-  tool_calls: z.optional(z.nullable(z.array(toolCallSchema))),
-});
-
-const responseSchema = z.object({
-  object: z.literal('response'),
-  model: z.optional(z.nullable(z.string())),
-  usage: z.optional(z.nullable(usageSchema)),
-  output: z.array(
-    z.object({
-      type: z.string(),
-      content: z.optional(z.nullable(z.array(z.object({ type: z.string(), text: z.optional(z.string()) })))),
-      call_id: z.optional(z.string()),
-      name: z.optional(z.string()),
-      arguments: z.optional(z.string()),
+/**
+ * The answers' shapes, built when the first answer is read: this module is loaded by every notebook
+ * run and editor bundle that runs cells, and schemas built at load made `api-workbench run` load zod
+ * before it had parsed its notebook (issue 39).
+ */
+const schemas = once(() => {
+  const toolCall = z.object({
+    id: z.optional(z.nullable(z.string())),
+    function: z.object({ name: z.string(), arguments: z.optional(z.nullable(z.string())) }),
+  });
+  const usage = z.object({
+    prompt_tokens: z.optional(z.number()),
+    completion_tokens: z.optional(z.number()),
+    input_tokens: z.optional(z.number()),
+    output_tokens: z.optional(z.number()),
+    total_tokens: z.optional(z.number()),
+  });
+  return {
+    usage,
+    /** A chat completion, and the record httpCell.ts keeps of a streamed answer (either API). */
+    chat: z.object({
+      model: z.optional(z.nullable(z.string())),
+      usage: z.optional(z.nullable(usage)),
+      choices: z.optional(
+        z.array(
+          z.object({
+            message: z.optional(z.object({ content: z.optional(z.nullable(z.string())), tool_calls: z.optional(z.nullable(z.array(toolCall))) })),
+          }),
+        ),
+      ),
+      content: z.optional(z.nullable(z.string())),
+      tool_calls: z.optional(z.nullable(z.array(toolCall))),
     }),
-  ),
+    response: z.object({
+      object: z.literal('response'),
+      model: z.optional(z.nullable(z.string())),
+      usage: z.optional(z.nullable(usage)),
+      output: z.array(
+        z.object({
+          type: z.string(),
+          content: z.optional(z.nullable(z.array(z.object({ type: z.string(), text: z.optional(z.string()) })))),
+          call_id: z.optional(z.string()),
+          name: z.optional(z.string()),
+          arguments: z.optional(z.string()),
+        }),
+      ),
+    }),
+  };
 });
+type Usage = z.infer<ReturnType<typeof schemas>['usage']>;
 
 function parsedArguments(text: string | null | undefined): unknown {
   if (text === null || text === undefined) return {};
@@ -75,7 +84,7 @@ function parsedArguments(text: string | null | undefined): unknown {
   }
 }
 
-function usageOf(u: z.infer<typeof usageSchema> | null | undefined): LlmAnswer['usage'] {
+function usageOf(u: Usage | null | undefined): LlmAnswer['usage'] {
   if (!u) return undefined;
   const prompt = u.prompt_tokens ?? u.input_tokens;
   const completion = u.completion_tokens ?? u.output_tokens;
@@ -89,7 +98,7 @@ function usageOf(u: z.infer<typeof usageSchema> | null | undefined): LlmAnswer['
 export function llmAnswerOf(response: ResponseRecord | undefined): LlmAnswer | undefined {
   const json = response?.json;
   if (json === null || typeof json !== 'object') return undefined;
-  const r = validate(responseSchema, json);
+  const r = validate(schemas().response, json);
   if (r.ok) {
     const out = r.value.output;
     return {
@@ -106,7 +115,7 @@ export function llmAnswerOf(response: ResponseRecord | undefined): LlmAnswer | u
       model: r.value.model ?? undefined,
     };
   }
-  const c = validate(chatSchema, json);
+  const c = validate(schemas().chat, json);
   if (!c.ok) return undefined;
   const message = c.value.choices?.[0]?.message;
   const content = message ? message.content : c.value.content;

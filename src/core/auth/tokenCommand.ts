@@ -3,7 +3,7 @@
 // The command prints the token alone (plain text, kept for the whole run) or JSON with the token
 // and when it expires (az's `-o json`: accessToken + expiresOn / expires_on), so it is run again
 // only once that time comes near.
-import { spawn } from 'node:child_process';
+import type { spawn as Spawn } from 'node:child_process';
 import * as z from 'zod/mini';
 import type { Token } from './tokenCache';
 import { once } from '../once';
@@ -47,6 +47,8 @@ const OWN_PROCESS_GROUP = process.platform !== 'win32';
  * the promise settles at the limit even when a child it left behind still holds its output open.
  */
 export function runTokenCommand(command: string, opts: TokenCommandOptions = {}): Promise<Token> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:child_process (with dgram and net) costs a CLI run ~5 ms at start; only a connection with a token command needs it (issue 39)
+  const spawn = (require('node:child_process') as { spawn: typeof Spawn }).spawn;
   const timeoutMs = opts.timeoutMs ?? TOKEN_COMMAND_TIMEOUT_MS;
   return new Promise<Token>((resolve, reject) => {
     const child = spawn(command, {

@@ -3,7 +3,7 @@
 // Pure decisions, no sockets: network.ts and webSocket.ts act on them.
 import { FileRefusal, readRegularFileSync } from '../fileGate';
 import { once } from '../once';
-import * as tls from 'node:tls';
+import type * as Tls from 'node:tls';
 import * as z from 'zod/mini';
 
 export interface NetSettings {
@@ -127,6 +127,15 @@ function basicCredentials(p: URL): string {
   return Buffer.from(`${decodeURIComponent(p.username)}:${decodeURIComponent(p.password)}`).toString('base64');
 }
 
+/**
+ * node:tls, loaded when certificates are first asked for: it costs a CLI run ~12 ms at start, and a
+ * run against http: hosts (the sandbox) never needs it (issue 39).
+ */
+function tlsModule(): typeof Tls {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
+  return require('node:tls') as typeof Tls;
+}
+
 /** The Proxy-Authorization header for `proxy`, if it needs one. */
 export function proxyAuthorization(proxy: URL, s: NetSettings): string | undefined {
   if (s.proxyAuthorization) return s.proxyAuthorization;
@@ -139,6 +148,7 @@ export function proxyAuthorization(proxy: URL, s: NetSettings): string | undefin
  * NODE_EXTRA_CA_CERTS, so that file is read here as Node would.
  */
 export function trustedCertificates(extra: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
+  const tls = tlsModule();
   const getCa = (tls as { getCACertificates?: (kind: string) => string[] }).getCACertificates;
   if (getCa) return [...getCa('default'), ...extra];
   const fromEnv = env.NODE_EXTRA_CA_CERTS ? readPemFile(env.NODE_EXTRA_CA_CERTS, 'NODE_EXTRA_CA_CERTS') : [];
@@ -185,6 +195,7 @@ export function netSettingsFromEditor(http: EditorHttpSettings, env: NodeJS.Proc
   const proxy = http.proxy?.trim() ? http.proxy.trim() : undefined;
   const base = netSettingsFromEnv(env);
   const forced = proxy === undefined ? undefined : parseProxyUrl(proxy, 'the setting http.proxy');
+  const tls = tlsModule();
   const getCa = (tls as { getCACertificates?: (kind: string) => string[] }).getCACertificates;
   return {
     httpProxy: forced ?? base.httpProxy,

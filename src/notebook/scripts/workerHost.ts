@@ -6,7 +6,7 @@
 // for the next script only when one comes.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { ScriptRun } from './engine';
 import { DEFAULT_SCRIPT_LIMITS, type ScriptLimits } from '../../core/scriptLimits';
 import type { ScriptInput } from './model';
@@ -92,7 +92,9 @@ export class ScriptWorkerEngine {
   }
 
   private startWorker(): Worker {
-    const worker = new Worker(scriptWorkerFile());
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:worker_threads costs a CLI run ~4 ms at start; only a cell with a script needs it (issue 39)
+    const { Worker: WorkerThread } = require('node:worker_threads') as { Worker: typeof Worker };
+    const worker = new WorkerThread(scriptWorkerFile());
     this.engineLoaded = false;
     worker.on('message', (raw: unknown) => {
       if (worker !== this.worker) return;

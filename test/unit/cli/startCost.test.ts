@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { assertBuilt, CLI } from './cliKit';
+import { assertBuilt, CLI, countingServer, runCli, tempDir, write } from './cliKit';
 
 const DIST = path.dirname(CLI);
 
@@ -45,4 +45,29 @@ describe('CLI start: what a run parses', function () {
       .map(([name]) => name);
     assert.deepEqual(present, [], `the run's start chunks (${[...chunks.keys()].join(', ')}) carry ${present.join(', ')}`);
   });
+
+  it("loads none of Node's modules that only some runs need (HTTP/2, TLS, child processes, worker threads) for a run of http: cells", async function () {
+    this.timeout(60_000);
+    const dir = tempDir();
+    const target = await countingServer();
+    try {
+      // Each costs a run 4–20 ms at start (issue 39): HTTP/2 came with undici's client, TLS with the
+      // certificate settings, child processes with token commands, worker threads with scripts.
+      const hook = write(
+        dir,
+        'loaded.js',
+        `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(path.join(dir, 'loaded.txt'))}, process.moduleLoadList.join('\\n')));\n`,
+      );
+      const nb = write(dir, 'plain.awb.md', `\`\`\`http name=items\nGET ${target.url}/items\n\n?? status == 200\n\`\`\`\n`);
+      const r = await runCli(['run', nb, '--allow-host', new URL(target.url).host], { cwd: dir, env: { NODE_OPTIONS: `--require ${hook}` } });
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      assert.equal(target.hits(), 1);
+      const loaded = new Set(readFileSync(path.join(dir, 'loaded.txt'), 'utf8').split('\n'));
+      const unwanted = ['http2', 'tls', 'child_process', 'worker_threads'].filter((m) => loaded.has(`NativeModule ${m}`));
+      assert.deepEqual(unwanted, [], `a run of one http: cell loaded node:${unwanted.join(', node:')}`);
+    } finally {
+      target.server.close();
+    }
+  });
 });
+
