@@ -62,7 +62,16 @@ const serviceChunkPlugin = {
 const cliLazyVendorPlugin = {
   name: 'cli-lazy-vendor',
   setup(build) {
-    build.onResolve({ filter: /^(ws|re2js)$/ }, (a) => (a.kind === 'require-call' ? { path: `./${a.path}.js`, external: true } : undefined));
+    // undici and zod too: their dist/ copies go through V8's code cache (src/cli/vendorLoader.ts),
+    // which the CLI's ES modules cannot use on Node 20.
+    build.onResolve({ filter: /^(ws|re2js|undici|\.\/zod\.js)$/ }, (a) =>
+      a.kind === 'require-call' ? { path: a.path.replace(/^\.\//, '').replace(/\.js$/, ''), namespace: 'cli-vendor' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'cli-vendor' }, (a) => ({
+      contents: `module.exports = require(${JSON.stringify(path.resolve('src/cli/vendorLoader.ts'))}).requireVendor(${JSON.stringify(`${a.path}.js`)});`,
+      resolveDir: process.cwd(),
+      loader: 'js',
+    }));
   },
 };
 
@@ -250,13 +259,14 @@ const builds = [
   // The command-line runner (package.json "bin"): dist/cli.js starts dist/cli.mjs, an ES module split
   // by esbuild at every `await import()` (the commands, the sandbox, the MCP SDK, the OpenAPI parser,
   // re2js…) into dist/cli-*.mjs chunks, so a run parses what it uses, not all 1.7 MB: one file took
-  // ~130 ms to compile at every start (issue 39). undici is inlined like the sandbox's; ws and re2js
-  // are required from dist/ws.js and dist/re2js.js (cliLazyVendorPlugin), which the npm tarball
-  // carries (.npmignore), so an `npm install -g` of it needs no other package.
+  // ~130 ms to compile at every start (issue 39). undici, zod, ws and re2js are required from the
+  // extension's dist/undici.js, zod.js, ws.js and re2js.js through V8's code cache
+  // (cliLazyVendorPlugin, src/cli/vendorLoader.ts), which the npm tarball carries (.npmignore), so an
+  // `npm install -g` of it needs no other package.
   {
     ...common,
     entryPoints: { cli: 'src/cli/main.ts' },
-    plugins: [noAjvPlugin, undiciCorePlugin, cliLazyVendorPlugin, lazyZodPlugin],
+    plugins: [cliLazyVendorPlugin, noAjvPlugin, undiciCorePlugin, lazyZodPlugin],
     outdir: 'dist',
     format: 'esm',
     splitting: true,
@@ -367,7 +377,7 @@ mkdirSync('dist', { recursive: true });
 // the ES module (whose errors, which main.ts catches itself, can then only be a missing build).
 writeFileSync(
   'dist/cli.js',
-  "#!/usr/bin/env node\n'use strict';\nimport('./cli.mjs').catch((e) => {\n  console.error(`api-workbench: could not start: ${e && e.message}`);\n  process.exitCode = 2;\n});\n",
+  "#!/usr/bin/env node\n'use strict';\n// Node 22.1+ keeps compiled code between runs itself (older ones: src/cli/vendorLoader.ts).\ntry {\n  require('node:module').enableCompileCache?.();\n} catch {}\nimport('./cli.mjs').catch((e) => {\n  console.error(`api-workbench: could not start: ${e && e.message}`);\n  process.exitCode = 2;\n});\n",
 );
 
 // Node looks up the nearest package.json of every file it requires to learn the module type; without

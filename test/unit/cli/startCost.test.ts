@@ -3,7 +3,8 @@
 // so a library that enters these chunks costs every CI step (issue 39: the importers, the OpenAPI
 // parser with ajv, re2js, ws and tweetnacl had made them 1.35 MB, the CLI 0.52× httpyac's time).
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as nodeModule from 'node:module';
 import path from 'node:path';
 import { assertBuilt, CLI, countingServer, runCli, tempDir, write } from './cliKit';
 
@@ -65,6 +66,40 @@ describe('CLI start: what a run parses', function () {
       const loaded = new Set(readFileSync(path.join(dir, 'loaded.txt'), 'utf8').split('\n'));
       const unwanted = ['http2', 'tls', 'child_process', 'worker_threads'].filter((m) => loaded.has(`NativeModule ${m}`));
       assert.deepEqual(unwanted, [], `a run of one http: cell loaded node:${unwanted.join(', node:')}`);
+    } finally {
+      target.server.close();
+    }
+  });
+
+  it('keeps the compiled libraries in the user cache folder after the first run, and runs on with a cache that is damaged or turned off', async function () {
+    this.timeout(60_000);
+    if (typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function') this.skip(); // Node 22.1+ caches itself
+    const dir = tempDir();
+    const target = await countingServer();
+    try {
+      const nb = write(dir, 'plain.awb.md', `\`\`\`http name=items\nGET ${target.url}/items\n\n?? status == 200\n\`\`\`\n`);
+      const run = (env: Record<string, string>) => runCli(['run', nb, '--allow-host', new URL(target.url).host], { cwd: dir, env: { XDG_CACHE_HOME: path.join(dir, 'cache'), ...env } });
+      const cached = () => {
+        try {
+          const folder = path.join(dir, 'cache', 'api-workbench', `v8-${process.version}-${process.arch}`);
+          return readdirSync(folder).map((f) => path.join(folder, f));
+        } catch {
+          return [];
+        }
+      };
+      let r = await run({ API_WORKBENCH_NO_COMPILE_CACHE: '1' });
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      assert.deepEqual(cached(), [], 'turned off, yet a cache was written');
+      r = await run({});
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      const files = cached();
+      assert.deepEqual(files.map((f) => path.basename(f).replace(/-\w+\.cache$/, '')).sort(), ['undici.js', 'zod.js']);
+      // A damaged cache (another tool, a full disk) is refused by V8 and written again.
+      for (const f of files) writeFileSync(f, 'not a cache');
+      r = await run({});
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      for (const f of files) assert.notEqual(readFileSync(f, 'utf8'), 'not a cache', `${path.basename(f)} was not written again`);
+      assert.equal(target.hits(), 3);
     } finally {
       target.server.close();
     }
