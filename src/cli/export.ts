@@ -75,10 +75,11 @@ async function programText(
   skipped: string[],
 ): Promise<string> {
   const { notebookProgram } = await import('../features/codegen/notebookProgram');
-  const realtime = connectionsFile
-    ? loadConnectionsFile(connectionsFile).connections.find((c): c is RealtimeConnection => c.service === 'realtime')
-    : undefined;
-  const program = notebookProgram(text, format, { targets: exportOptions(connectionsFile), realtime });
+  const file = connectionsFile ? loadConnectionsFile(connectionsFile) : undefined;
+  const realtime = file?.connections.find((c): c is RealtimeConnection => c.service === 'realtime');
+  // The program reads the app secret from the variable the file names for it, as `run` does.
+  const realtimeSecretVar = realtime ? file?.keyEnv.get(connectionId(realtime)) : undefined;
+  const program = notebookProgram(text, format, { targets: exportOptions(connectionsFile), realtime, realtimeSecretVar });
   skipped.push(...program.skipped);
   return program.code;
 }

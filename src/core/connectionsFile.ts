@@ -63,6 +63,16 @@ export function connectionsFileFor(connections: readonly Connection[]): { json: 
   return { json, keyVariables: [...used] };
 }
 
+/**
+ * The variable Export Connections for CI names for a realtime connection's app secret (code copied
+ * from the editor reads the one the CI file will set); PUSHER_APP_SECRET for one it leaves out.
+ */
+export function realtimeSecretVar(connections: readonly Connection[], conn: RealtimeConnection): string {
+  const { json } = connectionsFileFor(connections);
+  const entry = json.realtime?.find((e) => e.name === conn.name);
+  return typeof entry?.keyEnv === 'string' ? entry.keyEnv : 'PUSHER_APP_SECRET';
+}
+
 function httpEntry(c: HttpConnection): Record<string, unknown> {
   return {
     name: c.name,

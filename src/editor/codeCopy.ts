@@ -3,6 +3,7 @@
 // (the last one used first), then the code on the clipboard and in an editor beside. The code is
 // written by src/features/codegen, loaded on first use; keys stay environment reads.
 import vscode from 'vscode';
+import { realtimeSecretVar } from '../core/connectionsFile';
 import { keyEnvVar } from '../core/curl';
 import type { HttpConnection } from '../core/connections';
 import { notebookVariables, type ExportOptions, type ExportTarget, type KnownValue, type NotebookCellData } from '../notebook/api';
@@ -58,6 +59,7 @@ export async function copyCellCode(
     vars: notebookVariables(context.cells),
     redactor: s.redactor,
     realtime: rt?.service === 'realtime' ? rt : undefined,
+    realtimeSecretVar: rt?.service === 'realtime' ? realtimeSecretVar(s.connections.list('realtime'), rt) : undefined,
     known: context.known,
   };
   const offered = codegen.languagesForCell(data, opts);

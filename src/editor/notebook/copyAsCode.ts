@@ -4,6 +4,7 @@
 // stay environment reads.
 import vscode from 'vscode';
 import { connectionId } from '../../core/connections';
+import { realtimeSecretVar } from '../../core/connectionsFile';
 import { partOf, serializeNotebook, type ExportOptions, type ExportTarget } from '../../notebook/api';
 import type { ProgramFormat } from '../../features/codegen/notebookProgram';
 import { NOTEBOOK_TYPE } from '../../features/ids';
@@ -97,6 +98,7 @@ export function copyAsCodeCommands(s: Services, controller: NotebookRunControlle
       const program = notebookProgram(serializeNotebook({ cells: engineCells(doc), metadata: {} }), chosen, {
         targets: notebookTargets(s),
         realtime: realtime?.service === 'realtime' ? realtime : undefined,
+        realtimeSecretVar: realtime?.service === 'realtime' ? realtimeSecretVar(s.connections.list('realtime'), realtime) : undefined,
         redactor: s.redactor,
       });
       await s.context.globalState.update(LAST_PROGRAM_KEY, chosen);

@@ -29,6 +29,8 @@ export interface ProgramOptions {
   targets?: ExportOptions;
   /** The realtime connection PUBLISH, BATCH and LISTEN cells use (SDK formats). */
   realtime?: RealtimeConnection;
+  /** The variable its app secret is read from (a connections file's keyEnv); PUSHER_APP_SECRET when not given. */
+  realtimeSecretVar?: string;
   redactor?: Redactor;
 }
 
@@ -129,12 +131,15 @@ export function notebookProgram(text: string, format: ProgramFormat, opts: Progr
     if (name) variables.set(name, variable);
     sections.push([heading, ...written.lines].join('\n'));
   });
+  const secretVar = opts.realtimeSecretVar ?? PUSHER_SECRET_VAR;
   const setup = [
     ...[...ctx.clients.values()].map((cl) => cl.line),
-    ...(ctx.uses.has('pusher') && ctx.realtime ? [py ? pusherPythonClient(ctx.realtime, 'pusher_client') : pusherJsClient(ctx.realtime, 'pusherClient')] : []),
+    ...(ctx.uses.has('pusher') && ctx.realtime
+      ? [py ? pusherPythonClient(ctx.realtime, 'pusher_client', secretVar) : pusherJsClient(ctx.realtime, 'pusherClient', secretVar)]
+      : []),
     ...(ctx.uses.has('listen') && ctx.realtime ? [pusherJsListener(ctx.realtime, 'listener', 'PusherJs'), 'const later = [];'] : []),
   ];
-  if (ctx.uses.has('pusher')) ctx.implicitEnv.add(PUSHER_SECRET_VAR);
+  if (ctx.uses.has('pusher')) ctx.implicitEnv.add(secretVar);
   const main = [...(setup.length ? [setup.join('\n')] : []), ...sections].join('\n\n');
   const end = py ? ['finish()'] : [...(ctx.uses.has('listen') ? ['await Promise.all(later);', 'listener.disconnect();'] : []), 'finish();'];
   const code = py ? pythonProgram(ctx, main, end) : javascriptProgram(ctx, main, end);

@@ -1,6 +1,7 @@
 // Realtime cells as Pusher's official SDKs write them: PUBLISH and BATCH through the server SDK
 // (`pusher` for Node and Python), LISTEN through `pusher-js`. The app secret is read from
-// PUSHER_APP_SECRET (the name Export Connections for CI gives it), never written.
+// the connection's keyEnv in a connections file, else PUSHER_APP_SECRET (the name Export Connections
+// for CI gives the first), never written.
 import type { RealtimeConnection } from '../../core/connections';
 import { Code, jsCall, pyCall } from './literals';
 import { headerLines } from './snippet';
@@ -29,10 +30,10 @@ function restTarget(conn: RealtimeConnection): { cluster: string } | { host: str
   return { host: url.hostname, port: Number(url.port || (useTLS ? 443 : 80)), useTLS };
 }
 
-const secretHeader = () => [`The app secret is read from the environment variable ${PUSHER_SECRET_VAR}; it is never written here.`];
+const secretHeader = (secretVar: string) => [`The app secret is read from the environment variable ${secretVar}; it is never written here.`];
 
 /** `pusher.Pusher(…)`, the server SDK's client in Python, assigned to `variable`. */
-export function pusherPythonClient(conn: RealtimeConnection, variable: string): string {
+export function pusherPythonClient(conn: RealtimeConnection, variable: string, secretVar = PUSHER_SECRET_VAR): string {
   const t = restTarget(conn);
   const where: Array<[string, unknown]> =
     'cluster' in t
@@ -42,11 +43,11 @@ export function pusherPythonClient(conn: RealtimeConnection, variable: string): 
           ['port', t.port],
           ['ssl', t.useTLS],
         ];
-  const args: Array<[string, unknown]> = [['app_id', conn.appId], ['key', conn.key], ['secret', new Code(`os.environ["${PUSHER_SECRET_VAR}"]`)], ...where];
+  const args: Array<[string, unknown]> = [['app_id', conn.appId], ['key', conn.key], ['secret', new Code(`os.environ["${secretVar}"]`)], ...where];
   return `${variable} = ${pyCall('pusher.Pusher', args, 0, variable.length + 3)}`;
 }
 
-export function pusherPython(conn: RealtimeConnection, cmd: RealtimeCommand): string {
+export function pusherPython(conn: RealtimeConnection, cmd: RealtimeCommand, secretVar = PUSHER_SECRET_VAR): string {
   if (cmd.kind === 'listen') throw new Error('Pusher has no Python client for subscribing: copy this LISTEN as JavaScript SDK (pusher-js).');
   const call =
     cmd.kind === 'publish'
@@ -61,14 +62,14 @@ export function pusherPython(conn: RealtimeConnection, cmd: RealtimeCommand): st
           11,
         )}`
       : `response = ${pyCall('client.trigger_batch', [['batch', dataValue(cmd.body)]], 0, 11)}`;
-  const header = headerLines('python-sdk', { auth: { placement: 'none' }, envVar: PUSHER_SECRET_VAR }, secretHeader());
-  return [...header, 'import os', '', 'import pusher', '', pusherPythonClient(conn, 'client'), call, 'print(response)'].join('\n') + '\n';
+  const header = headerLines('python-sdk', { auth: { placement: 'none' }, envVar: secretVar }, secretHeader(secretVar));
+  return [...header, 'import os', '', 'import pusher', '', pusherPythonClient(conn, 'client', secretVar), call, 'print(response)'].join('\n') + '\n';
 }
 
 /** `new Pusher(…)`, the server SDK's client in JavaScript, assigned to `variable`. */
-export function pusherJsClient(conn: RealtimeConnection, variable: string): string {
+export function pusherJsClient(conn: RealtimeConnection, variable: string, secretVar = PUSHER_SECRET_VAR): string {
   const t = restTarget(conn);
-  const opts: Record<string, unknown> = { appId: conn.appId, key: conn.key, secret: new Code(`process.env.${PUSHER_SECRET_VAR}`), ...t };
+  const opts: Record<string, unknown> = { appId: conn.appId, key: conn.key, secret: new Code(`process.env.${secretVar}`), ...t };
   if ('port' in t) opts.port = String(t.port);
   const lead = `const ${variable} = `.length;
   return `const ${variable} = ${jsCall('new Pusher', opts, 0, lead, 1)};`;
@@ -85,9 +86,9 @@ export function pusherJsListener(conn: RealtimeConnection, variable: string, cls
   return `${head}${JSON.stringify(conn.key)}, ${jsCall('', opts, 0, head.length + conn.key.length + 4, 2).slice(1, -1)});`;
 }
 
-export function pusherJavaScript(conn: RealtimeConnection, cmd: RealtimeCommand): string {
+export function pusherJavaScript(conn: RealtimeConnection, cmd: RealtimeCommand, secretVar = PUSHER_SECRET_VAR): string {
   if (cmd.kind === 'listen') {
-    const header = headerLines('javascript-sdk', { auth: { placement: 'none' }, envVar: PUSHER_SECRET_VAR });
+    const header = headerLines('javascript-sdk', { auth: { placement: 'none' }, envVar: secretVar });
     return (
       [
         ...header,
@@ -104,6 +105,6 @@ export function pusherJavaScript(conn: RealtimeConnection, cmd: RealtimeCommand)
     cmd.kind === 'publish'
       ? `const response = await pusher.trigger(${JSON.stringify(cmd.channel)}, ${JSON.stringify(cmd.event)}, ${JSON.stringify(dataValue(cmd.data))});`
       : `const response = await ${jsCall('pusher.triggerBatch', {}, 0).replace('({})', `(${JSON.stringify(dataValue(cmd.body))})`)};`;
-  const header = headerLines('javascript-sdk', { auth: { placement: 'none' }, envVar: PUSHER_SECRET_VAR }, secretHeader());
-  return [...header, 'import Pusher from "pusher";', '', pusherJsClient(conn, 'pusher'), '', call, 'console.log(response.status);'].join('\n') + '\n';
+  const header = headerLines('javascript-sdk', { auth: { placement: 'none' }, envVar: secretVar }, secretHeader(secretVar));
+  return [...header, 'import Pusher from "pusher";', '', pusherJsClient(conn, 'pusher', secretVar), '', call, 'console.log(response.status);'].join('\n') + '\n';
 }

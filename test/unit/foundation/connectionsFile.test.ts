@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { loadConnectionsFile } from '../../../src/cli/connectionsFile';
 import { parseConnectionsSetting, sandboxConnections, type Connection } from '../../../src/core/connections';
-import { connectionsFileFor } from '../../../src/core/connectionsFile';
+import { connectionsFileFor, realtimeSecretVar } from '../../../src/core/connectionsFile';
 
 /** What the user's settings hold, as the editor parses them. */
 function settings(service: 'llm' | 'maps' | 'realtime', entries: unknown[]): Connection[] {
@@ -44,6 +44,19 @@ describe('Export Connections for CI: the editor writes the file the CLI reads', 
       'PUSHER_APP_SECRET_SELF_HOSTED',
     ]);
     assert.deepEqual([...loaded.keyEnv.values()], keyVariables);
+  });
+
+  it("code copied in the editor reads a realtime app secret from the variable this file names for its connection", () => {
+    const realtime = user.filter((c) => c.service === 'realtime');
+    const [pusher, selfHosted] = realtime;
+    assert.equal(realtimeSecretVar(realtime, pusher), 'PUSHER_APP_SECRET');
+    assert.equal(realtimeSecretVar(realtime, selfHosted), 'PUSHER_APP_SECRET_SELF_HOSTED');
+    const sandbox = sandboxConnections({
+      llm: { baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'sk-sandbox-secret-value' },
+      maps: { baseUrl: 'http://127.0.0.1:2', apiKey: 'AIzaSandboxSecretValue' },
+      realtime: { host: '127.0.0.1', port: 3, appId: '1', key: 'k', secret: 'realtime-secret-value' },
+    }).connections.find((c) => c.service === 'realtime') as Extract<Connection, { service: 'realtime' }>;
+    assert.equal(realtimeSecretVar([sandbox, ...realtime], sandbox), 'PUSHER_APP_SECRET');
   });
 
   it('leaves out the sandbox (the CLI has --sandbox) and writes no key, only variable names', () => {

@@ -70,6 +70,27 @@ describe('CLI: api-workbench export', function () {
     assert.ok(!r.stdout.includes(KEY) && !r.stderr.includes(KEY));
   });
 
+  it("--format javascript-sdk and python-sdk with a realtime connection: the app secret is read from that connection's keyEnv, never written", async () => {
+    const dir = tempDir();
+    write(dir, 'tour.awb.md', tour);
+    const secret = 'f'.repeat(20);
+    write(
+      dir,
+      'connections.json',
+      JSON.stringify({ realtime: [{ name: 'Team', appId: '1234', key: 'abcdef0123456789abcd', cluster: 'eu', keyEnv: 'TEAM_PUSHER_SECRET' }] }),
+    );
+    for (const [format, read] of [
+      ['javascript-sdk', /secret: process\.env\.TEAM_PUSHER_SECRET,/],
+      ['python-sdk', /secret=os\.environ\["TEAM_PUSHER_SECRET"\],/],
+    ] as const) {
+      const r = await runCli(['export', 'tour.awb.md', '--format', format, '--connections', 'connections.json'], { cwd: dir, env: { TEAM_PUSHER_SECRET: secret } });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, read, format);
+      assert.doesNotMatch(r.stdout, /PUSHER_APP_SECRET/, format);
+      assert.ok(!r.stdout.includes(secret) && !r.stderr.includes(secret), format);
+    }
+  });
+
   it('--format curl: one command per llm/maps cell, key as "$VAR", each imports back to its cell', async () => {
     const dir = tempDir();
     write(dir, 'tour.awb.md', tour);
