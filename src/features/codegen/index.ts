@@ -80,7 +80,8 @@ export async function cellCode(cell: NotebookCellData, language: CodeLanguage, o
     if (!opts.realtime) throw new Error('No realtime connection is set up for this cell: add one (API Workbench: Connect…) or start the sandbox.');
     if (language !== 'python-sdk' && language !== 'javascript-sdk')
       throw new Error("Realtime messages are signed or sent over a socket: copy them as Pusher's SDK code (Python SDK or JavaScript SDK).");
-    const text = language === 'python-sdk' ? pusherPython(opts.realtime, cmd, opts.realtimeSecretVar) : pusherJavaScript(opts.realtime, cmd, opts.realtimeSecretVar);
+    const text =
+      language === 'python-sdk' ? pusherPython(opts.realtime, cmd, opts.realtimeSecretVar) : pusherJavaScript(opts.realtime, cmd, opts.realtimeSecretVar);
     if (hasMarker(asciiMarkers(text))) throw new Error('This cell reads an earlier answer not known yet: run the cells above it first.');
     return opts.redactor ? opts.redactor.text(text) : text;
   }

@@ -106,5 +106,7 @@ export function pusherJavaScript(conn: RealtimeConnection, cmd: RealtimeCommand,
       ? `const response = await pusher.trigger(${JSON.stringify(cmd.channel)}, ${JSON.stringify(cmd.event)}, ${JSON.stringify(dataValue(cmd.data))});`
       : `const response = await ${jsCall('pusher.triggerBatch', {}, 0).replace('({})', `(${JSON.stringify(dataValue(cmd.body))})`)};`;
   const header = headerLines('javascript-sdk', { auth: { placement: 'none' }, envVar: secretVar }, secretHeader(secretVar));
-  return [...header, 'import Pusher from "pusher";', '', pusherJsClient(conn, 'pusher', secretVar), '', call, 'console.log(response.status);'].join('\n') + '\n';
+  return (
+    [...header, 'import Pusher from "pusher";', '', pusherJsClient(conn, 'pusher', secretVar), '', call, 'console.log(response.status);'].join('\n') + '\n'
+  );
 }

@@ -78,7 +78,8 @@ describe('CLI start: what a run parses', function () {
     const target = await countingServer();
     try {
       const nb = write(dir, 'plain.awb.md', `\`\`\`http name=items\nGET ${target.url}/items\n\n?? status == 200\n\`\`\`\n`);
-      const run = (env: Record<string, string>) => runCli(['run', nb, '--allow-host', new URL(target.url).host], { cwd: dir, env: { XDG_CACHE_HOME: path.join(dir, 'cache'), ...env } });
+      const run = (env: Record<string, string>) =>
+        runCli(['run', nb, '--allow-host', new URL(target.url).host], { cwd: dir, env: { XDG_CACHE_HOME: path.join(dir, 'cache'), ...env } });
       const cached = () => {
         try {
           const folder = path.join(dir, 'cache', 'api-workbench', `v8-${process.version}-${process.arch}`);
@@ -105,4 +106,3 @@ describe('CLI start: what a run parses', function () {
     }
   });
 });
-

@@ -46,7 +46,7 @@ describe('Export Connections for CI: the editor writes the file the CLI reads', 
     assert.deepEqual([...loaded.keyEnv.values()], keyVariables);
   });
 
-  it("code copied in the editor reads a realtime app secret from the variable this file names for its connection", () => {
+  it('code copied in the editor reads a realtime app secret from the variable this file names for its connection', () => {
     const realtime = user.filter((c) => c.service === 'realtime');
     const [pusher, selfHosted] = realtime;
     assert.equal(realtimeSecretVar(realtime, pusher), 'PUSHER_APP_SECRET');

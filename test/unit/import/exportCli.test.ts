@@ -83,7 +83,10 @@ describe('CLI: api-workbench export', function () {
       ['javascript-sdk', /secret: process\.env\.TEAM_PUSHER_SECRET,/],
       ['python-sdk', /secret=os\.environ\["TEAM_PUSHER_SECRET"\],/],
     ] as const) {
-      const r = await runCli(['export', 'tour.awb.md', '--format', format, '--connections', 'connections.json'], { cwd: dir, env: { TEAM_PUSHER_SECRET: secret } });
+      const r = await runCli(['export', 'tour.awb.md', '--format', format, '--connections', 'connections.json'], {
+        cwd: dir,
+        env: { TEAM_PUSHER_SECRET: secret },
+      });
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, read, format);
       assert.doesNotMatch(r.stdout, /PUSHER_APP_SECRET/, format);
