@@ -32,6 +32,8 @@ export const CONNECTIONS_FILE_FIELDS = {
 export type ConnectionsFileJson = Partial<Record<ServiceId, Record<string, unknown>[]>>;
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+/** The variable a realtime connection's app secret is read from: the first one's, and the default everywhere. */
+export const PUSHER_SECRET_VAR = 'PUSHER_APP_SECRET';
 const PUSHER_CLUSTER_HOST = /^ws-([a-z0-9-]+)\.pusher\.com$/;
 
 /**
@@ -48,7 +50,7 @@ export function connectionsFileFor(connections: readonly Connection[]): { json: 
       (json[c.service] ??= []).push(httpEntry(c));
       continue;
     }
-    const base = c.service === 'realtime' ? 'PUSHER_APP_SECRET' : keyEnvVar(c.service, c.auth, c.baseUrl);
+    const base = c.service === 'realtime' ? PUSHER_SECRET_VAR : keyEnvVar(c.service, c.auth, c.baseUrl);
     // The first connection needing a variable gets its usual name; others add their own name.
     let keyEnv = base;
     if (used.has(keyEnv))
@@ -70,7 +72,7 @@ export function connectionsFileFor(connections: readonly Connection[]): { json: 
 export function realtimeSecretVar(connections: readonly Connection[], conn: RealtimeConnection): string {
   const { json } = connectionsFileFor(connections);
   const entry = json.realtime?.find((e) => e.name === conn.name);
-  return typeof entry?.keyEnv === 'string' ? entry.keyEnv : 'PUSHER_APP_SECRET';
+  return typeof entry?.keyEnv === 'string' ? entry.keyEnv : PUSHER_SECRET_VAR;
 }
 
 function httpEntry(c: HttpConnection): Record<string, unknown> {

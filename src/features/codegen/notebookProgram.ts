@@ -3,6 +3,7 @@
 // the notebook does, and checks each `??` line, exiting non-zero when one fails. Keys are read from
 // the environment variables Export for CI names, never written. Loaded only when asked for.
 import type { RealtimeConnection } from '../../core/connections';
+import { PUSHER_SECRET_VAR } from '../../core/connectionsFile';
 import type { Redactor } from '../../core/redact';
 import { notebookVariables, parseNotebook, type ExportOptions } from '../../notebook/api';
 import { codeLanguage, type CodeLanguage } from './languages';
@@ -11,7 +12,7 @@ import { cellCode, type ProgramContext } from './programCells';
 import { JAVASCRIPT_LISTEN, JAVASCRIPT_OPENAI, JAVASCRIPT_PUSHER, JAVASCRIPT_RUNTIME, JAVASCRIPT_SEND } from './programRuntimeJavaScript';
 import { PYTHON_OPENAI, PYTHON_PUSHER, PYTHON_RUNTIME, PYTHON_SEND } from './programRuntimePython';
 import { References, type ProgramLanguage } from './programValues';
-import { pusherJsClient, pusherJsListener, pusherPythonClient, PUSHER_SECRET_VAR } from './pusherSdk';
+import { pusherJsClient, pusherJsListener, pusherPythonClient } from './pusherSdk';
 
 export type ProgramFormat = Extract<CodeLanguage, 'python' | 'javascript' | 'python-sdk' | 'javascript-sdk'>;
 export const PROGRAM_FORMATS: readonly ProgramFormat[] = ['python', 'javascript', 'python-sdk', 'javascript-sdk'];

@@ -3,10 +3,9 @@
 // the connection's keyEnv in a connections file, else PUSHER_APP_SECRET (the name Export Connections
 // for CI gives the first), never written.
 import type { RealtimeConnection } from '../../core/connections';
+import { PUSHER_SECRET_VAR } from '../../core/connectionsFile';
 import { Code, jsCall, pyCall } from './literals';
 import { headerLines } from './snippet';
-
-export const PUSHER_SECRET_VAR = 'PUSHER_APP_SECRET';
 
 /** A realtime cell's command with its variables filled in. */
 export type RealtimeCommand =
