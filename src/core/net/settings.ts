@@ -136,6 +136,11 @@ function tlsModule(): typeof Tls {
   return require('node:tls') as typeof Tls;
 }
 
+/** tls.getCACertificates, which reads the system store too (Node 22.15+); undefined on older Nodes. */
+function caCertificatesReader(): ((kind: string) => string[]) | undefined {
+  return (tlsModule() as { getCACertificates?: (kind: string) => string[] }).getCACertificates;
+}
+
 /** The Proxy-Authorization header for `proxy`, if it needs one. */
 export function proxyAuthorization(proxy: URL, s: NetSettings): string | undefined {
   if (s.proxyAuthorization) return s.proxyAuthorization;
@@ -148,11 +153,10 @@ export function proxyAuthorization(proxy: URL, s: NetSettings): string | undefin
  * NODE_EXTRA_CA_CERTS, so that file is read here as Node would.
  */
 export function trustedCertificates(extra: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
-  const tls = tlsModule();
-  const getCa = (tls as { getCACertificates?: (kind: string) => string[] }).getCACertificates;
+  const getCa = caCertificatesReader();
   if (getCa) return [...getCa('default'), ...extra];
   const fromEnv = env.NODE_EXTRA_CA_CERTS ? readPemFile(env.NODE_EXTRA_CA_CERTS, 'NODE_EXTRA_CA_CERTS') : [];
-  return [...tls.rootCertificates, ...fromEnv, ...extra];
+  return [...tlsModule().rootCertificates, ...fromEnv, ...extra];
 }
 
 /** A CA bundle with every public root is about 250 KB. */
@@ -195,8 +199,7 @@ export function netSettingsFromEditor(http: EditorHttpSettings, env: NodeJS.Proc
   const proxy = http.proxy?.trim() ? http.proxy.trim() : undefined;
   const base = netSettingsFromEnv(env);
   const forced = proxy === undefined ? undefined : parseProxyUrl(proxy, 'the setting http.proxy');
-  const tls = tlsModule();
-  const getCa = (tls as { getCACertificates?: (kind: string) => string[] }).getCACertificates;
+  const getCa = caCertificatesReader();
   return {
     httpProxy: forced ?? base.httpProxy,
     httpsProxy: forced ?? base.httpsProxy,
