@@ -15,3 +15,17 @@ export function once<T>(build: () => T): () => T {
     return value as T;
   };
 }
+
+/**
+ * `cache`'s value for `key`, computed on first use and kept; the cache is emptied when it holds
+ * `max` entries. For inputs that repeat (names, short strings) whose result takes work to find.
+ */
+export function remembered<K, V>(cache: Map<K, V>, key: K, max: number, compute: (key: K) => V): V {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = compute(key);
+    if (cache.size >= max) cache.clear();
+    cache.set(key, value);
+  }
+  return value;
+}

@@ -1,3 +1,4 @@
+import { remembered } from './once';
 import { isSecretName, isSecretParam } from './secretNames';
 
 /**
@@ -28,6 +29,8 @@ export class Redactor {
    * 20-cell CLI run spent ~8% of its time in text() (issue 39). Bounded: emptied when full.
    */
   private readonly seen = new Map<string, string>();
+  /** text() worked out (a field, not a method: handed to remembered() without a closure per call). */
+  private readonly textOnce = (text: string): string => this.maskPatterns(this.maskSecrets(text));
 
   /** Secrets shorter than this are not masked by value: masking "a" would garble every line. */
   static readonly MIN_SECRET_LENGTH = 6;
@@ -50,14 +53,7 @@ export class Redactor {
 
   /** Masks known secret values anywhere in `text`, plus bearer tokens and key-like query params. */
   text(text: string): string {
-    if (text.length > SEEN_MAX_CHARS) return this.maskPatterns(this.maskSecrets(text));
-    let out = this.seen.get(text);
-    if (out === undefined) {
-      out = this.maskPatterns(this.maskSecrets(text));
-      if (this.seen.size >= SEEN_MAX_ENTRIES) this.seen.clear();
-      this.seen.set(text, out);
-    }
-    return out;
+    return text.length > SEEN_MAX_CHARS ? this.textOnce(text) : remembered(this.seen, text, SEEN_MAX_ENTRIES, this.textOnce);
   }
 
   /** True when a known secret value contains `part`. */

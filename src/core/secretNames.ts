@@ -5,6 +5,7 @@
 // password, assertion), Azure APIM (Ocp-Apim-Subscription-Key), GitLab (Private-Token), Firebase
 // (?auth=), Azure SAS (sig=), Pusher (auth_signature), and the common X-API-Key / X-Auth-Token /
 // X-Access-Token / api_key / apikey / api-key, `*_key`, `*token`, `*secret`, `*password`.
+import { remembered } from './once';
 
 /** The last word of a name that holds a key: `client_secret`, `X-Auth-Token`, `subscriptionKey`. */
 const SECRET_WORDS = new Set([
@@ -87,13 +88,7 @@ function wordsOf(name: string): string[] {
  * often a map's key (`{"key": "Content-Type", "value": …}`, Pusher's public app key) as a secret.
  */
 export function isSecretName(name: string): boolean {
-  let secret = namesSeen.get(name);
-  if (secret === undefined) {
-    secret = judgeName(name);
-    if (namesSeen.size >= NAMES_SEEN_MAX) namesSeen.clear();
-    namesSeen.set(name, secret);
-  }
-  return secret;
+  return remembered(namesSeen, name, NAMES_SEEN_MAX, judgeName);
 }
 
 /**
