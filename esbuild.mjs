@@ -53,17 +53,17 @@ const serviceChunkPlugin = {
 };
 
 /**
- * The CLI's ES modules are parsed whole at every start, whatever a run uses: ws (realtime cells) and
- * re2js (`matches /re/`), which src/ requires on first use (src/core/lazy.ts, src/core/userPattern.ts),
- * are loaded from the extension's dist/ws.js and dist/re2js.js instead of being inlined in the run's
- * chunks (~200 KB that a run without realtime cells or patterns parsed for nothing, issue 39). Only
- * require() calls: the sandbox's static `import { WebSocketServer } from 'ws'` stays bundled.
+ * The CLI's ES modules are parsed whole at every start, whatever a run uses, and Node 20 keeps no
+ * compiled code of them between runs. The libraries src/ requires on first use (undici and ws,
+ * src/core/lazy.ts; re2js, src/core/userPattern.ts; zod, lazyZodPlugin's `./zod.js`) are instead
+ * loaded from the extension's dist/undici.js, ws.js, re2js.js and zod.js through V8's code cache
+ * (src/cli/vendorLoader.ts): a run without realtime cells or patterns parses neither, and undici
+ * and zod are compiled once, not at every start (issue 39). Only require() calls: the sandbox's
+ * static `import { WebSocketServer } from 'ws'` stays bundled.
  */
 const cliLazyVendorPlugin = {
   name: 'cli-lazy-vendor',
   setup(build) {
-    // undici and zod too: their dist/ copies go through V8's code cache (src/cli/vendorLoader.ts),
-    // which the CLI's ES modules cannot use on Node 20.
     build.onResolve({ filter: /^(ws|re2js|undici|\.\/zod\.js)$/ }, (a) =>
       a.kind === 'require-call' ? { path: a.path.replace(/^\.\//, '').replace(/\.js$/, ''), namespace: 'cli-vendor' } : undefined,
     );
@@ -266,6 +266,7 @@ const builds = [
   {
     ...common,
     entryPoints: { cli: 'src/cli/main.ts' },
+    // cliLazyVendorPlugin first: it takes lazyZodPlugin's require('./zod.js') before that marks it external.
     plugins: [cliLazyVendorPlugin, noAjvPlugin, undiciCorePlugin, lazyZodPlugin],
     outdir: 'dist',
     format: 'esm',
