@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { CopiedCode, ExportedProgram } from '../../../src/editor/notebook/copyAsCode';
 import type { SandboxInfo } from '../../../src/sandbox/types';
 import { takeScreenshot } from '../harness/suiteApi';
-import { sandboxKeys, trustedSandbox, watchShownQuickPicks } from './kit';
+import { runAcceptingFirstPick, sandboxKeys, trustedSandbox } from './kit';
 
 const NOTEBOOK = [
   '# Copy as Code',
@@ -46,17 +46,7 @@ describe('Copy Cell as Code…', function () {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 
     // Then through the real quick pick: Python is offered first.
-    const picks = watchShownQuickPicks();
-    let copied: CopiedCode | undefined;
-    try {
-      const copying = vscode.commands.executeCommand<CopiedCode | undefined>('apiWorkbench.notebook.copyCellAsCode', cell);
-      await picks.onScreen('the language pick');
-      await takeScreenshot('copy-as-code-pick', 300);
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-      copied = await copying;
-    } finally {
-      picks.restore();
-    }
+    const copied = await runAcceptingFirstPick<CopiedCode>('the language pick', 'copy-as-code-pick', 'apiWorkbench.notebook.copyCellAsCode', cell);
     assert.ok(copied, 'the pick was accepted');
     assert.equal(copied.language, 'python', 'the last language used is offered first');
     assert.equal(await vscode.env.clipboard.readText(), copied.text);
@@ -96,17 +86,7 @@ describe('Copy Cell as Code…', function () {
     const doc = await vscode.workspace.openNotebookDocument(uri);
     await vscode.window.showNotebookDocument(doc);
 
-    const picks = watchShownQuickPicks();
-    let exported: ExportedProgram | undefined;
-    try {
-      const exporting = vscode.commands.executeCommand<ExportedProgram | undefined>('apiWorkbench.notebook.exportAsCode');
-      await picks.onScreen('the format pick');
-      await takeScreenshot('export-as-code-pick', 300);
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-      exported = await exporting;
-    } finally {
-      picks.restore();
-    }
+    const exported = await runAcceptingFirstPick<ExportedProgram>('the format pick', 'export-as-code-pick', 'apiWorkbench.notebook.exportAsCode');
     assert.ok(exported, 'the pick was accepted');
     assert.equal(exported.format, 'python', 'Python (requests) is offered first');
     assert.equal(vscode.window.activeTextEditor?.document.getText(), exported.text);

@@ -9,7 +9,7 @@ import type { ServiceId } from '../../../src/core/connections';
 import type { ConnectionNode, TreeNode } from '../../../src/editor/tree';
 import type { ExtensionApi } from '../../../src/extension';
 import type { SandboxInfo } from '../../../src/sandbox/types';
-import { isTrustedRun, recordSecret } from '../harness/suiteApi';
+import { isTrustedRun, recordSecret, takeScreenshot } from '../harness/suiteApi';
 
 export const EXTENSION_ID = 'api-workbench.api-workbench';
 /** The name of the connection "Start Sandbox" adds to every view. */
@@ -160,6 +160,23 @@ export function watchShownQuickPicks(): { onScreen(what: string): Promise<void>;
       token,
     );
   return { onScreen: (what) => within(shown, `${what} on screen (an item focused)`, SLOW_UI_WAIT_MS), restore: () => void (w.showQuickPick = original) };
+}
+
+/**
+ * Runs `command` through the real quick pick it shows and accepts the item focused first, as Enter
+ * would; the pick on screen is the screenshot `screenshot`. The command's result.
+ */
+export async function runAcceptingFirstPick<T>(what: string, screenshot: string, command: string, ...args: unknown[]): Promise<T | undefined> {
+  const picks = watchShownQuickPicks();
+  try {
+    const running = vscode.commands.executeCommand<T | undefined>(command, ...args);
+    await picks.onScreen(what);
+    await takeScreenshot(screenshot, 300);
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    return await running;
+  } finally {
+    picks.restore();
+  }
 }
 
 /** The active items the workbench last reported for each captured quick pick (onDidChangeActive). */
