@@ -9,6 +9,7 @@
 import * as esbuild from 'esbuild';
 import { readdirSync, readFileSync, existsSync, mkdirSync, cpSync, statSync, writeFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import path from 'node:path';
 
@@ -53,25 +54,55 @@ const serviceChunkPlugin = {
 };
 
 /**
- * The CLI's ES modules are parsed whole at every start, whatever a run uses, and Node 20 keeps no
- * compiled code of them between runs. The libraries src/ requires on first use (undici and ws,
- * src/core/lazy.ts; re2js, src/core/userPattern.ts; zod, lazyZodPlugin's `./zod.js`) are instead
- * loaded from the extension's dist/undici.js, ws.js, re2js.js and zod.js through V8's code cache
- * (src/cli/vendorLoader.ts): a run without realtime cells or patterns parses neither, and undici
- * and zod are compiled once, not at every start (issue 39). Only require() calls: the sandbox's
- * static `import { WebSocketServer } from 'ws'` stays bundled.
+ * The libraries src/ requires on first use (undici and ws, src/core/lazy.ts; re2js,
+ * src/core/userPattern.ts; zod, lazyZodPlugin's `./zod.js`) are not bundled into the CLI: its files
+ * require the extension's dist/undici.js, ws.js, re2js.js and zod.js, through V8's code cache like
+ * its own (src/cli/distLoader.ts): a run without realtime cells or patterns parses neither (issue
+ * 39). Only require() calls: the sandbox's static `import { WebSocketServer } from 'ws'` stays bundled.
  */
 const cliLazyVendorPlugin = {
   name: 'cli-lazy-vendor',
   setup(build) {
-    build.onResolve({ filter: /^(ws|re2js|undici|\.\/zod\.js)$/ }, (a) =>
-      a.kind === 'require-call' ? { path: a.path.replace(/^\.\//, '').replace(/\.js$/, ''), namespace: 'cli-vendor' } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'cli-vendor' }, (a) => ({
-      contents: `module.exports = require(${JSON.stringify(path.resolve('src/cli/vendorLoader.ts'))}).requireVendor(${JSON.stringify(`${a.path}.js`)});`,
-      resolveDir: process.cwd(),
-      loader: 'js',
-    }));
+    build.onResolve({ filter: /^(ws|re2js|undici)$/ }, (a) => (a.kind === 'require-call' ? { path: `./${a.path}.js`, external: true } : undefined));
+  },
+};
+
+/**
+ * The CLI is built as ES modules, which esbuild splits at every `await import()` (the commands, the
+ * sandbox, the MCP SDK, the OpenAPI parser…) into chunks, so a run loads what it uses. Each output
+ * is then turned into a CommonJS file (dist/cli-main.js, dist/cli-*.js; an `import()` becomes a
+ * require() when it runs): Node 20 keeps no compiled code of ES modules between runs, and CommonJS
+ * files can be compiled through V8's code cache (src/cli/distLoader.ts), ~45 ms of a 20-cell run's
+ * ~400 (issue 39). Sharing the chunks (not one bundle per command) keeps one copy of each module, so
+ * `instanceof` holds across them.
+ */
+const cliCommonJsPlugin = {
+  name: 'cli-commonjs',
+  setup(build) {
+    build.onEnd((result) => {
+      if (result.errors.length > 0 || !result.outputFiles) return;
+      const written = new Set();
+      for (const out of result.outputFiles) {
+        const name = path.basename(out.path);
+        if (!name.endsWith('.mjs')) continue;
+        const code = esbuild
+          .transformSync(out.text, {
+            format: 'cjs',
+            loader: 'js',
+            platform: 'node',
+            target: 'node20',
+            minify: production,
+            supported: { 'dynamic-import': false },
+            logLevel: 'error',
+          })
+          .code.replace(/(["'])\.\/(cli-[\w-]+)\.mjs\1/g, '$1./$2.js$1');
+        const file = name.replace(/\.mjs$/, '.js');
+        writeFileSync(path.join('dist', file), code);
+        written.add(file);
+      }
+      // The chunks are named by content hash: the ones of an earlier build would pile up in dist/.
+      for (const f of readdirSync('dist')) if (/^cli-.*\.(js|mjs)(\.map)?$/.test(f) && !written.has(f)) rmSync(path.join('dist', f));
+    });
   },
 };
 
@@ -256,28 +287,22 @@ const builds = [
   { ...common, entryPoints: { sandbox: 'src/sandbox/main.ts' }, outdir: 'dist' },
   // Collection scripts' engine thread (src/notebook/scripts/worker.ts), started by the notebook and CLI bundles beside it.
   { ...common, entryPoints: { scriptWorker: 'src/notebook/scripts/worker.ts' }, outdir: 'dist' },
-  // The command-line runner (package.json "bin"): dist/cli.js starts dist/cli.mjs, an ES module split
-  // by esbuild at every `await import()` (the commands, the sandbox, the MCP SDK, the OpenAPI parser,
-  // re2js…) into dist/cli-*.mjs chunks, so a run parses what it uses, not all 1.7 MB: one file took
-  // ~130 ms to compile at every start (issue 39). undici, zod, ws and re2js are required from the
-  // extension's dist/undici.js, zod.js, ws.js and re2js.js through V8's code cache
-  // (cliLazyVendorPlugin, src/cli/vendorLoader.ts), which the npm tarball carries (.npmignore), so an
-  // `npm install -g` of it needs no other package.
+  // The command-line runner (package.json "bin"): dist/cli.js (src/cli/start.ts, built last, below)
+  // requires dist/cli-main.js and the chunks it needs (cliCommonJsPlugin). undici, zod, ws and re2js
+  // are the extension's dist/undici.js, zod.js, ws.js and re2js.js (cliLazyVendorPlugin), which the
+  // npm tarball carries (.npmignore), so an `npm install -g` of it needs no other package.
   {
     ...common,
-    entryPoints: { cli: 'src/cli/main.ts' },
-    // cliLazyVendorPlugin first: it takes lazyZodPlugin's require('./zod.js') before that marks it external.
-    plugins: [cliLazyVendorPlugin, noAjvPlugin, undiciCorePlugin, lazyZodPlugin],
+    entryPoints: { 'cli-main': 'src/cli/main.ts' },
+    plugins: [cliLazyVendorPlugin, noAjvPlugin, undiciCorePlugin, lazyZodPlugin, cliCommonJsPlugin],
     outdir: 'dist',
     format: 'esm',
     splitting: true,
     outExtension: { '.js': '.mjs' },
     chunkNames: 'cli-[name]-[hash]',
-    // Bundled CommonJS packages call require(), and src/ finds files beside the bundle through
-    // __dirname: an ES module has neither, so each chunk defines them for its own file.
-    banner: {
-      js: "import { createRequire as __createRequire } from 'node:module'; import { fileURLToPath as __fileURLToPath } from 'node:url'; import { dirname as __dirnameOf } from 'node:path'; const require = __createRequire(import.meta.url); const __filename = __fileURLToPath(import.meta.url); const __dirname = __dirnameOf(__filename);",
-    },
+    // Written by cliCommonJsPlugin as CommonJS; a source map would describe the ES modules, not them.
+    write: false,
+    sourcemap: false,
     // Keyless Entra ID sign-in (src/cli/entra.ts): required from the installed dependencies only when a connection asks for it.
     external: ['@azure/identity'],
     define: { __CLI_VERSION__: JSON.stringify(require('./package.json').version) },
@@ -371,15 +396,9 @@ for (const [from, to] of COPIED) {
   cpSync(from, to, { recursive: true });
 }
 
-// The CLI's chunks are named by content hash: the ones of an earlier build would pile up in dist/.
-for (const f of existsSync('dist') ? readdirSync('dist') : []) if (/^cli.*\.mjs(\.map)?$/.test(f)) rmSync(path.join('dist', f));
+// Built by an older esbuild.mjs, when the CLI's files were ES modules.
+rmSync('dist/cli.mjs', { force: true });
 mkdirSync('dist', { recursive: true });
-// package.json "bin" names a .js file, and npm links bins as they are: a CommonJS start that loads
-// the ES module (whose errors, which main.ts catches itself, can then only be a missing build).
-writeFileSync(
-  'dist/cli.js',
-  "#!/usr/bin/env node\n'use strict';\n// Node 22.1+ keeps compiled code between runs itself (older ones: src/cli/vendorLoader.ts).\ntry {\n  require('node:module').enableCompileCache?.();\n} catch {}\nimport('./cli.mjs').catch((e) => {\n  console.error(`api-workbench: could not start: ${e && e.message}`);\n  process.exitCode = 2;\n});\n",
-);
 
 // Node looks up the nearest package.json of every file it requires to learn the module type; without
 // this one it reads and parses the 80 KB manifest at the root, which was about 10 ms of requiring
@@ -398,12 +417,41 @@ writeFileSync(
   esbuild.transformSync(readFileSync('node_modules/crypto-js/crypto-js.js', 'utf8'), { minify: true, legalComments: 'none' }).code,
 );
 
+/** The files dist/cli.js may load through the code cache (src/cli/distLoader.ts), each with a hash of its content. */
+function cliFiles() {
+  const names = readdirSync('dist').filter((f) => /^cli-[\w-]+\.js$/.test(f) || [...LAZY_VENDOR, 'zod'].some((v) => f === `${v}.js`));
+  return Object.fromEntries(
+    names.map((f) => [
+      f,
+      createHash('sha256')
+        .update(readFileSync(path.join('dist', f)))
+        .digest('hex')
+        .slice(0, 16),
+    ]),
+  );
+}
+
+/** dist/cli.js (src/cli/start.ts), the command, once the files it lists are written. */
+function buildCliStart(files) {
+  return esbuild.build({
+    ...common,
+    entryPoints: ['src/cli/start.ts'],
+    outfile: 'dist/cli.js',
+    sourcemap: false,
+    banner: { js: '#!/usr/bin/env node' },
+    define: { __CLI_FILES__: JSON.stringify(files) },
+  });
+}
+
 if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
   await Promise.all(contexts.map((c) => c.watch()));
+  // Rebuilt files would not match the hashes of a list made now: a watched CLI compiles at every start.
+  await buildCliStart({});
   console.log('[esbuild] watching…');
 } else {
   const results = await Promise.all(builds.map((b) => esbuild.build(b)));
+  await buildCliStart(cliFiles());
   const meta = results[0].metafile;
   // Which source modules each editor bundle carries: test/unit/core/sharedClass.test.ts reads it to
   // find classes copied into two bundles, whose `instanceof` must hold across them.
@@ -413,14 +461,14 @@ if (watch) {
     console.log(`[esbuild] dist/extension.js ${(out.bytes / 1024).toFixed(1)} KB`);
   }
   if (metafile) {
-    const cli = results.find((r) => r.metafile?.outputs['dist/cli.mjs'])?.metafile;
+    const cli = results.find((r) => r.metafile?.outputs['dist/cli-main.mjs'])?.metafile;
     for (const [name, m] of [
       ['extension', meta],
       ['cli', cli],
     ]) {
       if (!m) continue;
       writeFileSync(`dist/meta.${name}.json`, JSON.stringify(m));
-      const only = { ...m, outputs: Object.fromEntries(Object.entries(m.outputs).filter(([k]) => k === `dist/${name}.js` || k === `dist/${name}.mjs`)) };
+      const only = { ...m, outputs: Object.fromEntries(Object.entries(m.outputs).filter(([k]) => k === `dist/${name}.js` || k === `dist/${name}-main.mjs`)) };
       console.log(await esbuild.analyzeMetafile(only, { verbose: false }));
     }
   }

@@ -1,7 +1,6 @@
-// `api-workbench` (dist/cli.js): runs API notebooks (*.awb.md) outside the editor, for CI.
+// `api-workbench`: runs API notebooks (*.awb.md) outside the editor, for CI (dist/cli-main.js, started by dist/cli.js: start.ts).
 // Exit codes: 0 all passed, 1 a cell failed, 2 the run could not be made. A user error is one
 // line (or one per problem), never a stack trace.
-import { setFlagsFromString } from 'node:v8';
 import { parseCliArgs, USAGE } from './args';
 import { CliError } from './errors';
 import { errorText } from '../core/errors';
@@ -71,12 +70,14 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-// undici parses HTTP with llhttp compiled to WebAssembly. V8 first compiles it with its baseline
-// compiler (Liftoff), then again with its optimizing one, whose work costs a short-lived 10 to 30 MiB
-// of memory in the middle of the run: the largest part of this process's peak (cli.bench.ts). A run
-// of a notebook sends too few requests for the faster parser to pay that back, so it is not built.
-// Set before the first request, which is when undici compiles the parser.
-setFlagsFromString('--liftoff-only');
+// A reader that goes away (`api-workbench run … | head`) closes the pipe: what is left to print has
+// nowhere to go, and Node would end the run with an unhandled 'error' on stdout, mid-cell. The run
+// goes on and ends with its own exit code (what `set -o pipefail` reports).
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+  });
+}
 
 // The event loop emptied while main was still waiting: something awaited can never settle. Node
 // would exit 0 with no summary, and CI would go green. Say which cell never finished and fail.
