@@ -121,6 +121,20 @@ describe('core/redactTree: every string of a value through the Redactor', () => 
     assert.equal(value.list[0], `x ${secret} y`, 'the input is left as it was');
   });
 
+  it('gives the same for a value too big to do at once (thousands of members): masked, unchanged branches kept', async () => {
+    // A small value is walked in one go; past a few thousand members the walk is done in slices.
+    // Both must give the same value, whatever the size.
+    for (const n of [10, 20_000]) {
+      const clean = Array.from({ length: n }, (_, i) => ({ id: `m${i}`, n: i }));
+      const value = { clean, last: { [`k-${secret}`]: `x ${secret}` } };
+      const expected = { clean, last: { [`k-${MASK}`]: `x ${MASK}` } };
+      for (const out of [redactTree(value, redactor), await redactTreeSliced(value, redactor, new TimeSlicer(1))]) {
+        assert.deepEqual(out, expected, `${n} members`);
+        assert.equal(out.clean, clean, `${n} members: the unchanged list is the same array`);
+      }
+    }
+  });
+
   it('redacts a long JSON text piece by piece exactly as Redactor.text does in one go', async () => {
     const places = Array.from({ length: 40_000 }, (_, i) => ({
       id: `p${i}`,
