@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import { NOTEBOOK_TYPE } from '../../../src/features/ids';
 import { takeScreenshot } from '../harness/suiteApi';
-import { SANDBOX, stubWindow, trustedSandbox, waitFor } from './kit';
+import { notebookEditorsSettled, SANDBOX, stubWindow, trustedSandbox, waitFor } from './kit';
 
 const encoder = new TextEncoder();
 
@@ -65,6 +65,8 @@ describe('Imported notebooks and the example', function () {
     const copy = await vscode.commands.executeCommand<vscode.NotebookDocument>('apiWorkbench.notebook.openExample');
     assert.equal(copy.isUntitled, true);
     assert.equal(fileName(copy.uri), 'sandbox-tour.awb.md');
+    // The next notebook editor takes this one's place in the group.
+    await notebookEditorsSettled();
     const example = vscode.Uri.joinPath(vscode.Uri.file(api.services.context.extensionPath), 'examples', 'sandbox-tour.awb.md');
     await vscode.workspace.fs.writeFile(own, await vscode.workspace.fs.readFile(example));
     try {
@@ -72,7 +74,10 @@ describe('Imported notebooks and the example', function () {
       assert.equal(doc.uri.toString(), own.toString(), 'the workspace’s own file');
       assert.equal(doc.isDirty, false, 'not a dirty copy');
       assert.equal(vscode.window.activeNotebookEditor?.notebook.uri.toString(), own.toString(), 'shown');
+      await notebookEditorsSettled();
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      // The copy's editor is shown again in its place.
+      await notebookEditorsSettled();
     } finally {
       await vscode.workspace.fs.delete(own);
     }
