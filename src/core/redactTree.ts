@@ -24,14 +24,17 @@ export function redactTree<T>(value: T, redactor: Redactor): T {
 }
 
 /**
- * Members and elements a value may have for quickWalk() to do it in one go: far less than a slice
- * of work (8 ms) even on a slow core, and more than most answers have (a model list has ~500).
+ * What quickWalk() may do in one go, in characters of text, a member or element counting as
+ * MEMBER_CHARS: a few milliseconds even on a slow core, and more than most answers are (a list of
+ * ~100 models is ~20 KB). A 20 MB answer of a few hundred long strings walked at once blocked the
+ * event loop for 90 ms (the big-answer bench); past this, the sliced walk does it all.
  */
-const QUICK_MEMBERS = 4096;
+const QUICK_CHARS = 64 * 1024;
+const MEMBER_CHARS = 16;
 
 /** The same, pausing for the event loop whenever a slice is used up. */
 export function redactTreeSliced<T>(value: T, redactor: Redactor, slicer = new TimeSlicer()): Promise<T> {
-  const quick = quickWalk(value, new Walk(redactor, alwaysFalse, alwaysFalse), 0, { left: QUICK_MEMBERS });
+  const quick = quickWalk(value, new Walk(redactor, alwaysFalse, alwaysFalse), 0, { left: QUICK_CHARS });
   if (quick !== TOO_BIG) return Promise.resolve(quick as T);
   return runSliced(
     walk(
@@ -71,18 +74,18 @@ const alwaysFalse = () => false;
 const TOO_BIG = Symbol('too big for one go');
 
 /**
- * walk() as a plain recursive function, for values with at most `budget.left` members and elements
- * and no long text: a cell's result, nearly always. A generator per array and object, and a check
+ * walk() as a plain recursive function, for values with at most `budget.left` characters of text
+ * (MEMBER_CHARS for each member and element): a cell's result, nearly always. A generator per array and object, and a check
  * of the clock every 64 steps, made redaction ~5% of a 20-cell CLI run (issue 39). Gives TOO_BIG
  * as soon as the value turns out bigger; walk() then does it all, in slices.
  */
 function quickWalk(v: unknown, w: Walk, depth: number, budget: { left: number }): unknown {
-  if (typeof v === 'string') return v.length > LONG_TEXT_CHARS ? TOO_BIG : w.redactor.text(v);
+  if (typeof v === 'string') return v.length > LONG_TEXT_CHARS || (budget.left -= v.length) < 0 ? TOO_BIG : w.redactor.text(v);
   if (v === null || typeof v !== 'object') return v;
   if (depth >= MAX_TREE_DEPTH) return DEEPER_THAN_SHOWN;
   const out = Array.isArray(v) ? new ListCopy(v) : new RecordCopy(v as Record<string, unknown>, w);
   for (let i = 0; i < out.size; i++) {
-    const x = --budget.left < 0 ? TOO_BIG : quickWalk(out.item(i), w, depth + 1, budget);
+    const x = (budget.left -= MEMBER_CHARS) < 0 ? TOO_BIG : quickWalk(out.item(i), w, depth + 1, budget);
     if (x === TOO_BIG) return TOO_BIG;
     out.set(i, x);
   }
