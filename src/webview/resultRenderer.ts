@@ -127,7 +127,9 @@ function mapPanel(
   // Leaflet needs the element's size: the map is made when its tab is first shown.
   (tab as HTMLElement & { awbShow?: () => void }).awbShow = () => {
     // Shown again: its FittedMap measures the element anew and fits again, unless the user moved it.
-    if (map) return;
+    // It says again that it is drawn: the host asks again when a report went missing (one posted as
+    // the page was hidden behind another tab was lost in CI), and a map made already never drew anew.
+    if (map) return onDrawn();
     map = L.map(box, { zoomControl: true, worldCopyJump: true, attributionControl: true }).setView([20, 0], 2);
     const fitted = new FittedMap(map, () => onView(fitted.view()));
     // The same offline basemap as the map panel, fetched from beside this renderer's script.

@@ -89,8 +89,9 @@ describe('maps: the map fits each new result', function () {
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: 'in front of the response' }), { viewColumn: viewerGroup });
     await viewer.selectTab('map');
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    // Asked again while waiting (selecting a shown tab does nothing): a message posted to the webview
-    // as it was being hidden was seen lost once in CI, which is not what this test is about.
+    // Asked again while waiting: a message posted to the webview as it was being hidden was seen lost
+    // in CI, which is not what this test is about. A Map tab made already says again that it is drawn
+    // (before, it said nothing, and a lost first report failed the test after 90 s).
     await waitFor(
       'the Map tab to be made',
       () => viewer.rendered.some((m) => m.resultId === resultId && m.tab === 'map-drawn') || void viewer.selectTab('map'),
