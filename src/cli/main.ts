@@ -1,4 +1,5 @@
-// `api-workbench`: runs API notebooks (*.awb.md) outside the editor, for CI (dist/cli-main.js, started by dist/cli.js: start.ts).
+// `api-workbench`: runs API notebooks (*.awb.md) outside the editor, for CI. Built into
+// dist/cli-main.js, which dist/cli.js (start.ts) requires.
 // Exit codes: 0 all passed, 1 a cell failed, 2 the run could not be made. A user error is one
 // line (or one per problem), never a stack trace.
 import { parseCliArgs, USAGE } from './args';

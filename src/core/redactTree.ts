@@ -14,13 +14,7 @@ const LONG_TEXT_CHARS = 256 * 1024;
 
 /** The value with every string redacted, in one go (small values: messages, requests). */
 export function redactTree<T>(value: T, redactor: Redactor): T {
-  const walked = new Walk(
-    redactor,
-    () => false,
-    () => false,
-  );
-  const quick = quickWalk(value, walked, 0, { left: Infinity });
-  return (quick !== TOO_BIG ? quick : runAtOnce(walk(value, walked))) as T;
+  return runAtOnce(walk(value, new Walk(redactor, alwaysFalse, alwaysFalse))) as T;
 }
 
 /**
@@ -75,9 +69,10 @@ const TOO_BIG = Symbol('too big for one go');
 
 /**
  * walk() as a plain recursive function, for values with at most `budget.left` characters of text
- * (MEMBER_CHARS for each member and element): a cell's result, nearly always. A generator per array and object, and a check
- * of the clock every 64 steps, made redaction ~5% of a 20-cell CLI run (issue 39). Gives TOO_BIG
- * as soon as the value turns out bigger; walk() then does it all, in slices.
+ * (MEMBER_CHARS for each member and element): a cell's result, nearly always. A generator per array
+ * and object, and a check of the clock every 64 steps, made redaction ~5% of a 20-cell CLI run
+ * (issue 39). Gives TOO_BIG as soon as the value turns out bigger; walk() then does it all, in slices
+ * (the short strings it met again from the Redactor's memo).
  */
 function quickWalk(v: unknown, w: Walk, depth: number, budget: { left: number }): unknown {
   if (typeof v === 'string') return v.length > LONG_TEXT_CHARS || (budget.left -= v.length) < 0 ? TOO_BIG : w.redactor.text(v);

@@ -347,8 +347,8 @@ export function computeRoutes(req: ComputeRoutesRequest): Record<string, unknown
 /**
  * A matrix of up to 625 routes is tens of milliseconds of work: done in time slices, so that other
  * requests and the realtime server's WebSockets are served while a burst of matrices is computed.
+ * `slicer`: how long a piece of the work may hold the thread (a test gives one that is always used up).
  */
-/** `slicer`: how long a piece of the work may hold the thread (a test gives one that is always used up). */
 export function computeRouteMatrix(req: ComputeRouteMatrixRequest, slicer = new TimeSlicer()): Promise<unknown[]> {
   return runSliced(routeMatrixSteps(req, slicer), slicer);
 }
