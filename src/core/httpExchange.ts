@@ -101,7 +101,7 @@ function sendNow(url: URL, init: SendInit, signal: AbortSignal, dispatcher: Disp
           return;
         }
         settled = true;
-        resolve(res);
+        resolve({ statusCode: res.statusCode, headers: res.headers, body: readThenHandBack(res.body) });
       },
       (e: unknown) => {
         signal.removeEventListener('abort', onAbort);
@@ -112,6 +112,27 @@ function sendNow(url: URL, init: SendInit, signal: AbortSignal, dispatcher: Disp
       },
     );
   });
+}
+
+/**
+ * The body, whose end is reported one event-loop turn later than undici reports it. undici (7.x)
+ * hands a connection back to its pool in a setImmediate after the answer's last byte (client-h1's
+ * onMessageComplete, when requests are not pipelined), and the body's end reaches its reader before
+ * that: a request sent at once, as the next cell of a run is, found the connection still taken, and
+ * the pool opened a second one to the same host, a second TCP and TLS handshake on every run.
+ * Immediates run in the order they were queued, so undici's runs first.
+ */
+function readThenHandBack(body: ResponseBody): ResponseBody {
+  return {
+    async *[Symbol.asyncIterator]() {
+      yield* body;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    },
+    destroy: () => body.destroy(),
+    get destroyed() {
+      return body.destroyed;
+    },
+  };
 }
 
 function asError(e: unknown): Error {
