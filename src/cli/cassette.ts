@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setExchangeHook } from '../core/httpExchange';
 import type { Redactor } from '../core/redact';
-import { Cassette, sandboxAliases, type CassetteMode, type CassetteStorage } from '../notebook/runApi';
+import { Cassette, sandboxAliases, type CassetteMode, type CassetteStorage } from '../notebook/cassetteApi';
 import type { SandboxEndpoints } from '../core/connections';
 import { CliError } from './errors';
 import { readInputFileIfExists } from './textFile';

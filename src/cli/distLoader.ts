@@ -6,7 +6,7 @@
 // (another Node, other flags) is replaced; one that cannot be read or written is only a slower start.
 // Node 22.1+ caches every module itself (module.enableCompileCache, started in src/cli/start.ts):
 // there, and when the user turns caching off, the files are required as usual.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,6 +32,9 @@ export function startFromDist(main: string, files: DistFiles): unknown {
   const dir = compileCacheDir();
   if (dir === undefined || !Object.hasOwn(files, main)) return nodeRequire(path.join(__dirname, main));
   const loaded = new Map<string, Loaded>();
+  // A cache keeps the path of the file it was made from, and V8 names that path in stack traces:
+  // each installed copy (global, a project's node_modules) keeps caches of its own.
+  const place = placeHash(__dirname);
 
   // What `require` is inside a dist file: `./<file>.js` of the list through the cache, the rest as Node does.
   const distRequire = Object.assign(
@@ -47,7 +50,7 @@ export function startFromDist(main: string, files: DistFiles): unknown {
     if (done) return done.exports;
     const file = path.join(__dirname, name);
     const source = readFileSync(file, 'utf8');
-    const cacheFile = path.join(dir!, `${name}-${files[name]}.cache`);
+    const cacheFile = path.join(dir!, `${name}-${files[name]}-${place}.cache`);
     let cachedData: Buffer | undefined;
     try {
       cachedData = readFileSync(cacheFile);
@@ -60,7 +63,7 @@ export function startFromDist(main: string, files: DistFiles): unknown {
     loaded.set(name, module);
     (script.runInThisContext() as (...a: unknown[]) => void)(module.exports, distRequire, module, file, __dirname);
     if (cachedData === undefined || script.cachedDataRejected) {
-      if (toWrite.length === 0) process.once('exit', writeCaches);
+      if (toWrite.length === 0) process.once('exit', () => writeCaches(dir!, files, place));
       toWrite.push({ file: cacheFile, script });
     }
     return module.exports;
@@ -69,7 +72,7 @@ export function startFromDist(main: string, files: DistFiles): unknown {
   return load(main);
 }
 
-function writeCaches(): void {
+function writeCaches(dir: string, files: DistFiles, place: string): void {
   for (const { file, script } of toWrite) {
     try {
       mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
@@ -81,6 +84,21 @@ function writeCaches(): void {
       // A read-only home or a full disk: the next run compiles again.
     }
   }
+  // This copy's caches of files it no longer has (an upgrade changed them) are dropped, so the
+  // folder does not grow with every version. Caches are written only after a run that missed one.
+  try {
+    const current = new Set(Object.entries(files).map(([name, hash]) => `${name}-${hash}-${place}.cache`));
+    for (const f of readdirSync(dir)) if (f.endsWith(`-${place}.cache`) && !current.has(f)) rmSync(path.join(dir, f), { force: true });
+  } catch {
+    // Another run is pruning too, or the folder is gone: nothing lost.
+  }
+}
+
+/** A short name for the folder a copy of the CLI is installed in (FNV-1a: no node:crypto at start). */
+function placeHash(folder: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < folder.length; i++) h = Math.imul(h ^ folder.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
 }
 
 /**

@@ -28,7 +28,6 @@ import { matrixLabel } from '../features/notebook/checkRows';
 import { matrixCombinations } from '../features/notebook/matrixTable';
 import { errorText } from '../core/errors';
 import { shardJobs, shardRange } from './shard';
-import { openCassette } from './cassette';
 
 /** Bytes of each response body the engine keeps for assertions; the rest is counted, not stored. */
 /** How long a first Ctrl-C lets a run stop cleanly before it quits. */
@@ -149,7 +148,9 @@ export async function runCommand(args: RunArgs, io: Streams): Promise<number> {
   const out = new Console(machineToStdout ? io.stderr : io.stdout, (t) => redactor.text(t));
 
   const setup = await setUp(args, notebooks, redactor, io.env);
-  const tape = openCassette(args, redactor, setup.sandboxEndpoints);
+  // Loaded only for --record / --replay: a recording's request keys hash with node:crypto, ~5 ms of a run's start.
+  const tape =
+    args.record !== undefined || args.replay !== undefined ? (await import('./cassette')).openCassette(args, redactor, setup.sandboxEndpoints) : undefined;
   const stopRun = new AbortController();
   const onSigint = () => {
     if (stopRun.signal.aborted) process.exit(130);

@@ -2,6 +2,7 @@
 // (src/editor/notebook) and the CLI (src/cli) call. Nothing here or below imports vscode or
 // src/editor; a front end hands the engine a NotebookHost instead. Keep changes additive.
 export * from './runApi';
+export * from './cassetteApi';
 export { hasScriptBlock } from './scripts/cellScripts';
 export { foreignTarget, withRelativeTarget, type ForeignTarget } from './retarget';
 export { NotebookError, walk, partOf } from './variables';

@@ -21,6 +21,3 @@ export {
 } from './hosts';
 export { httpCellNeeds, type HttpCellNeeds } from './ownHttpCell';
 export { connectionLabel, CredentialOwners } from './credentialTaint';
-export { Cassette, type CassetteMode, type CassetteStorage } from './cassette/cassette';
-export type { UrlAlias } from '../core/recording/requestKey';
-export { sandboxAliases } from './cassette/aliases';

@@ -4,7 +4,7 @@
 // importers, the OpenAPI parser with ajv, re2js, ws and tweetnacl had made them 1.35 MB, the CLI
 // 0.52× httpyac's time).
 import * as assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import path from 'node:path';
 import { assertBuilt, CLI, countingServer, runCli, tempDir, write } from './cliKit';
@@ -53,13 +53,14 @@ describe('CLI start: what a run parses', function () {
     assert.deepEqual(present, [], `the run's start chunks (${[...chunks.keys()].join(', ')}) carry ${present.join(', ')}`);
   });
 
-  it("loads none of Node's modules that only some runs need (HTTP/2, TLS, child processes, worker threads) for a run of http: cells", async function () {
+  it("loads none of Node's modules that only some runs need (HTTP/2, TLS, child processes, worker threads, crypto) for a run of http: cells", async function () {
     this.timeout(60_000);
     const dir = tempDir();
     const target = await countingServer();
     try {
       // Each costs a run 4–20 ms at start (issue 39): HTTP/2 came with undici's client, TLS with the
-      // certificate settings, child processes with token commands, worker threads with scripts.
+      // certificate settings, child processes with token commands, worker threads with scripts,
+      // crypto (and fs/promises) with recordings and files a cell sends.
       const hook = write(
         dir,
         'loaded.js',
@@ -70,7 +71,7 @@ describe('CLI start: what a run parses', function () {
       assert.equal(r.code, 0, r.stdout + r.stderr);
       assert.equal(target.hits(), 1);
       const loaded = new Set(readFileSync(path.join(dir, 'loaded.txt'), 'utf8').split('\n'));
-      const unwanted = ['http2', 'tls', 'child_process', 'worker_threads'].filter((m) => loaded.has(`NativeModule ${m}`));
+      const unwanted = ['http2', 'tls', 'child_process', 'worker_threads', 'crypto', 'fs/promises'].filter((m) => loaded.has(`NativeModule ${m}`));
       assert.deepEqual(unwanted, [], `a run of one http: cell loaded node:${unwanted.join(', node:')}`);
     } finally {
       target.server.close();
@@ -101,18 +102,27 @@ describe('CLI start: what a run parses', function () {
       r = await run({});
       assert.equal(r.code, 0, r.stdout + r.stderr);
       const files = cached();
-      // Named by the file and a hash of its content: another build never reads this one's code.
-      const names = files.map((f) => path.basename(f).replace(/-[0-9a-f]{16}\.cache$/, ''));
+      // Named by the file, a hash of its content (another build never reads this one's code) and
+      // one of the folder it is installed in (a stack trace names this copy's files, not another's).
+      const names = files.map((f) => path.basename(f).replace(/-[0-9a-f]{16}-[0-9a-f]{8}\.cache$/, ''));
       for (const expected of ['cli-main.js', 'undici.js', 'zod.js']) assert.ok(names.includes(expected), `no cache of ${expected} among ${names.join(', ')}`);
       assert.ok(
         names.some((n) => n.startsWith('cli-run-')),
         `no cache of the run command's chunk among ${names.join(', ')}`,
       );
-      // A damaged cache (another tool, a full disk) is refused by V8 and written again.
+      // A damaged cache (another tool, a full disk) is refused by V8 and written again. This copy's
+      // cache of a file it no longer has (an upgrade) goes then; another copy's stays.
+      const place = /-([0-9a-f]{8})\.cache$/.exec(files[0])![1];
+      const stale = path.join(path.dirname(files[0]), `cli-chunk-OLD.js-0123456789abcdef-${place}.cache`);
+      const otherCopy = path.join(path.dirname(files[0]), `undici.js-0123456789abcdef-${place === '00000000' ? '11111111' : '00000000'}.cache`);
+      writeFileSync(stale, 'old');
+      writeFileSync(otherCopy, 'other');
       for (const f of files) writeFileSync(f, 'not a cache');
       r = await run({});
       assert.equal(r.code, 0, r.stdout + r.stderr);
       for (const f of files) assert.notEqual(readFileSync(f, 'utf8'), 'not a cache', `${path.basename(f)} was not written again`);
+      assert.ok(!existsSync(stale), 'the cache of a file this copy no longer has was kept');
+      assert.equal(readFileSync(otherCopy, 'utf8'), 'other', "another copy's cache was removed");
       assert.equal(target.hits(), 3);
     } finally {
       target.server.close();
