@@ -29,10 +29,10 @@ import { matrixCombinations } from '../features/notebook/matrixTable';
 import { errorText } from '../core/errors';
 import { shardJobs, shardRange } from './shard';
 
-/** Bytes of each response body the engine keeps for assertions; the rest is counted, not stored. */
 /** How long a first Ctrl-C lets a run stop cleanly before it quits. */
 const INTERRUPT_GRACE_MS = 1_500;
 
+/** Bytes of each response body the engine keeps for assertions; the rest is counted, not stored. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface Streams {
