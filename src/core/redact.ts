@@ -1,5 +1,5 @@
 import { remembered } from './once';
-import { isSecretName, isSecretParam } from './secretNames';
+import { isSecretName, isSecretParam, mayHoldSecretName } from './secretNames';
 
 /**
  * Every line the extension prints goes through a Redactor: auth headers, key-like query
@@ -106,12 +106,14 @@ export class Redactor {
     // Each pattern needs its one character or word: a string without it is skipped unscanned (a
     // 20 MB answer has hundreds of thousands of strings, and most have none of them).
     if (/bearer/i.test(out)) out = out.replace(/\b(Bearer)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${MASK}`);
+    // The two name patterns below only mask what a secret name leads, and most texts hold none.
+    const names = (out.includes('=') || out.includes('"')) && mayHoldSecretName(out);
     // `client_secret=…`, `auth_signature=…` after any character that cannot be part of a name (a
     // JSON string's opening quote included): the names are the importers' (secretNames.ts).
-    if (out.includes('='))
+    if (names && out.includes('='))
       out = out.replace(/(?<![\w.-])([A-Za-z][\w.-]{0,63})=([^&\s"'\\]+)/g, (whole, name: string) => (isSecretParam(name) ? `${name}=${MASK}` : whole));
     // `"client_secret": "…"`, and as a JSON text inside a JSON string holds it: `\"auth\":\"…\"` (a Pusher event's data).
-    if (out.includes('"'))
+    if (names && out.includes('"'))
       out = out.replace(/(\\?"([A-Za-z][\w.-]{0,63})\\?"\s*:\s*\\?")((?:[^"\\]|\\[^"])*)/g, (whole, head: string, name: string, value: string) =>
         value !== '' && isSecretName(name) ? `${head}${MASK}` : whole,
       );

@@ -71,6 +71,19 @@ const NOT_SECRET_WORDS = new Set([
   'max',
 ]);
 
+/**
+ * Matches wherever a secret name could be: each word of a name is a piece of it (wordsOf), so a
+ * text holding no SECRET_WORDS entry, in any case, holds no name isSecretName() or isSecretParam()
+ * accepts. The redactor's name patterns call back once per `"member":` or `name=` they meet (four
+ * hundred in a list of models), so a text without one is not scanned for them.
+ */
+const SECRET_WORD_ANYWHERE = new RegExp([...SECRET_WORDS].join('|'), 'i');
+
+/** False when no name in `text` can be one isSecretName() or isSecretParam() accepts (see SECRET_WORD_ANYWHERE). */
+export function mayHoldSecretName(text: string): boolean {
+  return SECRET_WORD_ANYWHERE.test(text);
+}
+
 /** `X-Hub-Signature-256` → x, hub, signature; `nextPageToken` → next, page, token. */
 function wordsOf(name: string): string[] {
   return name
