@@ -29,6 +29,33 @@ describe('core/redact: Redactor', () => {
     assert.equal(r.text('plain text, nothing to mask'), 'plain text, nothing to mask');
   });
 
+  it('masks a member or parameter named like a key in any casing of each secret word, and leaves an answer with none unchanged', () => {
+    // The name patterns only run on a text where a secret word appears (mayHoldSecretName): each
+    // spelling here must still reach them, as a JSON member and as a query parameter.
+    const names = [
+      'client_secret',
+      'X-Auth-Token',
+      'APIKEY',
+      'accessToken',
+      'Proxy-Authorization',
+      'db_PASSWD',
+      'pwd',
+      'Passphrase',
+      'x-hub-signature',
+      'sig',
+      'saml_assertion',
+      'code_verifier',
+      'SessionCookie',
+    ];
+    const r = new Redactor();
+    for (const name of names) {
+      assert.equal(r.text(`{"${name}": "v4lue"}`), `{"${name}": "${MASK}"}`, name);
+      assert.equal(r.text(`?a=1&${name}=v4lue`), `?a=1&${name}=${MASK}`, name);
+    }
+    const models = JSON.stringify({ object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model', created: 1, owned_by: 'system' }] });
+    assert.equal(r.text(models), models);
+  });
+
   it('masks auth headers whatever their case, and keeps the others', () => {
     const r = new Redactor();
     const out = r.headers({
