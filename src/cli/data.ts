@@ -2,6 +2,7 @@
 // CSV (RFC 4180: a header row, quoted fields with "" for a quote, line breaks inside quotes, CRLF
 // or LF). A small parser of our own: the format is tiny and a dependency would add more than it saves.
 import * as z from 'zod/mini';
+import { once } from '../core/once';
 import { describeIssues } from '../core/validate';
 import { CliError } from './errors';
 import { readTextFile } from './textFile';
@@ -11,7 +12,7 @@ import { jsonErrorText } from '../core/quote';
 export type DataRow = Record<string, string>;
 
 const VARIABLE_NAME = /^[A-Za-z_][\w-]*$/;
-const jsonRowsSchema = z.array(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])));
+const jsonRowsSchema = once(() => z.array(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))));
 
 export function loadDataRows(file: string): DataRow[] {
   const text = readTextFile(file, 'data file');
@@ -31,7 +32,7 @@ function jsonRows(file: string, text: string): DataRow[] {
   } catch (e) {
     throw new CliError(`${file}: not valid JSON (${jsonErrorText(e)})`);
   }
-  const r = jsonRowsSchema.safeParse(raw);
+  const r = jsonRowsSchema().safeParse(raw);
   if (!r.success) throw new CliError(`${file}: ${describeIssues(r.error.issues)} (expected an array of objects with string, number or boolean values)`);
   return r.data.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v === null ? '' : String(v)])));
 }

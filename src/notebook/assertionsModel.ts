@@ -3,6 +3,7 @@
 // output) and `similar "<text>" > 0.8` (cosine similarity of embeddings). The models are asked
 // through the cell's connection, with its key and the host's budget question, like the cell itself.
 import * as z from 'zod/mini';
+import { once } from '../core/once';
 import type { HttpConnection } from '../core/connections';
 import { errorText, isApiError } from '../core/errors';
 import { FileRefusal, readFileInside } from '../core/fileGate';
@@ -47,7 +48,7 @@ const VERDICT_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-const verdictSchema = z.object({ verdict: z.enum(['pass', 'fail']), reason: z.string() });
+const verdictSchema = once(() => z.object({ verdict: z.enum(['pass', 'fail']), reason: z.string() }));
 
 const JUDGE_INSTRUCTIONS =
   'You judge answers of a language model. Read the rubric, then the answer. Give the verdict "pass" only when the answer meets every part of the rubric, else "fail", and a short reason that names what the answer does or lacks.';
@@ -182,7 +183,7 @@ async function judge(rubric: string, answer: LlmAnswer, result: CellResult, ctx:
   const reply = await llmClient(ctx, conn).chat({ model, messages, responseFormat }, { cancel: ctx.signal });
   const spent = checkCost(reply.model ?? model, reply.usage);
   const parsed = parseJson(reply.text);
-  const verdict = parsed.ok ? validate(verdictSchema, parsed.value) : undefined;
+  const verdict = parsed.ok ? validate(verdictSchema(), parsed.value) : undefined;
   if (!verdict?.ok)
     return { passed: false, expected, actual: `(not checked: the judge ${model} gave no verdict: ${show(reply.text)})`, judgeModel: model, ...spent };
   const { reason } = verdict.value;

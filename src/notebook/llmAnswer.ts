@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import { once } from '../core/once';
 import { validate } from '../core/validate';
 import { costOf } from '../services/llm/pricing';
+import { outputItemSchema } from '../services/llm/responses';
 import type { LlmSummary, ResponseRecord } from './types';
 
 export interface LlmToolCall {
@@ -61,15 +62,7 @@ const schemas = once(() => {
       object: z.literal('response'),
       model: z.optional(z.nullable(z.string())),
       usage: z.optional(z.nullable(usage)),
-      output: z.array(
-        z.object({
-          type: z.string(),
-          content: z.optional(z.nullable(z.array(z.object({ type: z.string(), text: z.optional(z.string()) })))),
-          call_id: z.optional(z.string()),
-          name: z.optional(z.string()),
-          arguments: z.optional(z.string()),
-        }),
-      ),
+      output: z.array(outputItemSchema()),
     }),
   };
 });

@@ -4,6 +4,7 @@
 // `<cell> › <check>`.
 import path from 'node:path';
 import * as z from 'zod/mini';
+import { once } from '../../core/once';
 import { parseJson, validate } from '../../core/validate';
 import type { CellResult } from '../../notebook/runApi';
 import { CliError } from '../errors';
@@ -34,10 +35,12 @@ export const reportSuiteShape = {
   matrix: z.optional(z.record(z.string(), z.string())),
 };
 
-const reportSchema = z.object({
-  version: z.number(),
-  suites: z.array(z.object({ ...reportSuiteShape, cells: z.array(z.object(reportCellShape)) })),
-});
+const reportSchema = once(() =>
+  z.object({
+    version: z.number(),
+    suites: z.array(z.object({ ...reportSuiteShape, cells: z.array(z.object(reportCellShape)) })),
+  }),
+);
 
 /** Check key → passed, of the earlier run. */
 export type Baseline = Map<string, boolean>;
@@ -57,7 +60,7 @@ export function loadBaseline(file: string): Baseline {
   // Through the CLI's one reader: a regular file, capped (`--baseline /dev/zero` grew to 8 GB).
   const text = readTextFile(file, 'baseline report (--baseline)');
   const json = parseJson(text);
-  const report = json.ok ? validate(reportSchema, json.value) : { ok: false as const, problem: 'not JSON' };
+  const report = json.ok ? validate(reportSchema(), json.value) : { ok: false as const, problem: 'not JSON' };
   if (!report.ok) throw new CliError(`--baseline ${file} is not a report of "api-workbench run --reporter json" (${report.problem})`);
   const out: Baseline = new Map();
   for (const s of report.value.suites) {

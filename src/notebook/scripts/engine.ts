@@ -349,7 +349,7 @@ export class ScriptEngine {
     }
     const text = context.getString(result.value);
     result.value.dispose();
-    return scriptOutputSchema.parse(JSON.parse(text));
+    return scriptOutputSchema().parse(JSON.parse(text));
   }
 }
 

@@ -41,7 +41,7 @@ function prepareNext(ready: ScriptEngine, rehearse = false): void {
 
 port.on('message', (raw: unknown) => {
   void (async () => {
-    const request = workerRequestSchema.parse(raw);
+    const request = workerRequestSchema().parse(raw);
     try {
       const ready = await engineFor(request.limits);
       if (request.kind === 'warm') return prepareNext(ready, true);

@@ -98,7 +98,7 @@ export class ScriptWorkerEngine {
     this.engineLoaded = false;
     worker.on('message', (raw: unknown) => {
       if (worker !== this.worker) return;
-      const parsed = workerMessageSchema.safeParse(raw);
+      const parsed = workerMessageSchema().safeParse(raw);
       if (!parsed.success) return this.fail(new Error('the script engine answered in a form the host does not know'));
       const message = parsed.data;
       const pending = this.pending;

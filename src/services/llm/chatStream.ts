@@ -90,12 +90,12 @@ export class ChatStreamDecoder extends SseStreamDecoder<ChatStreamEvent> {
     }
     const value = parsed.value;
     if (event === 'error' || (typeof value === 'object' && value !== null && 'error' in value && value.error)) {
-      const body = validate(openAiErrorBodySchema, value);
+      const body = validate(openAiErrorBodySchema(), value);
       const info = body.ok ? errorInfo(body.value.error) : { message: snippet(data) };
       this.failure = this.error('stream', `${this.service} reported an error mid-stream: ${info.message ?? 'unknown error'}`, info.code, info.message);
       return;
     }
-    const v = validate(chatChunkSchema, value);
+    const v = validate(chatChunkSchema(), value);
     if (!v.ok) {
       this.failure = this.error('invalid-response', `${this.service} sent an unexpected stream chunk: ${v.problem}`);
       return;

@@ -93,7 +93,7 @@ export class LlmClient {
 
   /** `GET /models`, sorted by id. */
   async listModels(cancel?: Cancel): Promise<ModelInfo[]> {
-    const res = await this.http.json({ path: 'models', schema: modelListSchema, cancel });
+    const res = await this.http.json({ path: 'models', schema: modelListSchema(), cancel });
     return [...res.data.data].sort((a, b) => a.id.localeCompare(b.id));
   }
 
@@ -102,7 +102,7 @@ export class LlmClient {
     const res = await this.http.json({
       path: 'chat/completions',
       body: chatRequestBody(req),
-      schema: chatCompletionSchema,
+      schema: chatCompletionSchema(),
       ...this.common(req.model, opts),
     });
     const choice = res.data.choices[0];
@@ -150,7 +150,7 @@ export class LlmClient {
 
   /** `POST /responses` (the Responses API), complete. */
   async respond(req: ResponseRequest, opts: CallOptions = {}): Promise<ResponseResult> {
-    const res = await this.http.json({ path: 'responses', body: responseRequestBody(req), schema: responseObjectSchema, ...this.common(req.model, opts) });
+    const res = await this.http.json({ path: 'responses', body: responseRequestBody(req), schema: responseObjectSchema(), ...this.common(req.model, opts) });
     return { ...responseResult(res.data), requestId: res.requestId, durationMs: res.durationMs };
   }
 
@@ -236,7 +236,7 @@ export class LlmClient {
     const res = await this.http.json({
       path: 'embeddings',
       body: { model: req.model, input: req.input, ...(req.dimensions ? { dimensions: req.dimensions } : {}), encoding_format: 'float' },
-      schema: embeddingsSchema,
+      schema: embeddingsSchema(),
       ...this.common(req.model, opts),
     });
     const vectors = [...res.data.data]

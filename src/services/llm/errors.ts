@@ -8,7 +8,7 @@ import { openAiErrorBodySchema } from './schemas';
  * parseError. Retry-After headers are read by the HTTP core itself.
  */
 export function openAiErrorParser(_status: number, body: unknown, _headers: Headers): ServiceErrorInfo {
-  const v = validate(openAiErrorBodySchema, body);
+  const v = validate(openAiErrorBodySchema(), body);
   if (!v.ok) return {};
   return errorInfo(v.value.error);
 }

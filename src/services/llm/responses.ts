@@ -2,6 +2,7 @@
 // decoder of its named-event stream (`event: response.output_text.delta` …, ending with
 // `response.completed`). Usage is mapped to the chat names so cost and display code serve both.
 import * as z from 'zod/mini';
+import { once } from '../../core/once';
 import { parseJson, validate } from '../../core/validate';
 import { errorInfo } from './errors';
 import { openAiErrorBodySchema, type TokenUsage } from './schemas';
@@ -47,31 +48,38 @@ export type ResponseStreamEvent =
   | { type: 'tool_call'; index: number; call: ToolCall }
   | ({ type: 'done'; requestId?: string; timings: StreamTimings } & ResponseSummary);
 
-const outputItemSchema = z.object({
-  type: z.string(),
-  content: z.optional(z.nullable(z.array(z.object({ type: z.string(), text: z.optional(z.string()) })))),
-  call_id: z.optional(z.string()),
-  name: z.optional(z.string()),
-  arguments: z.optional(z.string()),
-});
+/** One item of a Responses API answer's `output`: a message (its text parts) or a function call. */
+export const outputItemSchema = once(() =>
+  z.object({
+    type: z.string(),
+    content: z.optional(z.nullable(z.array(z.object({ type: z.string(), text: z.optional(z.string()) })))),
+    call_id: z.optional(z.string()),
+    name: z.optional(z.string()),
+    arguments: z.optional(z.string()),
+  }),
+);
 
-export const responseObjectSchema = z.object({
-  id: z.optional(z.string()),
-  status: z.optional(z.nullable(z.string())),
-  model: z.optional(z.string()),
-  output: z.array(outputItemSchema),
-  usage: z.optional(z.nullable(z.object({ input_tokens: z.number(), output_tokens: z.number(), total_tokens: z.number() }))),
-});
+export const responseObjectSchema = once(() =>
+  z.object({
+    id: z.optional(z.string()),
+    status: z.optional(z.nullable(z.string())),
+    model: z.optional(z.string()),
+    output: z.array(outputItemSchema()),
+    usage: z.optional(z.nullable(z.object({ input_tokens: z.number(), output_tokens: z.number(), total_tokens: z.number() }))),
+  }),
+);
 
-const streamEventSchema = z.object({
-  type: z.string(),
-  delta: z.optional(z.string()),
-  output_index: z.optional(z.number()),
-  item: z.optional(outputItemSchema),
-  response: z.optional(responseObjectSchema),
-  message: z.optional(z.nullable(z.string())),
-  code: z.optional(z.nullable(z.string())),
-});
+const streamEventSchema = once(() =>
+  z.object({
+    type: z.string(),
+    delta: z.optional(z.string()),
+    output_index: z.optional(z.number()),
+    item: z.optional(outputItemSchema()),
+    response: z.optional(responseObjectSchema()),
+    message: z.optional(z.nullable(z.string())),
+    code: z.optional(z.nullable(z.string())),
+  }),
+);
 
 export function responseRequestBody(req: ResponseRequest): Record<string, unknown> {
   const input =
@@ -100,7 +108,7 @@ export function responseRequestBody(req: ResponseRequest): Record<string, unknow
 }
 
 /** The caller's view of a response object. */
-export function responseResult(r: z.infer<typeof responseObjectSchema>): ResponseSummary {
+export function responseResult(r: z.infer<ReturnType<typeof responseObjectSchema>>): ResponseSummary {
   const text = r.output
     .filter((o) => o.type === 'message')
     .flatMap((o) => o.content ?? [])
@@ -147,10 +155,10 @@ export class ResponsesStreamDecoder extends SseStreamDecoder<ResponseStreamEvent
       this.failure = this.error('invalid-response', `${this.service} sent an event that is not JSON: ${data.slice(0, 120)}`);
       return;
     }
-    const v = validate(streamEventSchema, parsed.value);
+    const v = validate(streamEventSchema(), parsed.value);
     const type = v.ok ? v.value.type : event;
     if (type === 'error' || event === 'error' || type === 'response.failed') {
-      const body = validate(openAiErrorBodySchema, parsed.value);
+      const body = validate(openAiErrorBodySchema(), parsed.value);
       const info = body.ok
         ? errorInfo(body.value.error)
         : { message: v.ok ? (v.value.message ?? undefined) : undefined, code: v.ok ? (v.value.code ?? undefined) : undefined };

@@ -211,15 +211,15 @@ export class MapsClient {
   /** Autocomplete (New): predictions for a partial input; billed per request or per session. */
   async autocomplete(req: AutocompleteRequest, opts: MapsCallOptions = {}): Promise<MapsResult<AutocompleteResponse>> {
     if (!req.input.trim()) throw new MapsInputError('the text to complete is empty');
-    return this.call('places', 'autocomplete', { method: 'POST', path: 'v1/places:autocomplete', body: req }, autocompleteResponseSchema, opts);
+    return this.call('places', 'autocomplete', { method: 'POST', path: 'v1/places:autocomplete', body: req }, autocompleteResponseSchema(), opts);
   }
 
   searchText(req: SearchTextRequest, opts: MapsCallOptions = {}): Promise<MapsResult<SearchPlacesResponse>> {
-    return this.call('places', 'searchText', { method: 'POST', path: 'v1/places:searchText', body: req }, searchPlacesResponseSchema, opts);
+    return this.call('places', 'searchText', { method: 'POST', path: 'v1/places:searchText', body: req }, searchPlacesResponseSchema(), opts);
   }
 
   searchNearby(req: SearchNearbyRequest, opts: MapsCallOptions = {}): Promise<MapsResult<SearchPlacesResponse>> {
-    return this.call('places', 'searchNearby', { method: 'POST', path: 'v1/places:searchNearby', body: req }, searchPlacesResponseSchema, opts);
+    return this.call('places', 'searchNearby', { method: 'POST', path: 'v1/places:searchNearby', body: req }, searchPlacesResponseSchema(), opts);
   }
 
   /**
@@ -230,11 +230,11 @@ export class MapsClient {
     const placeId = id.trim().replace(/^places\//, '');
     if (!placeId || /[/?#\s]/.test(placeId)) throw new MapsInputError(`"${id}" is not a place id`);
     const query = { languageCode: opts.languageCode, regionCode: opts.regionCode, sessionToken: opts.sessionToken };
-    return this.call('places', 'getPlace', { method: 'GET', path: `v1/places/${encodeURIComponent(placeId)}`, query }, placeSchema, opts);
+    return this.call('places', 'getPlace', { method: 'GET', path: `v1/places/${encodeURIComponent(placeId)}`, query }, placeSchema(), opts);
   }
 
   computeRoutes(req: ComputeRoutesRequest, opts: MapsCallOptions = {}): Promise<MapsResult<ComputeRoutesResponse>> {
-    return this.call('routes', 'computeRoutes', { method: 'POST', path: 'directions/v2:computeRoutes', body: req }, computeRoutesResponseSchema, opts);
+    return this.call('routes', 'computeRoutes', { method: 'POST', path: 'directions/v2:computeRoutes', body: req }, computeRoutesResponseSchema(), opts);
   }
 
   computeRouteMatrix(req: ComputeRouteMatrixRequest, opts: MapsCallOptions = {}): Promise<MapsResult<RouteMatrixElement[]>> {
@@ -242,14 +242,14 @@ export class MapsClient {
       'routes',
       'computeRouteMatrix',
       { method: 'POST', path: 'distanceMatrix/v2:computeRouteMatrix', body: req },
-      routeMatrixResponseSchema,
+      routeMatrixResponseSchema(),
       opts,
     );
   }
 
   /** Address Validation takes no mask unless one is given: its full answer is small. */
   validateAddress(req: ValidateAddressRequest, opts: MapsCallOptions = {}): Promise<MapsResult<ValidateAddressResponse>> {
-    return this.call('addressValidation', 'validateAddress', { method: 'POST', path: 'v1:validateAddress', body: req }, validateAddressResponseSchema, {
+    return this.call('addressValidation', 'validateAddress', { method: 'POST', path: 'v1:validateAddress', body: req }, validateAddressResponseSchema(), {
       preset: 'everything',
       ...opts,
     });
@@ -265,7 +265,7 @@ export class MapsClient {
         path: `v4/geocode/address/${encodeURIComponent(req.address.trim())}`,
         query: { regionCode: req.regionCode, languageCode: req.languageCode },
       },
-      geocodeResponseSchema,
+      geocodeResponseSchema(),
       opts,
     );
   }
@@ -275,7 +275,7 @@ export class MapsClient {
     if (!isLatLng(latitude, longitude)) throw new MapsInputError(`${latitude},${longitude} is not a latitude,longitude pair`);
     const query: Record<string, string | undefined> = { languageCode: req.languageCode, regionCode: req.regionCode };
     if (req.types?.length) query.types = req.types.join(',');
-    return this.call('geocoding', 'geocode', { method: 'GET', path: `v4/geocode/location/${latitude},${longitude}`, query }, geocodeResponseSchema, opts);
+    return this.call('geocoding', 'geocode', { method: 'GET', path: `v4/geocode/location/${latitude},${longitude}`, query }, geocodeResponseSchema(), opts);
   }
 
   private async call<T>(

@@ -18,7 +18,7 @@ export function parseDuration(text: unknown): number | undefined {
  * a generic "Request contains an invalid argument." hides), and RetryInfo.retryDelay as the wait.
  */
 export function googleErrorParser(_status: number, body: unknown, _headers: Headers): ServiceErrorInfo {
-  const v = validate(googleErrorBodySchema, body);
+  const v = validate(googleErrorBodySchema(), body);
   if (!v.ok) return {};
   const { message, status, details = [] } = v.value.error;
   let retryAfterMs: number | undefined;
