@@ -53,6 +53,18 @@ describe('CLI start: what a run parses', function () {
     assert.deepEqual(present, [], `the run's start chunks (${[...chunks.keys()].join(', ')}) carry ${present.join(', ')}`);
   });
 
+  it("reads undici's HTTP parser from dist/llhttp*.wasm, not from base64 text inside dist/undici.js", function () {
+    // 144 KB of the 319 KB that every run read and decoded before its first request (issue 39).
+    const undici = readFileSync(path.join(DIST, 'undici.js'), 'utf8');
+    // `AGFzbQ` is the base64 of a WebAssembly module's first bytes (\0asm).
+    assert.ok(!undici.includes('AGFzbQ'), 'dist/undici.js carries a WebAssembly module as base64');
+    for (const file of ['llhttp_simd.wasm', 'llhttp.wasm']) {
+      const bytes = readFileSync(path.join(DIST, file));
+      assert.ok(WebAssembly.validate(bytes), `dist/${file} is a WebAssembly module`);
+      assert.ok(undici.includes(file), `dist/undici.js reads dist/${file}`);
+    }
+  });
+
   it("loads none of Node's modules that only some runs need (HTTP/2, TLS, child processes, worker threads, crypto) for a run of http: cells", async function () {
     this.timeout(60_000);
     const dir = tempDir();
