@@ -7,7 +7,9 @@
 // the high-water mark of its resident set over its whole life), read in an 'exit' hook that a
 // `--require` preload (via NODE_OPTIONS) installs in every Node process of the run and written to
 // a file per pid. Exact, unlike polling /proc/<pid>/status (which misses the last moments), and
-// the same method for all three tools. Also: the `--sandbox` variant (sandbox start included).
+// the same method for all three tools. Also: the `--sandbox` variant (sandbox start included), and
+// `node -e 0`, the floor every tool starts from. Every run has this process's environment but
+// NODE_EXTRA_CA_CERTS (toolEnv).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,6 +39,19 @@ process.on('exit', () => {
 });
 `;
 
+/**
+ * The environment every tool runs in: this process's, without NODE_EXTRA_CA_CERTS. Node reads and
+ * parses that file (a whole CA bundle on the machines this runs on) as each process starts, before
+ * any of the tool's code: ~35 ms of every run here, the same for all three tools, for TLS that no
+ * run uses (the sandbox is plain HTTP on loopback). Left in, it measures the machine's CA bundle
+ * beside each tool; `node -e 0` is measured the same way, as the floor.
+ */
+function toolEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.NODE_EXTRA_CA_CERTS;
+  return env;
+}
+
 interface Measured {
   wallMs: number;
   /** The largest peak of the Node processes the run started (each tool runs in one). */
@@ -52,7 +67,7 @@ async function measure(work: string, args: readonly string[], env: NodeJS.Proces
   const started = performance.now();
   const child = spawn(process.execPath, args, {
     cwd: work,
-    env: { ...process.env, ...env, CI: 'true', BENCH_PEAK_DIR: peakDir, NODE_OPTIONS: `--require ${hook}` },
+    env: { ...toolEnv(), ...env, CI: 'true', BENCH_PEAK_DIR: peakDir, NODE_OPTIONS: `--require ${hook}` },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -134,6 +149,8 @@ export default async function (r: BenchReporter): Promise<void> {
       { name: 'ours', args: [OUR_CLI, 'run', 'bench.awb.md', '--connections', 'connections.json'], env: { BENCH_LLM_KEY: LLM_KEY, BENCH_MAPS_KEY: MAPS_KEY } },
       { name: 'httpyac', args: [binOf('httpyac', 'httpyac'), 'send', 'bench.http', '--all'] },
       { name: 'newman', args: [binOf('newman', 'newman'), 'run', 'bench.postman_collection.json', '--reporters', 'cli'] },
+      // The floor: a Node process that does nothing, started and measured as the tools are.
+      { name: 'node -e 0', args: ['-e', '0'] },
       {
         name: 'ours --sandbox',
         args: [OUR_CLI, 'run', 'bench.awb.md', '--sandbox'],
@@ -157,6 +174,7 @@ export default async function (r: BenchReporter): Promise<void> {
     const peak = (name: string) => Math.max(...(runs.get(name) ?? []).map((m) => m.peakMiB));
     r.section(`CLI: 20 requests + 20 status checks, whole process (median of ${ours.length} interleaved runs)`);
     r.note('peak memory: getrusage(RUSAGE_SELF).ru_maxrss of each Node process, read at exit via a --require hook');
+    if (process.env.NODE_EXTRA_CA_CERTS) r.note('NODE_EXTRA_CA_CERTS is set here and left out of every run (see toolEnv): no run uses TLS');
     for (const t of tools) r.metric(`${t.name}: wall time`, wall(t.name), 'ms');
     r.metric('ours: peak memory (highest of the runs)', peak('ours'), 'MiB', { atMost: 100 });
     r.metric('ours: peak memory (median of the runs)', median((runs.get('ours') ?? []).map((m) => m.peakMiB)), 'MiB');
@@ -166,6 +184,7 @@ export default async function (r: BenchReporter): Promise<void> {
     // 0.35 until issue 39 (we had been at 0.246; `node -e 0` alone is ~0.09).
     r.ratio('wall time, ours ÷ httpyac', wall('ours'), wall('httpyac'), 0.25);
     r.ratio('wall time, ours ÷ newman', wall('ours'), wall('newman'));
+    r.ratio('wall time, node -e 0 ÷ httpyac (the floor)', wall('node -e 0'), wall('httpyac'));
     r.ratio('peak memory, ours ÷ httpyac', peak('ours'), peak('httpyac'));
     r.ratio('peak memory, ours ÷ newman', peak('ours'), peak('newman'));
   } finally {
