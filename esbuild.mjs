@@ -245,8 +245,9 @@ const undiciCorePlugin = {
     // undici's HTTP parser, llhttp compiled to WebAssembly, comes as base64 text inside JS, twice
     // (with and without SIMD): 144 KB of dist/undici.js's 319 KB, read and decoded at every start of
     // `api-workbench run` and kept in its code cache, though a connection needs it once and only one
-    // of the two. Its bytes are files beside the bundle instead, read when a first connection opens
-    // (undici requires them there, in client-h1.js's lazyllhttp); the CLI starts ~4 ms sooner (issue 39).
+    // of the two (reading the bundle was ~5 ms of a run's start, issue 39). Its bytes are files beside
+    // the bundle instead, read when a first connection opens (undici requires them there, in
+    // client-h1.js's lazyllhttp).
     build.onResolve({ filter: /^\.\.\/llhttp\/llhttp(_simd)?-wasm\.js$/ }, (a) => ({
       path: LLHTTP_FILES[path.basename(a.path)],
       namespace: 'llhttp-file',
