@@ -231,9 +231,18 @@ export async function acceptItem(qp: vscode.QuickPick<vscode.QuickPickItem>, ite
     return;
   }
   let listener: vscode.Disposable | undefined;
+  let wanted = item;
   const shownActive = new Promise<void>((resolve) => {
     listener = qp.onDidChangeActive((active) => {
-      if (active.length === 1 && active[0] === item) resolve();
+      if (active.length === 1 && active[0] === wanted) return resolve();
+      // The workbench focused another item after ours was set: the extension replaced the items
+      // meanwhile (a picker re-renders as suggestions or its recent places arrive), and the new list
+      // starts at its first item. Asked again, with the item of that label in the new list; under
+      // load (6 on 2 cores) this had waited out its bound for an event that was not coming.
+      const now = qp.items.includes(wanted) ? wanted : qp.items.find((i) => i.label === wanted.label);
+      if (now === undefined) return;
+      wanted = now;
+      qp.activeItems = [now];
     });
   });
   try {
