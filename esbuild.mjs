@@ -249,15 +249,17 @@ const undiciCorePlugin = {
     // the bundle instead, read when a first connection opens (undici requires them there, in
     // client-h1.js's lazyllhttp).
     build.onResolve({ filter: /^\.\.\/llhttp\/llhttp(_simd)?-wasm\.js$/ }, (a) => ({
-      path: LLHTTP_FILES[path.basename(a.path)],
+      path: path.basename(a.path),
       namespace: 'llhttp-file',
     }));
-    build.onLoad({ filter: /.*/, namespace: 'llhttp-file' }, (a) => ({
-      contents: `module.exports = require('node:fs').readFileSync(require('node:path').join(__dirname, ${JSON.stringify(a.path)}));`,
-      loader: 'js',
-    }));
-    build.onEnd(() => {
-      for (const [module, file] of Object.entries(LLHTTP_FILES)) writeFileSync(path.join('dist', file), require(`undici/lib/llhttp/${module}`));
+    // Each file is written beside the bundle that reads it, by the build that bundles client-h1.js
+    // (dist/undici.js; the CLI's build takes undici from there and never loads these modules).
+    build.onLoad({ filter: /.*/, namespace: 'llhttp-file' }, (a) => {
+      const file = LLHTTP_FILES[a.path];
+      const outDir = build.initialOptions.outdir ?? path.dirname(build.initialOptions.outfile);
+      mkdirSync(outDir, { recursive: true });
+      writeFileSync(path.join(outDir, file), require(`undici/lib/llhttp/${a.path}`));
+      return { contents: `module.exports = require('node:fs').readFileSync(require('node:path').join(__dirname, ${JSON.stringify(file)}));`, loader: 'js' };
     });
   },
 };
